@@ -1,0 +1,34 @@
+# The two commands of the quick start are `make run` and `make test`; both install missing
+# system packages first (scripts/ensure-deps.sh).
+
+CARGO ?= cargo
+# Arguments for `make run`, e.g. make run ARGS="--instances 20000".
+ARGS ?=
+
+.PHONY: run test deps build lint unit bench fuzz clean
+
+run: deps
+	$(CARGO) run --release -- info
+	$(CARGO) run --release -- run $(ARGS)
+
+test: deps lint unit
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(CARGO) build --release
+
+# Formatting and lints are part of the test: CI fails on either.
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+unit:
+	$(CARGO) test --locked
+
+bench: deps
+	$(CARGO) bench
+
+clean:
+	$(CARGO) clean

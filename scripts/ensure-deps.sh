@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu system packages that building and testing throng needs, and only
+# those that are missing. Run by `make run` and `make test`; safe to run again.
+#
+# Not root, or not an apt-based system: prints the exact packages and stops, so nothing is
+# installed behind your back. THRONG_SKIP_DEPS=1 skips the check (you installed them yourself).
+set -euo pipefail
+
+# Keep this list in step with README.md ("System packages").
+packages=(
+  ca-certificates # cargo downloads crates over TLS
+  gcc             # the linker driver rustc uses, and C code in -sys crates
+  libc6-dev       # C runtime headers and startup files for linking
+  make            # runs this project's commands
+  pkg-config      # how -sys crates find system libraries
+)
+
+if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then
+  exit 0
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "throng: cargo is not on PATH; install Rust (https://rustup.rs) and run this again" >&2
+  exit 1
+fi
+
+if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
+  echo "throng: this is not an apt-based system, so I cannot check or install system packages." >&2
+  echo "throng: install the equivalents of: ${packages[*]}" >&2
+  echo "throng: then run again with THRONG_SKIP_DEPS=1" >&2
+  exit 1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  echo "throng: missing system packages: ${missing[*]}" >&2
+  echo "throng: I am not root; install them with:" >&2
+  echo "    sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "throng: installing missing system packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "throng: installed ${missing[*]}"

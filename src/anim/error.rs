@@ -1,0 +1,73 @@
+//! Errors raised when a skeleton, clip or model breaks the invariants the animation core relies
+//! on. Loaders wrap them with the file, section and record they came from.
+
+use thiserror::Error;
+
+/// What is wrong with the data handed to the animation core.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum AnimError {
+    /// A skeleton needs at least one joint (static models get one implicit joint).
+    #[error("the skeleton has no joints")]
+    NoJoints,
+    /// More joints than vertex joint indices (`u16`) can address.
+    #[error("{count} joints is more than the {max} supported")]
+    TooManyJoints { count: usize, max: usize },
+    /// A parent index that does not name a joint.
+    #[error("joint {joint} ({name}) has parent {parent}, but there are only {count} joints")]
+    ParentOutOfRange {
+        joint: usize,
+        name: String,
+        parent: usize,
+        count: usize,
+    },
+    /// A parent that does not come before its child (the array must be parent-before-child).
+    #[error("joint {joint} ({name}) has parent {parent}, which does not come before it")]
+    ParentOrder {
+        joint: usize,
+        name: String,
+        parent: usize,
+    },
+    /// The parent links contain a loop, so no parent-before-child order exists.
+    #[error("joint {joint} ({name}) is its own ancestor")]
+    ParentCycle { joint: usize, name: String },
+    /// Offsets must come one per joint.
+    #[error("{offsets} offset matrices for {joints} joints")]
+    OffsetCount { offsets: usize, joints: usize },
+    /// A bind pose or offset with NaN or infinity.
+    #[error("joint {joint} ({name}): {what} is not finite")]
+    NonFinite {
+        joint: usize,
+        name: String,
+        what: &'static str,
+    },
+    /// The bind pose cannot be inverted to derive an offset matrix.
+    #[error("joint {joint} ({name}): the bind pose is singular, so no offset can be derived")]
+    SingularBind { joint: usize, name: String },
+    /// A clip must have one track entry per joint.
+    #[error("clip '{clip}': {tracks} tracks for {joints} joints")]
+    TrackCount {
+        clip: String,
+        tracks: usize,
+        joints: usize,
+    },
+    /// A channel whose keys are unusable (see `message`).
+    #[error("clip '{clip}': joint {joint} {channel}: {message}")]
+    Channel {
+        clip: String,
+        joint: usize,
+        channel: &'static str,
+        message: String,
+    },
+    /// A ticks-per-second rate that is zero, negative or not finite.
+    #[error("clip '{clip}': ticks per second must be positive and finite, got {rate}")]
+    TickRate { clip: String, rate: f64 },
+    /// A mesh that references joints, vertices or materials that do not exist.
+    #[error("mesh: {0}")]
+    Mesh(String),
+    /// A clip looked up by a name that the model does not have.
+    #[error("no clip named '{0}'")]
+    UnknownClip(String),
+    /// A clip looked up by an index past the end.
+    #[error("clip index {index} is out of range (the model has {count} clips)")]
+    ClipIndex { index: usize, count: usize },
+}

@@ -1,0 +1,115 @@
+//! `SkinnedModel`: the in-memory model every loader produces and everything downstream reads.
+
+use super::clip::AnimationClip;
+use super::error::AnimError;
+use super::matrix::Mat3x4;
+use super::mesh::Mesh;
+use super::pose::{PoseScratch, write_palette};
+use super::skeleton::Skeleton;
+
+/// A skeleton, its clips and the mesh skinned to it. Shared read-only (`Arc`) by instances.
+#[derive(Clone, Debug)]
+pub struct SkinnedModel {
+    name: String,
+    format: String,
+    skeleton: Skeleton,
+    clips: Vec<AnimationClip>,
+    mesh: Mesh,
+}
+
+impl SkinnedModel {
+    /// Assembles a model, checking that every clip has one track per joint and that the mesh
+    /// only references joints, vertices, materials and textures that exist.
+    pub fn new(
+        name: impl Into<String>,
+        format: impl Into<String>,
+        skeleton: Skeleton,
+        clips: Vec<AnimationClip>,
+        mesh: Mesh,
+    ) -> Result<Self, AnimError> {
+        for clip in &clips {
+            if clip.tracks().len() != skeleton.len() {
+                return Err(AnimError::TrackCount {
+                    clip: clip.name().to_string(),
+                    tracks: clip.tracks().len(),
+                    joints: skeleton.len(),
+                });
+            }
+        }
+        mesh.validate(skeleton.len())?;
+        Ok(Self {
+            name: name.into(),
+            format: format.into(),
+            skeleton,
+            clips,
+            mesh,
+        })
+    }
+
+    /// The model's name (file stem, or `builtin`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where it came from: `builtin`, `m3d`, `gltf`, `glb`, ...
+    pub fn format(&self) -> &str {
+        &self.format
+    }
+
+    /// The joint hierarchy.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.skeleton
+    }
+
+    /// All clips, addressable by index.
+    pub fn clips(&self) -> &[AnimationClip] {
+        &self.clips
+    }
+
+    /// The skinned mesh.
+    pub fn mesh(&self) -> &Mesh {
+        &self.mesh
+    }
+
+    /// Number of joints (palette entries per instance).
+    pub fn joint_count(&self) -> usize {
+        self.skeleton.len()
+    }
+
+    /// Index of the clip named `name`.
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.clips.iter().position(|c| c.name() == name)
+    }
+
+    /// Finds a clip by name, or else by index when `name_or_index` is a number.
+    pub fn resolve_clip(&self, name_or_index: &str) -> Result<usize, AnimError> {
+        if let Some(i) = self.clip_index(name_or_index) {
+            return Ok(i);
+        }
+        match name_or_index.parse::<usize>() {
+            Ok(index) if index < self.clips.len() => Ok(index),
+            Ok(index) => Err(AnimError::ClipIndex {
+                index,
+                count: self.clips.len(),
+            }),
+            Err(_) => Err(AnimError::UnknownClip(name_or_index.to_string())),
+        }
+    }
+
+    /// Writes the palette of `clip` at `time` seconds (clamped by the sampler to the keys)
+    /// into `out` (one matrix per joint).
+    pub fn evaluate(&self, clip: usize, time: f32, scratch: &mut PoseScratch, out: &mut [Mat3x4]) {
+        let n = self.skeleton.len();
+        scratch.reserve(n);
+        self.clips[clip].sample(time, &mut scratch.locals[..n]);
+        write_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
+    }
+
+    /// Writes the bind-pose palette (identity for consistent offsets) into `out`.
+    pub fn bind_palette(&self, scratch: &mut PoseScratch, out: &mut [Mat3x4]) {
+        let n = self.skeleton.len();
+        scratch.reserve(n);
+        scratch.locals[..n].copy_from_slice(self.skeleton.bind_pose());
+        write_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
+    }
+}

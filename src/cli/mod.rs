@@ -1,0 +1,94 @@
+//! Argument definitions and dispatch for the `throng` subcommands.
+
+mod info;
+mod output;
+mod pose;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Crowds of skinned, animated characters.
+///
+/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, or a glTF 2.0
+/// file (`.gltf` or `.glb`). Set RUST_LOG=info (or debug) for more detail on stderr.
+#[derive(Debug, Parser)]
+#[command(name = "throng", version, about, long_about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Summarize a model: format, joints, clips, vertices, triangles, subsets, bounds.
+    Info(info::InfoArgs),
+    /// Print the skinning palette of a clip at a time (and optionally the skinned mesh).
+    Pose(pose::PoseArgs),
+    /// Animate a crowd of instances and report palettes per second.
+    Run(run::RunArgs),
+}
+
+/// Parses the command line. Help and version go to stdout with exit code 0; any other
+/// argument problem is one line on stderr and exit code 2.
+pub fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = e.print();
+                if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            }
+            _ => {
+                // clap's message runs until the first blank line (usage and tips follow);
+                // fold it into one line.
+                let text = e.render().to_string();
+                let message: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                let message = message.join(" ");
+                let message = message.strip_prefix("error: ").unwrap_or(&message);
+                eprintln!("throng: error: {message} (see 'throng --help')");
+                ExitCode::from(2)
+            }
+        }
+    })
+}
+
+/// Runs the parsed command.
+pub fn execute(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Info(args) => info::run(&args),
+        Command::Pose(args) => pose::run(&args),
+        Command::Run(args) => run::run(&args),
+    }
+}
+
+/// Anything that stops a command: displayed as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// The model could not be loaded.
+    #[error(transparent)]
+    Load(#[from] throng::asset::LoadError),
+    /// The model is fine but the request does not fit it.
+    #[error(transparent)]
+    Anim(#[from] throng::anim::AnimError),
+    /// An argument value that parses but makes no sense.
+    #[error("{0}")]
+    Usage(String),
+    /// Writing output failed.
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,19 @@
+//! Printing helpers shared by the subcommands.
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use super::CliError;
+
+/// Writes `value` as pretty JSON and a newline to stdout.
+pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = |source| CliError::Io {
+        context: "writing to stdout".into(),
+        source,
+    };
+    serde_json::to_writer_pretty(&mut out, value).map_err(|e| io(e.into()))?;
+    writeln!(out).map_err(io)
+}

@@ -1,0 +1,1 @@
+//! Crowd job system (issue #4).

@@ -1,0 +1,14 @@
+//! throng: crowds of skinned, animated characters.
+//!
+//! The modules follow the data flow of a frame (see `DESIGN.md` in the shared docs):
+//! [`asset`] loads or generates a [`anim::SkinnedModel`]; [`anim`] samples clips and computes
+//! palettes; [`crowd`] evaluates many instances in parallel into a [`crowd::PaletteRing`].
+//! `anim`, `asset` and `crowd` know nothing of Vulkan.
+
+// `!(x > y)` is how this crate says "not greater, or NaN": input from files may hold NaN, and
+// the negated form routes it to the safe branch. Clippy's suggested rewrite would hide that.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod anim;
+pub mod asset;
+pub mod crowd;

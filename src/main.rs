@@ -1,0 +1,36 @@
+//! `throng`: the command-line program. Parses arguments, wires the library together and
+//! prints results; the math lives in the library.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    restore_default_sigpipe();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .format_timestamp(None)
+        .init();
+    let args = match cli::parse() {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
+    match cli::execute(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line, whatever went wrong: the chain of causes joined by ": ".
+            eprintln!("throng: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Rust ignores SIGPIPE, which turns `throng info --json | head` into a write error (or a
+/// panic inside `println!`). Command-line tools conventionally just stop when the reader goes
+/// away, so restore the default disposition.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}

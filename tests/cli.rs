@@ -1,0 +1,190 @@
+//! The `throng` program as a user runs it: outputs, JSON shapes, and one-line errors.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn throng(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("throng runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = throng(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// Asserts a failure with the given exit code and a single line on stderr containing `needle`.
+fn assert_one_line_error(args: &[&str], code: i32, needle: &str) {
+    let out = throng(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "{args:?}: not one line: {stderr}"
+    );
+    assert!(
+        stderr.contains(needle),
+        "{args:?}: {stderr} should mention {needle}"
+    );
+}
+
+#[test]
+fn info_json_describes_the_builtin_character() {
+    for args in [&["info", "--json"][..], &["info", "builtin", "--json"]] {
+        let v = json(args);
+        assert_eq!(v["format"], "builtin");
+        assert_eq!(v["joints"], 22);
+        let clips: Vec<(&str, f64)> = v["clips"]
+            .as_array()
+            .expect("clips")
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().expect("name"),
+                    c["duration"].as_f64().expect("duration"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            clips.iter().map(|c| c.0).collect::<Vec<_>>(),
+            ["idle", "walk", "run"]
+        );
+        assert_eq!(clips[1].1, 1.0);
+        assert!(v["triangles"].as_u64().expect("triangles") >= 2000);
+        assert!(v["vertices"].as_u64().expect("vertices") > 1000);
+        let subsets = v["subsets"].as_array().expect("subsets");
+        assert_eq!(subsets.len(), 4);
+        assert!(subsets.iter().all(|s| s["material"].is_string()));
+        let (min, max) = (&v["bounds"]["min"], &v["bounds"]["max"]);
+        assert_eq!(min.as_array().expect("min").len(), 3);
+        let height = max[1].as_f64().expect("y") - min[1].as_f64().expect("y");
+        assert!((1.7..1.95).contains(&height), "height {height}");
+    }
+}
+
+#[test]
+fn info_text_lists_clips_and_subsets() {
+    let out = throng(&["info"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "joints     22",
+        "walk",
+        "run",
+        "idle",
+        "skin",
+        "shoes",
+        "bounds",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+}
+
+#[test]
+fn pose_json_matches_the_library() {
+    let v = json(&["pose", "--clip", "walk", "--time", "0.5", "--json"]);
+    assert_eq!(v["clip"], "walk");
+    assert_eq!(v["time"], 0.5);
+    let joints = v["joints"].as_array().expect("joints");
+    assert_eq!(joints.len(), 22);
+    assert_eq!(joints[0]["name"], "pelvis");
+    assert_eq!(joints[0]["parent"], -1);
+    assert_eq!(joints[5]["name"], "head");
+    assert_eq!(joints[5]["parent"], 4);
+
+    let model = throng::asset::builtin::model().expect("builtin");
+    let mut scratch = throng::anim::PoseScratch::new(22);
+    let mut palette = vec![throng::anim::Mat3x4::IDENTITY; 22];
+    model.evaluate(1, 0.5, &mut scratch, &mut palette);
+    for (j, joint) in joints.iter().enumerate() {
+        let numbers: Vec<f32> = joint["palette"]
+            .as_array()
+            .expect("palette")
+            .iter()
+            .map(|x| x.as_f64().expect("number") as f32)
+            .collect();
+        assert_eq!(numbers, palette[j].to_array(), "joint {j}");
+    }
+}
+
+#[test]
+fn pose_clamps_time_and_accepts_a_clip_index() {
+    let late = json(&["pose", "--clip", "1", "--time", "7.5", "--json"]);
+    assert_eq!(late["clip"], "walk");
+    assert_eq!(late["time"], 1.0);
+    let early = json(&["pose", "builtin", "--clip", "run", "--time", "-2", "--json"]);
+    assert_eq!(early["time"], 0.0);
+    let end = json(&["pose", "--clip", "walk", "--time", "1", "--json"]);
+    assert_eq!(early["joints"].as_array().map(Vec::len), Some(22));
+    assert_eq!(late["joints"], end["joints"]);
+}
+
+#[test]
+fn pose_writes_an_obj_of_the_skinned_mesh() {
+    let dir = std::env::temp_dir().join(format!("throng-obj-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("walk.obj");
+    let out = throng(&[
+        "pose",
+        "--clip",
+        "walk",
+        "--time",
+        "0.25",
+        "--obj",
+        path.to_str().expect("utf8"),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).expect("obj written");
+    let vertices = text.lines().filter(|l| l.starts_with("v ")).count();
+    let faces = text.lines().filter(|l| l.starts_with("f ")).count();
+    assert!(
+        vertices > 1000 && faces >= 2000,
+        "{vertices} vertices, {faces} faces"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_is_one_line_and_a_non_zero_exit() {
+    assert_one_line_error(
+        &["pose", "--clip", "dance", "--time", "0"],
+        1,
+        "no clip named 'dance'",
+    );
+    assert_one_line_error(
+        &["pose", "--clip", "9", "--time", "0"],
+        1,
+        "clip index 9 is out of range",
+    );
+    assert_one_line_error(&["pose", "--clip", "walk"], 2, "--time");
+    assert_one_line_error(&["pose", "--clip", "walk", "--time", "soon"], 2, "soon");
+    assert_one_line_error(&["pose", "--clip", "walk", "--time", "NaN"], 1, "finite");
+    assert_one_line_error(&["info", "--frobnicate"], 2, "--frobnicate");
+    assert_one_line_error(&["info", "no/such/model.m3d"], 1, "no/such/model.m3d");
+    assert_one_line_error(&["info", "model.fbx"], 1, "unknown model format");
+    assert_one_line_error(&["teleport"], 2, "teleport");
+}
+
+#[test]
+fn help_documents_every_command() {
+    let out = throng(&["--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for command in ["info", "pose", "run"] {
+        assert!(text.contains(command), "--help does not mention {command}");
+    }
+    let pose = String::from_utf8_lossy(&throng(&["pose", "--help"]).stdout).to_string();
+    for flag in ["--clip", "--time", "--json", "--obj"] {
+        assert!(pose.contains(flag), "pose --help does not mention {flag}");
+    }
+}
