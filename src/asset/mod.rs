@@ -3,6 +3,7 @@
 
 pub mod builtin;
 mod error;
+pub mod texture;
 
 pub use error::{ErrorKind, LoadError};
 

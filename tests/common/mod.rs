@@ -1,0 +1,13 @@
+//! Helpers shared by integration tests.
+#![allow(dead_code)]
+
+pub mod naive;
+
+use std::path::PathBuf;
+
+/// `../shared/assets/<relative>`, the third-party models (never copied into the repo).
+pub fn shared_asset(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/assets")
+        .join(relative)
+}
