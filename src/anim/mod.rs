@@ -4,9 +4,11 @@
 //! `to_root[j] = to_root[parent(j)] * local[j]` and `palette[j] = to_root[j] * offset[j]`.
 //! Every evaluation writes into caller-provided memory and performs no heap allocation.
 
+mod batch;
 mod clip;
 mod error;
 mod instance;
+mod lanes;
 mod matrix;
 mod mesh;
 mod model;
@@ -16,6 +18,8 @@ mod skeleton;
 mod skinning;
 mod transform;
 
+pub use batch::{Batch, BatchScratch, LANES, evaluate_batch};
+pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
 pub use clip::{AnimationClip, Channel, Interpolation, JointTrack};
 pub use error::AnimError;
 pub use instance::{Playback, QueuedClip, SkinnedModelInstance};

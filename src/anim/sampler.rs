@@ -19,7 +19,7 @@ use super::clip::{Channel, Interpolation, JointTrack};
 use super::transform::{Transform, lerp_exact, slerp_positive};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum GroupKind {
+pub(crate) enum GroupKind {
     Constant,
     Linear,
     Step,
@@ -27,8 +27,8 @@ enum GroupKind {
 }
 
 #[derive(Clone, Debug)]
-struct Timeline {
-    times: Vec<f32>,
+pub(crate) struct Timeline {
+    pub(crate) times: Vec<f32>,
     first: f32,
     last: f32,
     /// Keys per second if the keys were evenly spaced: the guess for the frame index.
@@ -52,7 +52,7 @@ impl Timeline {
     /// of the way from key `k` to key `k + 1`. Before the first key: `(0, 0)`; at or after the
     /// last: `(n - 2, 1)`. A NaN time gives the first key.
     #[inline]
-    fn locate(&self, t: f32) -> (usize, f32) {
+    pub(crate) fn locate(&self, t: f32) -> (usize, f32) {
         let n = self.times.len();
         if !(t > self.first) {
             return (0, 0.0);
@@ -70,24 +70,24 @@ impl Timeline {
 }
 
 #[derive(Clone, Debug)]
-struct KeyGroup {
-    kind: GroupKind,
-    timeline: usize,
-    base: usize,
+pub(crate) struct KeyGroup {
+    pub(crate) kind: GroupKind,
+    pub(crate) timeline: usize,
+    pub(crate) base: usize,
     /// `Vec4`s per frame (translations, then rotations, then scales; times three for cubic).
-    stride: usize,
-    translations: Vec<u16>,
-    rotations: Vec<u16>,
-    scales: Vec<u16>,
+    pub(crate) stride: usize,
+    pub(crate) translations: Vec<u16>,
+    pub(crate) rotations: Vec<u16>,
+    pub(crate) scales: Vec<u16>,
 }
 
 /// A clip compiled for fast exact sampling; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct ClipSampler {
-    joints: usize,
-    timelines: Vec<Timeline>,
-    groups: Vec<KeyGroup>,
-    data: Vec<Vec4>,
+    pub(crate) joints: usize,
+    pub(crate) timelines: Vec<Timeline>,
+    pub(crate) groups: Vec<KeyGroup>,
+    pub(crate) data: Vec<Vec4>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

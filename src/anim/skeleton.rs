@@ -1,6 +1,7 @@
 //! `Skeleton`: joints in parent-before-child order with their bind pose and offset (inverse
 //! bind) matrices.
 
+use super::batch::SoaMat;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
 use super::transform::Transform;
@@ -41,6 +42,8 @@ pub struct Skeleton {
     parent_slots: Vec<u32>,
     bind: Vec<Transform>,
     offsets: Vec<Mat3x4>,
+    /// The offsets with every element splatted across four lanes, for batch evaluation.
+    offset_lanes: Vec<SoaMat>,
     /// For each joint, its position in the source file (identity unless a loader reordered).
     source_index: Vec<u32>,
 }
@@ -94,6 +97,7 @@ impl Skeleton {
             parents,
             parent_slots,
             bind,
+            offset_lanes: offsets.iter().map(SoaMat::splat).collect(),
             offsets,
             source_index: (0..count as u32).collect(),
         })
@@ -110,6 +114,7 @@ impl Skeleton {
                 joint: j,
                 name: skeleton.names[j].clone(),
             })?;
+            skeleton.offset_lanes[j] = SoaMat::splat(&skeleton.offsets[j]);
         }
         Ok(skeleton)
     }
@@ -185,6 +190,11 @@ impl Skeleton {
     /// Offset (inverse bind) matrices.
     pub fn offsets(&self) -> &[Mat3x4] {
         &self.offsets
+    }
+
+    /// The offsets splatted across batch lanes.
+    pub(crate) fn offset_lanes(&self) -> &[SoaMat] {
+        &self.offset_lanes
     }
 
     /// Index of the joint named `name`.

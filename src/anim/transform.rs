@@ -3,6 +3,7 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
+use super::lanes::slerp_weights;
 use super::matrix::Mat3x4;
 
 /// A decomposed local transform. The matrix it stands for is `T * R * S`.
@@ -87,54 +88,12 @@ pub fn nlerp_short(a: Quat, b: Quat, f: f32) -> Quat {
     Quat::from_vec4(lerp_exact(Vec4::from(a), b4, f).normalize())
 }
 
-/// `sin(x) / x` for `x` in `[0, pi/2]`, as a polynomial in `x^2`: exact to f32 rounding and,
-/// unlike the quotient, well behaved at 0.
-#[inline(always)]
-fn sinc(x: f32) -> f32 {
-    let x2 = x * x;
-    // Taylor coefficients (-1)^k / (2k+1)!; the first omitted term is below 1e-9 at x = pi/2.
-    let p = 1.0 / 6_227_020_800.0;
-    let p = p * x2 - 1.0 / 39_916_800.0;
-    let p = p * x2 + 1.0 / 362_880.0;
-    let p = p * x2 - 1.0 / 5_040.0;
-    let p = p * x2 + 1.0 / 120.0;
-    let p = p * x2 - 1.0 / 6.0;
-    p * x2 + 1.0
-}
-
-/// `acos(d)` for `d` in `[0, 1]` (Abramowitz and Stegun 4.4.46, absolute error below 2e-8).
-/// The coefficients keep their published digits.
-#[allow(clippy::excessive_precision)]
-#[inline(always)]
-fn acos_unit(d: f32) -> f32 {
-    let d = d.clamp(0.0, 1.0);
-    let p = -0.001_262_491_1;
-    let p = p * d + 0.006_670_090_1;
-    let p = p * d - 0.017_088_125_6;
-    let p = p * d + 0.030_891_881_0;
-    let p = p * d - 0.050_174_304_6;
-    let p = p * d + 0.088_978_987_4;
-    let p = p * d - 0.214_598_801_6;
-    let p = p * d + 1.570_796_305_0;
-    (1.0 - d).sqrt() * p
-}
-
 /// Spherical linear interpolation between unit quaternions whose dot product is not negative
 /// (the sampler flips keys at build time so that every pair of neighbours satisfies this, which
-/// makes every interpolation take the short arc).
-///
-/// Written with `sinc` so that it needs no branch for nearly equal keys: the weights
-/// `sin((1-f)t)/sin t` and `sin(f t)/sin t` become `(1-f) sinc((1-f)t)/sinc t` and
-/// `f sinc(f t)/sinc t`, which stay exact as the angle `t` goes to 0.
+/// makes every interpolation take the short arc). Branch-free; see [`slerp_weights`].
 #[inline(always)]
 pub fn slerp_positive(a: Vec4, b: Vec4, f: f32) -> Vec4 {
-    let theta = acos_unit(a.dot(b));
-    let s = sinc(theta);
-    let g = 1.0 - f;
-    // Divisions rather than one reciprocal: at f = 0 (a key time) the weights come out as
-    // exactly 1 and 0, so sampling at a key returns the key bit for bit.
-    let wa = g * sinc(g * theta) / s;
-    let wb = f * sinc(f * theta) / s;
+    let (wa, wb) = slerp_weights(a.dot(b), f);
     a * wa + b * wb
 }
 
@@ -152,24 +111,6 @@ pub fn slerp_short(a: Quat, b: Quat, f: f32) -> Quat {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sinc_and_acos_are_accurate() {
-        for i in 0..=1000 {
-            let x = i as f32 / 1000.0 * std::f32::consts::FRAC_PI_2;
-            let want = if x == 0.0 {
-                1.0
-            } else {
-                (x as f64).sin() / x as f64
-            };
-            assert!((sinc(x) as f64 - want).abs() < 2e-7, "sinc({x})");
-            let d = i as f32 / 1000.0;
-            assert!(
-                (acos_unit(d) as f64 - (d as f64).acos()).abs() < 2e-7,
-                "acos({d})"
-            );
-        }
-    }
 
     #[test]
     fn slerp_matches_reference_and_is_exact_at_ends() {

@@ -1,5 +1,6 @@
 //! Argument definitions and dispatch for the `throng` subcommands.
 
+mod bench;
 mod info;
 mod output;
 mod pose;
@@ -28,6 +29,8 @@ enum Command {
     Pose(pose::PoseArgs),
     /// Animate a crowd of instances and report palettes per second.
     Run(run::RunArgs),
+    /// Benchmarks (palette throughput).
+    Bench(bench::BenchArgs),
 }
 
 /// Parses the command line. Help and version go to stdout with exit code 0; any other
@@ -70,6 +73,7 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         Command::Info(args) => info::run(&args),
         Command::Pose(args) => pose::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Bench(args) => bench::run(&args),
     }
 }
 

@@ -1,1 +1,17 @@
-//! Crowd job system (issue #4).
+//! The crowd job system: many [`SkinnedModelInstance`](crate::anim::SkinnedModelInstance)s
+//! evaluated in parallel with rayon, per-thread scratch, and palettes written straight into a
+//! [`PaletteRing`] slot. Knows nothing of Vulkan: the renderer supplies GPU memory through
+//! [`RegionAllocator`] and its fences through [`ReleaseWait`].
+
+pub mod bench;
+mod dispatch;
+mod record;
+mod region;
+mod ring;
+mod system;
+pub mod textbook;
+
+pub use record::InstanceRecord;
+pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
+pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, RingError, Slot, SlotLayout};
+pub use system::{Crowd, CrowdError, ModelId};

@@ -1,0 +1,129 @@
+//! Arithmetic written once for one value (`f32`) and for four lanes (`Vec4`, one instance per
+//! lane): the slerp weights shared by the per-instance sampler and the four-instance batch.
+
+use std::ops::{Add, Div, Mul, Sub};
+
+use glam::Vec4;
+
+/// A float or a vector of floats with lane-wise arithmetic.
+pub(crate) trait Real:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    fn splat(x: f32) -> Self;
+    fn sqrt(self) -> Self;
+    fn clamp(self, lo: f32, hi: f32) -> Self;
+}
+
+impl Real for f32 {
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        f32::sqrt(self)
+    }
+    #[inline(always)]
+    fn clamp(self, lo: f32, hi: f32) -> Self {
+        f32::clamp(self, lo, hi)
+    }
+}
+
+impl Real for Vec4 {
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Vec4::splat(x)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Vec4::sqrt(self)
+    }
+    #[inline(always)]
+    fn clamp(self, lo: f32, hi: f32) -> Self {
+        self.max(Vec4::splat(lo)).min(Vec4::splat(hi))
+    }
+}
+
+/// `sin(x) / x` for `x` in `[0, pi/2]`, as a polynomial in `x^2`: exact to f32 rounding and,
+/// unlike the quotient, well behaved at 0.
+#[inline(always)]
+pub(crate) fn sinc<R: Real>(x: R) -> R {
+    let x2 = x * x;
+    // Taylor coefficients (-1)^k / (2k+1)!; the first omitted term is below 1e-9 at x = pi/2.
+    let p = R::splat(1.0 / 6_227_020_800.0);
+    let p = p * x2 - R::splat(1.0 / 39_916_800.0);
+    let p = p * x2 + R::splat(1.0 / 362_880.0);
+    let p = p * x2 - R::splat(1.0 / 5_040.0);
+    let p = p * x2 + R::splat(1.0 / 120.0);
+    let p = p * x2 - R::splat(1.0 / 6.0);
+    p * x2 + R::splat(1.0)
+}
+
+/// `acos(d)` for `d` in `[0, 1]` (Abramowitz and Stegun 4.4.46, absolute error below 2e-8).
+/// The coefficients keep their published digits.
+#[allow(clippy::excessive_precision)]
+#[inline(always)]
+pub(crate) fn acos_unit<R: Real>(d: R) -> R {
+    let d = d.clamp(0.0, 1.0);
+    let p = R::splat(-0.001_262_491_1);
+    let p = p * d + R::splat(0.006_670_090_1);
+    let p = p * d - R::splat(0.017_088_125_6);
+    let p = p * d + R::splat(0.030_891_881_0);
+    let p = p * d - R::splat(0.050_174_304_6);
+    let p = p * d + R::splat(0.088_978_987_4);
+    let p = p * d - R::splat(0.214_598_801_6);
+    let p = p * d + R::splat(1.570_796_305_0);
+    (R::splat(1.0) - d).sqrt() * p
+}
+
+/// Weights `(wa, wb)` such that `wa * a + wb * b` is the slerp at fraction `f` between unit
+/// quaternions `a` and `b` whose dot product `d` is not negative.
+///
+/// `sin((1-f)t)/sin t` and `sin(f t)/sin t` are written as `(1-f) sinc((1-f)t)/sinc t` and
+/// `f sinc(f t)/sinc t`, which stay exact as the angle `t` goes to 0, so no branch is needed
+/// for nearly equal keys. Divisions rather than one reciprocal: at `f = 0` (a key time) the
+/// weights come out as exactly 1 and 0, so sampling at a key returns the key bit for bit.
+#[inline(always)]
+pub(crate) fn slerp_weights<R: Real>(d: R, f: R) -> (R, R) {
+    let theta = acos_unit(d);
+    let s = sinc(theta);
+    let g = R::splat(1.0) - f;
+    (g * sinc(g * theta) / s, f * sinc(f * theta) / s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sinc_and_acos_are_accurate() {
+        for i in 0..=1000 {
+            let x = i as f32 / 1000.0 * std::f32::consts::FRAC_PI_2;
+            let want = if x == 0.0 {
+                1.0
+            } else {
+                (x as f64).sin() / x as f64
+            };
+            assert!((sinc(x) as f64 - want).abs() < 2e-7, "sinc({x})");
+            let d = i as f32 / 1000.0;
+            assert!(
+                (acos_unit(d) as f64 - (d as f64).acos()).abs() < 2e-7,
+                "acos({d})"
+            );
+        }
+    }
+
+    #[test]
+    fn lanes_match_scalars_bit_for_bit() {
+        let d = Vec4::new(0.0, 0.3, 0.999_999, 1.0);
+        let f = Vec4::new(0.0, 0.25, 0.5, 1.0);
+        let (wa, wb) = slerp_weights(d, f);
+        for l in 0..4 {
+            let (sa, sb) = slerp_weights(d[l], f[l]);
+            assert_eq!(
+                (wa[l].to_bits(), wb[l].to_bits()),
+                (sa.to_bits(), sb.to_bits())
+            );
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Measuring palette throughput: the crowd path, and the textbook baseline for comparison.
+//! Used by `throng bench palette`; the criterion benches in `benches/` measure the same calls.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use super::InstanceRecord;
+use super::region::HostAllocator;
+use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
+use super::system::{Crowd, CrowdError};
+use super::textbook::TextbookModel;
+use crate::anim::{Mat3x4, SkinnedModel};
+
+/// Frame step of the benchmark's clock, seconds.
+const DT: f32 = 1.0 / 60.0;
+/// Frames run before timing starts (threads spun up, caches and scratch warm).
+const WARMUP_FRAMES: usize = 3;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct BenchSetup {
+    /// The model every instance uses.
+    pub model: Arc<SkinnedModel>,
+    /// The clip every instance plays (each at its own time).
+    pub clip: usize,
+    /// Number of instances.
+    pub instances: usize,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// How long to run.
+    pub duration: Duration,
+    /// Run exactly this many timed frames instead (for instruction-count profiling).
+    pub frames: Option<u64>,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// Frames timed.
+    pub frames: u64,
+    /// Seconds spent computing palettes (the timed part).
+    pub seconds: f64,
+    /// Seconds spent advancing clocks (`Crowd::update`), reported separately.
+    pub update_seconds: f64,
+    /// Instances per frame.
+    pub instances: usize,
+    /// Joints per instance.
+    pub joints: usize,
+    /// Threads used.
+    pub threads: usize,
+    /// Bytes written per frame (palettes and instance records).
+    pub bytes_per_frame: usize,
+}
+
+impl Measurement {
+    /// Joints (palette matrices) computed per second, all threads together.
+    pub fn bones_per_s(&self) -> f64 {
+        (self.frames as f64 * (self.instances * self.joints) as f64) / self.seconds
+    }
+
+    /// [`Measurement::bones_per_s`] divided by the thread count.
+    pub fn bones_per_s_per_thread(&self) -> f64 {
+        self.bones_per_s() / self.threads as f64
+    }
+
+    /// Wall-clock nanoseconds per joint (all threads together).
+    pub fn ns_per_bone(&self) -> f64 {
+        1e9 / self.bones_per_s()
+    }
+
+    /// Gigabytes per second written into the ring.
+    pub fn gb_per_s(&self) -> f64 {
+        self.frames as f64 * self.bytes_per_frame as f64 / self.seconds / 1e9
+    }
+}
+
+/// Instance `i`'s start time: spread over the clip by the golden ratio, so that instances are
+/// at independent times and no two neighbours share keys.
+pub fn independent_time(i: usize, duration: f32) -> f32 {
+    let golden = 0.618_034_f64;
+    ((i as f64 * golden).fract() as f32) * duration
+}
+
+/// A crowd of `setup.instances` instances of the model playing `setup.clip`, each at an
+/// independent time, standing on a grid one metre apart.
+pub fn crowd_for(setup: &BenchSetup) -> Result<Crowd, CrowdError> {
+    let mut crowd = Crowd::new(setup.threads)?;
+    let model = crowd.add_model(setup.model.clone());
+    let duration = setup
+        .model
+        .clips()
+        .get(setup.clip)
+        .map_or(0.0, |c| c.duration());
+    let side = (setup.instances as f64).sqrt().ceil().max(1.0) as usize;
+    for i in 0..setup.instances {
+        let world = Mat3x4::from_trs(
+            glam::Vec3A::new((i % side) as f32, 0.0, (i / side) as f32),
+            glam::Quat::IDENTITY,
+            glam::Vec3A::ONE,
+        );
+        let index = crowd.spawn(model, world)?;
+        let instance = crowd.instance_mut(index);
+        if setup.clip < setup.model.clips().len() {
+            instance
+                .play(setup.clip, 0.0)
+                .map_err(|_| CrowdError::UnknownModel(0))?;
+        }
+        instance.set_time(independent_time(i, duration));
+    }
+    Ok(crowd)
+}
+
+fn keep_going(setup: &BenchSetup, frames: u64, seconds: f64) -> bool {
+    match setup.frames {
+        Some(n) => frames < n,
+        None => frames == 0 || seconds < setup.duration.as_secs_f64(),
+    }
+}
+
+fn bytes_per_frame(instances: usize, joints: usize) -> usize {
+    instances * (joints * size_of::<Mat3x4>() + size_of::<InstanceRecord>())
+}
+
+/// Runs the crowd path (update, then palettes into a ring slot) for `setup.duration`.
+pub fn measure_crowd(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
+    let mut crowd = crowd_for(setup)?;
+    let joints = setup.model.joint_count();
+    let mut ring = PaletteRing::new(
+        HostAllocator,
+        DEFAULT_SLOTS,
+        crowd.len(),
+        crowd.joint_count(),
+    )?;
+    for _ in 0..WARMUP_FRAMES {
+        crowd.update(DT);
+        crowd.write_frame(&mut ring, &mut NoConsumer)?;
+    }
+    let (mut frames, mut seconds, mut update_seconds) = (0u64, 0.0f64, 0.0f64);
+    while keep_going(setup, frames, seconds + update_seconds) {
+        let start = Instant::now();
+        crowd.update(DT);
+        let updated = Instant::now();
+        crowd.write_frame(&mut ring, &mut NoConsumer)?;
+        seconds += updated.elapsed().as_secs_f64();
+        update_seconds += (updated - start).as_secs_f64();
+        frames += 1;
+    }
+    Ok(Measurement {
+        frames,
+        seconds,
+        update_seconds,
+        instances: setup.instances,
+        joints,
+        threads: crowd.threads(),
+        bytes_per_frame: bytes_per_frame(setup.instances, joints),
+    })
+}
+
+/// Runs the textbook baseline for `setup.duration`: per instance and frame, clip lookup by
+/// name, allocation, 4x4 matrices, then a copy of the result into the slot.
+pub fn measure_textbook(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
+    let textbook = TextbookModel::from_model(&setup.model);
+    let joints = setup.model.joint_count();
+    let clip = setup.model.clips().get(setup.clip);
+    let name = clip.map_or("", |c| c.name()).to_string();
+    let duration = clip.map_or(0.0, |c| c.duration());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(setup.threads)
+        .build()
+        .map_err(|e| CrowdError::Pool {
+            threads: setup.threads,
+            message: e.to_string(),
+        })?;
+    let mut times: Vec<f32> = (0..setup.instances)
+        .map(|i| independent_time(i, duration))
+        .collect();
+    let mut ring = PaletteRing::new(
+        HostAllocator,
+        DEFAULT_SLOTS,
+        setup.instances,
+        setup.instances * joints,
+    )?;
+    let mut frame = |times: &mut Vec<f32>| -> Result<(), CrowdError> {
+        let slot = ring.acquire(&mut NoConsumer)?;
+        pool.install(|| {
+            slot.palettes[..setup.instances * joints]
+                .par_chunks_mut(joints.max(1))
+                .zip(times.par_iter_mut())
+                .for_each(|(out, time)| {
+                    *time = if duration > 0.0 {
+                        (*time + DT) % duration
+                    } else {
+                        0.0
+                    };
+                    if let Some(finals) = textbook.final_transforms(&name, *time) {
+                        for (o, m) in out.iter_mut().zip(&finals) {
+                            *o = Mat3x4::from_mat4(m);
+                        }
+                    }
+                });
+        });
+        Ok(())
+    };
+    for _ in 0..WARMUP_FRAMES {
+        frame(&mut times)?;
+    }
+    let start = Instant::now();
+    let mut frames = 0u64;
+    while keep_going(setup, frames, start.elapsed().as_secs_f64()) {
+        frame(&mut times)?;
+        frames += 1;
+    }
+    Ok(Measurement {
+        frames,
+        seconds: start.elapsed().as_secs_f64(),
+        update_seconds: 0.0,
+        instances: setup.instances,
+        joints,
+        threads: pool.current_num_threads(),
+        bytes_per_frame: bytes_per_frame(setup.instances, joints),
+    })
+}

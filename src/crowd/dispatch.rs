@@ -1,0 +1,167 @@
+//! `Dispatcher`: runs a frame's work inside the crowd's rayon pool without rayon's injection
+//! queue.
+//!
+//! `ThreadPool::install` from a thread outside the pool pushes a job onto the pool's global
+//! injection queue, which allocates a new block every 63 jobs: a crowd that enters its pool
+//! twice a frame would allocate every 30 frames or so. Instead, one long-lived job (spawned
+//! once, with the pool) waits on a condition variable; each frame hands it the work by
+//! reference and waits for it to finish. Inside that job, `rayon::join` spreads the work over
+//! the pool through the workers' own deques. No allocation per frame, and the same threads.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+
+/// A borrowed `FnMut` with its lifetime erased; see the safety argument in [`Dispatcher::run`].
+struct WorkPtr(*mut (dyn FnMut() + Send + 'static));
+
+// SAFETY: the pointee is `Send`; the pointer is only dereferenced by the coordinator while the
+// thread that owns the closure is blocked in `run`.
+unsafe impl Send for WorkPtr {}
+
+#[derive(Default)]
+struct State {
+    work: Option<WorkPtr>,
+    /// Frames handed over and frames finished; `run` waits until they match.
+    started: u64,
+    finished: u64,
+    panic: Option<Box<dyn Any + Send>>,
+    shutdown: bool,
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    /// Signals the coordinator: new work or shutdown.
+    wake: Condvar,
+    /// Signals `run`: the work finished.
+    done: Condvar,
+}
+
+fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A rayon pool entered through a resident coordinator job; see the module documentation.
+pub(crate) struct Dispatcher {
+    shared: Arc<Shared>,
+    pool: rayon::ThreadPool,
+}
+
+impl Dispatcher {
+    /// A pool of `threads` threads (0: one per core) with its coordinator running.
+    pub(crate) fn new(threads: usize) -> Result<Self, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("throng-crowd-{i}"))
+            .build()?;
+        let shared = Arc::new(Shared::default());
+        let coordinator = shared.clone();
+        pool.spawn(move || coordinate(&coordinator));
+        Ok(Self { shared, pool })
+    }
+
+    /// Threads in the pool (the coordinator's included: it works too).
+    pub(crate) fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Runs `work` on a pool thread and returns when it has finished; a panic in `work` is
+    /// resumed here.
+    pub(crate) fn run(&mut self, mut work: impl FnMut() + Send) {
+        let work: &mut (dyn FnMut() + Send + '_) = &mut work;
+        // SAFETY: only the lifetime changes (same fat-pointer layout). The coordinator
+        // dereferences the pointer only between taking it from `state.work` and marking the
+        // frame finished, and this function does not return (so `work` stays alive and
+        // borrowed by no one else) until it observes `finished == started`. `&mut self`
+        // keeps a second `run` from overlapping.
+        let ptr: *mut (dyn FnMut() + Send + 'static) = unsafe {
+            std::mem::transmute::<*mut (dyn FnMut() + Send + '_), *mut (dyn FnMut() + Send + 'static)>(
+                work,
+            )
+        };
+        let mut state = lock(&self.shared.state);
+        state.work = Some(WorkPtr(ptr));
+        state.started += 1;
+        self.shared.wake.notify_one();
+        while state.finished != state.started {
+            state = self
+                .shared
+                .done
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        if let Some(panic) = state.panic.take() {
+            drop(state);
+            resume_unwind(panic);
+        }
+    }
+}
+
+impl Drop for Dispatcher {
+    fn drop(&mut self) {
+        lock(&self.shared.state).shutdown = true;
+        self.shared.wake.notify_all();
+        // The pool's own drop then lets its threads exit once the coordinator has returned.
+    }
+}
+
+/// The resident job: waits for work, runs it (its `rayon::join`s reach the other workers),
+/// reports completion.
+fn coordinate(shared: &Shared) {
+    let mut state = lock(&shared.state);
+    loop {
+        if state.shutdown {
+            return;
+        }
+        let Some(WorkPtr(work)) = state.work.take() else {
+            state = shared
+                .wake
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+            continue;
+        };
+        drop(state);
+        // SAFETY: see `Dispatcher::run`: the closure is alive and exclusively ours until we
+        // mark the frame finished below.
+        let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { (*work)() }));
+        state = lock(&shared.state);
+        state.panic = outcome.err();
+        state.finished = state.started;
+        shared.done.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_borrowed_work_on_the_pool_and_returns_results() {
+        let mut d = Dispatcher::new(2).expect("pool");
+        let mut sum = 0u64;
+        let data: Vec<u64> = (1..=1000).collect();
+        for _ in 0..100 {
+            d.run(|| {
+                assert!(
+                    rayon::current_thread_index().is_some(),
+                    "runs inside the pool"
+                );
+                let (a, b) = data.split_at(500);
+                let (x, y) = rayon::join(|| a.iter().sum::<u64>(), || b.iter().sum::<u64>());
+                sum += x + y;
+            });
+        }
+        assert_eq!(sum, 100 * 500_500);
+    }
+
+    #[test]
+    fn a_panic_in_the_work_reaches_the_caller_and_the_pool_survives() {
+        let mut d = Dispatcher::new(1).expect("pool");
+        let caught = catch_unwind(AssertUnwindSafe(|| d.run(|| panic!("boom"))));
+        assert!(caught.is_err());
+        let mut ran = false;
+        d.run(|| ran = true);
+        assert!(ran);
+    }
+}

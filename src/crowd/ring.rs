@@ -1,0 +1,376 @@
+//! `PaletteRing`: one slot per frame in flight, each a contiguous block of one mapped region
+//! holding the instance records followed by the palettes. Workers write a slot in place; the
+//! consumer (the renderer) reads it while the next frames fill the other slots.
+
+use thiserror::Error;
+
+use super::record::InstanceRecord;
+use super::region::{MappedRegion, REGION_ALIGN, RegionAllocator};
+use crate::anim::Mat3x4;
+
+/// Frames in flight unless told otherwise.
+pub const DEFAULT_SLOTS: usize = 3;
+
+/// Why a ring could not provide a slot.
+#[derive(Debug, Error)]
+pub enum RingError {
+    /// The requested size overflows or exceeds what an allocation may be.
+    #[error("a palette ring of {bytes} bytes is too large")]
+    TooLarge { bytes: usize },
+    /// The allocator had no memory for it.
+    #[error("out of memory allocating {bytes} bytes for the palette ring")]
+    OutOfMemory { bytes: usize },
+    /// The consumer failed while waiting for a slot (a lost device, a timeout...).
+    #[error("waiting for the consumer to release a slot: {0}")]
+    Wait(String),
+    /// A device allocator failed.
+    #[error("allocating the palette ring: {0}")]
+    Allocation(String),
+    /// A ring needs at least one slot.
+    #[error("a palette ring needs at least one slot")]
+    NoSlots,
+    /// The slot is smaller than what is written into it.
+    #[error("the slot holds {capacity} {what}, {needed} are needed (reserve first)")]
+    SlotTooSmall {
+        what: &'static str,
+        capacity: usize,
+        needed: usize,
+    },
+}
+
+/// How the consumer tells the ring that it has finished reading a slot. The renderer waits on
+/// a timeline semaphore; CPU-only use has nothing to wait for ([`NoConsumer`]). Tokens must
+/// increase monotonically, as timeline values do: waiting for one implies all earlier ones.
+pub trait ReleaseWait {
+    /// Blocks until the consumer's work tagged `token` is complete.
+    fn wait_released(&mut self, token: u64) -> Result<(), RingError>;
+}
+
+/// For CPU-only use: slots are never in flight.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoConsumer;
+
+impl ReleaseWait for NoConsumer {
+    fn wait_released(&mut self, _token: u64) -> Result<(), RingError> {
+        Ok(())
+    }
+}
+
+/// Where things live inside one slot, in bytes from the slot's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotLayout {
+    /// Instance records the slot holds.
+    pub instances: usize,
+    /// Palette matrices the slot holds.
+    pub joints: usize,
+    /// Offset of the palette array (records start at 0).
+    pub palette_offset: usize,
+    /// Distance between consecutive slots (a multiple of [`REGION_ALIGN`]).
+    pub stride: usize,
+}
+
+impl SlotLayout {
+    fn new(instances: usize, joints: usize) -> Result<Self, RingError> {
+        let too_large = || RingError::TooLarge { bytes: usize::MAX };
+        let records = instances
+            .checked_mul(size_of::<InstanceRecord>())
+            .ok_or_else(too_large)?;
+        let palette_offset = align_up(records).ok_or_else(too_large)?;
+        let palettes = joints
+            .checked_mul(size_of::<Mat3x4>())
+            .ok_or_else(too_large)?;
+        let stride = palette_offset
+            .checked_add(palettes)
+            .and_then(align_up)
+            .ok_or_else(too_large)?;
+        Ok(Self {
+            instances,
+            joints,
+            palette_offset,
+            stride: stride.max(REGION_ALIGN),
+        })
+    }
+}
+
+fn align_up(n: usize) -> Option<usize> {
+    n.checked_add(REGION_ALIGN - 1)
+        .map(|n| n / REGION_ALIGN * REGION_ALIGN)
+}
+
+/// A region replaced by a bigger one, kept until the consumer is done with it.
+struct Retired<R> {
+    _region: R,
+    last_token: Option<u64>,
+}
+
+/// A slot being written: the frame's instance records and palettes, in place in the region.
+pub struct Slot<'a> {
+    /// Which slot this is (for the consumer to bind the right offset).
+    pub index: usize,
+    /// One record per instance.
+    pub records: &'a mut [InstanceRecord],
+    /// The palettes of all instances, one after another.
+    pub palettes: &'a mut [Mat3x4],
+}
+
+/// A ring of slots in one mapped region; see the module documentation.
+pub struct PaletteRing<A: RegionAllocator> {
+    allocator: A,
+    region: A::Region,
+    layout: SlotLayout,
+    slots: usize,
+    /// Per slot: the token of consumer work that still reads it.
+    in_flight: Vec<Option<u64>>,
+    next: usize,
+    completed: u64,
+    retired: Vec<Retired<A::Region>>,
+    generation: u64,
+}
+
+impl<A: RegionAllocator> PaletteRing<A> {
+    /// A ring of `slots` slots, each holding `instances` records and `joints` palettes.
+    pub fn new(
+        mut allocator: A,
+        slots: usize,
+        instances: usize,
+        joints: usize,
+    ) -> Result<Self, RingError> {
+        if slots == 0 {
+            return Err(RingError::NoSlots);
+        }
+        let layout = SlotLayout::new(instances, joints)?;
+        let region = allocate(&mut allocator, layout, slots)?;
+        Ok(Self {
+            allocator,
+            region,
+            layout,
+            slots,
+            in_flight: vec![None; slots],
+            next: 0,
+            completed: 0,
+            retired: Vec::new(),
+            generation: 0,
+        })
+    }
+
+    /// Number of slots (frames in flight).
+    pub fn slot_count(&self) -> usize {
+        self.slots
+    }
+
+    /// The layout of every slot.
+    pub fn layout(&self) -> SlotLayout {
+        self.layout
+    }
+
+    /// The current region (the renderer binds it at `slot * stride`).
+    pub fn region(&self) -> &A::Region {
+        &self.region
+    }
+
+    /// Byte offset of slot `index` in the region.
+    pub fn slot_offset(&self, index: usize) -> usize {
+        index * self.layout.stride
+    }
+
+    /// Increments whenever the region is replaced, so the consumer knows to rebind.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Regions replaced by bigger ones that the consumer may still be reading.
+    pub fn retired_regions(&self) -> usize {
+        self.retired.len()
+    }
+
+    /// Makes every slot hold at least `instances` records and `joints` palettes. Growing
+    /// allocates a new region (capacity grows by half again, to keep reallocations rare);
+    /// the old one is kept until the consumer has released every slot that used it. Returns
+    /// whether the region was replaced.
+    pub fn reserve(&mut self, instances: usize, joints: usize) -> Result<bool, RingError> {
+        if instances <= self.layout.instances && joints <= self.layout.joints {
+            return Ok(false);
+        }
+        let grow = |have: usize, want: usize| {
+            if want <= have {
+                have
+            } else {
+                want.max(have.saturating_add(have / 2))
+            }
+        };
+        let layout = SlotLayout::new(
+            grow(self.layout.instances, instances),
+            grow(self.layout.joints, joints),
+        )?;
+        let region = allocate(&mut self.allocator, layout, self.slots)?;
+        let old = std::mem::replace(&mut self.region, region);
+        let last_token = self.in_flight.iter().flatten().copied().max();
+        if last_token.is_some_and(|t| t > self.completed) {
+            self.retired.push(Retired {
+                _region: old,
+                last_token,
+            });
+        }
+        self.layout = layout;
+        self.in_flight.fill(None);
+        self.generation += 1;
+        Ok(true)
+    }
+
+    /// The slot for this frame, once the consumer has released it (waiting through `waiter`).
+    pub fn acquire(&mut self, waiter: &mut impl ReleaseWait) -> Result<Slot<'_>, RingError> {
+        let index = self.next;
+        if let Some(token) = self.in_flight[index] {
+            if token > self.completed {
+                waiter.wait_released(token)?;
+                self.completed = token;
+            }
+            self.in_flight[index] = None;
+        }
+        let completed = self.completed;
+        self.retired
+            .retain(|r| r.last_token.is_some_and(|t| t > completed));
+        self.next = (index + 1) % self.slots;
+        let layout = self.layout;
+        // SAFETY: the region holds `slots * stride` bytes aligned to REGION_ALIGN (checked in
+        // `allocate`); slot `index` is the byte range [index*stride, (index+1)*stride), which
+        // holds `instances` records at offset 0 and `joints` matrices at `palette_offset`, both
+        // 16-byte aligned and non-overlapping. The returned borrows hold `&mut self`, so no
+        // other slot view of this ring exists at the same time; the consumer no longer reads
+        // this slot (waited above). Every bit pattern is a valid record or matrix.
+        unsafe {
+            let base = self.region.as_mut_ptr().add(index * layout.stride);
+            let records =
+                std::slice::from_raw_parts_mut(base.cast::<InstanceRecord>(), layout.instances);
+            let palettes = std::slice::from_raw_parts_mut(
+                base.add(layout.palette_offset).cast::<Mat3x4>(),
+                layout.joints,
+            );
+            Ok(Slot {
+                index,
+                records,
+                palettes,
+            })
+        }
+    }
+
+    /// Tells the ring that consumer work reading slot `index` completes at `token`; the slot
+    /// is not handed out again before [`ReleaseWait::wait_released`] returns for that token.
+    pub fn submit(&mut self, index: usize, token: u64) {
+        if let Some(slot) = self.in_flight.get_mut(index) {
+            *slot = Some(token);
+        }
+    }
+}
+
+fn allocate<A: RegionAllocator>(
+    allocator: &mut A,
+    layout: SlotLayout,
+    slots: usize,
+) -> Result<A::Region, RingError> {
+    let bytes = layout
+        .stride
+        .checked_mul(slots)
+        .ok_or(RingError::TooLarge { bytes: usize::MAX })?;
+    if bytes > isize::MAX as usize {
+        return Err(RingError::TooLarge { bytes });
+    }
+    let region = allocator.allocate(bytes)?;
+    if region.len() < bytes || region.as_mut_ptr() as usize % REGION_ALIGN != 0 {
+        return Err(RingError::Allocation(format!(
+            "the allocator returned {} bytes at {:p}; {bytes} bytes aligned to {REGION_ALIGN} are needed",
+            region.len(),
+            region.as_mut_ptr()
+        )));
+    }
+    Ok(region)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crowd::HostAllocator;
+
+    /// Records the tokens it was asked to wait for.
+    #[derive(Default)]
+    struct Recorder(Vec<u64>);
+
+    impl ReleaseWait for Recorder {
+        fn wait_released(&mut self, token: u64) -> Result<(), RingError> {
+            self.0.push(token);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn slots_rotate_and_wait_for_their_tokens() {
+        let mut ring = PaletteRing::new(HostAllocator, 3, 10, 100).expect("ring");
+        let mut waiter = Recorder::default();
+        for frame in 0..7u64 {
+            let slot = ring.acquire(&mut waiter).expect("slot");
+            assert_eq!(slot.index, frame as usize % 3);
+            assert_eq!((slot.records.len(), slot.palettes.len()), (10, 100));
+            slot.palettes[99] = Mat3x4::IDENTITY;
+            let index = slot.index;
+            ring.submit(index, frame + 1);
+        }
+        // Frames 3.. reuse slots whose work was tagged 1, 2, 3, 4.
+        assert_eq!(waiter.0, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn slots_are_disjoint_and_aligned() {
+        let mut ring = PaletteRing::new(HostAllocator, 2, 3, 5).expect("ring");
+        let layout = ring.layout();
+        assert_eq!(layout.palette_offset % REGION_ALIGN, 0);
+        assert_eq!(layout.stride % REGION_ALIGN, 0);
+        assert!(layout.palette_offset >= 3 * 64);
+        assert!(layout.stride >= layout.palette_offset + 5 * 48);
+        let base = ring.region().as_mut_ptr() as usize;
+        let a = ring.acquire(&mut NoConsumer).expect("slot");
+        a.palettes.fill(Mat3x4::from_array([1.0; 12]));
+        let a_palettes = a.palettes.as_ptr() as usize;
+        let b = ring.acquire(&mut NoConsumer).expect("slot");
+        assert_eq!(b.records.as_ptr() as usize, base + layout.stride);
+        assert!(a_palettes + 5 * 48 <= b.records.as_ptr() as usize);
+        assert!(
+            b.palettes
+                .iter()
+                .all(|m| *m == Mat3x4::from_array([0.0; 12]))
+        );
+    }
+
+    #[test]
+    fn growing_keeps_the_old_region_until_released() {
+        let mut ring = PaletteRing::new(HostAllocator, 2, 4, 40).expect("ring");
+        let mut waiter = Recorder::default();
+        let index = ring.acquire(&mut waiter).expect("slot").index;
+        ring.submit(index, 5);
+        assert!(ring.reserve(100, 1000).expect("grows"));
+        assert_eq!(ring.generation(), 1);
+        assert_eq!(ring.retired_regions(), 1);
+        assert!(ring.layout().instances >= 100 && ring.layout().joints >= 1000);
+        assert!(!ring.reserve(50, 500).expect("fits"));
+        // New slots were never submitted: no wait, and the old region is still retained...
+        let index = ring.acquire(&mut waiter).expect("slot").index;
+        assert_eq!(ring.retired_regions(), 1);
+        ring.submit(index, 6);
+        ring.acquire(&mut waiter).expect("slot");
+        ring.acquire(&mut waiter).expect("slot");
+        // ...until a token at or past the old region's last use has been waited for.
+        assert_eq!(waiter.0, [6]);
+        assert_eq!(ring.retired_regions(), 0);
+    }
+
+    #[test]
+    fn absurd_sizes_are_errors_not_aborts() {
+        assert!(matches!(
+            PaletteRing::new(HostAllocator, 3, usize::MAX / 8, 1),
+            Err(RingError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            PaletteRing::new(HostAllocator, 0, 1, 1),
+            Err(RingError::NoSlots)
+        ));
+    }
+}

@@ -1,0 +1,57 @@
+//! After warm-up, a crowd frame performs no heap allocation: clocks, clip queues and fades,
+//! re-bucketing, parallel evaluation and the ring included. Counted with a global allocator
+//! wrapper; this file holds a single test so that no other test allocates concurrently.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use throng::crowd::{HostAllocator, NoConsumer, PaletteRing};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator, only counting calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn frames_after_warm_up_do_not_allocate() {
+    let mut crowd = common::crowds::mixed_crowd(2, 997);
+    let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
+    for _ in 0..5 {
+        crowd.update(1.0 / 60.0);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    // Long enough for fades to finish and queued clips to start (re-bucketing the crowd).
+    for _ in 0..120 {
+        crowd.update(1.0 / 60.0);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+    }
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(during, 0, "{during} allocations in 120 frames");
+}
