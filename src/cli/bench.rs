@@ -5,12 +5,13 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
+use throng::anim::SkinnedModel;
 use throng::asset;
-use throng::crowd::CrowdError;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
 
-use super::CliError;
 use super::output::print_json;
+use super::plot::{Chart, Series, svg};
+use super::{CliError, parse_instances, parse_threads};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -23,6 +24,33 @@ enum BenchCommand {
     /// Palette throughput: instances at independent times of one clip, evaluated in parallel
     /// into a ring slot; reports joints (bones) per second.
     Palette(PaletteArgs),
+    /// Palette throughput over a grid of thread and instance counts, as a table, JSON, and an
+    /// SVG plot of joints per second against threads and against instances.
+    Sweep(SweepArgs),
+}
+
+#[derive(Debug, Args)]
+struct SweepArgs {
+    /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
+    model: Option<String>,
+    /// Clip name or index (default: `walk` if the model has one, else the first clip).
+    #[arg(long)]
+    clip: Option<String>,
+    /// Thread counts to measure (default: 1 up to the number of cores).
+    #[arg(long, value_delimiter = ',', value_parser = parse_threads)]
+    threads: Vec<usize>,
+    /// Instance counts to measure.
+    #[arg(long, value_delimiter = ',', value_parser = parse_instances, default_values_t = [1_000, 10_000, 100_000])]
+    instances: Vec<usize>,
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Write the plot to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<std::path::PathBuf>,
+    /// Print the measurements as a JSON array (one palette report per point).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -40,11 +68,11 @@ struct PaletteArgs {
     /// Clip name or index (default: `walk` if the model has one, else the first clip).
     #[arg(long)]
     clip: Option<String>,
-    /// Number of instances.
-    #[arg(long, default_value_t = 10_000)]
+    /// Number of instances (1 to 4,000,000).
+    #[arg(long, default_value_t = 10_000, value_parser = parse_instances)]
     instances: usize,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 256).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
     /// How long to measure, seconds.
     #[arg(long, default_value_t = 3.0)]
@@ -82,24 +110,35 @@ struct Report {
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     match &args.what {
         BenchCommand::Palette(args) => palette(args),
+        BenchCommand::Sweep(args) => sweep(args),
     }
 }
 
-fn palette(args: &PaletteArgs) -> Result<(), CliError> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 3600.0) {
+fn check_seconds(seconds: f64) -> Result<(), CliError> {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
         return Err(CliError::Usage(format!(
-            "--seconds must be between 0 and 3600, got {}",
-            args.seconds
+            "--seconds must be between 0 and 3600, got {seconds}"
         )));
     }
-    if args.instances == 0 {
-        return Err(CliError::Usage("--instances must be at least 1".into()));
-    }
-    let model = Arc::new(asset::load_model(args.model.as_deref())?);
-    let clip = match &args.clip {
+    Ok(())
+}
+
+/// The model and the clip to play (`walk` when there is one and none was named).
+fn model_and_clip(
+    model: Option<&str>,
+    clip: Option<&str>,
+) -> Result<(Arc<SkinnedModel>, usize), CliError> {
+    let model = Arc::new(asset::load_model(model)?);
+    let clip = match clip {
         Some(c) => model.resolve_clip(c)?,
         None => model.clip_index("walk").unwrap_or(0),
     };
+    Ok((model, clip))
+}
+
+fn palette(args: &PaletteArgs) -> Result<(), CliError> {
+    check_seconds(args.seconds)?;
+    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
     let setup = BenchSetup {
         model: model.clone(),
         clip,
@@ -111,8 +150,7 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
     let measured = match args.method {
         Method::Crowd => measure_crowd(&setup),
         Method::Textbook => measure_textbook(&setup),
-    }
-    .map_err(crowd_error)?;
+    }?;
     let report = report(&model, clip, args.method, &measured);
     if args.json {
         return print_json(&report);
@@ -135,12 +173,114 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn report(
-    model: &throng::anim::SkinnedModel,
-    clip: usize,
-    method: Method,
-    m: &Measurement,
-) -> Report {
+fn sweep(args: &SweepArgs) -> Result<(), CliError> {
+    check_seconds(args.seconds)?;
+    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = if args.threads.is_empty() {
+        (1..=cores).collect()
+    } else {
+        args.threads.clone()
+    };
+    let mut reports = Vec::new();
+    if !args.json {
+        println!(
+            "{:>8} {:>10} {:>12} {:>14} {:>8}",
+            "threads", "instances", "M joints/s", "per thread", "ns/joint"
+        );
+    }
+    for &instances in &args.instances {
+        for &t in &threads {
+            let setup = BenchSetup::new(
+                model.clone(),
+                clip,
+                instances,
+                t,
+                Duration::from_secs_f64(args.seconds),
+            );
+            let r = report(&model, clip, Method::Crowd, &measure_crowd(&setup)?);
+            if !args.json {
+                println!(
+                    "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2}",
+                    r.threads,
+                    r.instances,
+                    r.bones_per_s / 1e6,
+                    r.bones_per_s_per_thread / 1e6,
+                    r.ns_per_bone
+                );
+            }
+            reports.push(r);
+        }
+    }
+    if let Some(path) = &args.svg {
+        let text = plot(&reports, &model, clip, cores);
+        std::fs::write(path, text).map_err(|source| CliError::Io {
+            context: format!("writing {}", path.display()),
+            source,
+        })?;
+    }
+    if args.json {
+        return print_json(&reports);
+    }
+    Ok(())
+}
+
+/// Joints/s against threads (one line per instance count) and against instances (one line
+/// per thread count).
+fn plot(reports: &[Report], model: &SkinnedModel, clip: usize, cores: usize) -> String {
+    let mut threads: Vec<usize> = reports.iter().map(|r| r.threads).collect();
+    let mut instances: Vec<usize> = reports.iter().map(|r| r.instances).collect();
+    threads.sort_unstable();
+    threads.dedup();
+    instances.sort_unstable();
+    instances.dedup();
+    let series =
+        |label: String, keep: &dyn Fn(&Report) -> bool, x: &dyn Fn(&Report) -> f64| Series {
+            label,
+            points: reports
+                .iter()
+                .filter(|r| keep(r))
+                .map(|r| (x(r), r.bones_per_s / 1e6))
+                .collect(),
+        };
+    let by_threads = Chart {
+        title: "joints/s against threads".into(),
+        x_label: "threads".into(),
+        y_label: "M joints/s".into(),
+        x_log: false,
+        series: instances
+            .iter()
+            .map(|&n| {
+                series(format!("{n} instances"), &|r| r.instances == n, &|r| {
+                    r.threads as f64
+                })
+            })
+            .collect(),
+    };
+    let by_instances = Chart {
+        title: "joints/s against instances".into(),
+        x_label: "instances (log scale)".into(),
+        y_label: "M joints/s".into(),
+        x_log: true,
+        series: threads
+            .iter()
+            .map(|&t| {
+                series(format!("{t} threads"), &|r| r.threads == t, &|r| {
+                    r.instances as f64
+                })
+            })
+            .collect(),
+    };
+    let clip_name = model.clips().get(clip).map_or("", |c| c.name());
+    let caption = format!(
+        "throng bench sweep: {} ({} joints), clip {clip_name}, {cores}-core machine, instances at independent times",
+        model.name(),
+        model.joint_count()
+    );
+    svg(&[by_threads, by_instances], &caption)
+}
+
+fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) -> Report {
     Report {
         bones_per_s: m.bones_per_s(),
         bones_per_s_per_thread: m.bones_per_s_per_thread(),
@@ -159,8 +299,4 @@ fn report(
         seconds: m.seconds,
         update_ns_per_instance: m.update_seconds * 1e9 / (m.frames as f64 * m.instances as f64),
     }
-}
-
-fn crowd_error(e: CrowdError) -> CliError {
-    CliError::Usage(e.to_string())
 }

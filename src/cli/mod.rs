@@ -3,6 +3,7 @@
 mod bench;
 mod info;
 mod output;
+mod plot;
 mod pose;
 mod run;
 
@@ -89,10 +90,39 @@ pub enum CliError {
     /// An argument value that parses but makes no sense.
     #[error("{0}")]
     Usage(String),
+    /// The crowd could not be built or evaluated.
+    #[error(transparent)]
+    Crowd(#[from] throng::crowd::CrowdError),
     /// Writing output failed.
     #[error("{context}: {source}")]
     Io {
         context: String,
         source: std::io::Error,
     },
+}
+
+/// Crowds bigger than this are refused up front rather than left to fail an allocation
+/// (4 million instances of a 58-joint model already need 11 GB per palette slot).
+const MAX_INSTANCES: usize = 4_000_000;
+const MAX_THREADS: usize = 256;
+
+fn parse_bounded(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
+    if (lo..=hi).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not between {lo} and {hi}"))
+    }
+}
+
+/// `--instances`: 1 to [`MAX_INSTANCES`].
+pub fn parse_instances(s: &str) -> Result<usize, String> {
+    parse_bounded(s, 1, MAX_INSTANCES)
+}
+
+/// `--threads`: 0 (one per core) to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    parse_bounded(s, 0, MAX_THREADS)
 }

@@ -1,75 +1,131 @@
-//! `throng run [MODEL] --instances N --seconds S`
+//! `throng run [MODEL] --instances N --seconds S --threads T`
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use rayon::prelude::*;
-use throng::anim::{Mat3x4, PoseScratch, SkinnedModelInstance};
+use glam::{Quat, Vec3A};
+use throng::anim::Mat3x4;
 use throng::asset;
+use throng::crowd::bench::independent_time;
+use throng::crowd::{Crowd, CrowdError, HostAllocator, NoConsumer, PaletteRing};
 
-use super::CliError;
+use super::{CliError, parse_instances, parse_threads};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
-    /// Number of animated instances.
-    #[arg(long, default_value_t = 4000)]
+    /// Number of animated instances (1 to 4,000,000).
+    #[arg(long, default_value_t = 4000, value_parser = parse_instances)]
     instances: usize,
     /// How long to animate, seconds.
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// Worker threads (0: one per core; at most 256).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    threads: usize,
 }
 
+/// Seconds between cross-fades of one instance to another clip, on average.
+const SWITCH_EVERY: f32 = 4.0;
+
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
+        return Err(CliError::Usage(format!(
+            "--seconds must be between 0 and 86400, got {}",
+            args.seconds
+        )));
+    }
     let model = Arc::new(asset::load_model(args.model.as_deref())?);
+    let mut crowd =
+        populate(model.clone(), args.instances, args.threads).map_err(CliError::from)?;
+    let mut ring = PaletteRing::new(HostAllocator, 3, crowd.len(), crowd.joint_count())
+        .map_err(|e| CliError::from(CrowdError::from(e)))?;
     println!(
-        "{}: {} joints, {} clips, {} vertices, {} triangles",
+        "animating {} instances of {} ({} joints each) on {} threads for {} s",
+        crowd.len(),
         model.name(),
         model.joint_count(),
-        model.clips().len(),
-        model.mesh().vertices.len(),
-        model.mesh().triangle_count()
+        crowd.threads(),
+        args.seconds
     );
-    let joints = model.joint_count();
-    let clips = model.clips().len().max(1);
-    let mut instances: Vec<SkinnedModelInstance> = (0..args.instances)
-        .map(|i| {
-            let mut inst = SkinnedModelInstance::new(model.clone());
-            if !model.clips().is_empty() {
-                let _ = inst.play(i % clips, 0.0);
-            }
-            inst.set_time(i as f32 * 0.037);
-            inst.set_speed(0.8 + (i % 5) as f32 * 0.1);
-            inst
-        })
-        .collect();
-    let mut palettes = vec![Mat3x4::IDENTITY; joints * args.instances];
+
     let start = Instant::now();
-    let mut frames = 0u64;
     let mut last = start;
+    let mut next_report = Duration::from_secs(1);
+    let (mut frames, mut window_frames, mut window_start) = (0u64, 0u64, start);
+    let clips = model.clips().len();
     while start.elapsed() < Duration::from_secs_f64(args.seconds) {
-        let dt = last.elapsed().as_secs_f32();
-        last = Instant::now();
-        instances.par_iter_mut().for_each(|i| i.advance(dt));
-        palettes
-            .par_chunks_mut(joints)
-            .zip(instances.par_iter())
-            .for_each_init(
-                || PoseScratch::new(joints),
-                |scratch, (out, inst)| inst.evaluate(scratch, out),
-            );
+        let now = Instant::now();
+        let dt = (now - last).as_secs_f32();
+        last = now;
+        // Now and then an instance cross-fades to another clip, so queues, fades and the
+        // crowd's regrouping by clip are exercised, not just clocks.
+        if clips > 1 {
+            let switches = ((crowd.len() as f32 * dt / SWITCH_EVERY) as usize).max(1);
+            for k in 0..switches {
+                let i = (frames as usize * 7919 + k * 104_729) % crowd.len();
+                let inst = crowd.instance_mut(i);
+                let next = (inst.clip() + 1) % clips;
+                inst.play(next, 0.3)?;
+            }
+        }
+        crowd.update(dt);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .map_err(CliError::from)?;
         frames += 1;
+        window_frames += 1;
+        if start.elapsed() >= next_report {
+            let secs = window_start.elapsed().as_secs_f64();
+            report(window_frames, secs, &crowd, model.joint_count());
+            next_report += Duration::from_secs(1);
+            (window_frames, window_start) = (0, Instant::now());
+        }
     }
-    let secs = start.elapsed().as_secs_f64();
-    let palettes_per_s = frames as f64 * args.instances as f64 / secs;
-    println!(
-        "{} instances, {frames} frames in {secs:.2} s: {:.1} frames/s, {:.3} M palettes/s, {:.1} M joints/s",
-        args.instances,
-        frames as f64 / secs,
-        palettes_per_s / 1e6,
-        palettes_per_s * joints as f64 / 1e6
+    println!("overall:");
+    report(
+        frames,
+        start.elapsed().as_secs_f64(),
+        &crowd,
+        model.joint_count(),
     );
     Ok(())
+}
+
+/// Instances on a square grid one metre apart, at independent times, with varied clips and
+/// speeds.
+fn populate(
+    model: Arc<throng::anim::SkinnedModel>,
+    instances: usize,
+    threads: usize,
+) -> Result<Crowd, CrowdError> {
+    let mut crowd = Crowd::new(threads)?;
+    let id = crowd.add_model(model.clone());
+    let side = (instances as f64).sqrt().ceil().max(1.0) as usize;
+    let clips = model.clips().len();
+    for i in 0..instances {
+        let at = Vec3A::new((i % side) as f32, 0.0, (i / side) as f32);
+        let index = crowd.spawn(id, Mat3x4::from_trs(at, Quat::IDENTITY, Vec3A::ONE))?;
+        if clips > 0 {
+            let inst = crowd.instance_mut(index);
+            let clip = i % clips;
+            inst.play(clip, 0.0)
+                .map_err(|_| CrowdError::UnknownModel(0))?;
+            inst.set_time(independent_time(i, model.clips()[clip].duration()));
+            inst.set_speed(0.8 + (i % 5) as f32 * 0.1);
+        }
+    }
+    Ok(crowd)
+}
+
+fn report(frames: u64, secs: f64, crowd: &Crowd, joints: usize) {
+    let per_s = frames as f64 * crowd.len() as f64 / secs;
+    println!(
+        "{:>8.1} frames/s  {:>7.3} M palettes/s  {:>7.1} M joints/s",
+        frames as f64 / secs,
+        per_s / 1e6,
+        per_s * joints as f64 / 1e6
+    );
 }

@@ -35,6 +35,27 @@ pub struct BenchSetup {
     pub frames: Option<u64>,
 }
 
+impl BenchSetup {
+    /// A run of `duration` with `instances` instances of `model` playing `clip` on `threads`
+    /// threads.
+    pub fn new(
+        model: Arc<SkinnedModel>,
+        clip: usize,
+        instances: usize,
+        threads: usize,
+        duration: Duration,
+    ) -> Self {
+        Self {
+            model,
+            clip,
+            instances,
+            threads,
+            duration,
+            frames: None,
+        }
+    }
+}
+
 /// The result of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
@@ -184,22 +205,19 @@ pub fn measure_textbook(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
     )?;
     let mut frame = |times: &mut Vec<f32>| -> Result<(), CrowdError> {
         let slot = ring.acquire(&mut NoConsumer)?;
+        for t in times.iter_mut() {
+            *t = if duration > 0.0 {
+                (*t + DT) % duration
+            } else {
+                0.0
+            };
+        }
+        let chunk = 64;
         pool.install(|| {
             slot.palettes[..setup.instances * joints]
-                .par_chunks_mut(joints.max(1))
-                .zip(times.par_iter_mut())
-                .for_each(|(out, time)| {
-                    *time = if duration > 0.0 {
-                        (*time + DT) % duration
-                    } else {
-                        0.0
-                    };
-                    if let Some(finals) = textbook.final_transforms(&name, *time) {
-                        for (o, m) in out.iter_mut().zip(&finals) {
-                            *o = Mat3x4::from_mat4(m);
-                        }
-                    }
-                });
+                .par_chunks_mut(joints.max(1) * chunk)
+                .zip(times.par_chunks(chunk))
+                .for_each(|(out, times)| textbook.write_palettes(&name, times, out));
         });
         Ok(())
     };

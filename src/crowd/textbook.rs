@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::anim::{Channel, SkinnedModel};
+use crate::anim::{Channel, Mat3x4, SkinnedModel};
 
 /// One key of one bone, all properties at one time (the textbook's `Keyframe`).
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +105,21 @@ impl TextbookModel {
                 .map(|(r, o)| *r * *o)
                 .collect(),
         )
+    }
+}
+
+impl TextbookModel {
+    /// One frame of the demo for a crowd: `final_transforms` per instance (at `times[i]`),
+    /// each result copied into `out` as 3x4 rows, one palette after another.
+    pub fn write_palettes(&self, clip_name: &str, times: &[f32], out: &mut [Mat3x4]) {
+        let joints = self.parents.len().max(1);
+        for (t, o) in times.iter().zip(out.chunks_exact_mut(joints)) {
+            if let Some(finals) = self.final_transforms(clip_name, *t) {
+                for (dst, m) in o.iter_mut().zip(&finals) {
+                    *dst = Mat3x4::from_mat4(m);
+                }
+            }
+        }
     }
 }
 
