@@ -2,8 +2,8 @@
 
 use glam::{Quat, Vec3};
 use throng::anim::{
-    AnimationClip, Batch, BatchScratch, Channel, Interpolation, Joint, JointTrack, LANES, Mat3x4,
-    Mesh, PoseScratch, Skeleton, SkinnedModel, Transform, evaluate_batch,
+    AnimationClip, Batch, BatchScratch, Channel, Interpolation, Joint, JointTrack, MAX_LANES,
+    Mat3x4, Mesh, PoseScratch, Skeleton, SkinnedModel, Transform, batch_lanes, evaluate_batch,
 };
 use throng::asset::builtin;
 
@@ -24,8 +24,8 @@ fn check_model(model: &SkinnedModel, times: &[f32]) {
     let mut batch = BatchScratch::default();
     let mut pose = PoseScratch::new(n);
     for clip in 0..model.clips().len() {
-        for window in times.chunks(LANES) {
-            let mut lane_times = [window[0]; LANES];
+        for window in times.chunks(batch_lanes()) {
+            let mut lane_times = [window[0]; MAX_LANES];
             lane_times[..window.len()].copy_from_slice(window);
             let mut outs = vec![Mat3x4::IDENTITY; n * window.len()];
             let request = Batch {
@@ -119,19 +119,20 @@ fn a_lane_does_not_depend_on_its_neighbours() {
     let model = builtin::model().expect("builtin");
     let n = model.joint_count();
     let mut scratch = BatchScratch::default();
-    let evaluate = |times: [f32; LANES], scratch: &mut BatchScratch| {
-        let mut outs = vec![Mat3x4::IDENTITY; n * LANES];
+    let lanes = batch_lanes();
+    let evaluate = |times: [f32; MAX_LANES], scratch: &mut BatchScratch| {
+        let mut outs = vec![Mat3x4::IDENTITY; n * lanes];
         let batch = Batch {
             model: &model,
             clip: 1,
             times,
-            lanes: LANES,
+            lanes,
         };
         evaluate_batch(&batch, scratch, &mut outs);
         outs
     };
-    let a = evaluate([0.3, 0.1, 0.7, 0.9], &mut scratch);
-    let b = evaluate([0.55, 0.01, 0.3, 0.42], &mut scratch);
+    let a = evaluate([0.3, 0.1, 0.7, 0.9, 0.2, 0.05, 0.6, 0.8], &mut scratch);
+    let b = evaluate([0.55, 0.01, 0.3, 0.42, 0.77, 0.3, 0.12, 0.99], &mut scratch);
     assert_eq!(
         bytemuck::cast_slice::<Mat3x4, u32>(&a[..n]),
         bytemuck::cast_slice::<Mat3x4, u32>(&b[2 * n..3 * n]),

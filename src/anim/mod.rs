@@ -18,7 +18,7 @@ mod skeleton;
 mod skinning;
 mod transform;
 
-pub use batch::{Batch, BatchScratch, LANES, evaluate_batch};
+pub use batch::{Batch, BatchScratch, MAX_LANES, batch_lanes, evaluate_batch};
 pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
 pub use clip::{AnimationClip, Channel, Interpolation, JointTrack};
 pub use error::AnimError;

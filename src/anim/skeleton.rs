@@ -1,6 +1,8 @@
 //! `Skeleton`: joints in parent-before-child order with their bind pose and offset (inverse
 //! bind) matrices.
 
+use glam::Vec4;
+
 use super::batch::SoaMat;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
@@ -43,7 +45,7 @@ pub struct Skeleton {
     bind: Vec<Transform>,
     offsets: Vec<Mat3x4>,
     /// The offsets with every element splatted across four lanes, for batch evaluation.
-    offset_lanes: Vec<SoaMat>,
+    offset_lanes: Vec<SoaMat<Vec4>>,
     /// For each joint, its position in the source file (identity unless a loader reordered).
     source_index: Vec<u32>,
 }
@@ -193,7 +195,7 @@ impl Skeleton {
     }
 
     /// The offsets splatted across batch lanes.
-    pub(crate) fn offset_lanes(&self) -> &[SoaMat] {
+    pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
         &self.offset_lanes
     }
 

@@ -19,8 +19,8 @@ use super::record::InstanceRecord;
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, RingError, Slot};
 use crate::anim::{
-    Batch, BatchScratch, LANES, Mat3x4, PoseScratch, SkinnedModel, SkinnedModelInstance,
-    evaluate_batch_unfenced, finish_streaming,
+    Batch, BatchScratch, MAX_LANES, Mat3x4, PoseScratch, SkinnedModel, SkinnedModelInstance,
+    batch_lanes, evaluate_batch_unfenced, finish_streaming,
 };
 
 /// Joints per parallel task: big enough that scheduling is noise (a few microseconds of
@@ -99,6 +99,8 @@ pub struct Crowd {
     order_dirty: bool,
     joints: usize,
     pool: Dispatcher,
+    /// Instances per batch on this processor ([`batch_lanes`]).
+    lanes: usize,
     /// One per worker thread, grown when a bigger model is added and reused every frame:
     /// evaluation itself never allocates.
     scratch: Vec<Mutex<WorkerScratch>>,
@@ -124,6 +126,7 @@ impl Crowd {
             order_dirty: false,
             joints: 0,
             pool,
+            lanes: batch_lanes(),
             scratch,
         })
     }
@@ -321,12 +324,13 @@ impl Crowd {
         // A multiple of the lane count, so that only bucket ends leave lanes idle.
         let grain = (JOINTS_PER_TASK / avg_joints)
             .max(1)
-            .next_multiple_of(LANES);
+            .next_multiple_of(self.lanes);
         let job = Job {
             members: &self.members,
             models: &self.models,
             scratch: &self.scratch,
             grain,
+            lanes: self.lanes,
         };
         let entries = &self.entries;
         self.pool.run(|| job.evaluate(entries, records, palettes));
@@ -374,6 +378,8 @@ struct Job<'a> {
     models: &'a [Arc<SkinnedModel>],
     scratch: &'a [Mutex<WorkerScratch>],
     grain: usize,
+    /// Instances per batch on this processor.
+    lanes: usize,
 }
 
 impl Job<'_> {
@@ -391,7 +397,7 @@ impl Job<'_> {
             return;
         }
         let mid = (entries.len() / 2)
-            .next_multiple_of(LANES)
+            .next_multiple_of(self.lanes)
             .min(entries.len());
         let split = (entries[mid].palette_base - entries[0].palette_base) as usize;
         let (entries_a, entries_b) = entries.split_at(mid);
@@ -432,7 +438,7 @@ impl Job<'_> {
                 && first.anim.clip() < self.models[first.model as usize].clips().len();
             let mut lanes = 1;
             if batchable {
-                while lanes < LANES
+                while lanes < self.lanes
                     && at + lanes < entries.len()
                     && self.members[entries[at + lanes].member as usize].bucket == first.bucket
                 {
@@ -442,7 +448,7 @@ impl Job<'_> {
             let (out, tail) = rest.split_at_mut(joints * lanes);
             rest = tail;
             if batchable {
-                let mut times = [first.anim.time(); LANES];
+                let mut times = [first.anim.time(); MAX_LANES];
                 for (l, t) in times.iter_mut().enumerate().take(lanes) {
                     *t = self.members[entries[at + l].member as usize].anim.time();
                 }

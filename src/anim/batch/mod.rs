@@ -1,95 +1,127 @@
-//! Four instances of one clip evaluated at once, one instance per SIMD lane.
+//! Several instances of one clip evaluated at once, one instance per SIMD lane.
 //!
 //! Every value of the pose (each component of a translation, rotation, scale and matrix
-//! element) is a `Vec4` whose four lanes belong to four instances at four independent times.
-//! The instances share the model and clip, so they share the key layout and the hierarchy:
-//! the only per-lane difference is which frame pair each lane reads. The polynomial slerp, the
-//! quaternion-to-matrix conversion and both matrix products then run four instances per
+//! element) is a vector whose lanes belong to different instances at independent times: four
+//! with `Vec4` on any target, eight with AVX2 registers where the processor has them. The
+//! instances share the model and clip, so they share the key layout and the hierarchy: the
+//! only per-lane difference is which frame pair each lane reads. The polynomial slerp, the
+//! quaternion-to-matrix conversion and both matrix products then run several instances per
 //! instruction, where the per-instance path spends most of its instructions moving single
-//! floats in and out of vector registers. Results match the per-instance path to float
-//! rounding and do not depend on which lane an instance lands in.
+//! floats in and out of vector registers.
+//!
+//! Every lane performs the same IEEE operations in the same order (no fused multiply-add), so
+//! an instance's palette is bit-identical whatever its lane, its batch width and the
+//! processor's instruction set; it matches the per-instance path to float rounding.
 
+#[cfg(target_arch = "x86_64")]
+mod avx;
+mod lanes;
 mod pose;
 mod sample;
 
 pub(crate) use pose::finish_streaming;
 
 use glam::Vec4;
+use lanes::Lanes;
 
 use super::matrix::Mat3x4;
 use super::model::SkinnedModel;
+use super::sampler::ClipSampler;
+use super::skeleton::Skeleton;
 
-/// Instances per batch.
-pub const LANES: usize = 4;
+/// The most instances a batch can hold (eight with AVX2; see [`batch_lanes`]).
+pub const MAX_LANES: usize = 8;
 
-/// Local transforms of four instances for one joint.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SoaTransform {
-    pub(crate) t: [Vec4; 3],
-    pub(crate) r: [Vec4; 4],
-    pub(crate) s: [Vec4; 3],
+/// How many instances one batch evaluates on this processor: 8 with AVX2, else 4.
+pub fn batch_lanes() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return 8;
+    }
+    4
 }
 
-impl Default for SoaTransform {
+/// Local transforms of a batch's instances for one joint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SoaTransform<L> {
+    pub(crate) t: [L; 3],
+    pub(crate) r: [L; 4],
+    pub(crate) s: [L; 3],
+}
+
+impl<L: Lanes> Default for SoaTransform<L> {
     fn default() -> Self {
         Self {
-            t: [Vec4::ZERO; 3],
-            r: [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE],
-            s: [Vec4::ONE; 3],
+            t: [L::default(); 3],
+            r: [L::default(); 4],
+            s: [L::default(); 3],
         }
     }
 }
 
-/// A 3x4 affine matrix of four instances: `m[row][column]`, lanes are instances.
+/// A 3x4 affine matrix of a batch's instances: `m[row][column]`, lanes are instances.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct SoaMat {
-    pub(crate) m: [[Vec4; 4]; 3],
+pub(crate) struct SoaMat<L> {
+    pub(crate) m: [[L; 4]; 3],
 }
 
-impl SoaMat {
-    pub(crate) const IDENTITY: Self = Self {
-        m: [
-            [Vec4::ONE, Vec4::ZERO, Vec4::ZERO, Vec4::ZERO],
-            [Vec4::ZERO, Vec4::ONE, Vec4::ZERO, Vec4::ZERO],
-            [Vec4::ZERO, Vec4::ZERO, Vec4::ONE, Vec4::ZERO],
-        ],
-    };
+impl<L: Lanes> SoaMat<L> {
+    #[inline(always)]
+    pub(crate) fn identity() -> Self {
+        let (o, z) = (L::splat(1.0), L::splat(0.0));
+        Self {
+            m: [[o, z, z, z], [z, o, z, z], [z, z, o, z]],
+        }
+    }
+}
 
+impl SoaMat<Vec4> {
     /// The same matrix in every lane.
     pub(crate) fn splat(a: &Mat3x4) -> Self {
-        let mut m = Self::IDENTITY;
-        for (r, row) in a.rows.iter().enumerate() {
-            for c in 0..4 {
-                m.m[r][c] = Vec4::splat(row[c]);
-            }
+        Self {
+            m: a.rows.map(|row| [0, 1, 2, 3].map(|c| Vec4::splat(row[c]))),
         }
-        m
+    }
+}
+
+/// Working memory for one lane width.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LaneScratch<L> {
+    locals: Vec<SoaTransform<L>>,
+    /// Slot 0 is the identity (the parent of roots); joint `j` is at `j + 1`.
+    to_root: Vec<SoaMat<L>>,
+    /// A full batch's palettes, for batches with fewer instances than lanes.
+    partial: Vec<Mat3x4>,
+}
+
+impl<L: Lanes> LaneScratch<L> {
+    fn reserve(&mut self, joints: usize) {
+        if self.locals.len() < joints {
+            self.locals.resize(joints, SoaTransform::default());
+            self.to_root.resize(joints + 1, SoaMat::identity());
+            self.partial.resize(joints * L::N, Mat3x4::IDENTITY);
+        }
     }
 }
 
 /// Working memory for batches of skeletons of up to a given size; one per thread, reused.
 #[derive(Clone, Debug, Default)]
 pub struct BatchScratch {
-    locals: Vec<SoaTransform>,
-    /// Slot 0 is the identity (the parent of roots); joint `j` is at `j + 1`.
-    to_root: Vec<SoaMat>,
-    /// Where the lanes of a partial batch write their (discarded) palettes.
-    unused_lanes: Vec<Mat3x4>,
+    narrow: LaneScratch<Vec4>,
+    #[cfg(target_arch = "x86_64")]
+    wide: LaneScratch<avx::F32x8>,
 }
 
 impl BatchScratch {
     /// Grows the buffers (never shrinks) so that skeletons of `joints` joints fit.
     pub fn reserve(&mut self, joints: usize) {
-        if self.locals.len() < joints {
-            self.locals.resize(joints, SoaTransform::default());
-            self.to_root.resize(joints + 1, SoaMat::IDENTITY);
-            self.unused_lanes
-                .resize(joints * (LANES - 1), Mat3x4::IDENTITY);
-        }
+        self.narrow.reserve(joints);
+        #[cfg(target_arch = "x86_64")]
+        self.wide.reserve(joints);
     }
 }
 
-/// Up to [`LANES`] instances of one model playing one clip, each at its own time.
+/// Up to [`batch_lanes`] instances of one model playing one clip, each at its own time.
 #[derive(Clone, Copy, Debug)]
 pub struct Batch<'a> {
     /// The model all instances use.
@@ -97,17 +129,13 @@ pub struct Batch<'a> {
     /// The clip all instances play.
     pub clip: usize,
     /// Instance `l`'s time on the clip (entries past `lanes` are ignored).
-    pub times: [f32; LANES],
-    /// How many instances (1 to [`LANES`]).
+    pub times: [f32; MAX_LANES],
+    /// How many instances (1 to [`batch_lanes`]).
     pub lanes: usize,
 }
 
 /// Writes the palettes of the batch's instances one after another into `out` (`lanes` times
 /// the joint count). Allocation-free once `scratch` has grown to the model's size.
-///
-/// On x86-64 processors with AVX2 the same code runs compiled for AVX2 (three-operand
-/// instructions, no register copies); it uses no fused multiply-add, so both builds give
-/// bit-identical results.
 pub fn evaluate_batch(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
     evaluate_batch_unfenced(batch, scratch, out);
     finish_streaming();
@@ -123,43 +151,113 @@ pub(crate) fn evaluate_batch_unfenced(
 ) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor supports AVX2, checked just above.
-        unsafe { evaluate_batch_avx2(batch, scratch, out) };
+        if batch.lanes > 4 {
+            // SAFETY: the processor supports AVX2, checked just above.
+            unsafe { avx::evaluate_avx2(batch, scratch, out) };
+        } else {
+            // SAFETY: as above.
+            unsafe { evaluate_narrow_avx2(batch, scratch, out) };
+        }
         return;
     }
-    evaluate_batch_portable(batch, scratch, out);
+    run_narrow(batch, scratch, out);
 }
 
+/// The four-lane kernel, inlined into the portable and the AVX2 variant.
+#[inline(always)]
+fn run_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
+    run_kernel::<Vec4>(
+        batch,
+        &mut scratch.narrow,
+        out,
+        |s, t, o| s.sample_lanes(t, o),
+        pose::write_palettes,
+    );
+}
+
+/// The four-lane kernel compiled for AVX2 (three-operand instructions, fewer copies).
+///
+/// # Safety
+///
+/// The processor must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn evaluate_batch_avx2(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
-    evaluate_batch_portable(batch, scratch, out);
+unsafe fn evaluate_narrow_avx2(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
+    run_narrow(batch, scratch, out);
 }
 
-/// The kernel, inlined into each instruction-set variant above.
+/// The kernel for lane type `L`, inlined into each instruction-set variant above; `sample`
+/// and `pose` are the two passes (a variant may compile them as functions of their own).
 #[inline(always)]
-fn evaluate_batch_portable(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
+fn run_kernel<L: Lanes>(
+    batch: &Batch<'_>,
+    scratch: &mut LaneScratch<L>,
+    out: &mut [Mat3x4],
+    sample: impl Fn(&ClipSampler, &[f32; MAX_LANES], &mut [SoaTransform<L>]),
+    pose: impl Fn(&Skeleton, &[SoaTransform<L>], &mut [SoaMat<L>], &mut [Mat3x4]),
+) {
     let n = batch.model.joint_count();
     let lanes = batch.lanes;
     assert!(
-        (1..=LANES).contains(&lanes) && out.len() == lanes * n,
-        "{lanes} lanes of {n} joints need {} matrices, got {}",
+        (1..=L::N).contains(&lanes) && out.len() == lanes * n,
+        "{lanes} lanes of {n} joints need {} matrices, got {} (at most {} lanes)",
         lanes * n,
-        out.len()
+        out.len(),
+        L::N
     );
     scratch.reserve(n);
-    batch.model.clips()[batch.clip]
-        .sampler()
-        .sample_lanes(batch.times, &mut scratch.locals[..n]);
-    // Lanes past `lanes` write into scratch, so the kernel always writes four.
-    let mut real = out.chunks_exact_mut(n);
-    let mut spare = scratch.unused_lanes.chunks_exact_mut(n);
-    let mut lane = || real.next().or_else(|| spare.next()).unwrap_or_default();
-    let outputs = [lane(), lane(), lane(), lane()];
-    pose::write_palettes(
-        batch.model.skeleton(),
-        &scratch.locals[..n],
-        &mut scratch.to_root[..=n],
-        outputs,
+    sample(
+        batch.model.clips()[batch.clip].sampler(),
+        &batch.times,
+        &mut scratch.locals[..n],
     );
+    let skeleton = batch.model.skeleton();
+    let (locals, to_root) = (&scratch.locals[..n], &mut scratch.to_root[..=n]);
+    if lanes == L::N {
+        pose(skeleton, locals, to_root, out);
+    } else {
+        // A partial batch (the end of a clip's group) computes all lanes into scratch and
+        // keeps the ones that exist.
+        let partial = &mut scratch.partial[..L::N * n];
+        pose(skeleton, locals, to_root, partial);
+        finish_streaming();
+        out.copy_from_slice(&partial[..lanes * n]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::builtin;
+
+    /// The portable four-lane kernel, the four-lane kernel compiled for AVX2 and the
+    /// eight-lane AVX2 kernel must agree bit for bit: the crowd mixes them (partial batches).
+    #[test]
+    fn every_kernel_gives_the_same_bits() {
+        let model = builtin::model().expect("builtin");
+        let n = model.joint_count();
+        let times = [0.11, 0.52, 0.93, 0.34, 0.05, 0.76, 0.27, 0.68];
+        let mut scratch = BatchScratch::default();
+        for clip in 0..model.clips().len() {
+            let batch = |lanes| Batch {
+                model: &model,
+                clip,
+                times,
+                lanes,
+            };
+            let mut portable = vec![Mat3x4::IDENTITY; 4 * n];
+            run_kernel::<Vec4>(
+                &batch(4),
+                &mut scratch.narrow,
+                &mut portable,
+                |s, t, o| s.sample_lanes(t, o),
+                pose::write_palettes,
+            );
+            finish_streaming();
+            let mut dispatched = vec![Mat3x4::IDENTITY; batch_lanes() * n];
+            evaluate_batch(&batch(batch_lanes()), &mut scratch, &mut dispatched);
+            let bits = |m: &[Mat3x4]| bytemuck::cast_slice::<Mat3x4, u32>(m).to_vec();
+            assert_eq!(bits(&portable), bits(&dispatched[..4 * n]), "clip {clip}");
+        }
+    }
 }

@@ -1,22 +1,23 @@
-//! To-root and palettes for four instances at once: the same top-down pass as
-//! `anim::pose`, with every matrix element a vector of four instances.
+//! To-root and palettes for a batch: the same top-down pass as `anim::pose`, with every
+//! matrix element a vector of instances.
 
-use glam::{Mat4, Vec4};
+use glam::Vec4;
 
-use super::{LANES, SoaMat, SoaTransform};
+use super::lanes::Lanes;
+use super::{SoaMat, SoaTransform};
 use crate::anim::matrix::Mat3x4;
 use crate::anim::skeleton::Skeleton;
 
-/// `T * R * S` for four instances.
+/// `T * R * S` for every lane.
 #[inline(always)]
-fn from_trs(l: &SoaTransform) -> SoaMat {
+fn from_trs<L: Lanes>(l: &SoaTransform<L>) -> SoaMat<L> {
     let [x, y, z, w] = l.r;
     let (x2, y2, z2) = (x + x, y + y, z + z);
     let (xx, yy, zz) = (x * x2, y * y2, z * z2);
     let (xy, xz, yz) = (x * y2, x * z2, y * z2);
     let (wx, wy, wz) = (w * x2, w * y2, w * z2);
     let [sx, sy, sz] = l.s;
-    let one = Vec4::ONE;
+    let one = L::splat(1.0);
     SoaMat {
         m: [
             [
@@ -41,53 +42,43 @@ fn from_trs(l: &SoaTransform) -> SoaMat {
     }
 }
 
-/// `a * b` for four instances.
+/// `a * b` for every lane, `b`'s element `(i, k)` given by `b(i, k)`.
 #[inline(always)]
-fn mul(a: &SoaMat, b: &SoaMat) -> SoaMat {
-    let mut c = SoaMat::IDENTITY;
+fn mul<L: Lanes>(a: &SoaMat<L>, b: impl Fn(usize, usize) -> L) -> SoaMat<L> {
+    let mut c = SoaMat::identity();
     for r in 0..3 {
         let [a0, a1, a2, a3] = a.m[r];
         for k in 0..3 {
-            c.m[r][k] = a0 * b.m[0][k] + a1 * b.m[1][k] + a2 * b.m[2][k];
+            c.m[r][k] = a0 * b(0, k) + a1 * b(1, k) + a2 * b(2, k);
         }
-        c.m[r][3] = a0 * b.m[0][3] + a1 * b.m[1][3] + a2 * b.m[2][3] + a3;
+        c.m[r][3] = a0 * b(0, 3) + a1 * b(1, 3) + a2 * b(2, 3) + a3;
     }
     c
 }
 
-/// Computes to-root transforms top-down into `to_root[1..]` and writes lane `l`'s palette
-/// (`to_root * offset`) into `out[l]`; every output holds one matrix per joint.
+/// Computes to-root transforms top-down into `to_root[1..]` and writes every lane's palette
+/// (`to_root * offset`); lane `l`'s palette is `out[l * joints..(l + 1) * joints]`.
 #[inline(always)]
-pub(super) fn write_palettes(
+pub(super) fn write_palettes<L: Lanes>(
     skeleton: &Skeleton,
-    locals: &[SoaTransform],
-    to_root: &mut [SoaMat],
-    out: [&mut [Mat3x4]; LANES],
+    locals: &[SoaTransform<L>],
+    to_root: &mut [SoaMat<L>],
+    out: &mut [Mat3x4],
 ) {
     let n = skeleton.len();
-    to_root[0] = SoaMat::IDENTITY;
-    let [o0, o1, o2, o3] = out;
-    let outputs = o0
-        .iter_mut()
-        .zip(o1.iter_mut())
-        .zip(o2.iter_mut())
-        .zip(o3.iter_mut());
+    assert_eq!(out.len(), n * L::N, "one palette per lane");
+    to_root[0] = SoaMat::identity();
     let joints = locals[..n]
         .iter()
         .zip(&skeleton.parent_slots()[..n])
         .zip(&skeleton.offset_lanes()[..n]);
-    for (j, (((local, &slot), offset), (((m0, m1), m2), m3))) in joints.zip(outputs).enumerate() {
-        let world = mul(&to_root[slot as usize], &from_trs(local));
+    for (j, ((local, &slot), offset)) in joints.enumerate() {
+        let local = from_trs(local);
+        let world = mul(&to_root[slot as usize], |i, k| local.m[i][k]);
         to_root[j + 1] = world;
-        let palette = mul(&world, offset);
-        // Row r of every lane: transpose the row's four column vectors.
-        for r in 0..3 {
-            let [c0, c1, c2, c3] = palette.m[r];
-            let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
-            store_streaming(&mut m0.rows[r], rows.x_axis);
-            store_streaming(&mut m1.rows[r], rows.y_axis);
-            store_streaming(&mut m2.rows[r], rows.z_axis);
-            store_streaming(&mut m3.rows[r], rows.w_axis);
+        let palette = mul(&world, |i, k| L::widen(offset.m[i][k]));
+        for (r, columns) in palette.m.into_iter().enumerate() {
+            L::scatter_row(columns, out, n, j, r);
         }
     }
 }
@@ -97,7 +88,7 @@ pub(super) fn write_palettes(
 /// crowd's palettes outgrow the caches. [`finish_streaming`] orders these stores before the
 /// frame is handed over.
 #[inline(always)]
-fn store_streaming(dst: &mut Vec4, v: Vec4) {
+pub(super) fn store_streaming(dst: &mut Vec4, v: Vec4) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `dst` is a valid, exclusive, 16-byte aligned `Vec4` (glam aligns Vec4 to 16 on
     // x86-64, as `_mm_stream_ps` requires); SSE is part of the x86-64 baseline.
