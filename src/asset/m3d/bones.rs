@@ -14,6 +14,16 @@ use crate::asset::ErrorKind;
 /// How far the file's last column may be from `(0, 0, 0, 1)`.
 const AFFINE_TOLERANCE: f32 = 1e-4;
 
+/// Whether a token looks like the start of a `BoneOffsets` record.
+fn is_offset_label(token: &[u8]) -> bool {
+    token.starts_with(b"BoneOffset")
+}
+
+/// Whether a token looks like the start of a `BoneHierarchy` record.
+fn is_parent_label(token: &[u8]) -> bool {
+    token.starts_with(b"ParentIndexOfBone")
+}
+
 /// Reads `bones` offset matrices.
 pub(super) fn read_offsets(r: &mut Reader, bones: usize) -> Result<Vec<Mat3x4>> {
     r.enter(super::BONE_OFFSETS)?;
@@ -22,7 +32,7 @@ pub(super) fn read_offsets(r: &mut Reader, bones: usize) -> Result<Vec<Mat3x4>> 
         let offset = read_offset(r, i).map_err(|e| e.at_record(format!("bone {i}")))?;
         offsets.push(offset);
     }
-    r.end_of_records(bones, "bones")?;
+    r.end_of_records(bones, "bones", is_offset_label)?;
     Ok(offsets)
 }
 
@@ -54,7 +64,7 @@ pub(super) fn read_parents(r: &mut Reader, bones: usize) -> Result<Vec<Option<us
         let parent = read_parent(r, i, bones).map_err(|e| e.at_record(format!("bone {i}")))?;
         parents.push(parent);
     }
-    r.end_of_records(bones, "bones")?;
+    r.end_of_records(bones, "bones", is_parent_label)?;
     Ok(parents)
 }
 

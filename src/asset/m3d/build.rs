@@ -31,11 +31,11 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
     let skeleton = if header.is_static() {
         // Static files (the rock) end after Triangles; their empty bone sections may also be
         // written out.
-        for title in [super::BONE_OFFSETS, super::BONE_HIERARCHY] {
-            if !r.at_end() {
-                r.enter(title)?;
-                r.end_of_records(0, "bones")?;
-            }
+        if !r.at_end() {
+            bones::read_offsets(&mut r, 0)?;
+        }
+        if !r.at_end() {
+            bones::read_parents(&mut r, 0)?;
         }
         skeleton::implicit_root(file)?
     } else {
@@ -68,11 +68,12 @@ pub(super) fn model(
     contents: Contents,
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel> {
-    if contents.renormalized > 0 {
-        log::warn!(
-            "{file}: {} vertices have blend weights that do not sum to 1; renormalized them",
-            contents.renormalized
-        );
+    match contents.renormalized {
+        0 => {}
+        1 => log::warn!("{file}: 1 vertex has blend weights that do not sum to 1; renormalized"),
+        n => {
+            log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
+        }
     }
     let (materials, textures) = textures::resolve(file, contents.materials, texture_dir);
     let mesh = Mesh {

@@ -38,7 +38,7 @@ pub(super) fn read(
         }
         clips.push(clip);
     }
-    r.end_of_records(count, "clips")?;
+    r.end_of_records(count, "clips", |t| t == b"AnimationClip")?;
     Ok(clips)
 }
 

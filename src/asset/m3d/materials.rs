@@ -43,7 +43,9 @@ pub(super) fn read(r: &mut Reader, count: usize) -> Result<Vec<FileMaterial>> {
             read_one(r, &mut layout).map_err(|e| e.at_record(format!("material {i}")))?;
         materials.push(material);
     }
-    r.end_of_records(count, "materials")?;
+    r.end_of_records(count, "materials", |t| {
+        FIRST_KEYWORDS.iter().any(|k| k.as_bytes() == t)
+    })?;
     if layout == Some(Layout::Dx11) {
         name_unnamed(&mut materials);
     }

@@ -335,11 +335,17 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    /// Called after the last record of a section: anything but a banner or the end of the
-    /// file means the section has more records than the header promises.
-    pub(super) fn end_of_records(&mut self, count: usize, noun: &str) -> Result<()> {
+    /// Called after the last record of a section: a token that starts another record of the
+    /// section (`starts_record`) means more records than the header promises. Anything else
+    /// is left for the next banner (or the end of the file) to judge.
+    pub(super) fn end_of_records(
+        &mut self,
+        count: usize,
+        noun: &str,
+        starts_record: fn(&[u8]) -> bool,
+    ) -> Result<()> {
         match self.lex.peek() {
-            Some(token) if banner_title(token).is_none() => {
+            Some(token) if banner_title(token).is_none() && starts_record(token) => {
                 self.lex.next_token();
                 Err(self.error(
                     ErrorKind::CountMismatch,

@@ -14,7 +14,7 @@ pub(super) fn read(r: &mut Reader, header: &Header) -> Result<Vec<Subset>> {
         let subset = read_one(r, i, header).map_err(|e| e.at_record(format!("subset {i}")))?;
         subsets.push(subset);
     }
-    r.end_of_records(header.materials, "subsets")?;
+    r.end_of_records(header.materials, "subsets", |t| t == b"SubsetID:")?;
     Ok(subsets)
 }
 

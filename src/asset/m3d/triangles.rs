@@ -1,6 +1,7 @@
 //! The `Triangles` section: three absolute vertex indices per line.
 
 use super::header::Header;
+use super::numbers::parse_int;
 use super::reader::{Reader, Result};
 
 /// Reads `header.triangles` triangles as a flat index list.
@@ -15,6 +16,6 @@ pub(super) fn read(r: &mut Reader, header: &Header) -> Result<Vec<u32>> {
             indices.push(index);
         }
     }
-    r.end_of_records(header.triangles, "triangles")?;
+    r.end_of_records(header.triangles, "triangles", |t| parse_int(t).is_ok())?;
     Ok(indices)
 }

@@ -28,7 +28,7 @@ pub(super) fn read(r: &mut Reader, header: &Header) -> Result<Vertices> {
         vertices.push(vertex);
         renormalized += usize::from(fixed);
     }
-    r.end_of_records(header.vertices, "vertices")?;
+    r.end_of_records(header.vertices, "vertices", |t| t == b"Position:")?;
     Ok(Vertices {
         vertices,
         renormalized,
