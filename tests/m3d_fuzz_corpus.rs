@@ -1,5 +1,9 @@
-//! Replays the fuzz corpus (`fuzz/corpus/m3d`) and the inputs that once crashed the fuzzer
-//! through the parser on stable Rust, so CI keeps every one of them fixed without cargo-fuzz.
+//! Replays the fuzz corpus (`fuzz/corpus/m3d`) through the parser on stable Rust, so CI runs
+//! every input the fuzzer kept without needing cargo-fuzz or nightly.
+//!
+//! An input that makes the fuzzer crash is fixed and then pinned as a named case in
+//! `tests/m3d_corrupt.rs` (a minimized corpus may later drop it from here). The campaigns so
+//! far (11 million executions) found none.
 
 use std::path::PathBuf;
 
@@ -51,17 +55,14 @@ fn the_fuzz_corpus_replays_without_panics() {
     );
     let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
     assert!(bytes < 200 * 1024, "keep the corpus small: {bytes} bytes");
-    let loaded = files.iter().filter(|(name, b)| replay(name, b)).count();
-    assert!(loaded >= 1, "some corpus files are valid models");
-}
-
-/// Inputs the fuzzer found crashing, kept as regression cases (see the README's fuzzing
-/// section); each must now load or fail cleanly.
-const REGRESSIONS: &[(&str, &[u8])] = &[];
-
-#[test]
-fn former_fuzz_crashes_stay_fixed() {
-    for (name, bytes) in REGRESSIONS {
-        replay(name, bytes);
+    let loaded: Vec<&str> = files
+        .iter()
+        .filter(|(name, b)| replay(name, b))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    // The hand-written seeds (the only files named `*.m3d`) are valid models.
+    let seeds = files.iter().filter(|(name, _)| name.ends_with(".m3d"));
+    for (name, _) in seeds {
+        assert!(loaded.contains(&name.as_str()), "{name} should load");
     }
 }
