@@ -1,26 +1,8 @@
 //! The `throng` program as a user runs it: outputs, JSON shapes, and one-line errors.
 
-use std::process::{Command, Output};
+mod common;
 
-use serde_json::Value;
-
-fn throng(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("throng runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = throng(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
+use common::cli::{json, throng};
 
 /// Asserts a failure with the given exit code and a single line on stderr containing `needle`.
 fn assert_one_line_error(args: &[&str], code: i32, needle: &str) {

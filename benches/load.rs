@@ -1,0 +1,33 @@
+//! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text) into a `SkinnedModel`.
+//!
+//! `cargo bench --bench load` (the file is read once, outside the timed loop; the timed part is
+//! `m3d::parse` without a texture folder, so no file-system access is measured).
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use throng::asset::m3d;
+
+fn shared_asset(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/assets")
+        .join(relative)
+}
+
+fn load(c: &mut Criterion) {
+    let path = shared_asset("m3d/soldier.m3d");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("{} is missing; skipping the load benchmark", path.display());
+        return;
+    };
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("soldier.m3d", |b| {
+        b.iter(|| m3d::parse("soldier.m3d", black_box(&bytes), None).expect("the soldier loads"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, load);
+criterion_main!(benches);

@@ -1,0 +1,91 @@
+//! Reading the sections in file order, then assembling the [`SkinnedModel`].
+
+use std::path::Path;
+
+use super::materials::FileMaterial;
+use super::reader::{Reader, Result};
+use super::{bones, clips, header, materials, skeleton, subsets, textures, triangles, vertices};
+use crate::anim::{AnimationClip, Mesh, Skeleton, SkinnedModel, Subset, Vertex};
+use crate::asset::LoadError;
+
+/// Everything the file says, checked, before textures are resolved.
+pub(super) struct Contents {
+    materials: Vec<FileMaterial>,
+    subsets: Vec<Subset>,
+    vertices: Vec<Vertex>,
+    renormalized: usize,
+    indices: Vec<u32>,
+    skeleton: Skeleton,
+    clips: Vec<AnimationClip>,
+}
+
+/// Reads every section of `bytes`; `file` names the file in errors.
+pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
+    let mut r = Reader::new(file, bytes);
+    let header = header::read(&mut r)?;
+    let materials = materials::read(&mut r, header.materials)?;
+    let subsets = subsets::read(&mut r, &header)?;
+    let vertices = vertices::read(&mut r, &header)?;
+    let indices = triangles::read(&mut r, &header)?;
+    subsets::check_triangles(file, &subsets, &indices)?;
+    let skeleton = if header.is_static() {
+        // Static files (the rock) end after Triangles; their empty bone sections may also be
+        // written out.
+        if !r.at_end() {
+            bones::read_offsets(&mut r, 0)?;
+        }
+        if !r.at_end() {
+            bones::read_parents(&mut r, 0)?;
+        }
+        skeleton::implicit_root(file)?
+    } else {
+        let offsets = bones::read_offsets(&mut r, header.bones)?;
+        let parents = bones::read_parents(&mut r, header.bones)?;
+        skeleton::skinned(file, offsets, &parents)?
+    };
+    // A file without clips may stop before their (empty) section.
+    let clips = if header.clips == 0 && r.at_end() {
+        Vec::new()
+    } else {
+        clips::read(&mut r, header.clips, &skeleton)?
+    };
+    r.finish()?;
+    Ok(Contents {
+        materials,
+        subsets,
+        vertices: vertices.vertices,
+        renormalized: vertices.renormalized,
+        indices,
+        skeleton,
+        clips,
+    })
+}
+
+/// Resolves textures (in `texture_dir`, if any), logs the file's warnings and assembles the
+/// model, named after the stem of `file`.
+pub(super) fn model(
+    file: &str,
+    contents: Contents,
+    texture_dir: Option<&Path>,
+) -> Result<SkinnedModel> {
+    match contents.renormalized {
+        0 => {}
+        1 => log::warn!("{file}: 1 vertex has blend weights that do not sum to 1; renormalized"),
+        n => {
+            log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
+        }
+    }
+    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir);
+    let mesh = Mesh {
+        vertices: contents.vertices,
+        indices: contents.indices,
+        subsets: contents.subsets,
+        materials,
+        textures,
+    };
+    let name = Path::new(file)
+        .file_stem()
+        .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
+    SkinnedModel::new(name, super::FORMAT, contents.skeleton, contents.clips, mesh)
+        .map_err(|e| LoadError::from_anim(file, super::VERTICES, e))
+}

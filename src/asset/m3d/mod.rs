@@ -1,0 +1,73 @@
+//! The `.m3d` loader: the plain-text skinned-model format of a well-known Direct3D textbook's
+//! character-animation demo (see `m3d-format.md` in the shared docs).
+//!
+//! Both material layouts are read (the Direct3D 12 book's and the older Direct3D 11 one's), as
+//! are static files (`#Bones 0`), which become a rigid model with one implicit joint named
+//! `root`. The file is tokenized straight from its bytes (no allocation per token) and checked
+//! strictly: counts, indices, parents, numbers. Every failure is a [`LoadError`] naming the
+//! file, the section (its banner title) and the record, on one line; nothing from the file can
+//! cause a panic or an allocation larger than the file justifies.
+//!
+//! The format's math is row-vector (`p' = p * M`); throng's is column-vector. Offsets are read
+//! as columns, which transposes them; bind poses are derived from the offsets, since the file
+//! stores none; keys are translation / rotation / scale and need no conversion.
+
+mod bones;
+mod build;
+mod clips;
+mod header;
+mod layout;
+mod lexer;
+mod materials;
+mod numbers;
+mod reader;
+mod skeleton;
+mod subsets;
+mod textures;
+mod triangles;
+mod vertices;
+
+pub use skeleton::STATIC_ROOT;
+
+use std::path::Path;
+
+use crate::anim::SkinnedModel;
+use crate::asset::{ErrorKind, LoadError};
+
+/// The format name models loaded here report.
+pub const FORMAT: &str = "m3d";
+
+/// Banner titles, in file order; errors name the section with them.
+const HEADER: &str = "m3d-File-Header";
+const MATERIALS: &str = "Materials";
+const SUBSET_TABLE: &str = "SubsetTable";
+const VERTICES: &str = "Vertices";
+const TRIANGLES: &str = "Triangles";
+const BONE_OFFSETS: &str = "BoneOffsets";
+const BONE_HIERARCHY: &str = "BoneHierarchy";
+const ANIMATION_CLIPS: &str = "AnimationClips";
+
+/// Loads an `.m3d` file. Errors name the file as `path` displays; textures are looked for in
+/// the file's folder. The model's name is the file stem.
+pub fn load(path: &Path) -> Result<SkinnedModel, LoadError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| LoadError::new(&file, ErrorKind::Io, format!("cannot read the file: {e}")))?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    parse(&file, &bytes, Some(dir))
+}
+
+/// Parses `.m3d` text. `name` is the file name errors and warnings use (the model is named
+/// after its stem); textures are looked for in `texture_dir`, and with `None` nothing outside
+/// `bytes` is touched (materials simply get no textures).
+pub fn parse(
+    name: &str,
+    bytes: &[u8],
+    texture_dir: Option<&Path>,
+) -> Result<SkinnedModel, LoadError> {
+    let contents = build::read(name, bytes)?;
+    build::model(name, contents, texture_dir)
+}
