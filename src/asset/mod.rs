@@ -3,6 +3,7 @@
 
 pub mod builtin;
 mod error;
+pub mod gltf;
 pub mod texture;
 
 pub use error::{ErrorKind, LoadError};
@@ -24,10 +25,15 @@ pub fn load_model(spec: Option<&str>) -> Result<SkinnedModel, LoadError> {
 
 /// Loads a model file, choosing the loader by extension.
 pub fn load_file(path: &Path) -> Result<SkinnedModel, LoadError> {
-    let name = path.display().to_string();
-    Err(LoadError::new(
-        name,
-        ErrorKind::Unsupported,
-        "unknown model format (expected builtin, .m3d, .gltf or .glb)",
-    ))
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("gltf" | "glb") => gltf::load(path),
+        _ => Err(LoadError::new(
+            path.display().to_string(),
+            ErrorKind::Unsupported,
+            "unknown model format (expected builtin, .m3d, .gltf or .glb)",
+        )),
+    }
 }
