@@ -7,6 +7,7 @@ use glam::{Quat, Vec3};
 use gltf::Document;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::animation::{Interpolation as GltfInterpolation, Property};
+use gltf::json::validation::Checked;
 
 use crate::anim::{AnimationClip, Channel, Interpolation, JointTrack};
 use crate::asset::{ErrorKind, LoadError};
@@ -38,9 +39,7 @@ pub(super) fn clips(
         let mut tracks = vec![JointTrack::default(); rig.skeleton.len()];
         for channel in animation.channels() {
             let section = format!("animations[{a}].channels[{}]", channel.index());
-            let target = channel.target();
-            let node = target.node().index();
-            let property = target.property();
+            let (node, property) = checked_target(ctx, doc, &section, a, channel.index())?;
             if property == Property::MorphTargetWeights {
                 ctx.warn_once(
                     "weights",
@@ -116,6 +115,42 @@ pub(super) fn clips(
         clips.push(clip);
     }
     Ok(clips)
+}
+
+/// The target node and property of a channel, read from the JSON: the `gltf` crate's
+/// validation does not check channel targets, and its accessors unwrap them.
+fn checked_target(
+    ctx: &Ctx,
+    doc: &Document,
+    section: &str,
+    animation: usize,
+    channel: usize,
+) -> Result<(usize, Property), LoadError> {
+    let json = doc
+        .as_json()
+        .animations
+        .get(animation)
+        .and_then(|a| a.channels.get(channel))
+        .ok_or_else(|| ctx.error(ErrorKind::IndexOutOfRange, section, "does not exist"))?;
+    let node = json.target.node.value();
+    if node >= doc.nodes().len() {
+        return Err(ctx.error(
+            ErrorKind::IndexOutOfRange,
+            section,
+            format!(
+                "target node {node} does not exist ({} nodes)",
+                doc.nodes().len()
+            ),
+        ));
+    }
+    match json.target.path {
+        Checked::Valid(property) => Ok((node, property)),
+        Checked::Invalid => Err(ctx.error(
+            ErrorKind::Invalid,
+            section,
+            "target path is not translation, rotation, scale or weights",
+        )),
+    }
 }
 
 /// Translation values and cubic-spline tangents transform differently (tangents are
