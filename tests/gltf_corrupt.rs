@@ -288,6 +288,13 @@ fn cases() -> Vec<Case> {
         "animations[0].channels[0]",
     ));
     out.push(case(
+        "POSITION accessor that does not exist",
+        "t.gltf",
+        gltf(|fx| fx.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(500)),
+        ErrorKind::IndexOutOfRange,
+        "meshes[0].primitives[0]",
+    ));
+    out.push(case(
         "animation channel with an unknown path",
         "t.gltf",
         gltf(|fx| fx.json["animations"][0]["channels"][2]["target"]["path"] = json!("shear")),

@@ -153,7 +153,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         };
         ctx.charge(
             &section,
-            values as u64 * std::mem::size_of::<T>().max(1) as u64,
+            (values as u64).saturating_mul(std::mem::size_of::<T>().max(1) as u64),
         )?;
         let mut out = Vec::with_capacity(values);
         match base {

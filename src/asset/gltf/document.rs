@@ -17,10 +17,36 @@ pub(super) fn parse(ctx: &Ctx, json: &[u8]) -> Result<Document, LoadError> {
             format!("not valid glTF JSON: {e}"),
         )
     })?;
+    check_before_validation(ctx, &root)?;
     Document::from_json(root).map_err(|e| match e {
         gltf::Error::Validation(errors) => validation_error(ctx, &errors),
         other => ctx.error(ErrorKind::Invalid, "json", other.to_string()),
     })
+}
+
+/// Checks what the `gltf` crate's validation itself indexes without a bounds check (it
+/// looks up each primitive's POSITION accessor to check its `min` and `max`), so that
+/// validation cannot panic.
+fn check_before_validation(ctx: &Ctx, root: &gltf::json::Root) -> Result<(), LoadError> {
+    let positions = gltf::json::validation::Checked::Valid(gltf::json::mesh::Semantic::Positions);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            if let Some(acc) = prim.attributes.get(&positions) {
+                if acc.value() >= root.accessors.len() {
+                    return Err(ctx.error(
+                        ErrorKind::IndexOutOfRange,
+                        format!("meshes[{m}].primitives[{p}]"),
+                        format!(
+                            "POSITION accessor {} does not exist ({} accessors)",
+                            acc.value(),
+                            root.accessors.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The first validation failure (the rest are usually consequences of the same mistake).
