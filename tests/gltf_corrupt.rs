@@ -288,6 +288,28 @@ fn cases() -> Vec<Case> {
         "animations[0].channels[0]",
     ));
     out.push(case(
+        "joint name with a line break, moved to infinity by the fold",
+        "t.gltf",
+        gltf(|fx| {
+            let joint = &mut fx.json["nodes"][FIRST_JOINT_NODE];
+            joint["name"] = json!("root\nline two");
+            joint["translation"] = json!([3e38, 0, 0]);
+        }),
+        ErrorKind::NonFinite,
+        "root line two",
+    ));
+    out.push(case(
+        "joint matrix with shear",
+        "t.gltf",
+        gltf(|fx| {
+            let joint = &mut fx.json["nodes"][FIRST_JOINT_NODE + 1];
+            joint["matrix"] = json!([1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1]);
+            joint.as_object_mut().expect("node").remove("translation");
+        }),
+        ErrorKind::Unsupported,
+        "nodes[3]",
+    ));
+    out.push(case(
         "POSITION accessor that does not exist",
         "t.gltf",
         gltf(|fx| fx.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(500)),

@@ -50,7 +50,7 @@ impl Ctx {
     /// Logs `message` unless a warning with the same `key` was already given for this file.
     pub fn warn_once(&mut self, key: impl Into<String>, message: impl AsRef<str>) {
         if self.warned.insert(key.into()) {
-            let line = format!("{}: {}", self.file, message.as_ref());
+            let line = flatten(&format!("{}: {}", self.file, message.as_ref()));
             log::warn!("{line}");
             self.warnings.push(line);
         }
@@ -80,4 +80,20 @@ impl Ctx {
         self.budget -= bytes;
         Ok(())
     }
+}
+
+/// Errors are one line even when the file's own strings (node names, URIs) hold line breaks
+/// or other control characters: those become spaces.
+pub(super) fn one_line(mut e: LoadError) -> LoadError {
+    e.file = flatten(&e.file);
+    e.section = e.section.map(|s| flatten(&s));
+    e.record = e.record.map(|r| flatten(&r));
+    e.message = flatten(&e.message);
+    e
+}
+
+fn flatten(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }

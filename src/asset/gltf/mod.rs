@@ -67,6 +67,14 @@ pub fn parse_with_warnings(
     bytes: &[u8],
     base_dir: Option<&Path>,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
+    load_document(name, bytes, base_dir).map_err(context::one_line)
+}
+
+fn load_document(
+    name: &str,
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+) -> Result<(SkinnedModel, Vec<String>), LoadError> {
     let mut ctx = Ctx::new(name, bytes.len() as u64);
     let parts = container::split(&ctx, bytes)?;
     let doc = document::parse(&ctx, parts.json)?;
