@@ -5,7 +5,7 @@
 //! GLB chunks ([`container`]), buffers from the BIN chunk, base64 data URIs or relative
 //! files ([`buffers`], [`uri`]), accessors ([`accessor`]). Then the node hierarchy
 //! ([`nodes`]) and skins become one skeleton ([`skin`], [`fold`]), animations become clips
-//! ([`animation`]), mesh nodes become subsets ([`mesh`], [`weights`], [`generate`]), and
+//! ([`animation`]), mesh nodes become subsets ([`mesh`], [`primitive`], [`weights`], [`generate`]), and
 //! materials take their textures along ([`material`]).
 //!
 //! Every failure is a [`LoadError`] naming the file, the glTF object (`accessors[3]`,
@@ -25,6 +25,7 @@ mod generate;
 mod material;
 mod mesh;
 mod nodes;
+mod primitive;
 mod skin;
 mod uri;
 mod weights;
