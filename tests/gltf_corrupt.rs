@@ -310,6 +310,19 @@ fn cases() -> Vec<Case> {
         "nodes[3]",
     ));
     out.push(case(
+        "no skin at all",
+        "t.glb",
+        glb(|fx| {
+            fx.json.as_object_mut().expect("root").remove("skins");
+            fx.json["nodes"][0]
+                .as_object_mut()
+                .expect("node")
+                .remove("skin");
+        }),
+        ErrorKind::Unsupported,
+        "skins",
+    ));
+    out.push(case(
         "POSITION accessor that does not exist",
         "t.gltf",
         gltf(|fx| fx.json["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(500)),

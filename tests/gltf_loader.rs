@@ -527,3 +527,29 @@ fn a_primitive_without_indices_gets_sequential_ones() {
     assert_eq!(mesh.subsets[1].index_count, 3);
     assert_eq!(mesh.indices[24..], [10, 11, 12]);
 }
+
+#[test]
+fn an_image_in_a_data_uri_is_decoded() {
+    use base64::Engine;
+    let mut png = Vec::new();
+    image::RgbaImage::from_fn(3, 2, |x, y| {
+        image::Rgba([x as u8 * 100, y as u8 * 100, 7, 255])
+    })
+    .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+    .expect("png");
+    let uri = format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&png)
+    );
+    let mut fx = Fixture::strip([0, 1, 2]);
+    fx.json["images"] = json!([{"uri": uri}]);
+    fx.json["textures"] = json!([{"source": 0}]);
+    fx.json["materials"][0]["normalTexture"] = json!({"index": 0});
+    let (m, warnings) = parse("img.gltf", &fx.gltf());
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let mesh = m.mesh();
+    assert_eq!(mesh.materials[0].normal_texture, Some(0));
+    let t = &mesh.textures[0];
+    assert_eq!((t.width, t.height, t.name.as_str()), (3, 2, "image 0"));
+    assert_eq!(&t.rgba8[4..8], &[100, 0, 7, 255]);
+}
