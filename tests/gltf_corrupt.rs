@@ -401,5 +401,24 @@ fn a_missing_external_buffer_is_an_io_error_naming_the_file() {
     let err = asset::load_file(&other).expect_err("unknown format");
     assert_eq!(err.kind, ErrorKind::Unsupported);
     assert!(err.to_string().contains("unknown model format"));
+    #[cfg(unix)]
+    {
+        // A link inside the folder that leads out of it is refused.
+        let outside =
+            std::env::temp_dir().join(format!("throng-gltf-outside-{}.bin", std::process::id()));
+        std::fs::write(&outside, &fx.bin).expect("write outside");
+        std::os::unix::fs::symlink(&outside, dir.join("link.bin")).expect("symlink");
+        let linked = dir.join("linked.gltf");
+        std::fs::write(&linked, fx.gltf_external("link.bin")).expect("write");
+        let err = asset::load_file(&linked).expect_err("escapes through a link");
+        assert_error(
+            "link out of the folder",
+            &linked.display().to_string(),
+            &err,
+            ErrorKind::Unsupported,
+            "buffers[0]",
+        );
+        std::fs::remove_file(&outside).ok();
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -114,7 +114,20 @@ pub(super) fn read_file(
             format!("cannot read '{}': {e}", path.display()),
         )
     };
-    let file = std::fs::File::open(&path).map_err(io)?;
+    // The path has no `..`, but a symbolic link inside the folder could still lead out.
+    let real = path.canonicalize().map_err(io)?;
+    let real_base = base.canonicalize().map_err(io)?;
+    if !real.starts_with(&real_base) {
+        return Err(ctx.error(
+            ErrorKind::Unsupported,
+            section,
+            format!(
+                "'{}' resolves outside the model's folder (through a link); not loaded",
+                relative.display()
+            ),
+        ));
+    }
+    let file = std::fs::File::open(&real).map_err(io)?;
     let mut bytes = Vec::new();
     file.take(limit).read_to_end(&mut bytes).map_err(io)?;
     Ok(bytes)
