@@ -3,6 +3,7 @@
 
 pub mod builtin;
 mod error;
+pub mod gltf;
 pub mod m3d;
 pub mod texture;
 
@@ -30,6 +31,7 @@ pub fn load_file(path: &Path) -> Result<SkinnedModel, LoadError> {
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match extension.as_deref() {
         Some("m3d") => m3d::load(path),
+        Some("gltf" | "glb") => gltf::load(path),
         _ => Err(LoadError::new(
             path.display().to_string(),
             ErrorKind::Unsupported,

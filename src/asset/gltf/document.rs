@@ -1,0 +1,101 @@
+//! Deserializing and validating the glTF JSON with the `gltf` crate, and turning its errors
+//! into [`LoadError`]s that name the offending object.
+
+use gltf::Document;
+use gltf::json::validation::Error as Rule;
+
+use crate::asset::{ErrorKind, LoadError};
+
+use super::context::Ctx;
+
+/// Parses and validates the JSON (indices in range, enums known, required fields present).
+pub(super) fn parse(ctx: &Ctx, json: &[u8]) -> Result<Document, LoadError> {
+    let root: gltf::json::Root = gltf::json::deserialize::from_slice(json).map_err(|e| {
+        ctx.error(
+            ErrorKind::Syntax,
+            "json",
+            format!("not valid glTF JSON: {e}"),
+        )
+    })?;
+    check_before_validation(ctx, &root)?;
+    Document::from_json(root).map_err(|e| match e {
+        gltf::Error::Validation(errors) => validation_error(ctx, &errors),
+        other => ctx.error(ErrorKind::Invalid, "json", other.to_string()),
+    })
+}
+
+/// Checks what the `gltf` crate's validation itself indexes without a bounds check (it
+/// looks up each primitive's POSITION accessor to check its `min` and `max`), so that
+/// validation cannot panic.
+fn check_before_validation(ctx: &Ctx, root: &gltf::json::Root) -> Result<(), LoadError> {
+    let positions = gltf::json::validation::Checked::Valid(gltf::json::mesh::Semantic::Positions);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            if let Some(acc) = prim.attributes.get(&positions) {
+                if acc.value() >= root.accessors.len() {
+                    return Err(ctx.error(
+                        ErrorKind::IndexOutOfRange,
+                        format!("meshes[{m}].primitives[{p}]"),
+                        format!(
+                            "POSITION accessor {} does not exist ({} accessors)",
+                            acc.value(),
+                            root.accessors.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first validation failure (the rest are usually consequences of the same mistake).
+fn validation_error(ctx: &Ctx, errors: &[(gltf::json::Path, Rule)]) -> LoadError {
+    let Some((path, rule)) = errors.first() else {
+        return ctx.error(ErrorKind::Invalid, "json", "validation failed");
+    };
+    let (kind, what) = match rule {
+        Rule::IndexOutOfBounds => (ErrorKind::IndexOutOfRange, "index out of range"),
+        Rule::Invalid => (ErrorKind::Invalid, "invalid value"),
+        Rule::Missing => (ErrorKind::Invalid, "required value missing"),
+        Rule::Oversize => (ErrorKind::TooLarge, "size or offset too large"),
+        Rule::Unsupported => (ErrorKind::Unsupported, "unsupported required extension"),
+    };
+    let more = match errors.len() {
+        1 => String::new(),
+        n => format!(" (and {} more problems)", n - 1),
+    };
+    // The path names the object and the field (`skins[0].joints[2]`); the object is the
+    // section, so messages read like the other loaders'.
+    let path = path.to_string();
+    let (section, field) = split_path(&path);
+    let message = if field.is_empty() {
+        format!("{what}{more}")
+    } else {
+        format!("{field}: {what}{more}")
+    };
+    ctx.error(kind, section, message)
+}
+
+/// `meshes[1].primitives[0].indices` → (`meshes[1].primitives[0]`, `indices`).
+fn split_path(path: &str) -> (&str, &str) {
+    match path.rfind('.') {
+        Some(dot) if path[..dot].ends_with(']') => (&path[..dot], &path[dot + 1..]),
+        _ => (path, ""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_path;
+
+    #[test]
+    fn paths_split_into_object_and_field() {
+        assert_eq!(
+            split_path("meshes[1].primitives[0].indices"),
+            ("meshes[1].primitives[0]", "indices")
+        );
+        assert_eq!(split_path("skins[0].joints[2]"), ("skins[0]", "joints[2]"));
+        assert_eq!(split_path("asset"), ("asset", ""));
+    }
+}

@@ -1,0 +1,194 @@
+//! Skins to one skeleton: the union of every skin's joints (in the order skins list them),
+//! each joint's parent the nearest ancestor node that is also a joint, non-joint nodes in
+//! between folded into the joint's transform (see [`super::fold`]), and inverse bind
+//! matrices as offsets (identity when a skin has none).
+
+use glam::Mat4;
+use gltf::Document;
+
+use crate::anim::{Joint, Mat3x4, Skeleton};
+use crate::asset::{ErrorKind, LoadError};
+
+use super::accessor::{Components, Reader};
+use super::context::Ctx;
+use super::fold::Similarity;
+use super::nodes::Nodes;
+use gltf::accessor::Dimensions;
+
+/// The skeleton and the maps from glTF indices into it.
+pub(super) struct Rig {
+    /// Joints sorted parent-before-child; `source_index` is the position in the union of the
+    /// skins' joint lists (the file's order for a single skin).
+    pub skeleton: Skeleton,
+    /// For each node, its joint in `skeleton`, if it is one.
+    pub node_joint: Vec<Option<usize>>,
+    /// For each skin, its joint list mapped into `skeleton` (what `JOINTS_0` values index).
+    pub skin_joints: Vec<Vec<u16>>,
+    /// For each joint of `skeleton`, the folded transform of the non-joint nodes above it,
+    /// which animation keys must go through as well.
+    pub fold: Vec<Similarity>,
+}
+
+/// Builds the skeleton of every skin in `doc`.
+pub(super) fn build(
+    ctx: &mut Ctx,
+    doc: &Document,
+    nodes: &Nodes,
+    reader: &Reader,
+) -> Result<Rig, LoadError> {
+    if doc.skins().len() == 0 {
+        return Err(ctx.error(
+            ErrorKind::Unsupported,
+            "skins",
+            "the file has no skin; throng loads skinned characters",
+        ));
+    }
+    // The union of joints, in the order the skins list them.
+    let mut source_nodes: Vec<usize> = Vec::new();
+    let mut source_ibm: Vec<Mat4> = Vec::new();
+    let mut node_source: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut skin_sources: Vec<Vec<usize>> = Vec::new();
+    for skin in doc.skins() {
+        let section = format!("skins[{}]", skin.index());
+        let joints: Vec<usize> = skin.joints().map(|n| n.index()).collect();
+        if joints.is_empty() {
+            return Err(ctx.error(ErrorKind::Invalid, section, "has no joints"));
+        }
+        let ibms = match skin.inverse_bind_matrices() {
+            Some(acc) => {
+                let m = reader.elements(
+                    ctx,
+                    &acc,
+                    &format!("inverse bind matrices of {section}"),
+                    (Dimensions::Mat4, Components::Float),
+                    Mat4::from_cols_slice,
+                )?;
+                if m.len() < joints.len() {
+                    return Err(ctx.error(
+                        ErrorKind::CountMismatch,
+                        section,
+                        format!(
+                            "{} inverse bind matrices for {} joints",
+                            m.len(),
+                            joints.len()
+                        ),
+                    ));
+                }
+                m
+            }
+            None => vec![Mat4::IDENTITY; joints.len()],
+        };
+        let mut sources = Vec::with_capacity(joints.len());
+        for (k, (&node, ibm)) in joints.iter().zip(&ibms).enumerate() {
+            let record = format!("joint {k} (nodes[{node}])");
+            if !ibm.is_finite() {
+                return Err(ctx
+                    .error(
+                        ErrorKind::NonFinite,
+                        section.as_str(),
+                        "inverse bind matrix is not finite",
+                    )
+                    .at_record(record));
+            }
+            if (ibm.row(3) - glam::Vec4::W).abs().max_element() > 1e-5 {
+                return Err(ctx
+                    .error(
+                        ErrorKind::Unsupported,
+                        section.as_str(),
+                        "inverse bind matrix is projective (last row is not 0 0 0 1)",
+                    )
+                    .at_record(record));
+            }
+            let source = match node_source[node] {
+                Some(existing) => {
+                    if !close(&source_ibm[existing], ibm) {
+                        return Err(ctx
+                            .error(
+                                ErrorKind::Unsupported,
+                                section.as_str(),
+                                "this joint is shared with an earlier skin (or listed twice) with a \
+                                 different inverse bind matrix; one skeleton cannot serve both",
+                            )
+                            .at_record(record));
+                    }
+                    existing
+                }
+                None => {
+                    node_source[node] = Some(source_nodes.len());
+                    source_nodes.push(node);
+                    source_ibm.push(*ibm);
+                    source_nodes.len() - 1
+                }
+            };
+            sources.push(source);
+        }
+        skin_sources.push(sources);
+    }
+
+    let mut joints = Vec::with_capacity(source_nodes.len());
+    let mut folds = Vec::with_capacity(source_nodes.len());
+    for &node in &source_nodes {
+        let section = format!("nodes[{node}]");
+        let parent_node = nodes.ancestor(node, |i| node_source[i].is_some());
+        let between =
+            nodes.parent[node].map_or(glam::DAffine3::IDENTITY, |p| nodes.chain(p, parent_node));
+        let fold = Similarity::from_affine(&between).ok_or_else(|| {
+            ctx.error(
+                ErrorKind::Unsupported,
+                section.as_str(),
+                "the non-joint nodes above this joint combine into a transform with non-uniform \
+                 scale or shear, which cannot be folded into the joint's rotation and scale",
+            )
+        })?;
+        let bind = nodes.trs[node].ok_or_else(|| {
+            ctx.error(
+                ErrorKind::Unsupported,
+                section.as_str(),
+                "joint matrix has shear and cannot be decomposed into translation, rotation, scale",
+            )
+        })?;
+        joints.push(Joint::new(
+            nodes.names[node].clone(),
+            parent_node.and_then(|p| node_source[p]),
+            fold.apply(&bind),
+        ));
+        folds.push(fold);
+    }
+    let offsets = source_ibm.iter().map(Mat3x4::from_mat4).collect();
+    let skeleton = Skeleton::from_unordered(joints, offsets)
+        .map_err(|e| LoadError::from_anim(ctx.file.clone(), "skins", e))?;
+
+    let map = skeleton.index_from_source();
+    let mut node_joint = vec![None; nodes.len()];
+    for (source, &node) in source_nodes.iter().enumerate() {
+        node_joint[node] = Some(map[source]);
+    }
+    let skin_joints = skin_sources
+        .iter()
+        .map(|s| s.iter().map(|&source| map[source] as u16).collect())
+        .collect();
+    let mut fold = vec![Similarity::IDENTITY; skeleton.len()];
+    for (source, f) in folds.into_iter().enumerate() {
+        fold[map[source]] = f;
+    }
+    Ok(Rig {
+        skeleton,
+        node_joint,
+        skin_joints,
+        fold,
+    })
+}
+
+/// Whether two inverse bind matrices are the same up to rounding.
+fn close(a: &Mat4, b: &Mat4) -> bool {
+    let scale = a
+        .abs()
+        .to_cols_array()
+        .iter()
+        .fold(1.0f32, |m, &x| m.max(x));
+    (*a - *b)
+        .abs()
+        .to_cols_array()
+        .iter()
+        .all(|d| *d <= 1e-4 * scale)
+}
