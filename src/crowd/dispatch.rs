@@ -7,10 +7,21 @@
 //! once, with the pool) waits on a condition variable; each frame hands it the work by
 //! reference and waits for it to finish. Inside that job, `rayon::join` spreads the work over
 //! the pool through the workers' own deques. No allocation per frame, and the same threads.
+//!
+//! Waking a sleeping thread costs tens of microseconds on a virtual machine, so both sides
+//! spin briefly before they sleep: the caller while the work runs, the coordinator for a
+//! moment after it finishes (a frame's `update` and `write_palettes` follow each other).
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long the coordinator keeps looking for the next piece of work before it sleeps.
+const COORDINATOR_SPIN: Duration = Duration::from_micros(200);
+/// How long the caller polls for completion before it sleeps.
+const CALLER_SPIN: Duration = Duration::from_micros(2000);
 
 /// A borrowed `FnMut` with its lifetime erased; see the safety argument in [`Dispatcher::run`].
 struct WorkPtr(*mut (dyn FnMut() + Send + 'static));
@@ -36,6 +47,10 @@ struct Shared {
     wake: Condvar,
     /// Signals `run`: the work finished.
     done: Condvar,
+    /// Mirrors of `State::started` and `State::finished`, read while spinning (written only
+    /// under the lock).
+    started: AtomicU64,
+    finished: AtomicU64,
 }
 
 fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -43,32 +58,55 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 }
 
 /// A rayon pool entered through a resident coordinator job; see the module documentation.
+/// With one thread there is no pool: the caller does the work itself.
 pub(crate) struct Dispatcher {
     shared: Arc<Shared>,
-    pool: rayon::ThreadPool,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Dispatcher {
-    /// A pool of `threads` threads (0: one per core) with its coordinator running.
+    /// A pool of `threads` threads (0: one per core) with its coordinator running, or no pool
+    /// for one thread.
     pub(crate) fn new(threads: usize) -> Result<Self, rayon::ThreadPoolBuildError> {
+        let shared = Arc::new(Shared::default());
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        if threads == 1 {
+            return Ok(Self { shared, pool: None });
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("throng-crowd-{i}"))
             .build()?;
-        let shared = Arc::new(Shared::default());
         let coordinator = shared.clone();
         pool.spawn(move || coordinate(&coordinator));
-        Ok(Self { shared, pool })
+        Ok(Self {
+            shared,
+            pool: Some(pool),
+        })
     }
 
-    /// Threads in the pool (the coordinator's included: it works too).
+    /// Threads doing the work (the coordinator's included: it works too).
     pub(crate) fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        self.pool.as_ref().map_or(1, |p| p.current_num_threads())
+    }
+
+    /// Whether the work runs on the calling thread (one thread, no pool): it must then not
+    /// use rayon, which would hand it to rayon's global pool.
+    pub(crate) fn is_inline(&self) -> bool {
+        self.pool.is_none()
     }
 
     /// Runs `work` on a pool thread and returns when it has finished; a panic in `work` is
     /// resumed here.
     pub(crate) fn run(&mut self, mut work: impl FnMut() + Send) {
+        if self.pool.is_none() {
+            work();
+            return;
+        }
         let work: &mut (dyn FnMut() + Send + '_) = &mut work;
         // SAFETY: only the lifetime changes (same fat-pointer layout). The coordinator
         // dereferences the pointer only between taking it from `state.work` and marking the
@@ -83,7 +121,16 @@ impl Dispatcher {
         let mut state = lock(&self.shared.state);
         state.work = Some(WorkPtr(ptr));
         state.started += 1;
+        let ticket = state.started;
+        self.shared.started.store(ticket, Ordering::Release);
+        drop(state);
         self.shared.wake.notify_one();
+        // Poll, yielding the core: the workers need every core, the caller only needs to
+        // notice the end sooner than a wake-up would tell it.
+        spin_until(CALLER_SPIN, true, || {
+            self.shared.finished.load(Ordering::Acquire) == ticket
+        });
+        let mut state = lock(&self.shared.state);
         while state.finished != state.started {
             state = self
                 .shared
@@ -115,10 +162,19 @@ fn coordinate(shared: &Shared) {
             return;
         }
         let Some(WorkPtr(work)) = state.work.take() else {
-            state = shared
-                .wake
-                .wait(state)
-                .unwrap_or_else(PoisonError::into_inner);
+            // Look for the next run for a moment before sleeping: it often follows at once.
+            let seen = state.finished;
+            drop(state);
+            spin_until(COORDINATOR_SPIN, false, || {
+                shared.started.load(Ordering::Acquire) != seen
+            });
+            state = lock(&shared.state);
+            if state.work.is_none() && !state.shutdown {
+                state = shared
+                    .wake
+                    .wait(state)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
             continue;
         };
         drop(state);
@@ -128,7 +184,26 @@ fn coordinate(shared: &Shared) {
         state = lock(&shared.state);
         state.panic = outcome.err();
         state.finished = state.started;
+        shared.finished.store(state.finished, Ordering::Release);
         shared.done.notify_all();
+    }
+}
+
+/// Polls `ready` until it holds or `limit` has passed, yielding the processor between polls
+/// when `yielding`.
+fn spin_until(limit: Duration, yielding: bool, ready: impl Fn() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        if yielding {
+            std::thread::yield_now();
+        } else {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
+        if start.elapsed() > limit {
+            return;
+        }
     }
 }
 
@@ -156,8 +231,18 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_runs_on_the_caller() {
+        let mut d = Dispatcher::new(1).expect("no pool");
+        assert!(d.is_inline());
+        let caller = std::thread::current().id();
+        let mut on = None;
+        d.run(|| on = Some(std::thread::current().id()));
+        assert_eq!(on, Some(caller));
+    }
+
+    #[test]
     fn a_panic_in_the_work_reaches_the_caller_and_the_pool_survives() {
-        let mut d = Dispatcher::new(1).expect("pool");
+        let mut d = Dispatcher::new(2).expect("pool");
         let caught = catch_unwind(AssertUnwindSafe(|| d.run(|| panic!("boom"))));
         assert!(caught.is_err());
         let mut ran = false;

@@ -252,24 +252,31 @@ impl Crowd {
 
     /// Advances every instance's clocks, clip queue and cross-fade by `dt` seconds.
     pub fn update(&mut self, dt: f32) {
-        let members = &mut self.members;
         let bases = &self.bucket_base;
-        let mut changed = false;
-        self.pool.run(|| {
-            changed = members
-                .par_chunks_mut(INSTANCES_PER_UPDATE_TASK)
-                .map(|chunk| {
-                    let mut changed = false;
-                    for m in chunk {
-                        m.anim.advance(dt);
-                        let bucket = bucket_of(&m.anim, bases[m.model as usize]);
-                        changed |= bucket != m.bucket;
-                        m.bucket = bucket;
-                    }
-                    changed
-                })
-                .reduce(|| false, |a, b| a | b);
-        });
+        // Advances a chunk; reports whether an instance changed bucket (clip or fade state).
+        let advance = |chunk: &mut [Member]| {
+            let mut changed = false;
+            for m in chunk {
+                m.anim.advance(dt);
+                let bucket = bucket_of(&m.anim, bases[m.model as usize]);
+                changed |= bucket != m.bucket;
+                m.bucket = bucket;
+            }
+            changed
+        };
+        let members = &mut self.members;
+        let changed = if self.pool.is_inline() {
+            advance(members)
+        } else {
+            let mut changed = false;
+            self.pool.run(|| {
+                changed = members
+                    .par_chunks_mut(INSTANCES_PER_UPDATE_TASK)
+                    .map(advance)
+                    .reduce(|| false, |a, b| a | b);
+            });
+            changed
+        };
         self.order_dirty |= changed;
     }
 
@@ -322,9 +329,14 @@ impl Crowd {
         let palettes = &mut slot.palettes[..self.joints];
         let avg_joints = self.joints.div_ceil(self.members.len().max(1)).max(1);
         // A multiple of the lane count, so that only bucket ends leave lanes idle.
-        let grain = (JOINTS_PER_TASK / avg_joints)
-            .max(1)
-            .next_multiple_of(self.lanes);
+        // One thread: a single part, evaluated on the calling thread without rayon.
+        let grain = if self.pool.is_inline() {
+            usize::MAX
+        } else {
+            (JOINTS_PER_TASK / avg_joints)
+                .max(1)
+                .next_multiple_of(self.lanes)
+        };
         let job = Job {
             members: &self.members,
             models: &self.models,
