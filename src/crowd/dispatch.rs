@@ -8,9 +8,10 @@
 //! reference and waits for it to finish. Inside that job, `rayon::join` spreads the work over
 //! the pool through the workers' own deques. No allocation per frame, and the same threads.
 //!
-//! Waking a sleeping thread costs tens of microseconds on a virtual machine, so both sides
-//! spin briefly before they sleep: the caller while the work runs, the coordinator for a
-//! moment after it finishes (a frame's `update` and `write_palettes` follow each other).
+//! Waking a sleeping thread costs tens of microseconds on a virtual machine, so the
+//! coordinator looks for the next run for a moment before it sleeps (a frame's `update` and
+//! `write_palettes` follow each other), and the caller polls for the end when the pool leaves
+//! it a core. With one thread there is no pool and no hand-off at all.
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
@@ -62,6 +63,8 @@ fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
 pub(crate) struct Dispatcher {
     shared: Arc<Shared>,
     pool: Option<rayon::ThreadPool>,
+    /// Whether the pool leaves a core free for the caller to poll on.
+    spare_core: bool,
 }
 
 impl Dispatcher {
@@ -69,13 +72,14 @@ impl Dispatcher {
     /// for one thread.
     pub(crate) fn new(threads: usize) -> Result<Self, rayon::ThreadPoolBuildError> {
         let shared = Arc::new(Shared::default());
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
-        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = if threads == 0 { cores } else { threads };
         if threads == 1 {
-            return Ok(Self { shared, pool: None });
+            return Ok(Self {
+                shared,
+                pool: None,
+                spare_core: false,
+            });
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -86,6 +90,7 @@ impl Dispatcher {
         Ok(Self {
             shared,
             pool: Some(pool),
+            spare_core: threads < cores,
         })
     }
 
@@ -125,11 +130,14 @@ impl Dispatcher {
         self.shared.started.store(ticket, Ordering::Release);
         drop(state);
         self.shared.wake.notify_one();
-        // Poll, yielding the core: the workers need every core, the caller only needs to
-        // notice the end sooner than a wake-up would tell it.
-        spin_until(CALLER_SPIN, true, || {
-            self.shared.finished.load(Ordering::Acquire) == ticket
-        });
+        // With a core to spare the caller polls for the end (sooner than a wake-up would tell
+        // it); without, it sleeps at once and leaves every core to the workers (a polling
+        // thread still takes time slices from a worker, even when it yields).
+        if self.spare_core {
+            spin_until(CALLER_SPIN, || {
+                self.shared.finished.load(Ordering::Acquire) == ticket
+            });
+        }
         let mut state = lock(&self.shared.state);
         while state.finished != state.started {
             state = self
@@ -165,7 +173,7 @@ fn coordinate(shared: &Shared) {
             // Look for the next run for a moment before sleeping: it often follows at once.
             let seen = state.finished;
             drop(state);
-            spin_until(COORDINATOR_SPIN, false, || {
+            spin_until(COORDINATOR_SPIN, || {
                 shared.started.load(Ordering::Acquire) != seen
             });
             state = lock(&shared.state);
@@ -189,17 +197,12 @@ fn coordinate(shared: &Shared) {
     }
 }
 
-/// Polls `ready` until it holds or `limit` has passed, yielding the processor between polls
-/// when `yielding`.
-fn spin_until(limit: Duration, yielding: bool, ready: impl Fn() -> bool) {
+/// Polls `ready` until it holds or `limit` has passed.
+fn spin_until(limit: Duration, ready: impl Fn() -> bool) {
     let start = Instant::now();
     while !ready() {
-        if yielding {
-            std::thread::yield_now();
-        } else {
-            for _ in 0..64 {
-                std::hint::spin_loop();
-            }
+        for _ in 0..64 {
+            std::hint::spin_loop();
         }
         if start.elapsed() > limit {
             return;
