@@ -74,8 +74,11 @@ fn every_record_and_palette_matches_the_instance() {
     }
 }
 
-fn output_hash(threads: usize) -> u64 {
+fn output_hash(threads: usize, serial: bool) -> u64 {
     let mut crowd = mixed_crowd(threads, 517);
+    if serial {
+        crowd.set_serial_below(usize::MAX, usize::MAX);
+    }
     assert_eq!(crowd.threads(), threads);
     let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
     let slot = run_frames(&mut crowd, &mut ring, 12);
@@ -88,9 +91,14 @@ fn output_hash(threads: usize) -> u64 {
 
 #[test]
 fn output_is_bit_identical_whatever_the_thread_count() {
-    let one = output_hash(1);
-    assert_eq!(one, output_hash(2), "2 threads differ from 1");
-    assert_eq!(one, output_hash(8), "8 threads differ from 1");
+    let one = output_hash(1, false);
+    assert_eq!(one, output_hash(2, false), "2 threads differ from 1");
+    assert_eq!(one, output_hash(8, false), "8 threads differ from 1");
+    assert_eq!(
+        one,
+        output_hash(2, true),
+        "the caller-thread path differs from the pool's"
+    );
 }
 
 #[test]

@@ -45,6 +45,9 @@ struct SweepArgs {
     /// Seconds per measurement.
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Measurements per point; the median is kept (run-to-run noise on shared machines).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
+    repeat: u32,
     /// Write the plot to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<std::path::PathBuf>,
@@ -185,8 +188,8 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
     let mut reports = Vec::new();
     if !args.json {
         println!(
-            "{:>8} {:>10} {:>12} {:>14} {:>8}",
-            "threads", "instances", "M joints/s", "per thread", "ns/joint"
+            "{:>8} {:>10} {:>12} {:>14} {:>8} {:>16}",
+            "threads", "instances", "M joints/s", "per thread", "ns/joint", "worst..best"
         );
     }
     for &instances in &args.instances {
@@ -198,15 +201,22 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
                 t,
                 Duration::from_secs_f64(args.seconds),
             );
-            let r = report(&model, clip, Method::Crowd, &measure_crowd(&setup)?);
+            let mut runs = (0..args.repeat)
+                .map(|_| measure_crowd(&setup))
+                .collect::<Result<Vec<_>, _>>()?;
+            runs.sort_by(|a, b| a.bones_per_s().total_cmp(&b.bones_per_s()));
+            let r = report(&model, clip, Method::Crowd, &runs[runs.len() / 2]);
             if !args.json {
+                let (worst, best) = (runs[0].bones_per_s(), runs[runs.len() - 1].bones_per_s());
                 println!(
-                    "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2}",
+                    "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2} {:>7.1}..{:<7.1}",
                     r.threads,
                     r.instances,
                     r.bones_per_s / 1e6,
                     r.bones_per_s_per_thread / 1e6,
-                    r.ns_per_bone
+                    r.ns_per_bone,
+                    worst / 1e6,
+                    best / 1e6
                 );
             }
             reports.push(r);

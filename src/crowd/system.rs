@@ -28,6 +28,12 @@ use crate::anim::{
 const JOINTS_PER_TASK: usize = 4096;
 /// Instances per task when advancing clocks (tiny work per instance).
 const INSTANCES_PER_UPDATE_TASK: usize = 1024;
+/// Below this many palette matrices per frame, or instances per update, the work runs on the
+/// calling thread by default: handing it to the pool and hearing back costs tens of
+/// microseconds on a virtual machine, which a frame this small (under half a millisecond)
+/// cannot win back. See [`Crowd::set_serial_below`].
+const PARALLEL_MIN_JOINTS: usize = 32_768;
+const PARALLEL_MIN_INSTANCES: usize = 32_768;
 
 /// Why a crowd operation failed.
 #[derive(Debug, Error)]
@@ -101,6 +107,9 @@ pub struct Crowd {
     pool: Dispatcher,
     /// Instances per batch on this processor ([`batch_lanes`]).
     lanes: usize,
+    /// Work below these sizes runs on the calling thread (see `set_serial_below`).
+    serial_below_joints: usize,
+    serial_below_instances: usize,
     /// One per worker thread, grown when a bigger model is added and reused every frame:
     /// evaluation itself never allocates.
     scratch: Vec<Mutex<WorkerScratch>>,
@@ -127,6 +136,8 @@ impl Crowd {
             joints: 0,
             pool,
             lanes: batch_lanes(),
+            serial_below_joints: PARALLEL_MIN_JOINTS,
+            serial_below_instances: PARALLEL_MIN_INSTANCES,
             scratch,
         })
     }
@@ -134,6 +145,14 @@ impl Crowd {
     /// Worker threads evaluating this crowd.
     pub fn threads(&self) -> usize {
         self.pool.threads()
+    }
+
+    /// Frames with fewer than `joints` palette matrices are evaluated, and updates of fewer
+    /// than `instances` instances run, on the calling thread instead of the pool (defaults:
+    /// 32,768 each). 0 always uses the pool.
+    pub fn set_serial_below(&mut self, joints: usize, instances: usize) {
+        self.serial_below_joints = joints;
+        self.serial_below_instances = instances;
     }
 
     /// Adds a model instances can be spawned from.
@@ -265,7 +284,7 @@ impl Crowd {
             changed
         };
         let members = &mut self.members;
-        let changed = if self.pool.is_inline() {
+        let changed = if self.pool.is_inline() || members.len() < self.serial_below_instances {
             advance(members)
         } else {
             let mut changed = false;
@@ -329,8 +348,10 @@ impl Crowd {
         let palettes = &mut slot.palettes[..self.joints];
         let avg_joints = self.joints.div_ceil(self.members.len().max(1)).max(1);
         // A multiple of the lane count, so that only bucket ends leave lanes idle.
-        // One thread: a single part, evaluated on the calling thread without rayon.
-        let grain = if self.pool.is_inline() {
+        // One thread, or a small frame: a single part, evaluated on the calling thread without
+        // rayon.
+        let serial = self.pool.is_inline() || self.joints < self.serial_below_joints;
+        let grain = if serial {
             usize::MAX
         } else {
             (JOINTS_PER_TASK / avg_joints)
@@ -345,7 +366,11 @@ impl Crowd {
             lanes: self.lanes,
         };
         let entries = &self.entries;
-        self.pool.run(|| job.evaluate(entries, records, palettes));
+        if serial {
+            job.evaluate(entries, records, palettes);
+        } else {
+            self.pool.run(|| job.evaluate(entries, records, palettes));
+        }
         Ok(())
     }
 

@@ -40,9 +40,11 @@ pub fn arm_model() -> Arc<SkinnedModel> {
 }
 
 /// `count` instances alternating between the built-in character (3 clips) and the arm, with
-/// varied clips, times, speeds (some backwards), some cross-fading and some with queues.
+/// varied clips, times, speeds (some backwards), some cross-fading and some with queues. The
+/// pool is used however small the crowd, so tests exercise the parallel paths.
 pub fn mixed_crowd(threads: usize, count: usize) -> Crowd {
     let mut crowd = Crowd::new(threads).expect("pool");
+    crowd.set_serial_below(0, 0);
     let human = crowd.add_model(Arc::new(builtin::model().expect("builtin")));
     let arm = crowd.add_model(arm_model());
     for i in 0..count {
