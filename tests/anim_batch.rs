@@ -33,6 +33,7 @@ fn check_model(model: &SkinnedModel, times: &[f32]) {
                 clip,
                 times: lane_times,
                 lanes: window.len(),
+                streaming: clip % 2 == 1,
             };
             evaluate_batch(&request, &mut batch, &mut outs);
             for (l, out) in outs.chunks_exact(n).enumerate() {
@@ -127,6 +128,7 @@ fn a_lane_does_not_depend_on_its_neighbours() {
             clip: 1,
             times,
             lanes,
+            streaming: true,
         };
         evaluate_batch(&batch, scratch, &mut outs);
         outs

@@ -33,6 +33,11 @@ const INSTANCES_PER_UPDATE_TASK: usize = 1024;
 /// microseconds on a virtual machine, which a frame this small (under half a millisecond)
 /// cannot win back. See [`Crowd::set_serial_below`].
 const PARALLEL_MIN_JOINTS: usize = 32_768;
+/// Palette bytes per frame from which palettes are written with streaming stores: past a few
+/// megabytes a frame's palettes no longer stay in the last-level cache, and skipping the
+/// cache saves reading each line before writing it; below, ordinary stores keep them cached
+/// for the reader (measured: +27% for 10 MB frames, -25% for 1 MB ones with streaming).
+const STREAMING_MIN_BYTES: usize = 8 << 20;
 const PARALLEL_MIN_INSTANCES: usize = 32_768;
 
 /// Why a crowd operation failed.
@@ -364,6 +369,7 @@ impl Crowd {
             scratch: &self.scratch,
             grain,
             lanes: self.lanes,
+            streaming: self.joints * size_of::<Mat3x4>() >= STREAMING_MIN_BYTES,
         };
         let entries = &self.entries;
         if serial {
@@ -417,6 +423,8 @@ struct Job<'a> {
     grain: usize,
     /// Instances per batch on this processor.
     lanes: usize,
+    /// Whether batches write with streaming stores.
+    streaming: bool,
 }
 
 impl Job<'_> {
@@ -494,6 +502,7 @@ impl Job<'_> {
                     clip: first.anim.clip(),
                     times,
                     lanes,
+                    streaming: self.streaming,
                 };
                 evaluate_batch_unfenced(&batch, &mut scratch.batch, out);
             } else {

@@ -14,7 +14,7 @@ use std::ops::{Add, Div, Mul, Sub};
 use glam::{Mat4, Vec4};
 
 use super::lanes::Lanes;
-use super::pose::{store_streaming, write_palettes};
+use super::pose::{store_row, write_palettes_with};
 use super::{Batch, BatchScratch, MAX_LANES, SoaMat, SoaTransform, run_kernel};
 use crate::anim::lanes::Real;
 use crate::anim::matrix::Mat3x4;
@@ -129,14 +129,20 @@ impl Lanes for F32x8 {
     }
 
     #[inline(always)]
-    fn scatter_row(columns: [Self; 4], out: &mut [Mat3x4], joints: usize, j: usize, r: usize) {
+    fn scatter_row<const STREAM: bool>(
+        columns: [Self; 4],
+        out: &mut [Mat3x4],
+        joints: usize,
+        j: usize,
+        r: usize,
+    ) {
         let [c0, c1, c2, c3] = columns;
         for (half, base) in [(0usize, 0usize), (4, 4)] {
             let part = |c: F32x8| Vec4::new(c.0[half], c.0[half + 1], c.0[half + 2], c.0[half + 3]);
             let rows = Mat4::from_cols(part(c0), part(c1), part(c2), part(c3)).transpose();
             let lanes = [rows.x_axis, rows.y_axis, rows.z_axis, rows.w_axis];
             for (l, row) in lanes.into_iter().enumerate() {
-                store_streaming(&mut out[(base + l) * joints + j].rows[r], row);
+                store_row::<STREAM>(&mut out[(base + l) * joints + j].rows[r], row);
             }
         }
     }
@@ -166,7 +172,7 @@ pub(super) unsafe fn evaluate_avx2(
         // SAFETY: this function only runs where AVX2 is available.
         |s, t, o| unsafe { sample(s, t, o) },
         // SAFETY: as above.
-        |k, l, r, o| unsafe { pose(k, l, r, o) },
+        |k, l, r, o, streaming| unsafe { pose(k, l, r, o, streaming) },
     );
 }
 
@@ -184,6 +190,7 @@ unsafe fn pose(
     locals: &[SoaTransform<F32x8>],
     to_root: &mut [SoaMat<F32x8>],
     out: &mut [Mat3x4],
+    streaming: bool,
 ) {
-    write_palettes(skeleton, locals, to_root, out);
+    write_palettes_with(skeleton, locals, to_root, out, streaming);
 }

@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Vec4};
 
-use super::pose::store_streaming;
+use super::pose::store_row;
 use crate::anim::lanes::Real;
 use crate::anim::matrix::Mat3x4;
 
@@ -25,8 +25,15 @@ pub(crate) trait Lanes: Real + Default {
     /// component: the instances' keys loaded and transposed.
     fn gather(frames: &[&[Vec4]], i: usize) -> [Self; 4];
     /// Stores row `r` of joint `j` of every lane: `columns` are the row's four elements
-    /// across lanes; lane `l`'s palette starts at `out[l * joints]`.
-    fn scatter_row(columns: [Self; 4], out: &mut [Mat3x4], joints: usize, j: usize, r: usize);
+    /// across lanes; lane `l`'s palette starts at `out[l * joints]`. `STREAM` picks
+    /// streaming stores (see `pose::store_row`).
+    fn scatter_row<const STREAM: bool>(
+        columns: [Self; 4],
+        out: &mut [Mat3x4],
+        joints: usize,
+        j: usize,
+        r: usize,
+    );
 }
 
 impl Lanes for Vec4 {
@@ -59,12 +66,18 @@ impl Lanes for Vec4 {
     }
 
     #[inline(always)]
-    fn scatter_row(columns: [Self; 4], out: &mut [Mat3x4], joints: usize, j: usize, r: usize) {
+    fn scatter_row<const STREAM: bool>(
+        columns: [Self; 4],
+        out: &mut [Mat3x4],
+        joints: usize,
+        j: usize,
+        r: usize,
+    ) {
         let [c0, c1, c2, c3] = columns;
         let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
         let lanes = [rows.x_axis, rows.y_axis, rows.z_axis, rows.w_axis];
         for (l, row) in lanes.into_iter().enumerate() {
-            store_streaming(&mut out[l * joints + j].rows[r], row);
+            store_row::<STREAM>(&mut out[l * joints + j].rows[r], row);
         }
     }
 }

@@ -132,6 +132,9 @@ pub struct Batch<'a> {
     pub times: [f32; MAX_LANES],
     /// How many instances (1 to [`batch_lanes`]).
     pub lanes: usize,
+    /// Write the palettes with streaming stores, which skip the cache: worth it when the
+    /// frame's palettes outgrow the last-level cache; ordinary stores otherwise.
+    pub streaming: bool,
 }
 
 /// Writes the palettes of the batch's instances one after another into `out` (`lanes` times
@@ -171,7 +174,7 @@ fn run_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4])
         &mut scratch.narrow,
         out,
         |s, t, o| s.sample_lanes(t, o),
-        pose::write_palettes,
+        pose::write_palettes_with,
     );
 }
 
@@ -194,7 +197,7 @@ fn run_kernel<L: Lanes>(
     scratch: &mut LaneScratch<L>,
     out: &mut [Mat3x4],
     sample: impl Fn(&ClipSampler, &[f32; MAX_LANES], &mut [SoaTransform<L>]),
-    pose: impl Fn(&Skeleton, &[SoaTransform<L>], &mut [SoaMat<L>], &mut [Mat3x4]),
+    pose: impl Fn(&Skeleton, &[SoaTransform<L>], &mut [SoaMat<L>], &mut [Mat3x4], bool),
 ) {
     let n = batch.model.joint_count();
     let lanes = batch.lanes;
@@ -214,12 +217,12 @@ fn run_kernel<L: Lanes>(
     let skeleton = batch.model.skeleton();
     let (locals, to_root) = (&scratch.locals[..n], &mut scratch.to_root[..=n]);
     if lanes == L::N {
-        pose(skeleton, locals, to_root, out);
+        pose(skeleton, locals, to_root, out, batch.streaming);
     } else {
         // A partial batch (the end of a clip's group) computes all lanes into scratch and
         // keeps the ones that exist.
         let partial = &mut scratch.partial[..L::N * n];
-        pose(skeleton, locals, to_root, partial);
+        pose(skeleton, locals, to_root, partial, batch.streaming);
         finish_streaming();
         out.copy_from_slice(&partial[..lanes * n]);
     }
@@ -239,11 +242,13 @@ mod tests {
         let times = [0.11, 0.52, 0.93, 0.34, 0.05, 0.76, 0.27, 0.68];
         let mut scratch = BatchScratch::default();
         for clip in 0..model.clips().len() {
+            // Streaming or not must not change a bit either.
             let batch = |lanes| Batch {
                 model: &model,
                 clip,
                 times,
                 lanes,
+                streaming: lanes == 4,
             };
             let mut portable = vec![Mat3x4::IDENTITY; 4 * n];
             run_kernel::<Vec4>(
@@ -251,7 +256,7 @@ mod tests {
                 &mut scratch.narrow,
                 &mut portable,
                 |s, t, o| s.sample_lanes(t, o),
-                pose::write_palettes,
+                pose::write_palettes_with,
             );
             finish_streaming();
             let mut dispatched = vec![Mat3x4::IDENTITY; batch_lanes() * n];

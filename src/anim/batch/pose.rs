@@ -57,9 +57,10 @@ fn mul<L: Lanes>(a: &SoaMat<L>, b: impl Fn(usize, usize) -> L) -> SoaMat<L> {
 }
 
 /// Computes to-root transforms top-down into `to_root[1..]` and writes every lane's palette
-/// (`to_root * offset`); lane `l`'s palette is `out[l * joints..(l + 1) * joints]`.
+/// (`to_root * offset`); lane `l`'s palette is `out[l * joints..(l + 1) * joints]`, written
+/// with streaming stores when `STREAM`.
 #[inline(always)]
-pub(super) fn write_palettes<L: Lanes>(
+pub(super) fn write_palettes<L: Lanes, const STREAM: bool>(
     skeleton: &Skeleton,
     locals: &[SoaTransform<L>],
     to_root: &mut [SoaMat<L>],
@@ -78,17 +79,38 @@ pub(super) fn write_palettes<L: Lanes>(
         to_root[j + 1] = world;
         let palette = mul(&world, |i, k| L::widen(offset.m[i][k]));
         for (r, columns) in palette.m.into_iter().enumerate() {
-            L::scatter_row(columns, out, n, j, r);
+            L::scatter_row::<STREAM>(columns, out, n, j, r);
         }
     }
 }
 
-/// Stores `v` without first reading the destination's cache line into the cache: palettes are
-/// written once per frame and read by the consumer (the GPU), never by this thread, and a
-/// crowd's palettes outgrow the caches. [`finish_streaming`] orders these stores before the
-/// frame is handed over.
+/// [`write_palettes`] with the store kind chosen at run time (one branch per batch).
 #[inline(always)]
-pub(super) fn store_streaming(dst: &mut Vec4, v: Vec4) {
+pub(super) fn write_palettes_with<L: Lanes>(
+    skeleton: &Skeleton,
+    locals: &[SoaTransform<L>],
+    to_root: &mut [SoaMat<L>],
+    out: &mut [Mat3x4],
+    streaming: bool,
+) {
+    if streaming {
+        write_palettes::<L, true>(skeleton, locals, to_root, out);
+    } else {
+        write_palettes::<L, false>(skeleton, locals, to_root, out);
+    }
+}
+
+/// Stores a palette row: with `STREAM`, without first reading the destination's cache line
+/// (palettes are written once per frame and never read back by this thread; when a crowd's
+/// palettes outgrow the caches this saves the read); otherwise an ordinary store, which keeps
+/// small crowds' palettes in cache for whoever reads them next. [`finish_streaming`] orders
+/// streaming stores before the frame is handed over.
+#[inline(always)]
+pub(super) fn store_row<const STREAM: bool>(dst: &mut Vec4, v: Vec4) {
+    if !STREAM {
+        *dst = v;
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `dst` is a valid, exclusive, 16-byte aligned `Vec4` (glam aligns Vec4 to 16 on
     // x86-64, as `_mm_stream_ps` requires); SSE is part of the x86-64 baseline.
