@@ -30,5 +30,12 @@ unit:
 bench: deps
 	$(CARGO) bench
 
+# Fuzz one loader with cargo-fuzz (nightly toolchain and `cargo install cargo-fuzz` needed):
+# make fuzz FUZZ_TARGET=gltf FUZZ_RUNS=1000000
+FUZZ_TARGET ?= m3d
+FUZZ_RUNS ?= 1000000
+fuzz:
+	$(CARGO) +nightly fuzz run $(FUZZ_TARGET) fuzz/corpus/$(FUZZ_TARGET) -- -dict=fuzz/$(FUZZ_TARGET).dict -runs=$(FUZZ_RUNS)
+
 clean:
 	$(CARGO) clean

@@ -223,7 +223,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         }
     }
     if let Some(path) = &args.svg {
-        let text = plot(&reports, &model, clip, cores);
+        let text = plot(&reports, &model, clip, cores, args.repeat, args.seconds);
         std::fs::write(path, text).map_err(|source| CliError::Io {
             context: format!("writing {}", path.display()),
             source,
@@ -237,7 +237,14 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
 
 /// Joints/s against threads (one line per instance count) and against instances (one line
 /// per thread count).
-fn plot(reports: &[Report], model: &SkinnedModel, clip: usize, cores: usize) -> String {
+fn plot(
+    reports: &[Report],
+    model: &SkinnedModel,
+    clip: usize,
+    cores: usize,
+    repeat: u32,
+    seconds: f64,
+) -> String {
     let mut threads: Vec<usize> = reports.iter().map(|r| r.threads).collect();
     let mut instances: Vec<usize> = reports.iter().map(|r| r.instances).collect();
     threads.sort_unstable();
@@ -283,7 +290,7 @@ fn plot(reports: &[Report], model: &SkinnedModel, clip: usize, cores: usize) -> 
     };
     let clip_name = model.clips().get(clip).map_or("", |c| c.name());
     let caption = format!(
-        "throng bench sweep: {} ({} joints), clip {clip_name}, {cores}-core machine, instances at independent times",
+        "throng bench sweep: {} ({} joints), clip {clip_name}, {cores}-core machine, instances at independent times, median of {repeat} runs of {seconds} s",
         model.name(),
         model.joint_count()
     );
