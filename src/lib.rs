@@ -8,6 +8,7 @@
 // `!(x > y)` is how this crate says "not greater, or NaN": input from files may hold NaN, and
 // the negated form routes it to the safe branch. Clippy's suggested rewrite would hide that.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+#![warn(missing_docs)]
 
 pub mod anim;
 pub mod asset;

@@ -11,56 +11,98 @@ pub enum AnimError {
     NoJoints,
     /// More joints than vertex joint indices (`u16`) can address.
     #[error("{count} joints is more than the {max} supported")]
-    TooManyJoints { count: usize, max: usize },
+    TooManyJoints {
+        /// Joints given.
+        count: usize,
+        /// The most supported.
+        max: usize,
+    },
     /// A parent index that does not name a joint.
     #[error("joint {joint} ({name}) has parent {parent}, but there are only {count} joints")]
     ParentOutOfRange {
+        /// Index of the joint.
         joint: usize,
+        /// Name of the joint.
         name: String,
+        /// The parent index given.
         parent: usize,
+        /// Joints in the skeleton.
         count: usize,
     },
     /// A parent that does not come before its child (the array must be parent-before-child).
     #[error("joint {joint} ({name}) has parent {parent}, which does not come before it")]
     ParentOrder {
+        /// Index of the joint.
         joint: usize,
+        /// Name of the joint.
         name: String,
+        /// The parent index given.
         parent: usize,
     },
     /// The parent links contain a loop, so no parent-before-child order exists.
     #[error("joint {joint} ({name}) is its own ancestor")]
-    ParentCycle { joint: usize, name: String },
+    ParentCycle {
+        /// Index of the joint.
+        joint: usize,
+        /// Name of the joint.
+        name: String,
+    },
     /// Offsets must come one per joint.
     #[error("{offsets} offset matrices for {joints} joints")]
-    OffsetCount { offsets: usize, joints: usize },
+    OffsetCount {
+        /// Offset matrices given.
+        offsets: usize,
+        /// Joints in the skeleton.
+        joints: usize,
+    },
     /// A bind pose or offset with NaN or infinity.
     #[error("joint {joint} ({name}): {what} is not finite")]
     NonFinite {
+        /// Index of the joint.
         joint: usize,
+        /// Name of the joint.
         name: String,
+        /// Which value (bind pose or offset matrix).
         what: &'static str,
     },
     /// The bind pose cannot be inverted to derive an offset matrix.
     #[error("joint {joint} ({name}): the bind pose is singular, so no offset can be derived")]
-    SingularBind { joint: usize, name: String },
+    SingularBind {
+        /// Index of the joint.
+        joint: usize,
+        /// Name of the joint.
+        name: String,
+    },
     /// A clip must have one track entry per joint.
     #[error("clip '{clip}': {tracks} tracks for {joints} joints")]
     TrackCount {
+        /// Name of the clip.
         clip: String,
+        /// Tracks given.
         tracks: usize,
+        /// Joints in the skeleton.
         joints: usize,
     },
     /// A channel whose keys are unusable (see `message`).
     #[error("clip '{clip}': joint {joint} {channel}: {message}")]
     Channel {
+        /// Name of the clip.
         clip: String,
+        /// Index of the joint.
         joint: usize,
+        /// `translation`, `rotation` or `scale`.
         channel: &'static str,
+        /// What is wrong with the keys.
         message: String,
     },
     /// A ticks-per-second rate that is zero, negative or not finite.
     #[error("clip '{clip}': ticks per second must be positive and finite, got {rate}")]
-    TickRate { clip: String, rate: f64 },
+    TickRate {
+        /// Name of the clip.
+        clip: String,
+        /// The rate given.
+        rate: f64,
+    },
     /// A mesh that references joints, vertices or materials that do not exist.
     #[error("mesh: {0}")]
     Mesh(String),
@@ -69,5 +111,10 @@ pub enum AnimError {
     UnknownClip(String),
     /// A clip looked up by an index past the end.
     #[error("clip index {index} is out of range (the model has {count} clips)")]
-    ClipIndex { index: usize, count: usize },
+    ClipIndex {
+        /// The index asked for.
+        index: usize,
+        /// Clips in the model.
+        count: usize,
+    },
 }

@@ -16,10 +16,16 @@ pub const DEFAULT_SLOTS: usize = 3;
 pub enum RingError {
     /// The requested size overflows or exceeds what an allocation may be.
     #[error("a palette ring of {bytes} bytes is too large")]
-    TooLarge { bytes: usize },
+    TooLarge {
+        /// Bytes asked for (`usize::MAX` when the size itself overflowed).
+        bytes: usize,
+    },
     /// The allocator had no memory for it.
     #[error("out of memory allocating {bytes} bytes for the palette ring")]
-    OutOfMemory { bytes: usize },
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: usize,
+    },
     /// The consumer failed while waiting for a slot (a lost device, a timeout...).
     #[error("waiting for the consumer to release a slot: {0}")]
     Wait(String),
@@ -32,8 +38,11 @@ pub enum RingError {
     /// The slot is smaller than what is written into it.
     #[error("the slot holds {capacity} {what}, {needed} are needed (reserve first)")]
     SlotTooSmall {
+        /// `instance records` or `palette matrices`.
         what: &'static str,
+        /// What the slot holds.
         capacity: usize,
+        /// What the crowd writes.
         needed: usize,
     },
 }

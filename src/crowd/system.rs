@@ -45,7 +45,12 @@ const PARALLEL_MIN_INSTANCES: usize = 32_768;
 pub enum CrowdError {
     /// The thread pool could not be started.
     #[error("starting {threads} worker threads: {message}")]
-    Pool { threads: usize, message: String },
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why the pool could not be built.
+        message: String,
+    },
     /// A model id that was never added.
     #[error("model {0} was never added to this crowd")]
     UnknownModel(usize),

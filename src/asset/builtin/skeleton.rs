@@ -6,7 +6,9 @@ use glam::{Quat, Vec3};
 
 use crate::anim::{Joint, Transform};
 
-/// Named joint indices, so clips and the mesh read as anatomy rather than numbers.
+/// Named joint indices, so clips and the mesh read as anatomy rather than numbers (the names
+/// are the joints' own, in upper case).
+#[allow(missing_docs)]
 pub mod j {
     pub const PELVIS: u16 = 0;
     pub const SPINE_01: u16 = 1;
@@ -30,6 +32,7 @@ pub mod j {
     pub const SHIN_R: u16 = 19;
     pub const FOOT_R: u16 = 20;
     pub const TOE_R: u16 = 21;
+    /// Number of joints.
     pub const COUNT: usize = 22;
 }
 

@@ -2,11 +2,11 @@
 //!
 //! The `gltf` crate parses and validates the JSON; everything that touches bytes is done
 //! here with explicit bounds checks (the crate's own readers may panic on malformed files):
-//! GLB chunks ([`container`]), buffers from the BIN chunk, base64 data URIs or relative
-//! files ([`buffers`], [`uri`]), accessors ([`accessor`]). Then the node hierarchy
-//! ([`nodes`]) and skins become one skeleton ([`skin`], [`fold`]), animations become clips
-//! ([`animation`]), mesh nodes become subsets ([`mesh`], [`primitive`], [`weights`], [`generate`]), and
-//! materials take their textures along ([`material`]).
+//! GLB chunks (`container`), buffers from the BIN chunk, base64 data URIs or relative
+//! files (`buffers`, `uri`), accessors (`accessor`). Then the node hierarchy
+//! (`nodes`) and skins become one skeleton (`skin`, `fold`), animations become clips
+//! (`animation`), mesh nodes become subsets (`mesh`, `primitive`, `weights`, `generate`), and
+//! materials take their textures along (`material`).
 //!
 //! Every failure is a [`LoadError`] naming the file, the glTF object (`accessors[3]`,
 //! `skins[0]`, `meshes[1].primitives[0]`, `animations[2].channels[5]`) and, where useful,
