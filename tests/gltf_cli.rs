@@ -4,30 +4,10 @@
 mod common;
 mod gltf_common;
 
-use std::process::{Command, Output};
-
+use common::cli::{json, throng};
 use common::shared_asset;
 use gltf_common::fixture::Fixture;
-use serde_json::Value;
 use throng::anim::{Mat3x4, PoseScratch};
-
-fn throng(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("throng runs")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = throng(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
-}
 
 fn asset(name: &str) -> String {
     shared_asset(&format!("gltf/{name}")).display().to_string()

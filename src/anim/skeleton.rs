@@ -54,13 +54,7 @@ impl Skeleton {
     /// Builds a skeleton from joints already in parent-before-child order and their offset
     /// (inverse bind) matrices, one per joint.
     pub fn new(joints: Vec<Joint>, offsets: Vec<Mat3x4>) -> Result<Self, AnimError> {
-        if offsets.len() != joints.len() {
-            return Err(AnimError::OffsetCount {
-                offsets: offsets.len(),
-                joints: joints.len(),
-            });
-        }
-        check_count(joints.len())?;
+        check_sizes(&joints, &offsets)?;
         let mut parents = Vec::with_capacity(joints.len());
         for (j, joint) in joints.iter().enumerate() {
             if let Some(p) = joint.parent {
@@ -126,13 +120,7 @@ impl Skeleton {
     /// indices refer to the source order. The source position of each joint is kept
     /// (`source_index`) so tools can report joints in the file's order.
     pub fn from_unordered(joints: Vec<Joint>, offsets: Vec<Mat3x4>) -> Result<Self, AnimError> {
-        if offsets.len() != joints.len() {
-            return Err(AnimError::OffsetCount {
-                offsets: offsets.len(),
-                joints: joints.len(),
-            });
-        }
-        check_count(joints.len())?;
+        check_sizes(&joints, &offsets)?;
         let order = parent_first_order(&joints)?;
         let mut new_index = vec![0usize; joints.len()];
         for (new, &old) in order.iter().enumerate() {
@@ -234,7 +222,15 @@ impl Skeleton {
     }
 }
 
-fn check_count(count: usize) -> Result<(), AnimError> {
+/// One offset per joint, at least one joint, and no more than vertex indices can address.
+fn check_sizes(joints: &[Joint], offsets: &[Mat3x4]) -> Result<(), AnimError> {
+    if offsets.len() != joints.len() {
+        return Err(AnimError::OffsetCount {
+            offsets: offsets.len(),
+            joints: joints.len(),
+        });
+    }
+    let count = joints.len();
     if count == 0 {
         return Err(AnimError::NoJoints);
     }
