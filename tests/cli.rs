@@ -150,7 +150,7 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     );
     assert_one_line_error(&["pose", "--clip", "walk"], 2, "--time");
     assert_one_line_error(&["pose", "--clip", "walk", "--time", "soon"], 2, "soon");
-    assert_one_line_error(&["pose", "--clip", "walk", "--time", "NaN"], 1, "finite");
+    assert_one_line_error(&["pose", "--clip", "walk", "--time", "NaN"], 2, "finite");
     assert_one_line_error(&["info", "--frobnicate"], 2, "--frobnicate");
     assert_one_line_error(&["info", "no/such/model.m3d"], 1, "no/such/model.m3d");
     assert_one_line_error(&["info", "model.fbx"], 1, "unknown model format");
@@ -169,4 +169,95 @@ fn help_documents_every_command() {
     for flag in ["--clip", "--time", "--json", "--obj"] {
         assert!(pose.contains(flag), "pose --help does not mention {flag}");
     }
+}
+
+#[test]
+fn bench_palette_json_has_the_documented_fields() {
+    for method in ["crowd", "textbook"] {
+        let v = json(&[
+            "bench",
+            "palette",
+            "--instances",
+            "64",
+            "--threads",
+            "1",
+            "--seconds",
+            "0.05",
+            "--method",
+            method,
+            "--json",
+        ]);
+        for key in [
+            "bones_per_s",
+            "bones_per_s_per_thread",
+            "ns_per_bone",
+            "gb_per_s",
+        ] {
+            assert!(
+                v[key].as_f64().is_some_and(|x| x > 0.0 && x.is_finite()),
+                "{method}: {key} = {}",
+                v[key]
+            );
+        }
+        assert_eq!(v["threads"], 1);
+        assert_eq!(v["instances"], 64);
+        assert_eq!(v["joints"], 22);
+        assert_eq!(v["clip"], "walk");
+        assert_eq!(v["method"], method);
+    }
+}
+
+#[test]
+fn bench_sweep_draws_an_svg_plot() {
+    let dir = std::env::temp_dir().join(format!("throng-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg = dir.join("sweep.svg");
+    let v = json(&[
+        "bench",
+        "sweep",
+        "--threads",
+        "1,2",
+        "--instances",
+        "50,200",
+        "--seconds",
+        "0.02",
+        "--repeat",
+        "1",
+        "--svg",
+        svg.to_str().expect("utf8"),
+        "--json",
+    ]);
+    assert_eq!(v.as_array().map(Vec::len), Some(4), "one report per point");
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg") && text.contains("joints/s against threads"));
+    assert_eq!(text.matches("<polyline").count(), 4, "two lines per chart");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn run_animates_a_crowd_and_reports_rates() {
+    let out = throng(&[
+        "run",
+        "--instances",
+        "300",
+        "--seconds",
+        "0.3",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("animating 300 instances of builtin (22 joints each) on 2 threads"),
+        "{text}"
+    );
+    assert!(text.contains("M joints/s"), "{text}");
+    assert_one_line_error(&["run", "--instances", "0"], 2, "--instances");
+    assert_one_line_error(&["run", "--threads", "9999"], 2, "--threads");
+    assert_one_line_error(&["bench", "palette", "--seconds", "0"], 2, "--seconds");
+    assert_one_line_error(&["run", "--seconds", "inf"], 2, "--seconds");
 }

@@ -11,7 +11,7 @@ use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textb
 
 use super::output::print_json;
 use super::plot::{Chart, Series, svg};
-use super::{CliError, parse_instances, parse_threads};
+use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -43,7 +43,7 @@ struct SweepArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_instances, default_values_t = [1_000, 10_000, 100_000])]
     instances: Vec<usize>,
     /// Seconds per measurement.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
     seconds: f64,
     /// Measurements per point; the median is kept (run-to-run noise on shared machines).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
@@ -78,7 +78,7 @@ struct PaletteArgs {
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
     /// How long to measure, seconds.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = parse_seconds)]
     seconds: f64,
     /// Run exactly this many timed frames instead of --seconds (for profilers that count
     /// instructions).
@@ -117,15 +117,6 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
 }
 
-fn check_seconds(seconds: f64) -> Result<(), CliError> {
-    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-        return Err(CliError::Usage(format!(
-            "--seconds must be between 0 and 3600, got {seconds}"
-        )));
-    }
-    Ok(())
-}
-
 /// The model and the clip to play (`walk` when there is one and none was named).
 fn model_and_clip(
     model: Option<&str>,
@@ -140,7 +131,6 @@ fn model_and_clip(
 }
 
 fn palette(args: &PaletteArgs) -> Result<(), CliError> {
-    check_seconds(args.seconds)?;
     let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
     let setup = BenchSetup {
         model: model.clone(),
@@ -177,7 +167,6 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
 }
 
 fn sweep(args: &SweepArgs) -> Result<(), CliError> {
-    check_seconds(args.seconds)?;
     let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads.is_empty() {

@@ -87,9 +87,6 @@ pub enum CliError {
     /// The model is fine but the request does not fit it.
     #[error(transparent)]
     Anim(#[from] throng::anim::AnimError),
-    /// An argument value that parses but makes no sense.
-    #[error("{0}")]
-    Usage(String),
     /// The crowd could not be built or evaluated.
     #[error(transparent)]
     Crowd(#[from] throng::crowd::CrowdError),
@@ -125,4 +122,27 @@ pub fn parse_instances(s: &str) -> Result<usize, String> {
 /// `--threads`: 0 (one per core) to [`MAX_THREADS`].
 pub fn parse_threads(s: &str) -> Result<usize, String> {
     parse_bounded(s, 0, MAX_THREADS)
+}
+
+/// The longest `--seconds` accepted (a day).
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// `--seconds`: more than 0, at most a day.
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if x > 0.0 && x <= MAX_SECONDS {
+        Ok(x)
+    } else {
+        Err(format!("{s} is not between 0 (excluded) and {MAX_SECONDS}"))
+    }
+}
+
+/// `--time`: any finite number of seconds (clamped to the clip later).
+pub fn parse_time(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(t) if t.is_finite() => Ok(t),
+        _ => Err(format!("'{s}' is not a finite number of seconds")),
+    }
 }

@@ -8,8 +8,8 @@ use serde::Serialize;
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel, SkinnedVertex, skin_vertices};
 use throng::asset;
 
-use super::CliError;
 use super::output::print_json;
+use super::{CliError, parse_time};
 
 #[derive(Debug, Args)]
 pub struct PoseArgs {
@@ -19,7 +19,7 @@ pub struct PoseArgs {
     #[arg(long)]
     clip: String,
     /// Time in seconds on the clip's own timeline (0 to its last key; clamped to that range).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_time)]
     time: f32,
     /// Print JSON: {"clip", "time", "joints": [{"name", "parent", "palette": [12 numbers]}]},
     /// joints in the source's order, `parent` an index into that list or -1, `palette` the
@@ -46,12 +46,6 @@ struct Pose {
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
-    if !args.time.is_finite() {
-        return Err(CliError::Usage(format!(
-            "--time must be a finite number of seconds, got {}",
-            args.time
-        )));
-    }
     let model = asset::load_model(args.model.as_deref())?;
     let clip_index = model.resolve_clip(&args.clip)?;
     let clip = &model.clips()[clip_index];

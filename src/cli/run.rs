@@ -10,7 +10,7 @@ use throng::asset;
 use throng::crowd::bench::independent_time;
 use throng::crowd::{Crowd, CrowdError, HostAllocator, NoConsumer, PaletteRing};
 
-use super::{CliError, parse_instances, parse_threads};
+use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -20,7 +20,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 4000, value_parser = parse_instances)]
     instances: usize,
     /// How long to animate, seconds.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = parse_seconds)]
     seconds: f64,
     /// Worker threads (0: one per core; at most 256).
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
@@ -31,12 +31,6 @@ pub struct RunArgs {
 const SWITCH_EVERY: f32 = 4.0;
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
-    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= 86_400.0) {
-        return Err(CliError::Usage(format!(
-            "--seconds must be between 0 and 86400, got {}",
-            args.seconds
-        )));
-    }
     let model = Arc::new(asset::load_model(args.model.as_deref())?);
     let mut crowd =
         populate(model.clone(), args.instances, args.threads).map_err(CliError::from)?;
