@@ -4,10 +4,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use glam::{Quat, Vec3A};
-use throng::anim::Mat3x4;
 use throng::asset;
-use throng::crowd::bench::independent_time;
+use throng::crowd::bench::{independent_time, spawn_on_grid};
 use throng::crowd::{Crowd, CrowdError, HostAllocator, NoConsumer, PaletteRing};
 
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
@@ -88,8 +86,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Instances on a square grid one metre apart, at independent times, with varied clips and
-/// speeds.
+/// Instances on a grid at independent times, with varied clips and speeds.
 fn populate(
     model: Arc<throng::anim::SkinnedModel>,
     instances: usize,
@@ -97,20 +94,16 @@ fn populate(
 ) -> Result<Crowd, CrowdError> {
     let mut crowd = Crowd::new(threads)?;
     let id = crowd.add_model(model.clone());
-    let side = (instances as f64).sqrt().ceil().max(1.0) as usize;
-    let clips = model.clips().len();
-    for i in 0..instances {
-        let at = Vec3A::new((i % side) as f32, 0.0, (i / side) as f32);
-        let index = crowd.spawn(id, Mat3x4::from_trs(at, Quat::IDENTITY, Vec3A::ONE))?;
-        if clips > 0 {
-            let inst = crowd.instance_mut(index);
-            let clip = i % clips;
-            inst.play(clip, 0.0)
-                .map_err(|_| CrowdError::UnknownModel(0))?;
-            inst.set_time(independent_time(i, model.clips()[clip].duration()));
+    let clips = model.clips();
+    spawn_on_grid(&mut crowd, id, instances, |i, inst| {
+        if !clips.is_empty() {
+            let clip = i % clips.len();
+            inst.play(clip, 0.0)?;
+            inst.set_time(independent_time(i, clips[clip].duration()));
             inst.set_speed(0.8 + (i % 5) as f32 * 0.1);
         }
-    }
+        Ok(())
+    })?;
     Ok(crowd)
 }
 

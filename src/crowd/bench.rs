@@ -9,9 +9,11 @@ use rayon::prelude::*;
 use super::InstanceRecord;
 use super::region::HostAllocator;
 use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
-use super::system::{Crowd, CrowdError};
+use super::system::{Crowd, CrowdError, ModelId};
 use super::textbook::TextbookModel;
-use crate::anim::{Mat3x4, SkinnedModel};
+use glam::{Quat, Vec3A};
+
+use crate::anim::{AnimError, Mat3x4, SkinnedModel, SkinnedModelInstance};
 
 /// Frame step of the benchmark's clock, seconds.
 const DT: f32 = 1.0 / 60.0;
@@ -104,32 +106,37 @@ pub fn independent_time(i: usize, duration: f32) -> f32 {
     ((i as f64 * golden).fract() as f32) * duration
 }
 
+/// Spawns `count` instances of `model` on a square grid one metre apart (x and z), letting
+/// `configure` set each one's clip, time and speed. Used by benchmarks and `throng run`.
+pub fn spawn_on_grid(
+    crowd: &mut Crowd,
+    model: ModelId,
+    count: usize,
+    mut configure: impl FnMut(usize, &mut SkinnedModelInstance) -> Result<(), AnimError>,
+) -> Result<(), CrowdError> {
+    let side = (count as f64).sqrt().ceil().max(1.0) as usize;
+    for i in 0..count {
+        let at = Vec3A::new((i % side) as f32, 0.0, (i / side) as f32);
+        let index = crowd.spawn(model, Mat3x4::from_trs(at, Quat::IDENTITY, Vec3A::ONE))?;
+        configure(i, crowd.instance_mut(index))?;
+    }
+    Ok(())
+}
+
 /// A crowd of `setup.instances` instances of the model playing `setup.clip`, each at an
-/// independent time, standing on a grid one metre apart.
+/// independent time, on a grid (see [`spawn_on_grid`]).
 pub fn crowd_for(setup: &BenchSetup) -> Result<Crowd, CrowdError> {
     let mut crowd = Crowd::new(setup.threads)?;
     let model = crowd.add_model(setup.model.clone());
-    let duration = setup
-        .model
-        .clips()
-        .get(setup.clip)
-        .map_or(0.0, |c| c.duration());
-    let side = (setup.instances as f64).sqrt().ceil().max(1.0) as usize;
-    for i in 0..setup.instances {
-        let world = Mat3x4::from_trs(
-            glam::Vec3A::new((i % side) as f32, 0.0, (i / side) as f32),
-            glam::Quat::IDENTITY,
-            glam::Vec3A::ONE,
-        );
-        let index = crowd.spawn(model, world)?;
-        let instance = crowd.instance_mut(index);
-        if setup.clip < setup.model.clips().len() {
-            instance
-                .play(setup.clip, 0.0)
-                .map_err(|_| CrowdError::UnknownModel(0))?;
+    let clip = setup.model.clips().get(setup.clip);
+    let duration = clip.map_or(0.0, |c| c.duration());
+    spawn_on_grid(&mut crowd, model, setup.instances, |i, instance| {
+        if clip.is_some() {
+            instance.play(setup.clip, 0.0)?;
         }
         instance.set_time(independent_time(i, duration));
-    }
+        Ok(())
+    })?;
     Ok(crowd)
 }
 

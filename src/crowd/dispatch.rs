@@ -34,9 +34,6 @@ unsafe impl Send for WorkPtr {}
 #[derive(Default)]
 struct State {
     work: Option<WorkPtr>,
-    /// Frames handed over and frames finished; `run` waits until they match.
-    started: u64,
-    finished: u64,
     panic: Option<Box<dyn Any + Send>>,
     shutdown: bool,
 }
@@ -48,8 +45,9 @@ struct Shared {
     wake: Condvar,
     /// Signals `run`: the work finished.
     done: Condvar,
-    /// Mirrors of `State::started` and `State::finished`, read while spinning (written only
-    /// under the lock).
+    /// Runs handed over and runs finished; `run` waits until they match. Written only under
+    /// `state`'s lock (so condition-variable waits miss no change), read lock-free while
+    /// spinning.
     started: AtomicU64,
     finished: AtomicU64,
 }
@@ -125,8 +123,7 @@ impl Dispatcher {
         };
         let mut state = lock(&self.shared.state);
         state.work = Some(WorkPtr(ptr));
-        state.started += 1;
-        let ticket = state.started;
+        let ticket = self.shared.started.load(Ordering::Relaxed) + 1;
         self.shared.started.store(ticket, Ordering::Release);
         drop(state);
         self.shared.wake.notify_one();
@@ -139,7 +136,7 @@ impl Dispatcher {
             });
         }
         let mut state = lock(&self.shared.state);
-        while state.finished != state.started {
+        while self.shared.finished.load(Ordering::Acquire) != ticket {
             state = self
                 .shared
                 .done
@@ -171,7 +168,7 @@ fn coordinate(shared: &Shared) {
         }
         let Some(WorkPtr(work)) = state.work.take() else {
             // Look for the next run for a moment before sleeping: it often follows at once.
-            let seen = state.finished;
+            let seen = shared.finished.load(Ordering::Relaxed);
             drop(state);
             spin_until(COORDINATOR_SPIN, || {
                 shared.started.load(Ordering::Acquire) != seen
@@ -191,8 +188,8 @@ fn coordinate(shared: &Shared) {
         let outcome = catch_unwind(AssertUnwindSafe(|| unsafe { (*work)() }));
         state = lock(&shared.state);
         state.panic = outcome.err();
-        state.finished = state.started;
-        shared.finished.store(state.finished, Ordering::Release);
+        let started = shared.started.load(Ordering::Relaxed);
+        shared.finished.store(started, Ordering::Release);
         shared.done.notify_all();
     }
 }

@@ -60,6 +60,9 @@ pub enum CrowdError {
     /// The ring could not provide or hold the frame.
     #[error(transparent)]
     Ring(#[from] RingError),
+    /// An instance was asked to play a clip its model does not have.
+    #[error(transparent)]
+    Anim(#[from] crate::anim::AnimError),
 }
 
 /// Identifies a model added to a crowd.
