@@ -15,6 +15,7 @@ test: deps lint unit
 
 deps:
 	@scripts/ensure-deps.sh
+	@scripts/shaderc-lib.sh
 
 build: deps
 	$(CARGO) build --release

@@ -13,6 +13,23 @@ packages=(
   libc6-dev       # C runtime headers and startup files for linking
   make            # runs this project's commands
   pkg-config      # how -sys crates find system libraries
+  binutils        # ar, to merge the static shaderc libraries (scripts/shaderc-lib.sh)
+  g++             # libstdc++ for the static glslang/shaderc libraries
+  libvulkan1      # the Vulkan loader
+  libvulkan-dev   # libvulkan.so, which ash loads at run time
+  mesa-vulkan-drivers    # lavapipe: a software Vulkan 1.3 device for machines without a GPU
+  vulkan-validationlayers # validation in debug builds and tests (a message fails a test)
+  libshaderc-dev  # shaderc, compiling shaders/ to SPIR-V in build.rs
+  glslang-dev     # its static libraries, merged into one archive with shaderc's
+  spirv-tools     # likewise (libSPIRV-Tools*.a)
+  libx11-6        # windows through winit (X11)
+  libxcursor1
+  libxrandr2
+  libxi6
+  libx11-xcb1
+  libxkbcommon-x11-0
+  xvfb            # the window tests run under a virtual X server
+  xauth           # xvfb-run needs it
 )
 
 if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then

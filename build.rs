@@ -1,0 +1,106 @@
+//! Compiles every GLSL shader in `shaders/` (`*.vert`, `*.frag`, `*.comp`) to SPIR-V with
+//! shaderc, into `OUT_DIR/shaders/NAME.spv`; `src/gpu/shaders.rs` embeds them. `*.glsl` files
+//! are includes (`#include "common.glsl"`), resolved in `shaders/` only.
+//!
+//! A shader error fails the build with shaderc's messages, which name the file and line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    if let Err(message) = compile_all() {
+        // One message per line so cargo shows each `file:line: error` clearly.
+        for line in message.lines() {
+            println!("cargo::error={line}");
+        }
+        std::process::exit(1);
+    }
+}
+
+fn compile_all() -> Result<(), String> {
+    let dir = PathBuf::from(env("CARGO_MANIFEST_DIR")?).join("shaders");
+    let out = PathBuf::from(env("OUT_DIR")?).join("shaders");
+    fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
+    println!("cargo::rerun-if-changed={}", dir.display());
+
+    let compiler = shaderc::Compiler::new()
+        .ok_or_else(|| String::from("shaderc could not create a compiler"))?;
+    let mut entries: Vec<PathBuf> = fs::read_dir(&dir)
+        .map_err(|e| format!("reading {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    let mut errors = Vec::new();
+    for path in entries {
+        println!("cargo::rerun-if-changed={}", path.display());
+        let Some(kind) = stage(&path) else { continue };
+        if let Err(e) = compile(&compiler, &dir, &path, kind, &out) {
+            errors.push(e);
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn env(name: &str) -> Result<String, String> {
+    std::env::var(name).map_err(|_| format!("{name} is not set (build.rs runs under cargo)"))
+}
+
+fn stage(path: &Path) -> Option<shaderc::ShaderKind> {
+    match path.extension()?.to_str()? {
+        "vert" => Some(shaderc::ShaderKind::Vertex),
+        "frag" => Some(shaderc::ShaderKind::Fragment),
+        "comp" => Some(shaderc::ShaderKind::Compute),
+        _ => None,
+    }
+}
+
+fn compile(
+    compiler: &shaderc::Compiler,
+    dir: &Path,
+    path: &Path,
+    kind: shaderc::ShaderKind,
+    out: &Path,
+) -> Result<(), String> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| format!("{}: not a UTF-8 file name", path.display()))?;
+    let source =
+        fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let mut options = shaderc::CompileOptions::new()
+        .ok_or_else(|| String::from("shaderc could not create compile options"))?;
+    // Vulkan 1.2 targets SPIR-V 1.5: it runs on 1.2 devices too (and under RenderDoc, which
+    // reports 1.2), and compute local sizes stay literal (no maintenance4 needed).
+    options.set_target_env(
+        shaderc::TargetEnv::Vulkan,
+        shaderc::EnvVersion::Vulkan1_2 as u32,
+    );
+    options.set_optimization_level(shaderc::OptimizationLevel::Performance);
+    options.set_generate_debug_info();
+    options.set_warnings_as_errors();
+    let include_dir = dir.to_path_buf();
+    options.set_include_callback(move |requested, _type, from, _depth| {
+        // Plain file names only: every include lives in shaders/.
+        if requested.contains(['/', '\\']) {
+            return Err(format!("{from}: include '{requested}' must be a file in shaders/"));
+        }
+        let file = include_dir.join(requested);
+        let content = fs::read_to_string(&file)
+            .map_err(|e| format!("{from}: include '{requested}': {e}"))?;
+        println!("cargo::rerun-if-changed={}", file.display());
+        Ok(shaderc::ResolvedInclude {
+            resolved_name: requested.to_string(),
+            content,
+        })
+    });
+    let artifact = compiler
+        .compile_into_spirv(&source, kind, name, "main", Some(&options))
+        .map_err(|e| format!("shaders/{}", e.to_string().trim()))?;
+    let target = out.join(format!("{name}.spv"));
+    fs::write(&target, artifact.as_binary_u8())
+        .map_err(|e| format!("writing {}: {e}", target.display()))
+}
