@@ -24,7 +24,7 @@ fn compile_all() -> Result<(), String> {
     println!("cargo::rerun-if-changed={}", dir.display());
 
     let compiler = shaderc::Compiler::new()
-        .ok_or_else(|| String::from("shaderc could not create a compiler"))?;
+        .map_err(|e| format!("shaderc could not create a compiler: {e}"))?;
     let mut entries: Vec<PathBuf> = fs::read_dir(&dir)
         .map_err(|e| format!("reading {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -72,7 +72,7 @@ fn compile(
     let source =
         fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     let mut options = shaderc::CompileOptions::new()
-        .ok_or_else(|| String::from("shaderc could not create compile options"))?;
+        .map_err(|e| format!("shaderc could not create compile options: {e}"))?;
     // Vulkan 1.2 targets SPIR-V 1.5: it runs on 1.2 devices too (and under RenderDoc, which
     // reports 1.2), and compute local sizes stay literal (no maintenance4 needed).
     options.set_target_env(
