@@ -13,3 +13,5 @@
 pub mod anim;
 pub mod asset;
 pub mod crowd;
+pub mod gpu;
+pub mod scene;

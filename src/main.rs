@@ -19,7 +19,13 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line, whatever went wrong: the chain of causes joined by ": ".
             eprintln!("throng: error: {e:#}");
-            ExitCode::FAILURE
+            // Arguments that only make sense once the model is loaded (a --pose clip, say)
+            // are still argument errors.
+            if matches!(e, cli::CliError::Argument(_)) {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

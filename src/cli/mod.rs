@@ -90,6 +90,12 @@ pub enum CliError {
     /// The crowd could not be built or evaluated.
     #[error(transparent)]
     Crowd(#[from] throng::crowd::CrowdError),
+    /// An argument that clap could not check alone.
+    #[error("{0}")]
+    Argument(String),
+    /// The renderer failed.
+    #[error(transparent)]
+    Gpu(#[from] throng::gpu::GpuError),
     /// Writing output failed.
     #[error("{context}: {source}")]
     Io {

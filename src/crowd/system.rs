@@ -274,12 +274,21 @@ impl Crowd {
     pub fn model_ranges(&mut self) -> Vec<Range<usize>> {
         self.refresh_order();
         (0..self.models.len())
-            .map(|m| {
-                let first = self.bucket_base[m] as usize;
-                let last = first + self.models[m].clips().len();
-                self.bucket_start[first] as usize..self.bucket_start[last + 1] as usize
-            })
+            .map(|m| self.model_range(ModelId(m as u32)))
             .collect()
+    }
+
+    /// The range of records of model `model` in slot order, without allocating (the renderer
+    /// asks every frame); empty for a model with no instances or that was never added.
+    pub fn model_range(&mut self, model: ModelId) -> Range<usize> {
+        self.refresh_order();
+        let m = model.0 as usize;
+        let Some(&first) = self.bucket_base.get(m) else {
+            return 0..0;
+        };
+        let first = first as usize;
+        let last = first + self.models[m].clips().len();
+        self.bucket_start[first] as usize..self.bucket_start[last + 1] as usize
     }
 
     /// Advances every instance's clocks, clip queue and cross-fade by `dt` seconds.

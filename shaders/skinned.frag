@@ -1,0 +1,38 @@
+#version 460
+// Skinned forward pass, fragment side: base colour (texture times material colour), alpha
+// clip, tangent-space normal map, lit by shade(). The silhouette view writes plain white.
+#include "common.glsl"
+#include "lighting.glsl"
+
+layout(set = 0, binding = 3) uniform sampler2D base_color_map;
+layout(set = 0, binding = 4) uniform sampler2D normal_map;
+
+layout(location = 0) in vec3 in_world;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec4 in_tangent;
+layout(location = 3) in vec2 in_uv;
+
+layout(location = 0) out vec4 out_color;
+
+void main() {
+    vec4 base = texture(base_color_map, in_uv) * draw.base_color;
+    if (draw.params.y > 0.5 && base.a < 0.5) {
+        discard;
+    }
+    if (frame.view_mode.x == VIEW_SILHOUETTE) {
+        out_color = vec4(1.0);
+        return;
+    }
+    vec3 n = normalize(in_normal);
+    if (!gl_FrontFacing) {
+        n = -n; // two-sided look for the rare open mesh seen from behind
+    }
+    if (draw.params.z > 0.5) {
+        vec3 t = normalize(in_tangent.xyz - n * dot(n, in_tangent.xyz));
+        // The bitangent's handedness flips when the instance transform mirrors.
+        vec3 b = cross(n, t) * in_tangent.w * draw.params.w;
+        vec3 tn = texture(normal_map, in_uv).xyz * 2.0 - 1.0;
+        n = normalize(mat3(t, b, n) * tn);
+    }
+    out_color = vec4(shade(base.rgb, n, in_world, draw.params.x, draw.fresnel0.rgb), 1.0);
+}

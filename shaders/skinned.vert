@@ -1,0 +1,31 @@
+#version 460
+// Skinned forward pass: four-influence linear blend skinning of position, normal and tangent,
+// then the instance's world transform. gl_InstanceIndex includes the draw's firstInstance,
+// which is where the model's range of records starts in the ring slot.
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_position;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec4 in_tangent;
+layout(location = 3) in vec2 in_uv;
+layout(location = 4) in uvec4 in_joints;
+layout(location = 5) in vec4 in_weights;
+
+layout(location = 0) out vec3 out_world;
+layout(location = 1) out vec3 out_normal;
+layout(location = 2) out vec4 out_tangent;
+layout(location = 3) out vec2 out_uv;
+
+void main() {
+    InstanceRecord r = records[gl_InstanceIndex];
+    mat3x4 skin = skin_matrix(r, in_joints, in_weights);
+    mat3x4 world = world_matrix(r);
+    vec3 model_pos = transform_point(skin, in_position);
+    vec3 world_pos = transform_point(world, model_pos);
+    out_world = world_pos;
+    out_normal = transform_direction(world, transform_direction(skin, in_normal));
+    out_tangent = vec4(transform_direction(world, transform_direction(skin, in_tangent.xyz)),
+                       in_tangent.w);
+    out_uv = in_uv;
+    gl_Position = frame.view_proj * vec4(world_pos, 1.0);
+}

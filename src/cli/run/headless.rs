@@ -1,0 +1,104 @@
+//! `run --headless`: frames rendered into an offscreen image at a fixed time step (so a
+//! seed, a frame count and a size always give the same picture), the last one written as PNG.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use ash::vk;
+use throng::gpu::{FrameSync, GpuContext, OFFSCREEN_FORMAT, Offscreen, Presentation, Renderer};
+
+use super::RunArgs;
+use super::session::Session;
+use super::stats::{Stats, write_json};
+use crate::cli::CliError;
+
+/// The animation step of a headless frame, seconds.
+pub const HEADLESS_DT: f32 = 1.0 / 60.0;
+/// How long a headless run lasts when neither `--frames` nor `--seconds` is given.
+const DEFAULT_SECONDS: f64 = 3.0;
+
+pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> {
+    let mut session = Session::new(args)?;
+    // SAFETY: no window.
+    let ctx: Arc<GpuContext> = unsafe { GpuContext::new(&args.context_options(), None) }?;
+    let extent = vk::Extent2D {
+        width: args.width,
+        height: args.height,
+    };
+    let mut renderer = Renderer::new(&ctx, OFFSCREEN_FORMAT, extent, Presentation::Offscreen)?;
+    session.upload(&mut renderer)?;
+    let offscreen = Offscreen::new(&ctx, extent)?;
+    println!(
+        "rendering {} instances of {} on {} ({}x{}, headless)",
+        session.crowd.len(),
+        model_names(&session),
+        ctx.device_name(),
+        args.width,
+        args.height
+    );
+
+    let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
+    let mut stats = Stats::new(true);
+    let start = Instant::now();
+    let aspect = args.width as f32 / args.height as f32;
+    loop {
+        let frame_start = Instant::now();
+        let last = match args.frames {
+            Some(f) => stats.frames() + 1 >= f,
+            None => start.elapsed().as_secs_f64() >= seconds,
+        };
+        let anim_ms = session.advance(HEADLESS_DT)?;
+        let inputs = session.inputs(aspect);
+        let readback = (last && screenshot.is_some()).then(|| offscreen.readback_buffer());
+        let times = renderer.render(
+            &mut session.crowd,
+            &inputs,
+            offscreen.target(),
+            FrameSync::default(),
+            readback,
+        )?;
+        stats.frame(
+            anim_ms + times.palette_ms,
+            &times,
+            frame_start.elapsed().as_secs_f64() * 1e3,
+        );
+        if last {
+            break;
+        }
+    }
+    renderer.wait_idle()?;
+    stats.print_overall(start.elapsed().as_secs_f64());
+    if let Some(path) = &screenshot {
+        offscreen.pixels()?.save_png(path)?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.stats_json {
+        let doc = stats.json(|d| {
+            d.instances = session.crowd.len();
+            d.joints_per_instance = session
+                .models
+                .iter()
+                .map(|m| m.joint_count())
+                .max()
+                .unwrap_or(0);
+            d.device = ctx.device_name().to_string();
+            d.width = args.width;
+            d.height = args.height;
+            d.view_proj = session.inputs(aspect).view_proj.to_cols_array();
+            d.instance_world = session.first_world().to_array();
+        });
+        write_json(path, &doc)?;
+    }
+    Ok(())
+}
+
+/// "builtin", or "builtin + robot".
+pub fn model_names(session: &Session) -> String {
+    session
+        .models
+        .iter()
+        .map(|m| m.name().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ")
+}

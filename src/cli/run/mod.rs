@@ -1,0 +1,156 @@
+//! `throng run [MODEL...]`: a crowd rendered with Vulkan, in a window when a display is
+//! available (or asked for), otherwise headless, writing the last frame as PNG.
+
+mod headless;
+mod session;
+mod stats;
+mod window;
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use throng::gpu::{ContextOptions, PresentMode, ViewMode, validation_wanted};
+
+use super::{CliError, parse_instances, parse_seconds, parse_threads};
+
+/// `--view`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ViewArg {
+    /// The lit crowd on its ground.
+    Final,
+    /// Characters white on black, no ground or lighting (for checks).
+    Silhouette,
+}
+
+impl From<ViewArg> for ViewMode {
+    fn from(v: ViewArg) -> Self {
+        match v {
+            ViewArg::Final => ViewMode::Final,
+            ViewArg::Silhouette => ViewMode::Silhouette,
+        }
+    }
+}
+
+/// `--present-mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PresentArg {
+    /// Vsync (always available).
+    Fifo,
+    /// Newest frame wins, no tearing.
+    Mailbox,
+    /// No vsync.
+    Immediate,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Models: `builtin` (default), `.m3d` files, `.gltf`/`.glb` files. Several models share
+    /// the crowd, interleaved on the grid.
+    models: Vec<String>,
+    /// Number of animated instances, all models together (1 to 4,000,000).
+    #[arg(long, default_value_t = 4000, value_parser = parse_instances)]
+    instances: usize,
+    /// Render without a window, into an offscreen image.
+    #[arg(long)]
+    headless: bool,
+    /// Stop after this many frames.
+    #[arg(long, value_parser = parse_frames)]
+    frames: Option<u64>,
+    /// Stop after this many seconds (default: 3 headless; a window runs until closed).
+    #[arg(long, value_parser = parse_seconds)]
+    seconds: Option<f64>,
+    /// Frame width in pixels.
+    #[arg(long, default_value_t = 1280, value_parser = parse_size)]
+    width: u32,
+    /// Frame height in pixels.
+    #[arg(long, default_value_t = 720, value_parser = parse_size)]
+    height: u32,
+    /// Write the last frame as PNG (implies --headless).
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Worker threads for the palettes (0: one per core; at most 256).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    threads: usize,
+    /// Seed of the crowd's layout, clips, phases and speeds.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Every instance holds one pose, CLIP@SECONDS (clip name or index), no animation.
+    #[arg(long, value_name = "CLIP@SECONDS")]
+    pose: Option<String>,
+    /// What to show.
+    #[arg(long, value_enum, default_value_t = ViewArg::Final)]
+    view: ViewArg,
+    /// Write statistics of the run as JSON.
+    #[arg(long, value_name = "PATH")]
+    stats_json: Option<PathBuf>,
+    /// Use the Vulkan device whose name contains this (case-insensitive).
+    #[arg(long, value_name = "NAME")]
+    device: Option<String>,
+    /// How a window presents frames.
+    #[arg(long, value_enum, default_value_t = PresentArg::Fifo)]
+    present_mode: PresentArg,
+}
+
+/// The largest frame side accepted (Vulkan guarantees 4096 for images; most devices 16384).
+const MAX_SIZE: u32 = 16_384;
+
+fn parse_size(s: &str) -> Result<u32, String> {
+    let n: u32 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of pixels"))?;
+    if (1..=MAX_SIZE).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not between 1 and {MAX_SIZE}"))
+    }
+}
+
+fn parse_frames(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number of frames"))?;
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err("at least one frame is needed".into())
+    }
+}
+
+impl RunArgs {
+    fn context_options(&self) -> ContextOptions {
+        ContextOptions {
+            device: self.device.clone(),
+            validation: validation_wanted(),
+        }
+    }
+
+    fn present_mode(&self) -> PresentMode {
+        match self.present_mode {
+            PresentArg::Fifo => PresentMode::Fifo,
+            PresentArg::Mailbox => PresentMode::Mailbox,
+            PresentArg::Immediate => PresentMode::Immediate,
+        }
+    }
+}
+
+/// A display winit (built for X11) can open.
+fn display_available() -> bool {
+    std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
+}
+
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    // A screenshot is a headless product: the window shows its frames instead.
+    if args.headless || args.screenshot.is_some() {
+        return headless::run(args, args.screenshot.clone());
+    }
+    if !display_available() {
+        // `make run` on a machine without a display: still show something.
+        let shot = args
+            .screenshot
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("throng-crowd.png"));
+        println!("no display (DISPLAY is not set): rendering headless");
+        return headless::run(args, Some(shot));
+    }
+    window::run(args)
+}

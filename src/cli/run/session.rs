@@ -1,0 +1,168 @@
+//! What `run` shows, independent of where it goes: the models, the crowd laid out by
+//! `scene`, the camera framing it, the light, and one animation step per frame.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use glam::{Vec3, Vec4};
+use throng::anim::{Mat3x4, SkinnedModel};
+use throng::asset;
+use throng::crowd::{Crowd, ModelId};
+use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
+use throng::scene::{Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, mirrors, model_basis};
+
+use super::RunArgs;
+use crate::cli::CliError;
+
+/// Seconds between cross-fades of one instance to another clip, on average.
+const SWITCH_EVERY: f32 = 4.0;
+/// How long a cross-fade lasts, seconds.
+const FADE: f32 = 0.3;
+
+/// A held pose: `--pose CLIP@SECONDS`.
+#[derive(Clone, Debug)]
+struct Pose {
+    clip: String,
+    time: f32,
+}
+
+fn parse_pose(spec: &str) -> Result<Pose, CliError> {
+    let bad = || CliError::Argument(format!("--pose '{spec}' is not CLIP@SECONDS"));
+    let (clip, time) = spec.rsplit_once('@').ok_or_else(bad)?;
+    let time: f32 = time.parse().map_err(|_| bad())?;
+    if clip.is_empty() || !time.is_finite() {
+        return Err(bad());
+    }
+    Ok(Pose {
+        clip: clip.to_string(),
+        time,
+    })
+}
+
+/// The crowd and its surroundings; see the module documentation.
+pub struct Session {
+    /// The models, in crowd order.
+    pub models: Vec<Arc<SkinnedModel>>,
+    /// The animated instances.
+    pub crowd: Crowd,
+    /// The camera (orbit-controlled in a window).
+    pub camera: OrbitCamera,
+    light: Light,
+    ground_plane: Vec4,
+    view: ViewMode,
+    animate: bool,
+    frames: u64,
+}
+
+impl Session {
+    /// Loads the models and lays out the crowd as `args` say.
+    pub fn new(args: &RunArgs) -> Result<Self, CliError> {
+        let specs: Vec<Option<&str>> = if args.models.is_empty() {
+            vec![None]
+        } else {
+            args.models.iter().map(|m| Some(m.as_str())).collect()
+        };
+        let mut models = Vec::with_capacity(specs.len());
+        for spec in specs {
+            models.push(Arc::new(asset::load_model(spec)?));
+        }
+        let mut crowd = Crowd::new(args.threads)?;
+        let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
+        let layout = CrowdLayout::new(args.instances, args.seed);
+        let placed = layout.spawn(&mut crowd, &ids)?;
+        let pose = args.pose.as_deref().map(parse_pose).transpose()?;
+        if let Some(pose) = &pose {
+            // Resolve against every model first, so a bad name fails before anything moves.
+            let clips = models
+                .iter()
+                .map(|m| m.resolve_clip(&pose.clip))
+                .collect::<Result<Vec<_>, _>>()?;
+            for (i, p) in placed.iter().enumerate() {
+                let inst = crowd.instance_mut(i);
+                inst.play(clips[p.model], 0.0)?;
+                inst.set_time(pose.time);
+                inst.set_speed(0.0);
+            }
+        }
+        let aspect = args.width as f32 / args.height as f32;
+        let bounds = crowd_bounds(&placed, &models).ok_or_else(|| {
+            CliError::Argument("the models have no vertices to frame".into())
+        })?;
+        // Limbs swing past the bind pose: frame a slightly larger box.
+        let margin = (bounds.max - bounds.min).max_element() * 0.05;
+        let (lo, hi) = (bounds.min - Vec3::splat(margin), bounds.max + Vec3::splat(margin));
+        let camera = OrbitCamera::framing(lo, hi, aspect);
+        let centre = 0.5 * (lo + hi);
+        let half = 0.5 * (hi - lo).x.max((hi - lo).z);
+        let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 2.0, 0.0);
+        Ok(Self {
+            models,
+            crowd,
+            camera,
+            light: Light::default_sun(),
+            ground_plane,
+            view: args.view.into(),
+            animate: pose.is_none(),
+            frames: 0,
+        })
+    }
+
+    /// Uploads every model to `renderer`, in crowd order.
+    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
+        for m in &self.models {
+            renderer.add_model(m, mirrors(&model_basis(m)))?;
+        }
+        Ok(())
+    }
+
+    /// Advances the crowd by `dt` seconds (a few instances cross-fade to another clip now
+    /// and then); returns the CPU milliseconds it took.
+    pub fn advance(&mut self, dt: f32) -> Result<f64, CliError> {
+        let start = Instant::now();
+        if self.animate {
+            let n = self.crowd.len();
+            let switches = ((n as f32 * dt / SWITCH_EVERY) as usize).max(1);
+            for k in 0..switches {
+                let i = (self.frames as usize * 7919 + k * 104_729) % n;
+                let clips = self.crowd.instance(i).model().clips().len();
+                if clips > 1 {
+                    let inst = self.crowd.instance_mut(i);
+                    let next = (inst.clip() + 1) % clips;
+                    inst.play(next, FADE)?;
+                }
+            }
+        }
+        self.crowd.update(dt);
+        self.frames += 1;
+        Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// The camera now.
+    pub fn camera(&self) -> Camera {
+        self.camera.camera()
+    }
+
+    /// What the renderer needs to draw a frame of `aspect` (width / height).
+    pub fn inputs(&self, aspect: f32) -> FrameInputs {
+        let camera = self.camera();
+        FrameInputs {
+            view_proj: camera.view_proj(aspect),
+            eye: camera.eye,
+            light_dir: self.light.sun.direction,
+            light_color: self.light.sun.color * self.light.sun.intensity,
+            sky: self.light.ambient.sky,
+            ground_ambient: self.light.ambient.ground,
+            ground_plane: self.ground_plane,
+            view: self.view,
+        }
+    }
+
+    /// Instance 0's world transform.
+    pub fn first_world(&self) -> Mat3x4 {
+        if self.crowd.is_empty() {
+            Mat3x4::IDENTITY
+        } else {
+            *self.crowd.world(0)
+        }
+    }
+}

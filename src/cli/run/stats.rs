@@ -1,0 +1,163 @@
+//! Frame statistics of a run: a line every second (fps, CPU animation, GPU and frame
+//! milliseconds) and, with `--stats-json`, the averages of the whole run.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use throng::gpu::{FrameTimes, validation_messages};
+
+use crate::cli::CliError;
+
+/// Running sums for one reporting window or the whole run.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    frames: u64,
+    cpu_anim_ms: f64,
+    gpu_ms: f64,
+    gpu_frames: u64,
+    frame_ms: f64,
+}
+
+impl Sums {
+    fn add(&mut self, cpu_anim_ms: f64, times: &FrameTimes, frame_ms: f64) {
+        self.frames += 1;
+        self.cpu_anim_ms += cpu_anim_ms;
+        if let Some(g) = times.gpu_ms {
+            self.gpu_ms += g;
+            self.gpu_frames += 1;
+        }
+        self.frame_ms += frame_ms;
+    }
+
+    fn avg(total: f64, n: u64) -> f64 {
+        if n == 0 { 0.0 } else { total / n as f64 }
+    }
+}
+
+/// Collects frame times; see the module documentation.
+pub struct Stats {
+    total: Sums,
+    window: Sums,
+    window_start: Instant,
+    /// Whether to print a line every second.
+    pub print: bool,
+}
+
+/// The `--stats-json` document.
+#[derive(Debug, Serialize)]
+pub struct StatsJson {
+    /// Frames rendered.
+    pub frames: u64,
+    /// Instances in the crowd.
+    pub instances: usize,
+    /// Joints (palette matrices) per instance; the largest when models differ.
+    pub joints_per_instance: usize,
+    /// Average CPU milliseconds per frame spent animating (update and palettes).
+    pub cpu_anim_ms_avg: f64,
+    /// Average GPU milliseconds per frame (timestamps).
+    pub gpu_ms_avg: f64,
+    /// Average wall-clock milliseconds per frame.
+    pub frame_ms_avg: f64,
+    /// Validation messages seen in the run.
+    pub validation_messages: u64,
+    /// The Vulkan device used.
+    pub device: String,
+    /// Frame width.
+    pub width: u32,
+    /// Frame height.
+    pub height: u32,
+    /// World to Vulkan clip space, column-major.
+    pub view_proj: [f32; 16],
+    /// Instance 0's world transform, 3x4 rows.
+    pub instance_world: [f32; 12],
+}
+
+impl Stats {
+    /// Empty statistics.
+    pub fn new(print: bool) -> Self {
+        Self {
+            total: Sums::default(),
+            window: Sums::default(),
+            window_start: Instant::now(),
+            print,
+        }
+    }
+
+    /// Adds a frame; prints a line once a second.
+    pub fn frame(&mut self, cpu_anim_ms: f64, times: &FrameTimes, frame_ms: f64) {
+        self.total.add(cpu_anim_ms, times, frame_ms);
+        self.window.add(cpu_anim_ms, times, frame_ms);
+        let elapsed = self.window_start.elapsed();
+        if elapsed >= Duration::from_secs(1) {
+            if self.print {
+                println!("{}", line(&self.window, elapsed.as_secs_f64()));
+            }
+            self.window = Sums::default();
+            self.window_start = Instant::now();
+        }
+    }
+
+    /// Frames so far.
+    pub fn frames(&self) -> u64 {
+        self.total.frames
+    }
+
+    /// Prints the averages of the whole run.
+    pub fn print_overall(&self, seconds: f64) {
+        if self.print {
+            println!("overall: {}", line(&self.total, seconds));
+        }
+    }
+
+    /// The JSON document, given what only the caller knows.
+    pub fn json(&self, fill: impl FnOnce(&mut StatsJson)) -> StatsJson {
+        let t = &self.total;
+        let mut doc = StatsJson {
+            frames: t.frames,
+            instances: 0,
+            joints_per_instance: 0,
+            cpu_anim_ms_avg: Sums::avg(t.cpu_anim_ms, t.frames),
+            gpu_ms_avg: Sums::avg(t.gpu_ms, t.gpu_frames),
+            frame_ms_avg: Sums::avg(t.frame_ms, t.frames),
+            validation_messages: validation_messages(),
+            device: String::new(),
+            width: 0,
+            height: 0,
+            view_proj: [0.0; 16],
+            instance_world: [0.0; 12],
+        };
+        fill(&mut doc);
+        doc
+    }
+}
+
+fn line(s: &Sums, seconds: f64) -> String {
+    let fps = if seconds > 0.0 {
+        s.frames as f64 / seconds
+    } else {
+        0.0
+    };
+    let gpu = if s.gpu_frames > 0 {
+        format!("{:7.2}", s.gpu_ms / s.gpu_frames as f64)
+    } else {
+        String::from("    n/a")
+    };
+    format!(
+        "{fps:7.1} fps  cpu anim {:7.2} ms  gpu {gpu} ms  frame {:7.2} ms",
+        Sums::avg(s.cpu_anim_ms, s.frames),
+        Sums::avg(s.frame_ms, s.frames),
+    )
+}
+
+/// Writes `doc` to `path` as JSON.
+pub fn write_json(path: &Path, doc: &StatsJson) -> Result<(), CliError> {
+    let io = |source| CliError::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    };
+    let mut file = std::fs::File::create(path).map_err(io)?;
+    serde_json::to_writer_pretty(&mut file, doc).map_err(|e| io(e.into()))?;
+    writeln!(file).map_err(io)
+}

@@ -1,0 +1,308 @@
+//! `run` in a window: winit + a Vulkan swapchain. Esc or closing the window quits; drag
+//! with the left button to orbit, the right button to pan, the wheel to zoom. Resizes,
+//! minimizing and out-of-date swapchains are handled by re-creating the swapchain.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ash::vk;
+use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
+use throng::gpu::{GpuContext, GpuError, Presentation, Renderer, Swapchain, WindowHandles};
+use winit::application::ApplicationHandler;
+use winit::dpi::{PhysicalPosition, PhysicalSize};
+use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{Key, NamedKey};
+use winit::window::{Window, WindowId};
+
+use super::RunArgs;
+use super::headless::model_names;
+use super::session::Session;
+use super::stats::{Stats, write_json};
+use crate::cli::CliError;
+
+/// Longest animation step taken at once (after a stall, the crowd jumps no further).
+const MAX_DT: f32 = 0.1;
+/// Radians of orbit per pixel dragged.
+const ORBIT_PER_PIXEL: f32 = 0.005;
+
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    let session = Session::new(args)?;
+    let event_loop =
+        EventLoop::new().map_err(|e| GpuError::Window(format!("opening the display: {e}")))?;
+    let mut app = App {
+        args,
+        session,
+        state: None,
+        error: None,
+        stats: Stats::new(true),
+        start: Instant::now(),
+        last_frame: Instant::now(),
+        resize_pending: false,
+        mouse: Mouse::default(),
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| GpuError::Window(format!("event loop: {e}")))?;
+    if let Some(e) = app.error.take() {
+        return Err(e);
+    }
+    app.stats
+        .print_overall(app.start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// What exists once the window does. Fields drop in order: the renderer and swapchain
+/// before the context, the context (and its surface) before the window.
+struct Live {
+    renderer: Renderer,
+    swapchain: Swapchain,
+    ctx: Arc<GpuContext>,
+    window: Arc<Window>,
+    device: String,
+}
+
+#[derive(Default)]
+struct Mouse {
+    orbiting: bool,
+    panning: bool,
+    last: Option<PhysicalPosition<f64>>,
+}
+
+struct App<'a> {
+    args: &'a RunArgs,
+    session: Session,
+    state: Option<Live>,
+    error: Option<CliError>,
+    stats: Stats,
+    start: Instant,
+    last_frame: Instant,
+    resize_pending: bool,
+    mouse: Mouse,
+}
+
+impl App<'_> {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: CliError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+        event_loop.exit();
+    }
+
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<(), CliError> {
+        let attributes = Window::default_attributes()
+            .with_title("throng")
+            .with_inner_size(PhysicalSize::new(self.args.width, self.args.height));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| GpuError::Window(format!("creating the window: {e}")))?,
+        );
+        let handles = WindowHandles {
+            display: window
+                .display_handle()
+                .map_err(|e| GpuError::Window(e.to_string()))?
+                .as_raw(),
+            window: window
+                .window_handle()
+                .map_err(|e| GpuError::Window(e.to_string()))?
+                .as_raw(),
+        };
+        // SAFETY: `Live` drops the context before the window.
+        let ctx = unsafe { GpuContext::new(&self.args.context_options(), Some(handles)) }?;
+        let size = window.inner_size();
+        let wanted = vk::Extent2D {
+            width: size.width.max(1),
+            height: size.height.max(1),
+        };
+        let swapchain = Swapchain::new(
+            &ctx,
+            wanted,
+            self.args.present_mode(),
+            throng::crowd::DEFAULT_SLOTS,
+        )?;
+        let mut renderer = Renderer::new(
+            &ctx,
+            swapchain.format,
+            swapchain.extent,
+            Presentation::Swapchain,
+        )?;
+        self.session.upload(&mut renderer)?;
+        println!(
+            "rendering {} instances of {} on {} in a window (Esc quits)",
+            self.session.crowd.len(),
+            model_names(&self.session),
+            ctx.device_name()
+        );
+        let device = ctx.device_name().to_string();
+        self.state = Some(Live {
+            renderer,
+            swapchain,
+            ctx,
+            window,
+            device,
+        });
+        self.start = Instant::now();
+        self.last_frame = Instant::now();
+        Ok(())
+    }
+
+    /// Renders and presents one frame; returns whether the run should end.
+    fn frame(&mut self) -> Result<bool, CliError> {
+        let Some(live) = self.state.as_mut() else {
+            return Ok(false);
+        };
+        let size = live.window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            // Minimized: nothing to draw into.
+            return Ok(false);
+        }
+        if self.resize_pending {
+            live.renderer.wait_idle()?;
+            live.swapchain.recreate(vk::Extent2D {
+                width: size.width,
+                height: size.height,
+            })?;
+            live.renderer.resize(live.swapchain.extent)?;
+            self.resize_pending = false;
+        }
+        let Some(acquired) = live.swapchain.acquire()? else {
+            self.resize_pending = true;
+            return Ok(false);
+        };
+        let now = Instant::now();
+        let dt = (now - self.last_frame).as_secs_f32().min(MAX_DT);
+        self.last_frame = now;
+        let anim_ms = self.session.advance(dt)?;
+        let extent = live.swapchain.extent;
+        let inputs = self
+            .session
+            .inputs(extent.width as f32 / extent.height.max(1) as f32);
+        let times = live.renderer.render(
+            &mut self.session.crowd,
+            &inputs,
+            acquired.target,
+            acquired.sync,
+            None,
+        )?;
+        if !live.swapchain.present(&acquired)? {
+            self.resize_pending = true;
+        }
+        self.stats.frame(
+            anim_ms + times.palette_ms,
+            &times,
+            now.elapsed().as_secs_f64() * 1e3,
+        );
+        let done = match (self.args.frames, self.args.seconds) {
+            (Some(f), _) if self.stats.frames() >= f => true,
+            (_, Some(s)) if self.start.elapsed() >= Duration::from_secs_f64(s) => true,
+            _ => false,
+        };
+        Ok(done)
+    }
+
+    fn write_stats(&self) -> Result<(), CliError> {
+        let (Some(path), Some(live)) = (&self.args.stats_json, &self.state) else {
+            return Ok(());
+        };
+        let extent = live.swapchain.extent;
+        let aspect = extent.width as f32 / extent.height.max(1) as f32;
+        let doc = self.stats.json(|d| {
+            d.instances = self.session.crowd.len();
+            d.joints_per_instance = self
+                .session
+                .models
+                .iter()
+                .map(|m| m.joint_count())
+                .max()
+                .unwrap_or(0);
+            d.device = live.device.clone();
+            d.width = extent.width;
+            d.height = extent.height;
+            d.view_proj = self.session.inputs(aspect).view_proj.to_cols_array();
+            d.instance_world = self.session.first_world().to_array();
+        });
+        write_json(path, &doc)
+    }
+}
+
+impl ApplicationHandler for App<'_> {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.state.is_none() {
+            if let Err(e) = self.open(event_loop) {
+                self.fail(event_loop, e);
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::KeyboardInput {
+                event:
+                    KeyEvent {
+                        logical_key: Key::Named(NamedKey::Escape),
+                        state: ElementState::Pressed,
+                        ..
+                    },
+                ..
+            } => event_loop.exit(),
+            WindowEvent::Resized(_) => self.resize_pending = true,
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = state == ElementState::Pressed;
+                match button {
+                    MouseButton::Left => self.mouse.orbiting = down,
+                    MouseButton::Right => self.mouse.panning = down,
+                    _ => {}
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                if let Some(last) = self.mouse.last {
+                    let (dx, dy) = ((position.x - last.x) as f32, (position.y - last.y) as f32);
+                    if self.mouse.orbiting {
+                        self.session
+                            .camera
+                            .rotate(-dx * ORBIT_PER_PIXEL, dy * ORBIT_PER_PIXEL);
+                    }
+                    if self.mouse.panning {
+                        let h = self.args.height.max(1) as f32;
+                        self.session.camera.pan(-dx / h, dy / h);
+                    }
+                }
+                self.mouse.last = Some(position);
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                };
+                self.session.camera.zoom(0.9f32.powf(steps));
+            }
+            WindowEvent::RedrawRequested => match self.frame() {
+                Ok(true) => event_loop.exit(),
+                Ok(false) => {}
+                Err(e) => self.fail(event_loop, e),
+            },
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(live) = &self.state {
+            live.window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Err(e) = self.write_stats() {
+            if self.error.is_none() {
+                self.error = Some(e);
+            }
+        }
+        if let Some(live) = self.state.take() {
+            // Wait before tearing down so nothing in flight refers to what goes away.
+            live.ctx.wait_idle();
+            drop(live);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! `GpuError`: everything the renderer can fail with, as values with context.
+
+use ash::vk;
+use thiserror::Error;
+
+/// The packages that give a Debian/Ubuntu machine a Vulkan loader and a software device.
+pub const INSTALL_HINT: &str =
+    "install a Vulkan loader and driver (Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers)";
+
+/// Why the renderer failed.
+#[derive(Debug, Error)]
+pub enum GpuError {
+    /// `libvulkan.so.1` could not be loaded.
+    #[error("no Vulkan loader ({0}); {INSTALL_HINT}")]
+    NoLoader(String),
+    /// The loader found no usable device.
+    #[error("no Vulkan device{0}; {INSTALL_HINT}")]
+    NoDevice(String),
+    /// The chosen device lacks something the renderer needs.
+    #[error("device {device} cannot run throng: it lacks {missing}")]
+    Unsupported {
+        /// Device name.
+        device: String,
+        /// What is missing.
+        missing: String,
+    },
+    /// A Vulkan call failed.
+    #[error("{what}: {result}")]
+    Vulkan {
+        /// What was being done.
+        what: String,
+        /// The driver's answer.
+        result: vk::Result,
+    },
+    /// gpu-allocator failed.
+    #[error("allocating {what}: {source}")]
+    Allocation {
+        /// What the memory was for.
+        what: String,
+        /// The allocator's error.
+        source: gpu_allocator::AllocationError,
+    },
+    /// The window system failed.
+    #[error("window: {0}")]
+    Window(String),
+    /// The palette ring or crowd failed.
+    #[error(transparent)]
+    Crowd(#[from] crate::crowd::CrowdError),
+    /// The frame graph rejected its passes.
+    #[error("frame graph: {0}")]
+    Graph(String),
+    /// Anything else, described.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Adds "what was being done" to a raw Vulkan result.
+pub trait VkContext<T> {
+    /// Wraps an error with `what`.
+    fn context(self, what: impl Into<String>) -> Result<T, GpuError>;
+}
+
+impl<T> VkContext<T> for Result<T, vk::Result> {
+    fn context(self, what: impl Into<String>) -> Result<T, GpuError> {
+        self.map_err(|result| GpuError::Vulkan {
+            what: what.into(),
+            result,
+        })
+    }
+}

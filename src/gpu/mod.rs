@@ -1,0 +1,38 @@
+//! The Vulkan renderer: device and memory ([`GpuContext`], gpu-allocator), the palette ring's
+//! mapped memory and timeline ([`DeviceRingAllocator`], [`Timeline`]), the frame graph
+//! ([`graph`]), pipelines and passes, and the two ways frames leave: an [`Offscreen`] image
+//! read back to PNG, or a window's [`Swapchain`].
+//!
+//! Depends on `anim` and `crowd` (and on nothing that knows file formats); they know nothing
+//! of it. Every Vulkan object gets a debug name and every pass a debug label of its name, so
+//! validation messages and RenderDoc captures read in the program's own words.
+
+mod buffer;
+mod context;
+mod error;
+mod frame;
+mod frame_data;
+pub mod graph;
+mod image;
+mod instance;
+mod model;
+mod offscreen;
+pub mod passes;
+mod physical;
+mod pipeline;
+mod renderer;
+mod ring;
+mod shaders;
+mod swapchain;
+mod texture;
+mod validation;
+
+pub use context::{ContextOptions, GpuContext, WindowHandles};
+pub use error::{GpuError, INSTALL_HINT};
+pub use frame_data::{DrawConstants, FrameData, ViewMode};
+pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
+pub use renderer::{FrameInputs, FrameSync, FrameTimes, Presentation, Renderer, TargetImage};
+pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
+pub use swapchain::{Acquired, PresentMode, Swapchain};
+pub use texture::mip_chain;
+pub use validation::{validation_messages, validation_wanted};

@@ -1,0 +1,280 @@
+//! The descriptor and pipeline layouts every pass shares, and graphics pipelines built for
+//! dynamic rendering.
+//!
+//! All passes use one push-descriptor set layout (bindings as in `shaders/common.glsl`) and
+//! one push-constant range, so a pass pushes only what its shaders read and pipelines can be
+//! switched within a pass without rebinding anything.
+
+use std::ffi::CStr;
+use std::mem::offset_of;
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::context::GpuContext;
+use super::error::{GpuError, VkContext};
+use super::frame_data::DrawConstants;
+use super::shaders::ShaderModule;
+use crate::anim::Vertex;
+
+/// Binding of the instance records (storage buffer).
+pub const BINDING_RECORDS: u32 = 0;
+/// Binding of the palettes (storage buffer).
+pub const BINDING_PALETTES: u32 = 1;
+/// Binding of the frame uniforms.
+pub const BINDING_FRAME: u32 = 2;
+/// Binding of the base colour map.
+pub const BINDING_BASE_COLOR: u32 = 3;
+/// Binding of the normal map.
+pub const BINDING_NORMAL: u32 = 4;
+
+/// The shared layouts; see the module documentation.
+pub struct Layouts {
+    ctx: Arc<GpuContext>,
+    /// Set 0, pushed per pass.
+    pub set: vk::DescriptorSetLayout,
+    /// Set 0 plus the `Draw` push constants.
+    pub pipeline: vk::PipelineLayout,
+}
+
+impl Layouts {
+    /// Creates the set and pipeline layouts.
+    pub fn new(ctx: &Arc<GpuContext>) -> Result<Self, GpuError> {
+        let vf = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+        let binding = |b: u32, ty: vk::DescriptorType, stages: vk::ShaderStageFlags| {
+            vk::DescriptorSetLayoutBinding::default()
+                .binding(b)
+                .descriptor_type(ty)
+                .descriptor_count(1)
+                .stage_flags(stages)
+        };
+        let bindings = [
+            binding(
+                BINDING_RECORDS,
+                vk::DescriptorType::STORAGE_BUFFER,
+                vk::ShaderStageFlags::VERTEX,
+            ),
+            binding(
+                BINDING_PALETTES,
+                vk::DescriptorType::STORAGE_BUFFER,
+                vk::ShaderStageFlags::VERTEX,
+            ),
+            binding(BINDING_FRAME, vk::DescriptorType::UNIFORM_BUFFER, vf),
+            binding(
+                BINDING_BASE_COLOR,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                vk::ShaderStageFlags::FRAGMENT,
+            ),
+            binding(
+                BINDING_NORMAL,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                vk::ShaderStageFlags::FRAGMENT,
+            ),
+        ];
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
+            .bindings(&bindings);
+        // SAFETY: valid device and create info.
+        let set = unsafe { ctx.device.create_descriptor_set_layout(&info, None) }
+            .context("creating the descriptor set layout")?;
+        ctx.name(set, "pass descriptors (pushed)");
+        let sets = [set];
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(vf)
+            .offset(0)
+            .size(size_of::<DrawConstants>() as u32)];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&sets)
+            .push_constant_ranges(&ranges);
+        // SAFETY: as above.
+        let pipeline = match unsafe { ctx.device.create_pipeline_layout(&info, None) } {
+            Ok(p) => p,
+            Err(result) => {
+                // SAFETY: unused layout.
+                unsafe { ctx.device.destroy_descriptor_set_layout(set, None) };
+                return Err(GpuError::Vulkan {
+                    what: "creating the pipeline layout".into(),
+                    result,
+                });
+            }
+        };
+        ctx.name(pipeline, "pass pipeline layout");
+        Ok(Self {
+            ctx: ctx.clone(),
+            set,
+            pipeline,
+        })
+    }
+}
+
+impl Drop for Layouts {
+    fn drop(&mut self) {
+        // SAFETY: pipelines using these layouts are gone or no longer in use.
+        unsafe {
+            self.ctx.device.destroy_pipeline_layout(self.pipeline, None);
+            self.ctx
+                .device
+                .destroy_descriptor_set_layout(self.set, None);
+        }
+    }
+}
+
+/// Which vertex input a pipeline takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VertexInput {
+    /// [`Vertex`] from binding 0.
+    Skinned,
+    /// None: positions come from the vertex index.
+    Generated,
+}
+
+/// What a graphics pipeline needs besides its shaders.
+#[derive(Clone, Copy, Debug)]
+pub struct PipelineDesc<'a> {
+    /// Debug name.
+    pub name: &'a str,
+    /// Vertex input.
+    pub input: VertexInput,
+    /// Colour target format (`None`: depth only).
+    pub color: Option<vk::Format>,
+    /// Depth target format.
+    pub depth: vk::Format,
+    /// Depth compare (LESS, or EQUAL after a prepass).
+    pub depth_compare: vk::CompareOp,
+    /// Whether depth is written.
+    pub depth_write: bool,
+    /// Back-face culling (front face is dynamic state: it flips with mirrored transforms).
+    pub cull_back: bool,
+}
+
+/// A graphics pipeline, destroyed on drop.
+pub struct Pipeline {
+    ctx: Arc<GpuContext>,
+    /// The pipeline.
+    pub pipeline: vk::Pipeline,
+}
+
+impl Pipeline {
+    /// Builds a pipeline for dynamic rendering with viewport, scissor and front face dynamic.
+    pub fn new(
+        ctx: &Arc<GpuContext>,
+        layouts: &Layouts,
+        desc: &PipelineDesc<'_>,
+        vert: &ShaderModule,
+        frag: Option<&ShaderModule>,
+    ) -> Result<Self, GpuError> {
+        const MAIN: &CStr = c"main";
+        let mut stages = vec![
+            vk::PipelineShaderStageCreateInfo::default()
+                .stage(vk::ShaderStageFlags::VERTEX)
+                .module(vert.module)
+                .name(MAIN),
+        ];
+        if let Some(frag) = frag {
+            stages.push(
+                vk::PipelineShaderStageCreateInfo::default()
+                    .stage(vk::ShaderStageFlags::FRAGMENT)
+                    .module(frag.module)
+                    .name(MAIN),
+            );
+        }
+        let bindings = [vk::VertexInputBindingDescription::default()
+            .binding(0)
+            .stride(size_of::<Vertex>() as u32)
+            .input_rate(vk::VertexInputRate::VERTEX)];
+        let attr = |location: u32, format: vk::Format, offset: usize| {
+            vk::VertexInputAttributeDescription::default()
+                .location(location)
+                .binding(0)
+                .format(format)
+                .offset(offset as u32)
+        };
+        let attributes = [
+            attr(0, vk::Format::R32G32B32_SFLOAT, offset_of!(Vertex, position)),
+            attr(1, vk::Format::R32G32B32_SFLOAT, offset_of!(Vertex, normal)),
+            attr(2, vk::Format::R32G32B32A32_SFLOAT, offset_of!(Vertex, tangent)),
+            attr(3, vk::Format::R32G32_SFLOAT, offset_of!(Vertex, uv)),
+            attr(4, vk::Format::R16G16B16A16_UINT, offset_of!(Vertex, joints)),
+            attr(5, vk::Format::R32G32B32A32_SFLOAT, offset_of!(Vertex, weights)),
+        ];
+        let vertex_input = match desc.input {
+            VertexInput::Skinned => vk::PipelineVertexInputStateCreateInfo::default()
+                .vertex_binding_descriptions(&bindings)
+                .vertex_attribute_descriptions(&attributes),
+            VertexInput::Generated => vk::PipelineVertexInputStateCreateInfo::default(),
+        };
+        let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
+            .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+        let viewport = vk::PipelineViewportStateCreateInfo::default()
+            .viewport_count(1)
+            .scissor_count(1);
+        let raster = vk::PipelineRasterizationStateCreateInfo::default()
+            .polygon_mode(vk::PolygonMode::FILL)
+            .cull_mode(if desc.cull_back {
+                vk::CullModeFlags::BACK
+            } else {
+                vk::CullModeFlags::NONE
+            })
+            .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .line_width(1.0);
+        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
+            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let depth = vk::PipelineDepthStencilStateCreateInfo::default()
+            .depth_test_enable(true)
+            .depth_write_enable(desc.depth_write)
+            .depth_compare_op(desc.depth_compare);
+        let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
+            .color_write_mask(vk::ColorComponentFlags::RGBA)];
+        let blend = if desc.color.is_some() {
+            vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments)
+        } else {
+            vk::PipelineColorBlendStateCreateInfo::default()
+        };
+        let dynamic_states = [
+            vk::DynamicState::VIEWPORT,
+            vk::DynamicState::SCISSOR,
+            vk::DynamicState::FRONT_FACE,
+        ];
+        let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
+        let color_formats: Vec<vk::Format> = desc.color.into_iter().collect();
+        let mut rendering = vk::PipelineRenderingCreateInfo::default()
+            .color_attachment_formats(&color_formats)
+            .depth_attachment_format(desc.depth);
+        let info = vk::GraphicsPipelineCreateInfo::default()
+            .stages(&stages)
+            .vertex_input_state(&vertex_input)
+            .input_assembly_state(&assembly)
+            .viewport_state(&viewport)
+            .rasterization_state(&raster)
+            .multisample_state(&multisample)
+            .depth_stencil_state(&depth)
+            .color_blend_state(&blend)
+            .dynamic_state(&dynamic)
+            .layout(layouts.pipeline)
+            .push_next(&mut rendering);
+        // SAFETY: every referenced structure lives until the call returns.
+        let pipeline = unsafe {
+            ctx.device
+                .create_graphics_pipelines(vk::PipelineCache::null(), &[info], None)
+        }
+        .map_err(|(_, result)| GpuError::Vulkan {
+            what: format!("creating pipeline {}", desc.name),
+            result,
+        })?
+        .into_iter()
+        .next()
+        .ok_or_else(|| GpuError::Other(format!("pipeline {} was not created", desc.name)))?;
+        ctx.name(pipeline, desc.name);
+        Ok(Self {
+            ctx: ctx.clone(),
+            pipeline,
+        })
+    }
+}
+
+impl Drop for Pipeline {
+    fn drop(&mut self) {
+        // SAFETY: the owner waited for the device.
+        unsafe { self.ctx.device.destroy_pipeline(self.pipeline, None) };
+    }
+}

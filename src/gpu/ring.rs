@@ -1,0 +1,169 @@
+//! The palette ring's GPU side: [`DeviceRingAllocator`] gives the crowd persistently mapped
+//! storage buffers to write palettes and instance records into (device-local and host-visible
+//! where the device offers it, host-visible otherwise), and [`Timeline`] is the
+//! [`ReleaseWait`] that tells the ring when the GPU has finished reading a slot.
+//!
+//! The GPU reads exactly what the crowd's workers wrote, where they wrote it: no staging
+//! copy. Nothing here reads the mapped memory back (on real GPUs it is write-combined).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+
+use super::buffer::GpuBuffer;
+use super::context::GpuContext;
+use super::error::{GpuError, VkContext};
+use crate::crowd::{MappedRegion, REGION_ALIGN, RegionAllocator, ReleaseWait, RingError};
+
+/// Allocates ring regions as mapped storage buffers.
+pub struct DeviceRingAllocator {
+    ctx: Arc<GpuContext>,
+    made: u32,
+}
+
+impl DeviceRingAllocator {
+    /// An allocator on `ctx`'s device.
+    pub fn new(ctx: &Arc<GpuContext>) -> Self {
+        Self {
+            ctx: ctx.clone(),
+            made: 0,
+        }
+    }
+}
+
+/// One region: a mapped storage buffer.
+pub struct DeviceRegion {
+    buffer: GpuBuffer,
+    ptr: *mut u8,
+}
+
+// SAFETY: the pointer addresses memory owned by `buffer`; see MappedRegion's contract.
+unsafe impl Send for DeviceRegion {}
+// SAFETY: as above.
+unsafe impl Sync for DeviceRegion {}
+
+impl DeviceRegion {
+    /// The storage buffer to bind (at the slot's offset).
+    pub fn buffer(&self) -> vk::Buffer {
+        self.buffer.buffer
+    }
+}
+
+// SAFETY: `ptr` is the persistent mapping of `buffer`, `len` bytes long, zeroed at creation,
+// aligned to REGION_ALIGN (checked in `allocate`), and lives as long as the region.
+unsafe impl MappedRegion for DeviceRegion {
+    fn as_mut_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    fn len(&self) -> usize {
+        self.buffer.size as usize
+    }
+}
+
+impl RegionAllocator for DeviceRingAllocator {
+    type Region = DeviceRegion;
+
+    fn allocate(&mut self, bytes: usize) -> Result<DeviceRegion, RingError> {
+        let buffer = GpuBuffer::new(
+            &self.ctx,
+            &format!("palette ring {}", self.made),
+            bytes as u64,
+            vk::BufferUsageFlags::STORAGE_BUFFER,
+            MemoryLocation::CpuToGpu,
+            REGION_ALIGN as u64,
+        )
+        .map_err(|e| RingError::Allocation(e.to_string()))?;
+        let ptr = buffer.mapped_ptr().ok_or_else(|| {
+            RingError::Allocation("the palette ring's memory is not host-visible".into())
+        })?;
+        if ptr as usize % REGION_ALIGN != 0 {
+            return Err(RingError::Allocation(format!(
+                "the palette ring's mapping at {ptr:p} is not aligned to {REGION_ALIGN} bytes"
+            )));
+        }
+        // The slices the ring hands out must start out initialized; write-only, so it is
+        // cheap on write-combined memory too.
+        // SAFETY: the mapping is `bytes` long and not yet used by the device.
+        unsafe { std::ptr::write_bytes(ptr, 0, bytes) };
+        self.made += 1;
+        log::debug!("palette ring region of {bytes} bytes");
+        Ok(DeviceRegion { buffer, ptr })
+    }
+}
+
+/// A timeline semaphore: each frame's submission signals the next value.
+pub struct Timeline {
+    ctx: Arc<GpuContext>,
+    /// The semaphore.
+    pub semaphore: vk::Semaphore,
+}
+
+/// How long a frame may take before waiting for it counts as a lost device.
+const WAIT_LIMIT: Duration = Duration::from_secs(60);
+
+impl Timeline {
+    /// A timeline starting at 0.
+    pub fn new(ctx: &Arc<GpuContext>, name: &str) -> Result<Self, GpuError> {
+        let mut kind = vk::SemaphoreTypeCreateInfo::default()
+            .semaphore_type(vk::SemaphoreType::TIMELINE)
+            .initial_value(0);
+        let info = vk::SemaphoreCreateInfo::default().push_next(&mut kind);
+        // SAFETY: valid device and create info.
+        let semaphore = unsafe { ctx.device.create_semaphore(&info, None) }
+            .context("creating a timeline semaphore")?;
+        ctx.name(semaphore, name);
+        Ok(Self {
+            ctx: ctx.clone(),
+            semaphore,
+        })
+    }
+
+    /// Blocks until the timeline reaches `value`.
+    pub fn wait(&self, value: u64) -> Result<(), GpuError> {
+        let semaphores = [self.semaphore];
+        let values = [value];
+        let info = vk::SemaphoreWaitInfo::default()
+            .semaphores(&semaphores)
+            .values(&values);
+        // SAFETY: a live timeline semaphore of this device.
+        let result = unsafe {
+            self.ctx
+                .device
+                .wait_semaphores(&info, WAIT_LIMIT.as_nanos() as u64)
+        };
+        match result {
+            Ok(()) => Ok(()),
+            Err(vk::Result::TIMEOUT) => Err(GpuError::Other(format!(
+                "the GPU did not finish frame {value} within {} s",
+                WAIT_LIMIT.as_secs()
+            ))),
+            Err(result) => Err(GpuError::Vulkan {
+                what: format!("waiting for frame {value}"),
+                result,
+            }),
+        }
+    }
+
+    /// The value the GPU has reached.
+    pub fn value(&self) -> Result<u64, GpuError> {
+        // SAFETY: a live timeline semaphore.
+        unsafe { self.ctx.device.get_semaphore_counter_value(self.semaphore) }
+            .context("reading the frame timeline")
+    }
+}
+
+impl ReleaseWait for Timeline {
+    fn wait_released(&mut self, token: u64) -> Result<(), RingError> {
+        self.wait(token).map_err(|e| RingError::Wait(e.to_string()))
+    }
+}
+
+impl Drop for Timeline {
+    fn drop(&mut self) {
+        // SAFETY: the owner waited for the device before dropping.
+        unsafe { self.ctx.device.destroy_semaphore(self.semaphore, None) };
+    }
+}

@@ -1,0 +1,55 @@
+//! The SPIR-V that `build.rs` compiled from `shaders/`, embedded in the binary, and shader
+//! module creation.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::context::GpuContext;
+use super::error::{GpuError, VkContext};
+
+macro_rules! spirv {
+    ($file:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/shaders/", $file, ".spv"))
+    };
+}
+
+/// Skinned forward pass, vertex stage.
+pub const SKINNED_VERT: &[u8] = spirv!("skinned.vert");
+/// Skinned forward pass, fragment stage.
+pub const SKINNED_FRAG: &[u8] = spirv!("skinned.frag");
+/// Ground plane, vertex stage.
+pub const GROUND_VERT: &[u8] = spirv!("ground.vert");
+/// Ground plane, fragment stage.
+pub const GROUND_FRAG: &[u8] = spirv!("ground.frag");
+
+/// A shader module, destroyed on drop (pipelines keep what they need).
+pub struct ShaderModule {
+    ctx: Arc<GpuContext>,
+    /// The module.
+    pub module: vk::ShaderModule,
+}
+
+impl ShaderModule {
+    /// Creates a module from SPIR-V bytes.
+    pub fn new(ctx: &Arc<GpuContext>, name: &str, spirv: &[u8]) -> Result<Self, GpuError> {
+        let words = ash::util::read_spv(&mut std::io::Cursor::new(spirv))
+            .map_err(|e| GpuError::Other(format!("shader {name}: not SPIR-V: {e}")))?;
+        let info = vk::ShaderModuleCreateInfo::default().code(&words);
+        // SAFETY: valid device; `words` is SPIR-V produced by shaderc at build time.
+        let module = unsafe { ctx.device.create_shader_module(&info, None) }
+            .context(format!("creating shader module {name}"))?;
+        ctx.name(module, name);
+        Ok(Self {
+            ctx: ctx.clone(),
+            module,
+        })
+    }
+}
+
+impl Drop for ShaderModule {
+    fn drop(&mut self) {
+        // SAFETY: modules are only needed while pipelines are created.
+        unsafe { self.ctx.device.destroy_shader_module(self.module, None) };
+    }
+}

@@ -1,0 +1,292 @@
+//! Textures: the loaders' RGBA8 images uploaded with a full mip chain (built on the CPU, so
+//! it does not depend on which formats a device can blit), plus the 1x1 defaults that stand
+//! in for a material without a texture, and the sampler they are all read with.
+//!
+//! Uploads happen once at load time, outside the frame graph: their two layout transitions
+//! (before and after the copies) are the only barriers written by hand in the renderer.
+
+use std::sync::Arc;
+
+use ash::vk;
+use gpu_allocator::MemoryLocation;
+
+use super::buffer::GpuBuffer;
+use super::context::GpuContext;
+use super::error::{GpuError, VkContext};
+use super::image::{GpuImage, ImageInfo};
+use crate::anim::Texture;
+
+/// How a texture's texels are to be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexelSpace {
+    /// Colour, stored sRGB-encoded (base colour maps): decoded to linear when sampled, and
+    /// mips averaged in linear light.
+    Srgb,
+    /// Data (normal maps): averaged as stored.
+    Linear,
+}
+
+/// Uploads `texture` with every mip level down to 1x1.
+pub fn upload(
+    ctx: &Arc<GpuContext>,
+    name: &str,
+    texture: &Texture,
+    space: TexelSpace,
+) -> Result<GpuImage, GpuError> {
+    let chain = mip_chain(texture, space);
+    let format = match space {
+        TexelSpace::Srgb => vk::Format::R8G8B8A8_SRGB,
+        TexelSpace::Linear => vk::Format::R8G8B8A8_UNORM,
+    };
+    let bytes: usize = chain.iter().map(|m| m.2.len()).sum();
+    let staging = GpuBuffer::new(
+        ctx,
+        &format!("{name} (staging)"),
+        bytes as u64,
+        vk::BufferUsageFlags::TRANSFER_SRC,
+        MemoryLocation::CpuToGpu,
+        4,
+    )?;
+    let mut regions = Vec::with_capacity(chain.len());
+    let mut offset = 0usize;
+    for (level, (w, h, data)) in chain.iter().enumerate() {
+        staging.write(offset, data)?;
+        regions.push(
+            vk::BufferImageCopy::default()
+                .buffer_offset(offset as u64)
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: level as u32,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_extent(vk::Extent3D {
+                    width: *w,
+                    height: *h,
+                    depth: 1,
+                }),
+        );
+        offset += data.len();
+    }
+    let image = GpuImage::new(
+        ctx,
+        name,
+        ImageInfo {
+            format,
+            extent: vk::Extent2D {
+                width: texture.width.max(1),
+                height: texture.height.max(1),
+            },
+            usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            mip_levels: chain.len() as u32,
+            aspect: vk::ImageAspectFlags::COLOR,
+        },
+    )?;
+    ctx.run_once(&format!("upload {name}"), |cmd| {
+        let range = vk::ImageSubresourceRange {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            base_mip_level: 0,
+            level_count: vk::REMAINING_MIP_LEVELS,
+            base_array_layer: 0,
+            layer_count: vk::REMAINING_ARRAY_LAYERS,
+        };
+        let to_copy = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::NONE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+            .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image.image)
+            .subresource_range(range)];
+        // Frames that sample it are submitted after this submission was waited for, so
+        // the second barrier only needs to make the copy visible to fragment shaders.
+        let to_read = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ)
+            .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image.image)
+            .subresource_range(range)];
+        // SAFETY: recording into a one-shot command buffer; every handle is live and the
+        // submission is waited for before the staging buffer goes.
+        unsafe {
+            ctx.cmd_pipeline_barrier2(
+                cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_copy),
+            );
+            ctx.device.cmd_copy_buffer_to_image(
+                cmd,
+                staging.buffer,
+                image.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &regions,
+            );
+            ctx.cmd_pipeline_barrier2(
+                cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_read),
+            );
+        }
+    })?;
+    Ok(image)
+}
+
+/// A 1x1 texture of one RGBA8 texel (white for "no base colour map", flat blue-ish
+/// (0.5, 0.5, 1) for "no normal map").
+pub fn solid(
+    ctx: &Arc<GpuContext>,
+    name: &str,
+    rgba: [u8; 4],
+    space: TexelSpace,
+) -> Result<GpuImage, GpuError> {
+    let texture = Texture {
+        name: name.to_string(),
+        width: 1,
+        height: 1,
+        rgba8: rgba.to_vec(),
+    };
+    upload(ctx, name, &texture, space)
+}
+
+/// A sampler, destroyed on drop.
+pub struct Sampler {
+    ctx: Arc<GpuContext>,
+    /// The sampler.
+    pub sampler: vk::Sampler,
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) {
+        // SAFETY: the owner waited for the frames that used it.
+        unsafe { self.ctx.device.destroy_sampler(self.sampler, None) };
+    }
+}
+
+/// The sampler every material texture is read with: trilinear, repeating, anisotropic
+/// where the device allows it.
+pub fn create_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
+    // SAFETY: querying a valid physical device.
+    let features = unsafe {
+        ctx.instance()
+            .get_physical_device_features(ctx.physical.physical)
+    };
+    let anisotropy = features.sampler_anisotropy == vk::TRUE;
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+        .address_mode_u(vk::SamplerAddressMode::REPEAT)
+        .address_mode_v(vk::SamplerAddressMode::REPEAT)
+        .address_mode_w(vk::SamplerAddressMode::REPEAT)
+        .anisotropy_enable(anisotropy)
+        .max_anisotropy(if anisotropy {
+            ctx.physical.limits.max_sampler_anisotropy.min(8.0)
+        } else {
+            1.0
+        })
+        .max_lod(vk::LOD_CLAMP_NONE);
+    // SAFETY: valid device and create info.
+    let sampler =
+        unsafe { ctx.device.create_sampler(&info, None) }.context("creating the texture sampler")?;
+    ctx.name(sampler, "material sampler");
+    Ok(Sampler {
+        ctx: ctx.clone(),
+        sampler,
+    })
+}
+
+/// Every mip level as (width, height, RGBA8 bytes), level 0 first, down to 1x1. Each texel of
+/// a level averages the 2x2 (or 2x1 / 1x2 at odd edges) texels above it.
+pub fn mip_chain(texture: &Texture, space: TexelSpace) -> Vec<(u32, u32, Vec<u8>)> {
+    let mut levels = vec![(
+        texture.width.max(1),
+        texture.height.max(1),
+        texture.rgba8.clone(),
+    )];
+    while let Some((w, h, data)) = levels.last() {
+        if *w == 1 && *h == 1 {
+            break;
+        }
+        let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
+        let mut next = vec![0u8; (nw * nh * 4) as usize];
+        for y in 0..nh {
+            for x in 0..nw {
+                for c in 0..4 {
+                    let mut sum = 0.0f32;
+                    let mut n = 0.0f32;
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let (sx, sy) = ((x * 2 + dx).min(w - 1), (y * 2 + dy).min(h - 1));
+                        let v = data[((sy * w + sx) * 4 + c) as usize];
+                        sum += decode(v, space, c);
+                        n += 1.0;
+                    }
+                    next[((y * nw + x) * 4 + c) as usize] = encode(sum / n, space, c);
+                }
+            }
+        }
+        levels.push((nw, nh, next));
+    }
+    levels
+}
+
+fn decode(v: u8, space: TexelSpace, channel: u32) -> f32 {
+    let x = v as f32 / 255.0;
+    if space == TexelSpace::Srgb && channel < 3 {
+        if x <= 0.04045 {
+            x / 12.92
+        } else {
+            ((x + 0.055) / 1.055).powf(2.4)
+        }
+    } else {
+        x
+    }
+}
+
+fn encode(x: f32, space: TexelSpace, channel: u32) -> u8 {
+    let x = x.clamp(0.0, 1.0);
+    let y = if space == TexelSpace::Srgb && channel < 3 {
+        if x <= 0.003_130_8 {
+            x * 12.92
+        } else {
+            1.055 * x.powf(1.0 / 2.4) - 0.055
+        }
+    } else {
+        x
+    };
+    (y * 255.0 + 0.5) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mip_chain_reaches_one_texel_and_averages_in_linear_light() {
+        // 4x2: left half black, right half white.
+        let mut rgba8 = Vec::new();
+        for _y in 0..2 {
+            for x in 0..4 {
+                let v = if x < 2 { 0 } else { 255 };
+                rgba8.extend_from_slice(&[v, v, v, 255]);
+            }
+        }
+        let t = Texture {
+            name: "t".into(),
+            width: 4,
+            height: 2,
+            rgba8,
+        };
+        let chain = mip_chain(&t, TexelSpace::Srgb);
+        let sizes: Vec<(u32, u32)> = chain.iter().map(|(w, h, _)| (*w, *h)).collect();
+        assert_eq!(sizes, [(4, 2), (2, 1), (1, 1)]);
+        // Half black, half white is 0.5 linear: sRGB-encoded 188, not 128.
+        assert_eq!(chain[2].2, [188, 188, 188, 255]);
+        let linear = mip_chain(&t, TexelSpace::Linear);
+        assert_eq!(linear[2].2, [128, 128, 128, 255]);
+    }
+}
