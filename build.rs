@@ -86,11 +86,13 @@ fn compile(
     options.set_include_callback(move |requested, _type, from, _depth| {
         // Plain file names only: every include lives in shaders/.
         if requested.contains(['/', '\\']) {
-            return Err(format!("{from}: include '{requested}' must be a file in shaders/"));
+            return Err(format!(
+                "{from}: include '{requested}' must be a file in shaders/"
+            ));
         }
         let file = include_dir.join(requested);
-        let content = fs::read_to_string(&file)
-            .map_err(|e| format!("{from}: include '{requested}': {e}"))?;
+        let content =
+            fs::read_to_string(&file).map_err(|e| format!("{from}: include '{requested}': {e}"))?;
         println!("cargo::rerun-if-changed={}", file.display());
         Ok(shaderc::ResolvedInclude {
             resolved_name: requested.to_string(),

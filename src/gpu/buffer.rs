@@ -77,7 +77,10 @@ impl GpuBuffer {
             size,
             mapped,
         };
-        let alloc = this.allocation.as_ref().ok_or_else(|| GpuError::Other("lost allocation".into()))?;
+        let alloc = this
+            .allocation
+            .as_ref()
+            .ok_or_else(|| GpuError::Other("lost allocation".into()))?;
         // SAFETY: the memory and offset come from an allocation meeting the requirements.
         unsafe { device.bind_buffer_memory(buffer, alloc.memory(), alloc.offset()) }
             .context(format!("binding memory to buffer {name}"))?;

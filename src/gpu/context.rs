@@ -98,16 +98,20 @@ impl GpuContext {
             }
             None => None,
         };
-        let chosen = physical::choose(&instance.instance, options.device.as_deref(), &|pd, family| {
-            match &surface {
-                // SAFETY: valid physical device, family index and surface.
-                Some((s, loader)) => unsafe {
-                    loader.get_physical_device_surface_support(pd, family, *s)
+        let chosen = physical::choose(
+            &instance.instance,
+            options.device.as_deref(),
+            &|pd, family| {
+                match &surface {
+                    // SAFETY: valid physical device, family index and surface.
+                    Some((s, loader)) => {
+                        unsafe { loader.get_physical_device_surface_support(pd, family, *s) }
+                            .unwrap_or(false)
+                    }
+                    None => true,
                 }
-                .unwrap_or(false),
-                None => true,
-            }
-        });
+            },
+        );
         let physical = match chosen {
             Ok(p) => p,
             Err(e) => {
@@ -248,7 +252,9 @@ impl GpuContext {
         unsafe {
             match &self.commands13 {
                 Commands13::Core => self.device.cmd_begin_rendering(cmd, info),
-                Commands13::Extensions { rendering, .. } => rendering.cmd_begin_rendering(cmd, info),
+                Commands13::Extensions { rendering, .. } => {
+                    rendering.cmd_begin_rendering(cmd, info)
+                }
             }
         }
     }
@@ -299,7 +305,10 @@ impl GpuContext {
 
     /// Submits to the queue (`vkQueueSubmit2`), serialized with other submissions.
     pub fn submit(&self, submits: &[vk::SubmitInfo2], fence: vk::Fence) -> Result<(), GpuError> {
-        let _guard = self.queue_lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .queue_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         // SAFETY: the queue is externally synchronized by the lock; the caller built valid
         // submit infos.
         unsafe {
@@ -315,7 +324,10 @@ impl GpuContext {
 
     /// Runs `f` on the queue's lock (presentation shares the queue).
     pub fn with_queue<R>(&self, f: impl FnOnce(vk::Queue) -> R) -> R {
-        let _guard = self.queue_lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .queue_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         f(self.queue)
     }
 
@@ -377,7 +389,10 @@ impl GpuContext {
 
     /// Waits until the device is idle (before destroying what it may still use).
     pub fn wait_idle(&self) {
-        let _guard = self.queue_lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let _guard = self
+            .queue_lock
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         // SAFETY: valid device; a failure (device lost) leaves nothing better to do than go on
         // tearing down.
         if let Err(e) = unsafe { self.device.device_wait_idle() } {
@@ -420,8 +435,11 @@ fn create_device(
         .queue_family_index(physical.queue_family)
         .queue_priorities(&priorities)];
     // SAFETY: querying a valid physical device.
-    let supported =
-        unsafe { instance.instance.get_physical_device_features(physical.physical) };
+    let supported = unsafe {
+        instance
+            .instance
+            .get_physical_device_features(physical.physical)
+    };
     let base = vk::PhysicalDeviceFeatures::default()
         .sampler_anisotropy(supported.sampler_anisotropy == vk::TRUE);
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);

@@ -4,8 +4,7 @@ use ash::vk;
 use thiserror::Error;
 
 /// The packages that give a Debian/Ubuntu machine a Vulkan loader and a software device.
-pub const INSTALL_HINT: &str =
-    "install a Vulkan loader and driver (Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers)";
+pub const INSTALL_HINT: &str = "install a Vulkan loader and driver (Debian/Ubuntu: apt-get install libvulkan1 mesa-vulkan-drivers)";
 
 /// Why the renderer failed.
 #[derive(Debug, Error)]

@@ -28,8 +28,7 @@ impl Instance {
     /// system's surface extensions, or none for headless use).
     pub fn new(extensions: &[*const c_char], validation: bool) -> Result<Self, GpuError> {
         // SAFETY: loading the system's Vulkan loader; its initialisation has no preconditions.
-        let entry =
-            unsafe { ash::Entry::load() }.map_err(|e| GpuError::NoLoader(e.to_string()))?;
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| GpuError::NoLoader(e.to_string()))?;
         // SAFETY: plain enumeration calls on a loaded entry.
         let layers = unsafe { entry.enumerate_instance_layer_properties() }
             .context("listing Vulkan layers")?;

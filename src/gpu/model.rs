@@ -44,6 +44,8 @@ pub struct GpuModel {
     pub textures: Vec<GpuImage>,
     /// Whether its instances' transforms mirror (front faces flip).
     pub mirrored: bool,
+    /// Whether its triangles' numeric normals point outwards ([`crate::anim::Mesh::winding_volume`]).
+    pub outward: bool,
 }
 
 impl GpuModel {
@@ -57,7 +59,9 @@ impl GpuModel {
         let mesh = model.mesh();
         let name = model.name();
         if mesh.vertices.is_empty() || mesh.indices.is_empty() {
-            return Err(GpuError::Other(format!("model {name} has no triangles to draw")));
+            return Err(GpuError::Other(format!(
+                "model {name} has no triangles to draw"
+            )));
         }
         let vertices = GpuBuffer::with_data(
             ctx,
@@ -74,31 +78,33 @@ impl GpuModel {
         // Each source texture is uploaded once per colour space it is read in.
         let mut textures = Vec::new();
         let mut uploaded: HashMap<(usize, bool), usize> = HashMap::new();
-        let mut view_of = |index: Option<usize>,
-                           space: TexelSpace|
-         -> Result<Option<usize>, GpuError> {
-            let Some(index) = index else { return Ok(None) };
-            let key = (index, space == TexelSpace::Srgb);
-            if let Some(&at) = uploaded.get(&key) {
-                return Ok(Some(at));
-            }
-            let source = mesh.textures.get(index).ok_or_else(|| {
-                GpuError::Other(format!("model {name}: texture {index} does not exist"))
-            })?;
-            let image = texture::upload(
-                ctx,
-                &format!("{name} texture {}", source.name),
-                source,
-                space,
-            )?;
-            textures.push(image);
-            uploaded.insert(key, textures.len() - 1);
-            Ok(Some(textures.len() - 1))
-        };
+        let mut view_of =
+            |index: Option<usize>, space: TexelSpace| -> Result<Option<usize>, GpuError> {
+                let Some(index) = index else { return Ok(None) };
+                let key = (index, space == TexelSpace::Srgb);
+                if let Some(&at) = uploaded.get(&key) {
+                    return Ok(Some(at));
+                }
+                let source = mesh.textures.get(index).ok_or_else(|| {
+                    GpuError::Other(format!("model {name}: texture {index} does not exist"))
+                })?;
+                let image = texture::upload(
+                    ctx,
+                    &format!("{name} texture {}", source.name),
+                    source,
+                    space,
+                )?;
+                textures.push(image);
+                uploaded.insert(key, textures.len() - 1);
+                Ok(Some(textures.len() - 1))
+            };
         let mut subsets = Vec::with_capacity(mesh.subsets.len());
         for s in &mesh.subsets {
             let material = mesh.materials.get(s.material).ok_or_else(|| {
-                GpuError::Other(format!("model {name}: material {} does not exist", s.material))
+                GpuError::Other(format!(
+                    "model {name}: material {} does not exist",
+                    s.material
+                ))
             })?;
             let base_color = view_of(material.base_color_texture, TexelSpace::Srgb)?;
             let normal = view_of(material.normal_texture, TexelSpace::Linear)?;
@@ -127,17 +133,18 @@ impl GpuModel {
             subsets,
             textures,
             mirrored,
+            outward: mesh.winding_volume() >= 0.0,
         })
     }
 
-    /// The front face for this model's instances: the loaders keep triangles wound so that
-    /// their numeric normal points outwards, which a y-flipped projection shows
-    /// counter-clockwise; a mirroring transform reverses that.
+    /// The front face for this model's instances. A triangle whose numeric normal points
+    /// towards the eye shows counter-clockwise through the renderer's y-flipped projection;
+    /// a mesh wound the other way, or a mirroring transform, reverses that (both: restores).
     pub fn front_face(&self) -> vk::FrontFace {
-        if self.mirrored {
-            vk::FrontFace::CLOCKWISE
-        } else {
+        if self.outward != self.mirrored {
             vk::FrontFace::COUNTER_CLOCKWISE
+        } else {
+            vk::FrontFace::CLOCKWISE
         }
     }
 }

@@ -128,6 +128,18 @@ pub enum VertexInput {
     Generated,
 }
 
+/// Which triangles a pipeline discards by facing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Culling {
+    /// Back faces (the default for characters).
+    #[default]
+    Back,
+    /// Front faces: shows what wrongly wound triangles would (for tests and debugging).
+    Front,
+    /// None: both sides drawn (open meshes, the ground).
+    None,
+}
+
 /// What a graphics pipeline needs besides its shaders.
 #[derive(Clone, Copy, Debug)]
 pub struct PipelineDesc<'a> {
@@ -143,8 +155,9 @@ pub struct PipelineDesc<'a> {
     pub depth_compare: vk::CompareOp,
     /// Whether depth is written.
     pub depth_write: bool,
-    /// Back-face culling (front face is dynamic state: it flips with mirrored transforms).
-    pub cull_back: bool,
+    /// Which faces to cull (the front face is dynamic state: it flips with mirrored
+    /// transforms).
+    pub culling: Culling,
 }
 
 /// A graphics pipeline, destroyed on drop.
@@ -190,12 +203,24 @@ impl Pipeline {
                 .offset(offset as u32)
         };
         let attributes = [
-            attr(0, vk::Format::R32G32B32_SFLOAT, offset_of!(Vertex, position)),
+            attr(
+                0,
+                vk::Format::R32G32B32_SFLOAT,
+                offset_of!(Vertex, position),
+            ),
             attr(1, vk::Format::R32G32B32_SFLOAT, offset_of!(Vertex, normal)),
-            attr(2, vk::Format::R32G32B32A32_SFLOAT, offset_of!(Vertex, tangent)),
+            attr(
+                2,
+                vk::Format::R32G32B32A32_SFLOAT,
+                offset_of!(Vertex, tangent),
+            ),
             attr(3, vk::Format::R32G32_SFLOAT, offset_of!(Vertex, uv)),
             attr(4, vk::Format::R16G16B16A16_UINT, offset_of!(Vertex, joints)),
-            attr(5, vk::Format::R32G32B32A32_SFLOAT, offset_of!(Vertex, weights)),
+            attr(
+                5,
+                vk::Format::R32G32B32A32_SFLOAT,
+                offset_of!(Vertex, weights),
+            ),
         ];
         let vertex_input = match desc.input {
             VertexInput::Skinned => vk::PipelineVertexInputStateCreateInfo::default()
@@ -210,10 +235,10 @@ impl Pipeline {
             .scissor_count(1);
         let raster = vk::PipelineRasterizationStateCreateInfo::default()
             .polygon_mode(vk::PolygonMode::FILL)
-            .cull_mode(if desc.cull_back {
-                vk::CullModeFlags::BACK
-            } else {
-                vk::CullModeFlags::NONE
+            .cull_mode(match desc.culling {
+                Culling::Back => vk::CullModeFlags::BACK,
+                Culling::Front => vk::CullModeFlags::FRONT,
+                Culling::None => vk::CullModeFlags::NONE,
             })
             .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
             .line_width(1.0);

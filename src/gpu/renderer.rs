@@ -24,12 +24,13 @@ use super::image::{GpuImage, ImageInfo};
 use super::model::GpuModel;
 use super::passes::forward::{self, ForwardPipelines};
 use super::passes::{MaterialDefaults, PassContext, RingBinding, readback};
-use super::pipeline::{Layouts, Pipeline, PipelineDesc, VertexInput};
+use super::pipeline::{Culling, Layouts, Pipeline, PipelineDesc, VertexInput};
 use super::ring::{DeviceRingAllocator, Timeline};
 use super::shaders::{self, ShaderModule};
 use super::texture::{self, TexelSpace};
 use crate::anim::SkinnedModel;
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
+use crate::scene::{Camera, Light};
 
 /// Depth buffer format (every Vulkan device supports it as a depth attachment).
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -62,6 +63,29 @@ pub struct FrameInputs {
     pub ground_plane: Vec4,
     /// What the frame shows.
     pub view: ViewMode,
+}
+
+impl FrameInputs {
+    /// A frame seen through `camera` at `aspect` (width / height), lit by `light`, over a
+    /// ground quad `ground_plane` (centre x, z; half size; height).
+    pub fn new(
+        camera: &Camera,
+        aspect: f32,
+        light: &Light,
+        ground_plane: Vec4,
+        view: ViewMode,
+    ) -> Self {
+        Self {
+            view_proj: camera.view_proj(aspect),
+            eye: camera.eye,
+            light_dir: light.sun.direction,
+            light_color: light.sun.color * light.sun.intensity,
+            sky: light.ambient.sky,
+            ground_ambient: light.ambient.ground,
+            ground_plane,
+            view,
+        }
+    }
 }
 
 /// The image a frame is drawn into.
@@ -151,25 +175,9 @@ impl Renderer {
         presentation: Presentation,
     ) -> Result<Self, GpuError> {
         let layouts = Layouts::new(ctx)?;
-        let skinned_vert = ShaderModule::new(ctx, "skinned.vert", shaders::SKINNED_VERT)?;
-        let skinned_frag = ShaderModule::new(ctx, "skinned.frag", shaders::SKINNED_FRAG)?;
+        let skinned = skinned_pipeline(ctx, &layouts, color_format, Culling::Back)?;
         let ground_vert = ShaderModule::new(ctx, "ground.vert", shaders::GROUND_VERT)?;
         let ground_frag = ShaderModule::new(ctx, "ground.frag", shaders::GROUND_FRAG)?;
-        let skinned = Pipeline::new(
-            ctx,
-            &layouts,
-            &PipelineDesc {
-                name: "skinned forward",
-                input: VertexInput::Skinned,
-                color: Some(color_format),
-                depth: DEPTH_FORMAT,
-                depth_compare: vk::CompareOp::LESS,
-                depth_write: true,
-                cull_back: true,
-            },
-            &skinned_vert,
-            Some(&skinned_frag),
-        )?;
         let ground = Pipeline::new(
             ctx,
             &layouts,
@@ -180,15 +188,19 @@ impl Renderer {
                 depth: DEPTH_FORMAT,
                 depth_compare: vk::CompareOp::LESS,
                 depth_write: true,
-                cull_back: false,
+                culling: Culling::None,
             },
             &ground_vert,
             Some(&ground_frag),
         )?;
         let sampler = texture::create_sampler(ctx)?;
         let white = texture::solid(ctx, "default base colour", [255; 4], TexelSpace::Srgb)?;
-        let flat_normal =
-            texture::solid(ctx, "default normal", [128, 128, 255, 255], TexelSpace::Linear)?;
+        let flat_normal = texture::solid(
+            ctx,
+            "default normal",
+            [128, 128, 255, 255],
+            TexelSpace::Linear,
+        )?;
         let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)
             .map_err(|e| GpuError::Crowd(e.into()))?;
         let timeline = Timeline::new(ctx, "frame timeline")?;
@@ -246,8 +258,17 @@ impl Renderer {
     /// `i` here draws [`ModelId`]`(i)`. `mirrored`: its instances' transforms have a negative
     /// determinant (see `scene::mirrors`).
     pub fn add_model(&mut self, model: &SkinnedModel, mirrored: bool) -> Result<(), GpuError> {
-        self.models.push(GpuModel::upload(&self.ctx, model, mirrored)?);
+        self.models
+            .push(GpuModel::upload(&self.ctx, model, mirrored)?);
         self.ranges.push(0..0);
+        Ok(())
+    }
+
+    /// Which faces of the characters are culled: back faces by default; none, to look at
+    /// open meshes; front faces, to see what a wrong winding would show (tests).
+    pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {
+        self.wait_idle()?;
+        self.skinned = skinned_pipeline(&self.ctx, &self.layouts, self.color_format, culling)?;
         Ok(())
     }
 
@@ -440,11 +461,9 @@ impl Renderer {
         )?;
         frame.timestamp(1, vk::PipelineStageFlags2::BOTTOM_OF_PIPE);
         // SAFETY: the command buffer is recording.
-        unsafe { self.ctx.device.end_command_buffer(cmd) }.map_err(|result| {
-            GpuError::Vulkan {
-                what: "ending the frame's commands".into(),
-                result,
-            }
+        unsafe { self.ctx.device.end_command_buffer(cmd) }.map_err(|result| GpuError::Vulkan {
+            what: "ending the frame's commands".into(),
+            result,
         })?;
 
         let value = self.last_value + 1;
@@ -454,10 +473,12 @@ impl Renderer {
                 .semaphore(s)
                 .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
         });
-        let mut signals = vec![vk::SemaphoreSubmitInfo::default()
-            .semaphore(self.timeline.semaphore)
-            .value(value)
-            .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)];
+        let mut signals = vec![
+            vk::SemaphoreSubmitInfo::default()
+                .semaphore(self.timeline.semaphore)
+                .value(value)
+                .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS),
+        ];
         if let Some(s) = sync.signal {
             signals.push(
                 vk::SemaphoreSubmitInfo::default()
@@ -492,6 +513,32 @@ impl Drop for Renderer {
             log::warn!("waiting for the last frame: {e}");
         }
     }
+}
+
+/// The skinned forward pipeline.
+fn skinned_pipeline(
+    ctx: &Arc<GpuContext>,
+    layouts: &Layouts,
+    color_format: vk::Format,
+    culling: Culling,
+) -> Result<Pipeline, GpuError> {
+    let vert = ShaderModule::new(ctx, "skinned.vert", shaders::SKINNED_VERT)?;
+    let frag = ShaderModule::new(ctx, "skinned.frag", shaders::SKINNED_FRAG)?;
+    Pipeline::new(
+        ctx,
+        layouts,
+        &PipelineDesc {
+            name: "skinned forward",
+            input: VertexInput::Skinned,
+            color: Some(color_format),
+            depth: DEPTH_FORMAT,
+            depth_compare: vk::CompareOp::LESS,
+            depth_write: true,
+            culling,
+        },
+        &vert,
+        Some(&frag),
+    )
 }
 
 /// Records a step's barriers with one `vkCmdPipelineBarrier2` (core or synchronization2,

@@ -191,8 +191,8 @@ pub fn create_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
         })
         .max_lod(vk::LOD_CLAMP_NONE);
     // SAFETY: valid device and create info.
-    let sampler =
-        unsafe { ctx.device.create_sampler(&info, None) }.context("creating the texture sampler")?;
+    let sampler = unsafe { ctx.device.create_sampler(&info, None) }
+        .context("creating the texture sampler")?;
     ctx.name(sampler, "material sampler");
     Ok(Sampler {
         ctx: ctx.clone(),

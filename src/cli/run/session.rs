@@ -85,12 +85,14 @@ impl Session {
             }
         }
         let aspect = args.width as f32 / args.height as f32;
-        let bounds = crowd_bounds(&placed, &models).ok_or_else(|| {
-            CliError::Argument("the models have no vertices to frame".into())
-        })?;
+        let bounds = crowd_bounds(&placed, &models)
+            .ok_or_else(|| CliError::Argument("the models have no vertices to frame".into()))?;
         // Limbs swing past the bind pose: frame a slightly larger box.
         let margin = (bounds.max - bounds.min).max_element() * 0.05;
-        let (lo, hi) = (bounds.min - Vec3::splat(margin), bounds.max + Vec3::splat(margin));
+        let (lo, hi) = (
+            bounds.min - Vec3::splat(margin),
+            bounds.max + Vec3::splat(margin),
+        );
         let camera = OrbitCamera::framing(lo, hi, aspect);
         let centre = 0.5 * (lo + hi);
         let half = 0.5 * (hi - lo).x.max((hi - lo).z);
@@ -144,17 +146,13 @@ impl Session {
 
     /// What the renderer needs to draw a frame of `aspect` (width / height).
     pub fn inputs(&self, aspect: f32) -> FrameInputs {
-        let camera = self.camera();
-        FrameInputs {
-            view_proj: camera.view_proj(aspect),
-            eye: camera.eye,
-            light_dir: self.light.sun.direction,
-            light_color: self.light.sun.color * self.light.sun.intensity,
-            sky: self.light.ambient.sky,
-            ground_ambient: self.light.ambient.ground,
-            ground_plane: self.ground_plane,
-            view: self.view,
-        }
+        FrameInputs::new(
+            &self.camera(),
+            aspect,
+            &self.light,
+            self.ground_plane,
+            self.view,
+        )
     }
 
     /// Instance 0's world transform.

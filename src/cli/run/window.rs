@@ -47,8 +47,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if let Some(e) = app.error.take() {
         return Err(e);
     }
-    app.stats
-        .print_overall(app.start.elapsed().as_secs_f64());
+    app.stats.print_overall(app.start.elapsed().as_secs_f64());
     Ok(())
 }
 

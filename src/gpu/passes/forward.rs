@@ -6,8 +6,8 @@ use ash::vk;
 use super::PassContext;
 use crate::gpu::frame_data::{DrawConstants, ViewMode};
 use crate::gpu::pipeline::{
-    BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS,
-    Layouts, Pipeline,
+    BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, Layouts,
+    Pipeline,
 };
 
 /// Background of the final view: a pale sky, in linear light.
@@ -87,7 +87,8 @@ pub fn record(pc: &PassContext<'_>, pipelines: &ForwardPipelines<'_>) {
                 vk::PipelineBindPoint::GRAPHICS,
                 pipelines.ground.pipeline,
             );
-            pc.ctx.cmd_set_front_face(cmd, vk::FrontFace::COUNTER_CLOCKWISE);
+            pc.ctx
+                .cmd_set_front_face(cmd, vk::FrontFace::COUNTER_CLOCKWISE);
             let writes = [vk::WriteDescriptorSet::default()
                 .dst_binding(BINDING_FRAME)
                 .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)

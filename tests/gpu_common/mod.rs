@@ -1,0 +1,146 @@
+//! Shared set-up of the tests that render on a Vulkan device (lavapipe in CI): a headless
+//! renderer with validation on, a single-character or crowd scene, and the rule that a
+//! missing device fails under `CI=true` and skips (with a message) elsewhere.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use glam::{Vec3, Vec4};
+use throng::anim::{Bounds, SkinnedModel};
+use throng::crowd::{Crowd, ModelId};
+use throng::gpu::{
+    ContextOptions, FrameInputs, GpuError, HeadlessRenderer, Pixels, ViewMode, validation_messages,
+};
+use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, mirrors, model_basis};
+
+/// A headless renderer with validation, or `None` (after saying why) when this machine has
+/// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
+pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    let options = ContextOptions {
+        device: None,
+        validation: true,
+    };
+    match HeadlessRenderer::new(&options, width, height) {
+        Ok(r) => Some(r),
+        Err(e @ (GpuError::NoLoader(_) | GpuError::NoDevice(_)))
+            if std::env::var("CI").as_deref() != Ok("true") =>
+        {
+            eprintln!("skipped: no Vulkan device here ({e}); CI=true makes this a failure");
+            None
+        }
+        Err(e) => panic!("no renderer: {e}"),
+    }
+}
+
+/// Fails the test if any validation message has been reported in this process.
+pub fn assert_no_validation_messages() {
+    assert_eq!(
+        validation_messages(),
+        0,
+        "the validation layers reported messages (see the log above)"
+    );
+}
+
+/// A crowd of `models` laid out by `scene` with `instances` instances, uploaded to `r`.
+pub fn crowd_of(
+    r: &mut HeadlessRenderer,
+    models: &[Arc<SkinnedModel>],
+    instances: usize,
+    seed: u64,
+) -> (Crowd, Bounds) {
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
+    for m in models {
+        r.add_model(m, mirrors(&model_basis(m))).expect("upload");
+    }
+    let placed = CrowdLayout::new(instances, seed)
+        .spawn(&mut crowd, &ids)
+        .expect("spawn");
+    let bounds = crowd_bounds(&placed, models).expect("bounds");
+    (crowd, bounds)
+}
+
+/// Holds every instance of `crowd` at `clip` and `time` (speed 0).
+pub fn hold_pose(crowd: &mut Crowd, clip: usize, time: f32) {
+    for i in 0..crowd.len() {
+        let inst = crowd.instance_mut(i);
+        inst.play(clip, 0.0).expect("clip");
+        inst.set_time(time);
+        inst.set_speed(0.0);
+    }
+    crowd.update(0.0);
+}
+
+/// A camera framing `bounds` (with a small margin) at the renderer's aspect.
+pub fn framing(r: &HeadlessRenderer, bounds: &Bounds) -> Camera {
+    let e = r.extent();
+    let margin = (bounds.max - bounds.min).max_element() * 0.05;
+    Camera::framing(
+        bounds.min - Vec3::splat(margin),
+        bounds.max + Vec3::splat(margin),
+        e.width as f32 / e.height as f32,
+    )
+}
+
+/// Frame inputs for `camera`, the default light and a ground around `bounds`.
+pub fn inputs(
+    r: &HeadlessRenderer,
+    camera: &Camera,
+    bounds: &Bounds,
+    view: ViewMode,
+) -> FrameInputs {
+    let e = r.extent();
+    let centre = 0.5 * (bounds.min + bounds.max);
+    let half = 0.5 * (bounds.max - bounds.min).x.max((bounds.max - bounds.min).z);
+    FrameInputs::new(
+        camera,
+        e.width as f32 / e.height as f32,
+        &Light::default_sun(),
+        Vec4::new(centre.x, centre.z, half * 4.0 + 2.0, 0.0),
+        view,
+    )
+}
+
+/// Renders one frame and returns it.
+pub fn render(r: &mut HeadlessRenderer, crowd: &mut Crowd, inputs: &FrameInputs) -> Pixels {
+    r.render_pixels(crowd, inputs).expect("frame")
+}
+
+/// Renders one frame of `view` through `camera` and returns it.
+pub fn render_view(
+    r: &mut HeadlessRenderer,
+    crowd: &mut Crowd,
+    camera: &Camera,
+    bounds: &Bounds,
+    view: ViewMode,
+) -> Pixels {
+    let frame = inputs(r, camera, bounds, view);
+    render(r, crowd, &frame)
+}
+
+/// Pixels that are not the background colour `bg` (exactly).
+pub fn count_not(p: &Pixels, bg: [u8; 3]) -> usize {
+    p.rgba8.chunks_exact(4).filter(|px| px[..3] != bg).count()
+}
+
+/// Pixels whose luminance is above one half (the silhouette view's white).
+pub fn count_white(p: &Pixels) -> usize {
+    p.rgba8
+        .chunks_exact(4)
+        .filter(|px| (px[0] as u32 + px[1] as u32 + px[2] as u32) > 3 * 128)
+        .count()
+}
+
+/// Pixels that differ between two frames by more than `tolerance` in any channel.
+pub fn differing(a: &Pixels, b: &Pixels, tolerance: u8) -> usize {
+    assert_eq!((a.width, a.height), (b.width, b.height));
+    a.rgba8
+        .chunks_exact(4)
+        .zip(b.rgba8.chunks_exact(4))
+        .filter(|(x, y)| {
+            x.iter()
+                .zip(y.iter())
+                .any(|(p, q)| p.abs_diff(*q) > tolerance)
+        })
+        .count()
+}

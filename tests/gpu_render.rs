@@ -1,0 +1,275 @@
+//! Frames rendered on a Vulkan device (lavapipe in CI), checked on their pixels: one
+//! character and a crowd, animation visible, GPU skinning against CPU skinning, mixed
+//! models, resizing and a crowd that outgrows its palette ring. Every test also requires
+//! that the validation layers stayed silent.
+
+mod common;
+mod gpu_common;
+
+use std::sync::Arc;
+
+use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
+use throng::asset;
+use throng::gpu::{Culling, ViewMode};
+
+use common::silhouette::{covered, iou, mask_from_rgba8, silhouette};
+use gpu_common::*;
+
+const SIZE: u32 = 256;
+
+fn builtin() -> Arc<SkinnedModel> {
+    Arc::new(asset::load_model(None).expect("builtin"))
+}
+
+fn shared(path: &str) -> Arc<SkinnedModel> {
+    let p = common::shared_asset(path);
+    Arc::new(asset::load_file(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// The palette of `model` playing `clip` at `time`.
+fn palette(model: &SkinnedModel, clip: usize, time: f32) -> Vec<Mat3x4> {
+    let mut out = vec![Mat3x4::IDENTITY; model.joint_count()];
+    model.evaluate(clip, time, &mut PoseScratch::default(), &mut out);
+    out
+}
+
+#[test]
+fn one_character_covers_a_plausible_area_and_moves_its_limbs() {
+    let Some(mut r) = renderer(SIZE, SIZE) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 1, 7);
+    let walk = model.clip_index("walk").expect("walk");
+    let camera = framing(&r, &bounds);
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
+
+    hold_pose(&mut crowd, walk, 0.0);
+    let a = render(&mut r, &mut crowd, &frame);
+    hold_pose(&mut crowd, walk, 0.5);
+    let b = render(&mut r, &mut crowd, &frame);
+
+    let total = (SIZE * SIZE) as usize;
+    let (ca, cb) = (count_white(&a), count_white(&b));
+    // A 1.85 m figure framed with its stride: a few percent of the frame, not a blob.
+    for c in [ca, cb] {
+        assert!(
+            c > total / 50 && c < total / 3,
+            "{c} of {total} pixels covered"
+        );
+    }
+    // Half a walk cycle apart the legs have swapped: the masks differ, yet the torso and
+    // head stay put, so they still overlap more than they differ.
+    let overlap = iou(&mask_from_rgba8(&a.rgba8), &mask_from_rgba8(&b.rgba8));
+    assert!(
+        (0.4..0.95).contains(&overlap),
+        "walk at 0 s and 0.5 s overlap {overlap:.3}"
+    );
+    assert_no_validation_messages();
+}
+
+#[test]
+fn a_crowd_of_64_fills_more_of_the_frame_than_one() {
+    let Some(mut r) = renderer(SIZE, SIZE) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, &[model], 64, 3);
+    crowd.update(0.1);
+    let camera = framing(&r, &bounds);
+    let sil = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
+    let lit = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
+    let total = (SIZE * SIZE) as usize;
+    let covered_px = count_white(&sil);
+    assert!(
+        covered_px > total / 10,
+        "64 characters cover only {covered_px} of {total} pixels"
+    );
+    // The lit frame is not flat: characters, ground and sky make many distinct colours.
+    let mut colours: Vec<[u8; 3]> = lit
+        .rgba8
+        .chunks_exact(4)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 200, "only {} colours", colours.len());
+    assert_no_validation_messages();
+}
+
+/// GPU skinning of one instance against CPU skinning projected with the same camera.
+fn gpu_matches_cpu(model: Arc<SkinnedModel>, time: f32) {
+    let Some(mut r) = renderer(SIZE, SIZE) else {
+        return;
+    };
+    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 1, 11);
+    let clip = 0;
+    hold_pose(&mut crowd, clip, time);
+    let camera = framing(&r, &bounds);
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
+    let gpu = mask_from_rgba8(&render(&mut r, &mut crowd, &frame).rgba8);
+    let cpu = silhouette(
+        &model,
+        &palette(&model, clip, time),
+        crowd.world(0),
+        frame.view_proj,
+        SIZE as usize,
+        SIZE as usize,
+    );
+    let score = iou(&gpu, &cpu);
+    assert!(
+        covered(&cpu) > 500,
+        "{}: the CPU silhouette covers only {} pixels",
+        model.name(),
+        covered(&cpu)
+    );
+    assert!(
+        score >= 0.95,
+        "{}: GPU and CPU silhouettes overlap {score:.3} (GPU {} px, CPU {} px)",
+        model.name(),
+        covered(&gpu),
+        covered(&cpu)
+    );
+    assert_no_validation_messages();
+}
+
+#[test]
+fn gpu_skinning_matches_cpu_builtin() {
+    gpu_matches_cpu(builtin(), 0.4);
+}
+
+#[test]
+fn gpu_skinning_matches_cpu_soldier_m3d() {
+    gpu_matches_cpu(shared("m3d/soldier.m3d"), 0.6);
+}
+
+#[test]
+fn gpu_skinning_matches_cpu_cesium_man() {
+    gpu_matches_cpu(shared("gltf/CesiumMan.glb"), 0.7);
+}
+
+#[test]
+fn gpu_skinning_matches_cpu_robot() {
+    gpu_matches_cpu(shared("gltf/robot.glb"), 0.3);
+}
+
+#[test]
+fn the_front_face_is_right_for_every_handedness() {
+    // Culling back faces must hide (almost) nothing that drawing both sides shows: for a
+    // closed mesh nothing at all, for one with openings (the soldier's armour) only what is
+    // seen through them. Culling the other side, which is what a wrong front face would do,
+    // shows the inside of the far side instead: far more pixels change.
+    for model in [
+        builtin(),
+        shared("m3d/soldier.m3d"),
+        shared("gltf/CesiumMan.glb"),
+    ] {
+        let Some(mut r) = renderer(SIZE, SIZE) else {
+            return;
+        };
+        let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 4, 5);
+        hold_pose(&mut crowd, 0, 0.3);
+        let camera = framing(&r, &bounds);
+        let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+        let back = render(&mut r, &mut crowd, &frame);
+        r.renderer().set_culling(Culling::None).expect("pipeline");
+        let both = render(&mut r, &mut crowd, &frame);
+        r.renderer().set_culling(Culling::Front).expect("pipeline");
+        let front = render(&mut r, &mut crowd, &frame);
+        let right = differing(&back, &both, 2);
+        let wrong = differing(&front, &both, 2);
+        assert!(
+            right * 5 < wrong,
+            "{}: culling back faces changes {right} pixels, culling front faces {wrong}",
+            model.name()
+        );
+    }
+    assert_no_validation_messages();
+}
+
+#[test]
+fn a_crowd_mixing_two_models_draws_both() {
+    let Some(mut r) = renderer(SIZE, SIZE) else {
+        return;
+    };
+    let a = builtin();
+    let b = shared("gltf/CesiumMan.glb");
+    let (mut crowd, bounds) = crowd_of(&mut r, &[a.clone(), b.clone()], 2, 9);
+    hold_pose(&mut crowd, 0, 0.2);
+    let camera = framing(&r, &bounds);
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
+    let gpu = mask_from_rgba8(&render(&mut r, &mut crowd, &frame).rgba8);
+    let (n, size) = (SIZE as usize, SIZE as usize);
+    let mut union = vec![false; n * size];
+    for (i, model) in [a, b].iter().enumerate() {
+        let cpu = silhouette(
+            model,
+            &palette(model, 0, 0.2),
+            crowd.world(i),
+            frame.view_proj,
+            n,
+            size,
+        );
+        // Each model's own silhouette is drawn...
+        let inside = cpu.iter().zip(&gpu).filter(|(c, g)| **c && **g).count();
+        assert!(
+            inside * 100 >= covered(&cpu) * 95,
+            "{}: only {inside} of its {} pixels drawn",
+            model.name(),
+            covered(&cpu)
+        );
+        for (u, c) in union.iter_mut().zip(&cpu) {
+            *u |= *c;
+        }
+    }
+    // ...and nothing else.
+    assert!(
+        iou(&gpu, &union) >= 0.95,
+        "overlap {:.3}",
+        iou(&gpu, &union)
+    );
+    assert_no_validation_messages();
+}
+
+#[test]
+fn resizing_and_a_growing_crowd_keep_rendering() {
+    let Some(mut r) = renderer(SIZE, SIZE) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 4, 2);
+    let camera = framing(&r, &bounds);
+    let first = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
+    let generation = r.renderer().ring_generation();
+
+    // Many more instances: the ring must be replaced, and the new region bound.
+    let id = throng::crowd::ModelId(0);
+    for k in 0..400 {
+        let mut world = *crowd.world(k % 4);
+        world.rows[0].w += 0.5 * ((k / 4) % 10) as f32 - 2.5;
+        world.rows[2].w -= 0.8 * (k / 40) as f32;
+        crowd.spawn(id, world).expect("spawn");
+    }
+    crowd.update(0.05);
+    let grown = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
+    assert!(
+        r.renderer().ring_generation() > generation,
+        "the ring did not grow"
+    );
+    assert!(
+        count_white(&grown) > count_white(&first),
+        "404 instances cover no more than 4"
+    );
+    // Frames in flight on the old region, then more on the new one.
+    for _ in 0..4 {
+        crowd.update(1.0 / 60.0);
+        render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
+    }
+
+    r.resize(200, 120).expect("resize");
+    let small = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
+    assert_eq!((small.width, small.height), (200, 120));
+    assert_eq!(small.rgba8.len(), 200 * 120 * 4);
+    assert!(count_white(&small) > 200, "nothing drawn after the resize");
+    assert_no_validation_messages();
+}
