@@ -13,3 +13,4 @@
 pub mod anim;
 pub mod asset;
 pub mod crowd;
+pub mod gpu;

@@ -1,0 +1,154 @@
+//! Declaring resources and passes. Declaration never fails: every check waits for
+//! [`GraphBuilder::compile`], so building a graph reads as a plain list of passes.
+
+use ash::vk;
+
+use super::access::Access;
+use super::error::GraphError;
+use super::plan::Plan;
+use super::resource::{ImageDesc, ImageKind, PassId, Resource, ResourceId};
+
+/// One declared use of a resource by a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeclaredUse {
+    pub resource: ResourceId,
+    pub access: Access,
+    /// Declared with [`PassBuilder::write`] (checked against the access at compile time).
+    pub declared_write: bool,
+}
+
+/// A pass as declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PassDecl {
+    pub name: &'static str,
+    pub uses: Vec<DeclaredUse>,
+    pub side_effect: bool,
+}
+
+/// Collects resources and passes, then compiles them into a [`Plan`].
+#[derive(Debug, Clone, Default)]
+pub struct GraphBuilder {
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) passes: Vec<PassDecl>,
+    pub(crate) outputs: Vec<ResourceId>,
+}
+
+impl GraphBuilder {
+    /// An empty graph.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn add(&mut self, resource: Resource) -> ResourceId {
+        let id = ResourceId(self.resources.len() as u32);
+        self.resources.push(resource);
+        id
+    }
+
+    /// An image the graph creates and owns (recreated on resize by the executor). Its
+    /// contents do not survive from one frame to the next: its first use each frame
+    /// transitions it from `UNDEFINED`.
+    pub fn transient_image(&mut self, desc: ImageDesc) -> ResourceId {
+        self.add(Resource::Transient(desc))
+    }
+
+    /// An image provided each frame (swapchain image, headless target). `initial` is the
+    /// layout it arrives in (`UNDEFINED` for swapchain images: contents discarded), and
+    /// `final_access` what it must be ready for after the graph ([`Access::Present`],
+    /// [`Access::TransferSrc`], ...); an image with a final access is an output.
+    pub fn imported_image(
+        &mut self,
+        name: &'static str,
+        kind: ImageKind,
+        initial: vk::ImageLayout,
+        final_access: Option<Access>,
+    ) -> ResourceId {
+        self.add(Resource::ImportedImage {
+            name,
+            kind,
+            initial,
+            final_access,
+        })
+    }
+
+    /// A buffer provided each frame (a ring slot, a readback buffer, vertex buffers).
+    pub fn imported_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.add(Resource::ImportedBuffer { name })
+    }
+
+    /// Starts declaring a pass. The pass exists from this call on; the returned builder adds
+    /// its uses.
+    pub fn pass(&mut self, name: &'static str) -> PassBuilder<'_> {
+        let id = PassId(self.passes.len() as u32);
+        self.passes.push(PassDecl {
+            name,
+            uses: Vec::new(),
+            side_effect: false,
+        });
+        PassBuilder { graph: self, id }
+    }
+
+    /// Marks a resource as read after the graph (a readback buffer, a target kept for the
+    /// next frame), so the passes that write it are not culled.
+    pub fn mark_output(&mut self, res: ResourceId) {
+        self.outputs.push(res);
+    }
+
+    /// Checks the declarations, culls passes whose writes nothing needs, and derives every
+    /// barrier and layout transition. Passes run in declaration order.
+    pub fn compile(&self) -> Result<Plan, GraphError> {
+        super::compile::compile(self)
+    }
+}
+
+/// Adds uses to one pass; see [`GraphBuilder::pass`].
+#[derive(Debug)]
+pub struct PassBuilder<'g> {
+    graph: &'g mut GraphBuilder,
+    id: PassId,
+}
+
+impl PassBuilder<'_> {
+    fn decl(&mut self) -> &mut PassDecl {
+        // `id` was pushed by `GraphBuilder::pass`, and the exclusive borrow of the graph
+        // means nothing can have removed it since.
+        &mut self.graph.passes[self.id.0 as usize]
+    }
+
+    /// The pass reads `res` as `access` (which must not write).
+    pub fn read(&mut self, res: ResourceId, access: Access) -> &mut Self {
+        self.decl().uses.push(DeclaredUse {
+            resource: res,
+            access,
+            declared_write: false,
+        });
+        self
+    }
+
+    /// The pass writes `res` as `access` (which must write).
+    pub fn write(&mut self, res: ResourceId, access: Access) -> &mut Self {
+        self.decl().uses.push(DeclaredUse {
+            resource: res,
+            access,
+            declared_write: true,
+        });
+        self
+    }
+
+    /// The pass does something outside the graph (a debug overlay, a timestamp query), so it
+    /// is never culled.
+    pub fn side_effect(&mut self) -> &mut Self {
+        self.decl().side_effect = true;
+        self
+    }
+
+    /// This pass's id (the pass is already part of the graph; this only names it).
+    pub fn id(&self) -> PassId {
+        self.id
+    }
+
+    /// Ends the declaration and returns the pass's id.
+    pub fn finish(&mut self) -> PassId {
+        self.id
+    }
+}

@@ -1,0 +1,3 @@
+//! The Vulkan renderer: device, pipelines and passes, scheduled by a frame [`graph`].
+
+pub mod graph;
