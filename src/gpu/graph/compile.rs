@@ -138,7 +138,7 @@ fn check_resources(g: &GraphBuilder) -> Result<(), GraphError> {
                 ..
             } if access.applies() == Applies::Buffer => {
                 return Err(GraphError::InvalidFinalAccess {
-                    resource: *name,
+                    resource: name,
                     access: *access,
                 });
             }

@@ -94,7 +94,7 @@ impl Resource {
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Resource::Transient(desc) => desc.name,
-            Resource::ImportedImage { name, .. } | Resource::ImportedBuffer { name } => *name,
+            Resource::ImportedImage { name, .. } | Resource::ImportedBuffer { name } => name,
         }
     }
 

@@ -198,7 +198,9 @@ fn final_barrier_to_transfer_src_and_none_when_already_there() {
         .read(target, Access::TransferSrc)
         .write(readback, Access::TransferDst)
         .finish();
+    g.mark_output(readback);
     let plan = g.compile().unwrap();
+    assert_eq!(plan.culled(), []);
     assert_eq!(plan.final_barriers(), []);
 }
 
@@ -463,6 +465,7 @@ fn layout_change_after_reads_waits_on_the_readers() {
 fn one_pass_merges_uses_of_one_resource_into_one_barrier() {
     let mut g = GraphBuilder::new();
     let img = color(&mut g, "accum");
+    g.pass("clear").write(img, Access::TransferDst).finish();
     let blur = g
         .pass("blur")
         .write(img, Access::StorageWrite(Stages::Compute))
@@ -474,14 +477,18 @@ fn one_pass_merges_uses_of_one_resource_into_one_barrier() {
         before(&plan, blur),
         [image(
             img,
-            (S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE),
+            (S::ALL_TRANSFER, A::TRANSFER_WRITE),
             (
                 S::COMPUTE_SHADER,
                 A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE
             ),
-            L::UNDEFINED,
+            L::TRANSFER_DST_OPTIMAL,
             L::GENERAL,
         )]
+    );
+    assert_eq!(
+        plan.image_usage(img),
+        vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::STORAGE
     );
 }
 
