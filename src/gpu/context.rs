@@ -442,7 +442,11 @@ fn create_device(
     };
     let base = vk::PhysicalDeviceFeatures::default()
         .sampler_anisotropy(supported.sampler_anisotropy == vk::TRUE);
-    let mut v12 = vk::PhysicalDeviceVulkan12Features::default().timeline_semaphore(true);
+    // Separate depth/stencil layouts: the frame graph uses DEPTH_ATTACHMENT_OPTIMAL and
+    // DEPTH_READ_ONLY_OPTIMAL for depth-only images.
+    let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
+        .timeline_semaphore(true)
+        .separate_depth_stencil_layouts(true);
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(true)
         .synchronization2(true);

@@ -23,7 +23,7 @@ mod physical;
 mod pipeline;
 mod renderer;
 mod ring;
-mod shaders;
+pub mod shaders;
 mod swapchain;
 mod texture;
 mod validation;

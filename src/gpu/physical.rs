@@ -198,6 +198,9 @@ fn features_supported(
     if v12.timeline_semaphore == vk::FALSE {
         missing.push("timelineSemaphore");
     }
+    if v12.separate_depth_stencil_layouts == vk::FALSE {
+        missing.push("separateDepthStencilLayouts");
+    }
     let (dr, s2) = if core13 {
         (v13.dynamic_rendering, v13.synchronization2)
     } else {
