@@ -29,7 +29,8 @@ layout(std140, set = 0, binding = 2) uniform Frame {
     vec4 sky_color;      // hemisphere ambient from above
     vec4 ground_color;   // hemisphere ambient from below
     vec4 camera_pos;     // xyz: eye in world space
-    vec4 ground_plane;   // xz: centre, z: half size, w: height
+    vec4 ground_plane;   // xy: centre (world x, z), z: half size, w: height
+    vec4 ground_tile;    // x: checker tile size (scaled to the characters)
     uvec4 view_mode;     // x: VIEW_FINAL or VIEW_SILHOUETTE
 } frame;
 

@@ -1,6 +1,6 @@
 #version 460
-// The ground's colour: a soft checkerboard of one-metre tiles (so scale and motion read at a
-// glance), lit like the characters, fading out towards the quad's edge.
+// The ground's colour: a soft checkerboard of tiles about half a character tall (so scale
+// and motion read at a glance, whatever units the model uses), lit like the characters, fading out towards the quad's edge.
 #include "common.glsl"
 #include "lighting.glsl"
 
@@ -8,7 +8,7 @@ layout(location = 0) in vec3 in_world;
 layout(location = 0) out vec4 out_color;
 
 void main() {
-    vec2 cell = floor(in_world.xz);
+    vec2 cell = floor(in_world.xz / frame.ground_tile.x);
     float checker = mod(cell.x + cell.y, 2.0);
     vec3 albedo = mix(vec3(0.32, 0.33, 0.30), vec3(0.40, 0.41, 0.38), checker);
     vec3 lit = shade(albedo, vec3(0.0, 1.0, 0.0), in_world, 0.9, vec3(0.04));

@@ -162,7 +162,7 @@ fn help_documents_every_command() {
     let out = throng(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for command in ["info", "pose", "run"] {
+    for command in ["info", "pose", "run", "bench"] {
         assert!(text.contains(command), "--help does not mention {command}");
     }
     let pose = String::from_utf8_lossy(&throng(&["pose", "--help"]).stdout).to_string();
@@ -235,15 +235,25 @@ fn bench_sweep_draws_an_svg_plot() {
 }
 
 #[test]
-fn run_animates_a_crowd_and_reports_rates() {
+fn run_renders_a_crowd_and_reports_frame_times() {
+    let dir = std::env::temp_dir().join(format!("throng-cli-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let shot = dir.join("crowd.png");
     let out = throng(&[
         "run",
+        "--headless",
         "--instances",
         "300",
-        "--seconds",
-        "0.3",
+        "--frames",
+        "5",
         "--threads",
         "2",
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--screenshot",
+        shot.to_str().expect("utf-8 path"),
     ]);
     assert!(
         out.status.success(),
@@ -252,10 +262,19 @@ fn run_animates_a_crowd_and_reports_rates() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("animating 300 instances of builtin (22 joints each) on 2 threads"),
+        text.contains("rendering 300 instances of builtin on "),
         "{text}"
     );
-    assert!(text.contains("M joints/s"), "{text}");
+    assert!(
+        text.contains("fps") && text.contains("cpu anim") && text.contains("gpu"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("wrote {}", shot.display())),
+        "{text}"
+    );
+    assert!(shot.is_file());
+    std::fs::remove_dir_all(&dir).ok();
     assert_one_line_error(&["run", "--instances", "0"], 2, "--instances");
     assert_one_line_error(&["run", "--threads", "9999"], 2, "--threads");
     assert_one_line_error(&["bench", "palette", "--seconds", "0"], 2, "--seconds");

@@ -25,7 +25,7 @@ impl ViewMode {
     }
 }
 
-/// The `Frame` uniform block (std140, 176 bytes).
+/// The `Frame` uniform block (std140, 192 bytes).
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
 pub struct FrameData {
@@ -43,6 +43,8 @@ pub struct FrameData {
     pub camera_pos: Vec4,
     /// x, y: the ground quad's centre (world x, z); z: half its size; w: its height.
     pub ground_plane: Vec4,
+    /// x: the ground's checker tile size.
+    pub ground_tile: Vec4,
     /// x: [`ViewMode::shader_value`].
     pub view_mode: [u32; 4],
 }
@@ -60,5 +62,5 @@ pub struct DrawConstants {
     pub params: Vec4,
 }
 
-const _: () = assert!(size_of::<FrameData>() == 176);
+const _: () = assert!(size_of::<FrameData>() == 192);
 const _: () = assert!(size_of::<DrawConstants>() == 48);

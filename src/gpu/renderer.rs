@@ -61,18 +61,21 @@ pub struct FrameInputs {
     pub ground_ambient: Vec3,
     /// Ground quad: centre (x, z), half size, height.
     pub ground_plane: Vec4,
+    /// Size of the ground's checker tiles (world units).
+    pub ground_tile: f32,
     /// What the frame shows.
     pub view: ViewMode,
 }
 
 impl FrameInputs {
     /// A frame seen through `camera` at `aspect` (width / height), lit by `light`, over a
-    /// ground quad `ground_plane` (centre x, z; half size; height).
+    /// ground quad `ground_plane` (centre x, z; half size; height) of `ground_tile` tiles.
     pub fn new(
         camera: &Camera,
         aspect: f32,
         light: &Light,
         ground_plane: Vec4,
+        ground_tile: f32,
         view: ViewMode,
     ) -> Self {
         Self {
@@ -83,6 +86,7 @@ impl FrameInputs {
             sky: light.ambient.sky,
             ground_ambient: light.ambient.ground,
             ground_plane,
+            ground_tile,
             view,
         }
     }
@@ -164,6 +168,8 @@ pub struct Renderer {
     scratch: BarrierScratch,
     timestamps: Vec<u64>,
     last_gpu_ms: Option<f64>,
+    /// Sum of every GPU frame time read so far, and how many.
+    gpu_total: (f64, u64),
 }
 
 impl Renderer {
@@ -236,6 +242,7 @@ impl Renderer {
             scratch: BarrierScratch::default(),
             timestamps: vec![0; FRAME_QUERIES as usize],
             last_gpu_ms: None,
+            gpu_total: (0.0, 0),
         })
     }
 
@@ -297,6 +304,27 @@ impl Renderer {
         Ok(())
     }
 
+    /// Reads frame-in-flight `fi`'s timestamps if it has unread ones (it has completed).
+    fn collect_timestamps(&mut self, fi: usize) {
+        if self.frames[fi].read_timestamps(FRAME_QUERIES, &mut self.timestamps) {
+            let ms = self.timestamps[1].saturating_sub(self.timestamps[0]) as f64 / 1e6;
+            self.last_gpu_ms = Some(ms);
+            self.gpu_total.0 += ms;
+            self.gpu_total.1 += 1;
+        }
+    }
+
+    /// Waits for every frame, then returns the average GPU milliseconds per frame over
+    /// every frame whose timestamps were read (`None` without timestamp support).
+    pub fn gpu_ms_average(&mut self) -> Result<Option<f64>, GpuError> {
+        self.wait_idle()?;
+        for fi in 0..self.frames.len() {
+            self.collect_timestamps(fi);
+        }
+        let (sum, n) = self.gpu_total;
+        Ok((n > 0).then(|| sum / n as f64))
+    }
+
     /// Waits until the GPU has finished every submitted frame.
     pub fn wait_idle(&self) -> Result<(), GpuError> {
         self.timeline.wait(self.last_value)
@@ -322,10 +350,7 @@ impl Renderer {
         let fi = (self.frame_number % self.frames.len() as u64) as usize;
         // The frame-in-flight's command buffer, uniforms and queries are free again.
         self.timeline.wait(self.frames[fi].done_at)?;
-        if self.frames[fi].read_timestamps(FRAME_QUERIES, &mut self.timestamps) {
-            let ns = self.timestamps[1].saturating_sub(self.timestamps[0]);
-            self.last_gpu_ms = Some(ns as f64 / 1e6);
-        }
+        self.collect_timestamps(fi);
 
         // Palettes and records, straight into the slot the GPU will read.
         let start = Instant::now();
@@ -366,6 +391,7 @@ impl Renderer {
             ground_color: inputs.ground_ambient.extend(0.0),
             camera_pos: inputs.eye.extend(1.0),
             ground_plane: inputs.ground_plane,
+            ground_tile: Vec4::new(inputs.ground_tile.max(1e-6), 0.0, 0.0, 0.0),
             view_mode: [inputs.view.shader_value(), 0, 0, 0],
         };
         let frame = &mut self.frames[fi];

@@ -97,6 +97,7 @@ pub fn inputs(
         e.width as f32 / e.height as f32,
         &Light::default_sun(),
         Vec4::new(centre.x, centre.z, half * 4.0 + 2.0, 0.0),
+        0.5 * (bounds.max.y - bounds.min.y).max(1e-3),
         view,
     )
 }

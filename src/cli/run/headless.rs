@@ -67,14 +67,14 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             break;
         }
     }
-    renderer.wait_idle()?;
-    stats.print_overall(start.elapsed().as_secs_f64());
+    let gpu_ms_avg = renderer.gpu_ms_average()?;
+    stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg);
     if let Some(path) = &screenshot {
         offscreen.pixels()?.save_png(path)?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.stats_json {
-        let doc = stats.json(|d| {
+        let doc = stats.json(gpu_ms_avg, |d| {
             d.instances = session.crowd.len();
             d.joints_per_instance = session
                 .models

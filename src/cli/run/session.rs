@@ -9,7 +9,9 @@ use throng::anim::{Mat3x4, SkinnedModel};
 use throng::asset;
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
-use throng::scene::{Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, mirrors, model_basis};
+use throng::scene::{
+    Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, footprint, mirrors, model_basis,
+};
 
 use super::RunArgs;
 use crate::cli::CliError;
@@ -49,6 +51,7 @@ pub struct Session {
     pub camera: OrbitCamera,
     light: Light,
     ground_plane: Vec4,
+    ground_tile: f32,
     view: ViewMode,
     animate: bool,
     frames: u64,
@@ -96,13 +99,16 @@ impl Session {
         let camera = OrbitCamera::framing(lo, hi, aspect);
         let centre = 0.5 * (lo + hi);
         let half = 0.5 * (hi - lo).x.max((hi - lo).z);
-        let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 2.0, 0.0);
+        let tallest = models.iter().map(|m| footprint(m).1).fold(0.0, f32::max);
+        let ground_tile = if tallest > 0.0 { tallest * 0.55 } else { 1.0 };
+        let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0);
         Ok(Self {
             models,
             crowd,
             camera,
             light: Light::default_sun(),
             ground_plane,
+            ground_tile,
             view: args.view.into(),
             animate: pose.is_none(),
             frames: 0,
@@ -151,6 +157,7 @@ impl Session {
             aspect,
             &self.light,
             self.ground_plane,
+            self.ground_tile,
             self.view,
         )
     }

@@ -104,22 +104,29 @@ impl Stats {
         self.total.frames
     }
 
-    /// Prints the averages of the whole run.
-    pub fn print_overall(&self, seconds: f64) {
+    /// Prints the averages of the whole run; `gpu_ms_avg` replaces the per-frame GPU figures
+    /// (which lag frames in flight behind) when known.
+    pub fn print_overall(&self, seconds: f64, gpu_ms_avg: Option<f64>) {
         if self.print {
-            println!("overall: {}", line(&self.total, seconds));
+            let mut total = self.total;
+            if let Some(g) = gpu_ms_avg {
+                total.gpu_ms = g * total.frames as f64;
+                total.gpu_frames = total.frames;
+            }
+            println!("overall: {}", line(&total, seconds));
         }
     }
 
-    /// The JSON document, given what only the caller knows.
-    pub fn json(&self, fill: impl FnOnce(&mut StatsJson)) -> StatsJson {
+    /// The JSON document, given the GPU average (from every frame's timestamps) and what
+    /// only the caller knows.
+    pub fn json(&self, gpu_ms_avg: Option<f64>, fill: impl FnOnce(&mut StatsJson)) -> StatsJson {
         let t = &self.total;
         let mut doc = StatsJson {
             frames: t.frames,
             instances: 0,
             joints_per_instance: 0,
             cpu_anim_ms_avg: Sums::avg(t.cpu_anim_ms, t.frames),
-            gpu_ms_avg: Sums::avg(t.gpu_ms, t.gpu_frames),
+            gpu_ms_avg: gpu_ms_avg.unwrap_or(Sums::avg(t.gpu_ms, t.gpu_frames)),
             frame_ms_avg: Sums::avg(t.frame_ms, t.frames),
             validation_messages: validation_messages(),
             device: String::new(),

@@ -40,6 +40,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         last_frame: Instant::now(),
         resize_pending: false,
         mouse: Mouse::default(),
+        gpu_ms_avg: None,
     };
     event_loop
         .run_app(&mut app)
@@ -47,7 +48,8 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if let Some(e) = app.error.take() {
         return Err(e);
     }
-    app.stats.print_overall(app.start.elapsed().as_secs_f64());
+    app.stats
+        .print_overall(app.start.elapsed().as_secs_f64(), app.gpu_ms_avg);
     Ok(())
 }
 
@@ -78,6 +80,8 @@ struct App<'a> {
     last_frame: Instant,
     resize_pending: bool,
     mouse: Mouse,
+    /// Filled at exit from every frame's timestamps.
+    gpu_ms_avg: Option<f64>,
 }
 
 impl App<'_> {
@@ -200,13 +204,16 @@ impl App<'_> {
         Ok(done)
     }
 
-    fn write_stats(&self) -> Result<(), CliError> {
+    fn write_stats(&mut self) -> Result<(), CliError> {
+        if let Some(live) = self.state.as_mut() {
+            self.gpu_ms_avg = live.renderer.gpu_ms_average()?;
+        }
         let (Some(path), Some(live)) = (&self.args.stats_json, &self.state) else {
             return Ok(());
         };
         let extent = live.swapchain.extent;
         let aspect = extent.width as f32 / extent.height.max(1) as f32;
-        let doc = self.stats.json(|d| {
+        let doc = self.stats.json(self.gpu_ms_avg, |d| {
             d.instances = self.session.crowd.len();
             d.joints_per_instance = self
                 .session
