@@ -57,23 +57,57 @@ pub struct Session {
     frames: u64,
 }
 
+/// What a session is made of.
+pub struct SessionSpec<'a> {
+    /// The models, in crowd order.
+    pub models: Vec<Arc<SkinnedModel>>,
+    /// Instances, all models together.
+    pub instances: usize,
+    /// Layout seed.
+    pub seed: u64,
+    /// Palette worker threads (0: one per core).
+    pub threads: usize,
+    /// `--pose CLIP@SECONDS`.
+    pub pose: Option<&'a str>,
+    /// What frames show.
+    pub view: ViewMode,
+    /// Frame width / height, for the camera's framing.
+    pub aspect: f32,
+}
+
+/// Loads `builtin` when no model is named, else each named model.
+pub fn load_models(names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
+    if names.is_empty() {
+        return Ok(vec![Arc::new(asset::load_model(None)?)]);
+    }
+    names
+        .iter()
+        .map(|n| Ok(Arc::new(asset::load_model(Some(n))?)))
+        .collect()
+}
+
 impl Session {
     /// Loads the models and lays out the crowd as `args` say.
     pub fn new(args: &RunArgs) -> Result<Self, CliError> {
-        let specs: Vec<Option<&str>> = if args.models.is_empty() {
-            vec![None]
-        } else {
-            args.models.iter().map(|m| Some(m.as_str())).collect()
-        };
-        let mut models = Vec::with_capacity(specs.len());
-        for spec in specs {
-            models.push(Arc::new(asset::load_model(spec)?));
-        }
-        let mut crowd = Crowd::new(args.threads)?;
+        Self::build(SessionSpec {
+            models: load_models(&args.models)?,
+            instances: args.instances,
+            seed: args.seed,
+            threads: args.threads,
+            pose: args.pose.as_deref(),
+            view: args.view.into(),
+            aspect: args.width as f32 / args.height as f32,
+        })
+    }
+
+    /// Lays out the crowd of `spec`.
+    pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
+        let models = spec.models;
+        let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
-        let layout = CrowdLayout::new(args.instances, args.seed);
+        let layout = CrowdLayout::new(spec.instances, spec.seed);
         let placed = layout.spawn(&mut crowd, &ids)?;
-        let pose = args.pose.as_deref().map(parse_pose).transpose()?;
+        let pose = spec.pose.map(parse_pose).transpose()?;
         if let Some(pose) = &pose {
             // Resolve against every model first, so a bad name fails before anything moves.
             let clips = models
@@ -87,7 +121,7 @@ impl Session {
                 inst.set_speed(0.0);
             }
         }
-        let aspect = args.width as f32 / args.height as f32;
+        let aspect = spec.aspect;
         let bounds = crowd_bounds(&placed, &models)
             .ok_or_else(|| CliError::Argument("the models have no vertices to frame".into()))?;
         // Limbs swing past the bind pose: frame a slightly larger box.
@@ -109,7 +143,7 @@ impl Session {
             light: Light::default_sun(),
             ground_plane,
             ground_tile,
-            view: args.view.into(),
+            view: spec.view,
             animate: pose.is_none(),
             frames: 0,
         })

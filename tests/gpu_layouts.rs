@@ -1,0 +1,814 @@
+//! The GLSL layouts in `shaders/common.glsl` and the Rust structs they mirror stay in step.
+//!
+//! Reads the SPIR-V the library embeds (compiled with debug info, so names survive) with a
+//! small reader written here, and compares every member offset, array stride and block size
+//! the compiler chose with `offset_of!` / `size_of!` of the Rust side: `InstanceRecord`
+//! (`src/crowd/record.rs`), `Mat3x4` (`src/anim/matrix.rs`), `FrameData` and `DrawConstants`
+//! (`src/gpu/frame_data.rs`), and the vertex input of the skinned pipeline
+//! (`src/gpu/pipeline.rs`) against the shader's `in_*` locations and types. Needs no GPU.
+
+use std::collections::HashMap;
+use std::mem::{offset_of, size_of, size_of_val};
+
+use bytemuck::Zeroable;
+use glam::Vec4;
+use throng::anim::{Mat3x4, Vertex};
+use throng::crowd::InstanceRecord;
+use throng::gpu::shaders::{GROUND_FRAG, GROUND_VERT, SKINNED_FRAG, SKINNED_VERT};
+use throng::gpu::{DrawConstants, FrameData};
+
+// ---------------------------------------------------------------------------------------
+// A SPIR-V reader: just the instructions that describe names, types and layouts.
+// ---------------------------------------------------------------------------------------
+
+const MAGIC: u32 = 0x0723_0203;
+
+const OP_NAME: u32 = 5;
+const OP_MEMBER_NAME: u32 = 6;
+const OP_TYPE_INT: u32 = 21;
+const OP_TYPE_FLOAT: u32 = 22;
+const OP_TYPE_VECTOR: u32 = 23;
+const OP_TYPE_MATRIX: u32 = 24;
+const OP_TYPE_ARRAY: u32 = 28;
+const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
+const OP_TYPE_STRUCT: u32 = 30;
+const OP_TYPE_POINTER: u32 = 32;
+const OP_CONSTANT: u32 = 43;
+const OP_VARIABLE: u32 = 59;
+const OP_DECORATE: u32 = 71;
+const OP_MEMBER_DECORATE: u32 = 72;
+
+const DEC_BLOCK: u32 = 2;
+const DEC_COL_MAJOR: u32 = 5;
+const DEC_ARRAY_STRIDE: u32 = 6;
+const DEC_MATRIX_STRIDE: u32 = 7;
+const DEC_LOCATION: u32 = 30;
+const DEC_OFFSET: u32 = 35;
+
+const STORAGE_INPUT: u32 = 1;
+const STORAGE_UNIFORM: u32 = 2;
+const STORAGE_PUSH_CONSTANT: u32 = 9;
+const STORAGE_STORAGE_BUFFER: u32 = 12;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Type {
+    Int { width: u32, signed: bool },
+    Float { width: u32 },
+    Vector { component: u32, count: u32 },
+    Matrix { column: u32, count: u32 },
+    Array { element: u32, length: u32 },
+    RuntimeArray { element: u32 },
+    Struct { members: Vec<u32> },
+    Pointer { storage: u32, pointee: u32 },
+}
+
+#[derive(Default)]
+struct Module {
+    name: &'static str,
+    names: HashMap<u32, String>,
+    member_names: HashMap<(u32, u32), String>,
+    /// id -> (decoration, literal operands)
+    decorations: HashMap<u32, Vec<(u32, Vec<u32>)>>,
+    member_decorations: HashMap<(u32, u32), Vec<(u32, Vec<u32>)>>,
+    types: HashMap<u32, Type>,
+    /// id -> first literal word of an OpConstant (enough for array lengths)
+    constants: HashMap<u32, u32>,
+    /// variable id -> (pointer type id, storage class)
+    variables: HashMap<u32, (u32, u32)>,
+    /// structs in declaration order (glslang emits duplicates with different layouts)
+    struct_order: Vec<u32>,
+}
+
+/// A nul-terminated UTF-8 string packed little-endian into words.
+fn string(words: &[u32], what: &str) -> String {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let end = bytes
+        .iter()
+        .position(|&b| b == 0)
+        .unwrap_or_else(|| panic!("{what}: string without a terminating nul"));
+    String::from_utf8(bytes[..end].to_vec()).unwrap_or_else(|e| panic!("{what}: not UTF-8: {e}"))
+}
+
+impl Module {
+    fn parse(name: &'static str, bytes: &[u8]) -> Self {
+        assert_eq!(
+            bytes.len() % 4,
+            0,
+            "{name}: {} bytes is not whole words",
+            bytes.len()
+        );
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert!(words.len() > 5, "{name}: shorter than a SPIR-V header");
+        assert_eq!(words[0], MAGIC, "{name}: not little-endian SPIR-V");
+        let mut m = Module {
+            name,
+            ..Module::default()
+        };
+        let mut at = 5;
+        while at < words.len() {
+            let count = (words[at] >> 16) as usize;
+            let op = words[at] & 0xffff;
+            assert!(
+                count > 0 && at + count <= words.len(),
+                "{name}: instruction at word {at} (opcode {op}) has bad word count {count}"
+            );
+            let args = &words[at + 1..at + count];
+            let what = || format!("{name}: opcode {op} at word {at}");
+            match op {
+                OP_NAME => {
+                    m.names.insert(args[0], string(&args[1..], &what()));
+                }
+                OP_MEMBER_NAME => {
+                    m.member_names
+                        .insert((args[0], args[1]), string(&args[2..], &what()));
+                }
+                OP_DECORATE => m
+                    .decorations
+                    .entry(args[0])
+                    .or_default()
+                    .push((args[1], args[2..].to_vec())),
+                OP_MEMBER_DECORATE => m
+                    .member_decorations
+                    .entry((args[0], args[1]))
+                    .or_default()
+                    .push((args[2], args[3..].to_vec())),
+                OP_TYPE_INT => {
+                    m.types.insert(
+                        args[0],
+                        Type::Int {
+                            width: args[1],
+                            signed: args[2] != 0,
+                        },
+                    );
+                }
+                OP_TYPE_FLOAT => {
+                    m.types.insert(args[0], Type::Float { width: args[1] });
+                }
+                OP_TYPE_VECTOR => {
+                    m.types.insert(
+                        args[0],
+                        Type::Vector {
+                            component: args[1],
+                            count: args[2],
+                        },
+                    );
+                }
+                OP_TYPE_MATRIX => {
+                    m.types.insert(
+                        args[0],
+                        Type::Matrix {
+                            column: args[1],
+                            count: args[2],
+                        },
+                    );
+                }
+                OP_TYPE_ARRAY => {
+                    m.types.insert(
+                        args[0],
+                        Type::Array {
+                            element: args[1],
+                            length: args[2],
+                        },
+                    );
+                }
+                OP_TYPE_RUNTIME_ARRAY => {
+                    m.types
+                        .insert(args[0], Type::RuntimeArray { element: args[1] });
+                }
+                OP_TYPE_STRUCT => {
+                    m.types.insert(
+                        args[0],
+                        Type::Struct {
+                            members: args[1..].to_vec(),
+                        },
+                    );
+                    m.struct_order.push(args[0]);
+                }
+                OP_TYPE_POINTER => {
+                    m.types.insert(
+                        args[0],
+                        Type::Pointer {
+                            storage: args[1],
+                            pointee: args[2],
+                        },
+                    );
+                }
+                OP_CONSTANT => {
+                    m.constants.insert(args[1], args[2]);
+                }
+                OP_VARIABLE => {
+                    m.variables.insert(args[1], (args[0], args[2]));
+                }
+                _ => {}
+            }
+            at += count;
+        }
+        m
+    }
+
+    fn ty(&self, id: u32) -> &Type {
+        self.types
+            .get(&id)
+            .unwrap_or_else(|| panic!("{}: %{id} is not a type this reader knows", self.name))
+    }
+
+    fn decoration(&self, id: u32, decoration: u32) -> Option<&[u32]> {
+        self.decorations
+            .get(&id)?
+            .iter()
+            .find(|(d, _)| *d == decoration)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    fn member_decoration(&self, id: u32, member: u32, decoration: u32) -> Option<&[u32]> {
+        self.member_decorations
+            .get(&(id, member))?
+            .iter()
+            .find(|(d, _)| *d == decoration)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    fn type_name(&self, id: u32) -> &str {
+        self.names.get(&id).map_or("", String::as_str)
+    }
+
+    /// The structs named `name` that carry an explicit layout (member offsets): the ones in
+    /// buffers. glslang also emits undecorated copies for function-local values.
+    fn laid_out_structs(&self, name: &str) -> Vec<u32> {
+        self.struct_order
+            .iter()
+            .copied()
+            .filter(|&id| self.type_name(id) == name)
+            .filter(|&id| self.member_decoration(id, 0, DEC_OFFSET).is_some())
+            .collect()
+    }
+
+    /// The one laid-out struct named `name`, if the module declares it.
+    fn laid_out_struct(&self, name: &str) -> Option<u32> {
+        let found = self.laid_out_structs(name);
+        assert!(
+            found.len() <= 1,
+            "{}: {} laid-out structs named {name}",
+            self.name,
+            found.len()
+        );
+        found.first().copied()
+    }
+
+    fn members(&self, id: u32) -> &[u32] {
+        match self.ty(id) {
+            Type::Struct { members } => members,
+            other => panic!("{}: %{id} is {other:?}, not a struct", self.name),
+        }
+    }
+
+    /// (name, offset, type) of every member of struct `id`.
+    fn layout(&self, id: u32) -> Vec<(String, u32, u32)> {
+        self.members(id)
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| {
+                let i = i as u32;
+                let name = self
+                    .member_names
+                    .get(&(id, i))
+                    .unwrap_or_else(|| panic!("{}: member {i} of %{id} has no name", self.name))
+                    .clone();
+                let offset = self
+                    .member_decoration(id, i, DEC_OFFSET)
+                    .unwrap_or_else(|| panic!("{}: member {name} has no Offset", self.name))[0];
+                (name, offset, ty)
+            })
+            .collect()
+    }
+
+    fn array_stride(&self, id: u32) -> u32 {
+        self.decoration(id, DEC_ARRAY_STRIDE)
+            .unwrap_or_else(|| panic!("{}: array %{id} has no ArrayStride", self.name))[0]
+    }
+
+    /// Bytes a value of type `id` occupies in an explicitly laid-out block.
+    fn size(&self, id: u32, matrix_stride: Option<u32>) -> u32 {
+        match self.ty(id) {
+            Type::Int { width, .. } | Type::Float { width } => width / 8,
+            Type::Vector { component, count } => self.size(*component, None) * count,
+            Type::Matrix { column, count } => {
+                matrix_stride.unwrap_or_else(|| self.size(*column, None)) * count
+            }
+            Type::Array { length, .. } => {
+                let n = self.constants.get(length).unwrap_or_else(|| {
+                    panic!("{}: array length %{length} is not a constant", self.name)
+                });
+                self.array_stride(id) * n
+            }
+            Type::Struct { .. } => {
+                let layout = self.layout(id);
+                let Some((_, offset, ty)) = layout.last() else {
+                    return 0;
+                };
+                let last = (layout.len() - 1) as u32;
+                offset
+                    + self.size(
+                        *ty,
+                        self.member_decoration(id, last, DEC_MATRIX_STRIDE)
+                            .map(|s| s[0]),
+                    )
+            }
+            other => panic!("{}: no size for {other:?}", self.name),
+        }
+    }
+
+    /// Scalar kind and component count of a scalar or vector type: ("float", 32, 3).
+    fn numeric(&self, id: u32) -> (&'static str, u32, u32) {
+        match self.ty(id) {
+            Type::Float { width } => ("float", *width, 1),
+            Type::Int {
+                width,
+                signed: false,
+            } => ("uint", *width, 1),
+            Type::Int {
+                width,
+                signed: true,
+            } => ("int", *width, 1),
+            Type::Vector { component, count } => {
+                let (kind, width, _) = self.numeric(*component);
+                (kind, width, *count)
+            }
+            other => panic!("{}: {other:?} is not a scalar or vector", self.name),
+        }
+    }
+
+    /// The variable called `name`: (its pointee type, storage class).
+    fn variable(&self, name: &str) -> Option<(u32, u32)> {
+        let (&_, &(ptr, storage)) = self
+            .variables
+            .iter()
+            .find(|(id, _)| self.names.get(id).is_some_and(|n| n == name))?;
+        match self.ty(ptr) {
+            Type::Pointer { pointee, .. } => Some((*pointee, storage)),
+            other => panic!("{}: variable {name} has type {other:?}", self.name),
+        }
+    }
+
+    /// The storage class of the (one) variable whose type points at struct `id`.
+    fn storage_of_block(&self, id: u32) -> u32 {
+        let classes: Vec<u32> = self
+            .variables
+            .values()
+            .filter_map(|&(ptr, storage)| match self.ty(ptr) {
+                Type::Pointer { pointee, .. } if *pointee == id => Some(storage),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            classes.len(),
+            1,
+            "{}: {} variables of block %{id}",
+            self.name,
+            classes.len()
+        );
+        classes[0]
+    }
+}
+
+fn shaders() -> Vec<Module> {
+    vec![
+        Module::parse("skinned.vert", SKINNED_VERT),
+        Module::parse("skinned.frag", SKINNED_FRAG),
+        Module::parse("ground.vert", GROUND_VERT),
+        Module::parse("ground.frag", GROUND_FRAG),
+    ]
+}
+
+fn module(name: &str) -> Module {
+    shaders()
+        .into_iter()
+        .find(|m| m.name == name)
+        .unwrap_or_else(|| panic!("no shader {name}"))
+}
+
+/// (name, offset, size) of Rust struct fields, in the order given.
+macro_rules! rust_layout {
+    ($ty:ty; $($field:ident),+ $(,)?) => {{
+        let zero = <$ty as Zeroable>::zeroed();
+        vec![$((stringify!($field).to_string(), offset_of!($ty, $field) as u32,
+                size_of_val(&zero.$field) as u32)),+]
+    }};
+}
+
+/// Compares a laid-out GLSL block with a Rust struct: same member names in the same order,
+/// same offsets, same sizes, same total size.
+fn assert_block_matches(m: &Module, id: u32, rust: &[(String, u32, u32)], rust_size: usize) {
+    let glsl = m.layout(id);
+    let glsl_sizes: Vec<(String, u32, u32)> = glsl
+        .iter()
+        .enumerate()
+        .map(|(i, (name, offset, ty))| {
+            let stride = m
+                .member_decoration(id, i as u32, DEC_MATRIX_STRIDE)
+                .map(|s| s[0]);
+            (name.clone(), *offset, m.size(*ty, stride))
+        })
+        .collect();
+    assert_eq!(
+        glsl_sizes,
+        rust,
+        "{}: block {} (name, offset, size) differs from the Rust struct",
+        m.name,
+        m.type_name(id)
+    );
+    assert_eq!(
+        m.size(id, None) as usize,
+        rust_size,
+        "{}: block {} size differs from the Rust struct",
+        m.name,
+        m.type_name(id)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// The checks.
+// ---------------------------------------------------------------------------------------
+
+#[test]
+fn the_reader_reads_the_embedded_modules() {
+    for m in shaders() {
+        // Debug info is on: every shader at least names its entry point and the Frame block.
+        assert!(
+            m.names.values().any(|n| n == "main"),
+            "{}: no OpName main (compiled without debug info?)",
+            m.name
+        );
+        assert!(
+            m.laid_out_struct("Frame").is_some(),
+            "{}: no Frame block",
+            m.name
+        );
+    }
+}
+
+#[test]
+fn instance_records_match_the_rust_struct() {
+    let rust = rust_layout!(InstanceRecord; world, palette_base, model, joints, reserved);
+    // The numbers the comment in common.glsl promises, independent of both sides.
+    let expected: Vec<(&str, u32)> = vec![
+        ("world", 0),
+        ("palette_base", 48),
+        ("model", 52),
+        ("joints", 56),
+        ("reserved", 60),
+    ];
+    let rust_offsets: Vec<(&str, u32)> = rust.iter().map(|(n, o, _)| (n.as_str(), *o)).collect();
+    assert_eq!(rust_offsets, expected);
+    assert_eq!(size_of::<InstanceRecord>(), 64);
+
+    let mut seen = 0;
+    for m in shaders() {
+        let Some(records) = m.laid_out_struct("Records") else {
+            continue;
+        };
+        seen += 1;
+        assert_eq!(
+            m.storage_of_block(records),
+            STORAGE_STORAGE_BUFFER,
+            "{}",
+            m.name
+        );
+        let layout = m.layout(records);
+        assert_eq!(layout.len(), 1, "{}: Records has one member", m.name);
+        let (name, offset, array) = &layout[0];
+        assert_eq!((name.as_str(), *offset), ("records", 0), "{}", m.name);
+        let Type::RuntimeArray { element } = m.ty(*array) else {
+            panic!(
+                "{}: records is {:?}, not a runtime array",
+                m.name,
+                m.ty(*array)
+            );
+        };
+        assert_eq!(m.type_name(*element), "InstanceRecord", "{}", m.name);
+        assert_eq!(
+            m.array_stride(*array) as usize,
+            size_of::<InstanceRecord>(),
+            "{}: records[] stride",
+            m.name
+        );
+        assert_block_matches(&m, *element, &rust, size_of::<InstanceRecord>());
+        // world: vec4[3] with a 16-byte stride, exactly a Mat3x4.
+        let world = m.members(*element)[0];
+        let Type::Array { element: row, .. } = m.ty(world).clone() else {
+            panic!("{}: world is {:?}", m.name, m.ty(world));
+        };
+        assert_eq!(m.numeric(row), ("float", 32, 4), "{}: world rows", m.name);
+        assert_eq!(m.array_stride(world), 16, "{}: world stride", m.name);
+        assert_eq!(
+            m.size(world, None) as usize,
+            size_of::<Mat3x4>(),
+            "{}",
+            m.name
+        );
+    }
+    assert!(seen >= 1, "no shader declares the Records buffer");
+    assert!(
+        module("skinned.vert").laid_out_struct("Records").is_some(),
+        "skinned.vert must read the records"
+    );
+}
+
+#[test]
+fn palette_rows_are_mat3x4_rows() {
+    assert_eq!(size_of::<Mat3x4>(), 3 * 16);
+    assert_eq!(size_of::<Mat3x4>(), 3 * size_of::<Vec4>());
+    assert_eq!(offset_of!(Mat3x4, rows), 0);
+    let m = module("skinned.vert");
+    let palettes = m
+        .laid_out_struct("Palettes")
+        .expect("skinned.vert declares the Palettes buffer");
+    assert_eq!(m.storage_of_block(palettes), STORAGE_STORAGE_BUFFER);
+    let layout = m.layout(palettes);
+    assert_eq!(layout.len(), 1);
+    let (name, offset, array) = &layout[0];
+    assert_eq!((name.as_str(), *offset), ("palette_rows", 0));
+    let Type::RuntimeArray { element } = m.ty(*array) else {
+        panic!("palette_rows is {:?}, not a runtime array", m.ty(*array));
+    };
+    assert_eq!(
+        m.numeric(*element),
+        ("float", 32, 4),
+        "palette_rows are vec4"
+    );
+    assert_eq!(m.array_stride(*array), 16, "palette_rows stride");
+}
+
+#[test]
+fn the_frame_block_matches_frame_data() {
+    let rust = rust_layout!(FrameData; view_proj, light_dir, light_color, sky_color,
+        ground_color, camera_pos, ground_plane, view_mode);
+    assert_eq!(size_of::<FrameData>(), 176);
+    for m in shaders() {
+        let frame = m
+            .laid_out_struct("Frame")
+            .unwrap_or_else(|| panic!("{}: no Frame block", m.name));
+        assert!(
+            m.decoration(frame, DEC_BLOCK).is_some(),
+            "{}: Frame is a Block",
+            m.name
+        );
+        assert_eq!(m.storage_of_block(frame), STORAGE_UNIFORM, "{}", m.name);
+        assert_block_matches(&m, frame, &rust, size_of::<FrameData>());
+        // glam's Mat4 is column-major with 16-byte columns.
+        assert!(
+            m.member_decoration(frame, 0, DEC_COL_MAJOR).is_some(),
+            "{}: view_proj is not ColMajor",
+            m.name
+        );
+        assert_eq!(
+            m.member_decoration(frame, 0, DEC_MATRIX_STRIDE),
+            Some(&[16][..]),
+            "{}: view_proj MatrixStride",
+            m.name
+        );
+        // view_mode is compared with unsigned constants: uvec4 on both sides.
+        let view_mode = m.members(frame)[7];
+        assert_eq!(
+            m.numeric(view_mode),
+            ("uint", 32, 4),
+            "{}: view_mode",
+            m.name
+        );
+    }
+}
+
+#[test]
+fn the_draw_push_constants_match_draw_constants() {
+    let rust = rust_layout!(DrawConstants; base_color, fresnel0, params);
+    assert_eq!(size_of::<DrawConstants>(), 48);
+    let mut seen = Vec::new();
+    for m in shaders() {
+        let Some(draw) = m.laid_out_struct("Draw") else {
+            continue;
+        };
+        seen.push(m.name);
+        assert_eq!(
+            m.storage_of_block(draw),
+            STORAGE_PUSH_CONSTANT,
+            "{}",
+            m.name
+        );
+        assert_block_matches(&m, draw, &rust, size_of::<DrawConstants>());
+    }
+    assert!(
+        seen.contains(&"skinned.frag"),
+        "skinned.frag reads the Draw push constants (found in {seen:?})"
+    );
+}
+
+/// One vertex attribute of the skinned pipeline as `src/gpu/pipeline.rs` declares it:
+/// `attr(LOCATION, vk::Format::FORMAT, offset_of!(Vertex, FIELD))`.
+#[derive(Debug)]
+struct Attribute {
+    location: u32,
+    format: String,
+    field: String,
+}
+
+/// The attributes, read from the source: the pipeline keeps them private, so this is the way
+/// to tie the shader's locations to the Rust fields without changing `src/`.
+fn pipeline_attributes() -> Vec<Attribute> {
+    let source: String = include_str!("../src/gpu/pipeline.rs")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    let mut out = Vec::new();
+    for (start, _) in source.match_indices("attr(") {
+        let rest = &source[start + "attr(".len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(location) = digits.parse() else {
+            continue; // the closure's definition, not a call
+        };
+        let rest = &rest[digits.len()..];
+        let rest = rest
+            .strip_prefix(",vk::Format::")
+            .unwrap_or_else(|| panic!("pipeline.rs: attr({location}, ...) without vk::Format"));
+        let format: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let rest = &rest[format.len()..];
+        let rest = rest.strip_prefix(",offset_of!(Vertex,").unwrap_or_else(|| {
+            panic!("pipeline.rs: attr({location}, ...) without offset_of!(Vertex, ...)")
+        });
+        let field: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        out.push(Attribute {
+            location,
+            format,
+            field,
+        });
+    }
+    out
+}
+
+/// ("float" | "uint" | "int", bits per component, components) of a `vk::Format` name such as
+/// `R32G32B32_SFLOAT` or `R16G16B16A16_UINT`.
+fn format_shape(format: &str) -> (&'static str, u32, u32) {
+    let (channels, kind) = format
+        .split_once('_')
+        .unwrap_or_else(|| panic!("format {format}: no numeric type"));
+    let kind = match kind {
+        "SFLOAT" => "float",
+        "UINT" => "uint",
+        "SINT" => "int",
+        other => panic!("format {format}: numeric type {other} not expected for a vertex input"),
+    };
+    let mut bits = Vec::new();
+    for part in channels
+        .split(['R', 'G', 'B', 'A'])
+        .filter(|p| !p.is_empty())
+    {
+        bits.push(
+            part.parse::<u32>()
+                .unwrap_or_else(|_| panic!("format {format}")),
+        );
+    }
+    assert!(
+        !bits.is_empty() && bits.iter().all(|&b| b == bits[0]),
+        "format {format}: mixed component sizes"
+    );
+    (kind, bits[0], bits.len() as u32)
+}
+
+#[test]
+fn skinned_vertex_input_matches_the_shader_locations() {
+    let m = module("skinned.vert");
+    let expected = [
+        ("position", 0),
+        ("normal", 1),
+        ("tangent", 2),
+        ("uv", 3),
+        ("joints", 4),
+        ("weights", 5),
+    ];
+    for (field, location) in expected {
+        let var = format!("in_{field}");
+        let (_, storage) = m
+            .variable(&var)
+            .unwrap_or_else(|| panic!("skinned.vert has no input {var}"));
+        assert_eq!(storage, STORAGE_INPUT, "{var} is not an input");
+        let id = m
+            .variables
+            .keys()
+            .copied()
+            .find(|id| m.names.get(id).is_some_and(|n| *n == var))
+            .expect("variable id");
+        assert_eq!(
+            m.decoration(id, DEC_LOCATION),
+            Some(&[location][..]),
+            "{var}: Location"
+        );
+    }
+
+    let attributes = pipeline_attributes();
+    let mut locations: Vec<u32> = attributes.iter().map(|a| a.location).collect();
+    locations.sort_unstable();
+    assert_eq!(
+        locations,
+        [0, 1, 2, 3, 4, 5],
+        "pipeline.rs attributes: {attributes:?}"
+    );
+    let zero = Vertex::zeroed();
+    let field_sizes: HashMap<&str, (usize, usize)> = [
+        (
+            "position",
+            (offset_of!(Vertex, position), size_of_val(&zero.position)),
+        ),
+        (
+            "normal",
+            (offset_of!(Vertex, normal), size_of_val(&zero.normal)),
+        ),
+        (
+            "tangent",
+            (offset_of!(Vertex, tangent), size_of_val(&zero.tangent)),
+        ),
+        ("uv", (offset_of!(Vertex, uv), size_of_val(&zero.uv))),
+        (
+            "joints",
+            (offset_of!(Vertex, joints), size_of_val(&zero.joints)),
+        ),
+        (
+            "weights",
+            (offset_of!(Vertex, weights), size_of_val(&zero.weights)),
+        ),
+    ]
+    .into_iter()
+    .collect();
+    // The Rust layout the pipeline's offset_of! produces, spelled out.
+    let offsets: Vec<(&str, usize)> = expected
+        .iter()
+        .map(|(f, _)| (*f, field_sizes[f].0))
+        .collect();
+    assert_eq!(
+        offsets,
+        [
+            ("position", 0),
+            ("normal", 12),
+            ("tangent", 24),
+            ("uv", 40),
+            ("joints", 48),
+            ("weights", 56)
+        ]
+    );
+    assert_eq!(size_of::<Vertex>(), 72);
+
+    for a in &attributes {
+        let var = format!("in_{}", a.field);
+        // The field the pipeline reads at this location is the one the shader expects there.
+        let id = m
+            .variables
+            .keys()
+            .copied()
+            .find(|id| m.names.get(id).is_some_and(|n| *n == var))
+            .unwrap_or_else(|| {
+                panic!(
+                    "location {} reads Vertex::{}, but skinned.vert has no {var}",
+                    a.location, a.field
+                )
+            });
+        assert_eq!(
+            m.decoration(id, DEC_LOCATION),
+            Some(&[a.location][..]),
+            "pipeline.rs feeds Vertex::{} to location {}, the shader reads {var} elsewhere",
+            a.field,
+            a.location
+        );
+        // The format has the shader's numeric type and component count, and exactly the
+        // bytes of the Rust field.
+        let (ty, _) = m.variable(&var).expect("input");
+        let (kind, width, count) = m.numeric(ty);
+        let (f_kind, f_bits, f_count) = format_shape(&a.format);
+        assert_eq!(
+            (f_kind, f_count),
+            (kind, count),
+            "{var}: format {} for a {kind}x{count} input",
+            a.format
+        );
+        assert!(
+            f_bits <= width,
+            "{var}: {f_bits}-bit format for {width}-bit input"
+        );
+        let (_, field_size) = field_sizes
+            .get(a.field.as_str())
+            .unwrap_or_else(|| panic!("Vertex has no field {}", a.field));
+        assert_eq!(
+            (f_bits / 8 * f_count) as usize,
+            *field_size,
+            "{var}: format {} is not the size of Vertex::{}",
+            a.format,
+            a.field
+        );
+    }
+}
