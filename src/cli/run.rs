@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use throng::asset;
-use throng::crowd::bench::{independent_time, spawn_on_grid};
 use throng::crowd::{Crowd, CrowdError, HostAllocator, NoConsumer, PaletteRing};
+use throng::scene::{independent_time, spawn_on_grid};
 
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 

@@ -1,0 +1,123 @@
+//! From a model's own space to throng's world: right-handed, +Y up.
+//!
+//! Loaders keep each format's handedness (the `.m3d` loader only transposes the format's
+//! row-vector matrices), so a left-handed model is still left-handed in its [`SkinnedModel`].
+//! Placing it in the world is where the mirror belongs: it is one matrix per model, folded into
+//! every instance's world transform, and the renderer learns from [`mirrors`] that the
+//! triangles of that model wind the other way on screen.
+
+use glam::{Vec3, Vec3A};
+
+use crate::anim::{Bounds, Mat3x4, PoseScratch, SkinnedModel, skin_vertex};
+
+/// The correction from `model`'s space to the world: for `m3d` (Direct3D, left-handed, +Y up)
+/// a mirror of z; identity for glTF, the built-in character and anything else (right-handed,
+/// +Y up). No scale: the camera frames the crowd whatever its size.
+pub fn model_basis(model: &SkinnedModel) -> Mat3x4 {
+    match model.format() {
+        crate::asset::m3d::FORMAT => Mat3x4::from_trs(
+            Vec3A::ZERO,
+            glam::Quat::IDENTITY,
+            Vec3A::new(1.0, 1.0, -1.0),
+        ),
+        _ => Mat3x4::IDENTITY,
+    }
+}
+
+/// Whether `m` mirrors (its 3x3 part has a negative determinant): a mirrored instance's
+/// triangles appear on screen with the opposite winding.
+pub fn mirrors(m: &Mat3x4) -> bool {
+    m.to_affine().matrix3.determinant() < 0.0
+}
+
+/// The box around the mesh skinned with the bind-pose palette, in model space: what is drawn
+/// before any clip plays. Not [`Mesh::bounds`](crate::anim::Mesh::bounds) of the raw vertex
+/// positions: a glTF skin may hold its mesh in another frame (CesiumMan's is Z-up) that the
+/// joints' bind transforms turn upright. `None` for a model with no vertices.
+pub fn bind_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {
+    let joints = model.joint_count();
+    let mut palette = vec![Mat3x4::IDENTITY; joints];
+    model.bind_palette(&mut PoseScratch::new(joints), &mut palette);
+    let vertices = &model.mesh().vertices;
+    Bounds::of_points(vertices.iter().map(|v| skin_vertex(v, &palette).position))
+}
+
+/// The eight corners of `b`.
+pub(crate) fn corners(b: &Bounds) -> [Vec3; 8] {
+    std::array::from_fn(|i| {
+        Vec3::new(
+            if i & 1 == 0 { b.min.x } else { b.max.x },
+            if i & 2 == 0 { b.min.y } else { b.max.y },
+            if i & 4 == 0 { b.min.z } else { b.max.z },
+        )
+    })
+}
+
+/// How much ground a model covers and how tall it stands, from its [`bind_pose_bounds`] through
+/// [`model_basis`]: `radius` is the farthest box corner from the model's vertical axis (so
+/// any heading fits in a circle of that radius), `height` the box's extent along +Y. `(0, 0)`
+/// for a model with no vertices.
+pub fn footprint(model: &SkinnedModel) -> (f32, f32) {
+    let Some(upright) = placed_bounds(model, &model_basis(model)) else {
+        return (0.0, 0.0);
+    };
+    let radius = corners(&upright)
+        .iter()
+        .map(|c| c.x.hypot(c.z))
+        .fold(0.0f32, f32::max);
+    (radius, upright.size().y)
+}
+
+/// The world box of a model's [`bind_pose_bounds`] placed by `world` (which already includes
+/// the basis), `None` for a model with no vertices.
+pub fn placed_bounds(model: &SkinnedModel, world: &Mat3x4) -> Option<Bounds> {
+    Some(transform_bounds(&bind_pose_bounds(model)?, world))
+}
+
+/// The world box around `bounds` transformed by `world` (the box of its eight corners).
+pub fn transform_bounds(bounds: &Bounds, world: &Mat3x4) -> Bounds {
+    let c = corners(bounds).map(|c| world.transform_point3(c));
+    Bounds {
+        min: c.iter().fold(c[0], |m, &p| m.min(p)),
+        max: c.iter().fold(c[0], |m, &p| m.max(p)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::testing::one_triangle;
+
+    /// A model of `format` whose single triangle spans x 0..1, y 0..2, z 0..3.
+    fn model_of(format: &str) -> SkinnedModel {
+        let corners = [[0.0, 0.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 3.0]];
+        one_triangle(format, corners, [0.0, 1.0, 0.0])
+    }
+
+    #[test]
+    fn m3d_mirrors_z_and_gltf_does_not() {
+        let m3d = model_basis(&model_of("m3d"));
+        assert!(mirrors(&m3d));
+        assert_eq!(
+            m3d.transform_point3(Vec3::new(1.0, 2.0, 3.0)),
+            Vec3::new(1.0, 2.0, -3.0)
+        );
+        for format in ["gltf", "glb", "builtin"] {
+            let basis = model_basis(&model_of(format));
+            assert_eq!(basis, Mat3x4::IDENTITY, "{format}");
+            assert!(!mirrors(&basis));
+        }
+    }
+
+    #[test]
+    fn footprint_is_through_the_basis_and_heading_proof() {
+        for format in ["m3d", "gltf"] {
+            let (radius, height) = footprint(&model_of(format));
+            assert!((radius - 10f32.sqrt()).abs() < 1e-6, "{format}: {radius}");
+            assert_eq!(height, 2.0);
+        }
+        let mirrored = placed_bounds(&model_of("m3d"), &model_basis(&model_of("m3d")));
+        let b = mirrored.expect("bounds");
+        assert_eq!((b.min.z, b.max.z), (-3.0, 0.0));
+    }
+}

@@ -1,0 +1,354 @@
+//! The camera: a look-at view and a perspective projection into Vulkan's clip space, a framing
+//! of a box, and an orbit controller for interactive use.
+//!
+//! Vulkan's clip space differs from OpenGL's twice: framebuffer y points down, and depth runs
+//! 0..1 (here near -> 0, far -> 1; no reverse-Z). glam 0.34 has exactly that projection
+//! (`camera::rh::proj::vulkan`, which negates y); the tests below pin the convention with
+//! known points rather than trusting the name. The y flip does not mirror the image: a
+//! triangle that winds counter-clockwise as the viewer sees it (glTF's front faces) is
+//! counter-clockwise in Vulkan's sense too (`VK_FRONT_FACE_COUNTER_CLOCKWISE`).
+
+use glam::camera::rh::{proj::vulkan, view::look_at_mat4};
+use glam::{Mat4, Vec3};
+
+use super::basis::corners;
+use crate::anim::Bounds;
+
+/// Vertical field of view of framed and orbit cameras: 45 degrees.
+pub const DEFAULT_FOV_Y: f32 = std::f32::consts::FRAC_PI_4;
+/// Framing's direction: turned this far (radians) from +Z towards +X, a three-quarter view.
+const FRAMING_YAW: f32 = 0.6;
+/// Framing's elevation above the horizon, radians.
+const FRAMING_PITCH: f32 = 0.4;
+/// Share of the half field of view the framed box may fill: a thin border stays free.
+const FRAMING_FILL: f32 = 0.92;
+/// Orbit pitch limit, short of straight up or down where the look-at `up` degenerates.
+const MAX_PITCH: f32 = 1.5;
+
+/// A perspective camera in the world (right-handed, +Y up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// Where the camera is.
+    pub eye: Vec3,
+    /// The point it looks at (projects to the centre of the image).
+    pub target: Vec3,
+    /// The world direction that appears upwards; not parallel to `target - eye`.
+    pub up: Vec3,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+    /// Distance to the near plane (depth 0), positive.
+    pub near: f32,
+    /// Distance to the far plane (depth 1), beyond `near`.
+    pub far: f32,
+}
+
+impl Camera {
+    /// World to view space (right-handed: the camera looks down -Z, +Y up).
+    pub fn view(&self) -> Mat4 {
+        // glam wants a unit `up`; any length says the same direction.
+        look_at_mat4(self.eye, self.target, self.up.normalize_or(Vec3::Y))
+    }
+
+    /// View to Vulkan clip space for a framebuffer `aspect` (width / height) wide: y down,
+    /// depth 0 at `near` and 1 at `far`.
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        vulkan::perspective(self.fov_y, sane_aspect(aspect), self.near, self.far)
+    }
+
+    /// World to Vulkan clip space: `projection(aspect) * view()`.
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        self.projection(aspect) * self.view()
+    }
+
+    /// A three-quarter view from the front (+Z side, a little to +X) and above, just far
+    /// enough that the whole box `bounds_min..bounds_max` is in view at `aspect`, with near
+    /// and far planes close around it (for depth precision and shadow-free margins).
+    pub fn framing(bounds_min: Vec3, bounds_max: Vec3, aspect: f32) -> Camera {
+        let towards_eye = orbit_direction(FRAMING_YAW, FRAMING_PITCH);
+        let centre = 0.5 * (bounds_min + bounds_max);
+        let half = 0.5 * (bounds_max - bounds_min).abs();
+        let distance = fit_distance(towards_eye, half, DEFAULT_FOV_Y, aspect);
+        let eye = centre + towards_eye * distance;
+        let (near, far) = planes_around(eye.distance(centre), half.length());
+        Camera {
+            eye,
+            target: centre,
+            up: Vec3::Y,
+            fov_y: DEFAULT_FOV_Y,
+            near,
+            far,
+        }
+    }
+}
+
+/// Width over height, with nonsense (zero, negative, NaN: a minimized window) read as square.
+fn sane_aspect(aspect: f32) -> f32 {
+    if aspect > 0.0 && aspect.is_finite() {
+        aspect
+    } else {
+        1.0
+    }
+}
+
+/// The unit vector from a target to an eye `yaw` radians from +Z towards +X and `pitch`
+/// radians above the horizon.
+fn orbit_direction(yaw: f32, pitch: f32) -> Vec3 {
+    let (sy, cy) = yaw.sin_cos();
+    let (sp, cp) = pitch.sin_cos();
+    Vec3::new(sy * cp, sp, cy * cp)
+}
+
+/// How far along `towards_eye` from a box's centre (half extents `half`) the eye must stand so
+/// that every corner is inside the view. Each corner, at lateral offsets (x, y) and depth
+/// offset z from the centre, needs `|x| <= tan(half fov) * (distance + z)`; the largest such
+/// distance is the tightest fit. The bounding sphere's radius is a floor so that the near
+/// plane stays in front of the eye whatever the box's shape.
+fn fit_distance(towards_eye: Vec3, half: Vec3, fov_y: f32, aspect: f32) -> f32 {
+    let forward = -towards_eye;
+    let right = forward.cross(Vec3::Y).normalize();
+    let up = right.cross(forward);
+    let tan_y = (0.5 * fov_y).tan() * FRAMING_FILL;
+    let tan_x = tan_y * sane_aspect(aspect);
+    let mut distance = half.length() * 1.05;
+    for corner in corners(&Bounds {
+        min: -half,
+        max: half,
+    }) {
+        let z = corner.dot(forward);
+        distance = distance
+            .max(corner.dot(right).abs() / tan_x - z)
+            .max(corner.dot(up).abs() / tan_y - z);
+    }
+    // A point-sized box still needs the eye somewhere else than the target.
+    distance.max(1e-3)
+}
+
+/// Near and far planes around a sphere of `radius` whose centre is `distance` away, with a
+/// margin so that nothing on the sphere lands on depth 0 or 1 exactly.
+fn planes_around(distance: f32, radius: f32) -> (f32, f32) {
+    let far = (distance + radius) * 1.05;
+    // From inside the sphere, keep the near plane a small fraction of far: depth precision
+    // falls with far / near.
+    let near = ((distance - radius) * 0.95).max(far * 1e-3);
+    (near, far)
+}
+
+/// An interactive camera circling `target`: drag to [`rotate`](OrbitCamera::rotate), wheel
+/// to [`zoom`](OrbitCamera::zoom), [`pan`](OrbitCamera::pan) to move the target.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OrbitCamera {
+    /// Angle around +Y, radians; 0 looks from +Z, positive turns the eye towards +X.
+    pub yaw: f32,
+    /// Elevation above the horizon, radians, within about +-86 degrees.
+    pub pitch: f32,
+    /// Distance from the eye to `target`, positive.
+    pub distance: f32,
+    /// The point circled and looked at.
+    pub target: Vec3,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+    /// Centre of what is shown; near and far planes are kept around it.
+    pub scene_centre: Vec3,
+    /// Radius of what is shown around `scene_centre`.
+    pub scene_radius: f32,
+}
+
+impl OrbitCamera {
+    /// Starts where [`Camera::framing`] would put a camera for the box.
+    pub fn framing(bounds_min: Vec3, bounds_max: Vec3, aspect: f32) -> OrbitCamera {
+        let camera = Camera::framing(bounds_min, bounds_max, aspect);
+        OrbitCamera {
+            yaw: FRAMING_YAW,
+            pitch: FRAMING_PITCH,
+            distance: camera.eye.distance(camera.target),
+            target: camera.target,
+            fov_y: camera.fov_y,
+            scene_centre: camera.target,
+            scene_radius: 0.5 * (bounds_max - bounds_min).length(),
+        }
+    }
+
+    /// Turns the eye around the target by `dyaw` radians and raises it by `dpitch` radians;
+    /// pitch stops short of the poles.
+    pub fn rotate(&mut self, dyaw: f32, dpitch: f32) {
+        if dyaw.is_finite() {
+            self.yaw = (self.yaw + dyaw) % std::f32::consts::TAU;
+        }
+        if dpitch.is_finite() {
+            self.pitch = (self.pitch + dpitch).clamp(-MAX_PITCH, MAX_PITCH);
+        }
+    }
+
+    /// Multiplies the distance by `factor` (below 1 moves closer); anything not positive and
+    /// finite is ignored.
+    pub fn zoom(&mut self, factor: f32) {
+        if factor > 0.0 && factor.is_finite() {
+            self.distance = (self.distance * factor).max(1e-4);
+        }
+    }
+
+    /// Moves the target (and with it the eye) `right` and `up` along the image's axes, in
+    /// units of the current distance, so that a drag over the same share of the screen moves
+    /// the view by the same apparent amount at any zoom.
+    pub fn pan(&mut self, right: f32, up: f32) {
+        if !(right.is_finite() && up.is_finite()) {
+            return;
+        }
+        let forward = -orbit_direction(self.yaw, self.pitch);
+        let screen_right = forward.cross(Vec3::Y).normalize();
+        let screen_up = screen_right.cross(forward);
+        self.target += (screen_right * right + screen_up * up) * self.distance;
+    }
+
+    /// The camera to render with now.
+    pub fn camera(&self) -> Camera {
+        let eye = self.target + orbit_direction(self.yaw, self.pitch) * self.distance;
+        let (near, far) = planes_around(eye.distance(self.scene_centre), self.scene_radius);
+        Camera {
+            eye,
+            target: self.target,
+            up: Vec3::Y,
+            fov_y: self.fov_y,
+            near,
+            far,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `p` in normalized device coordinates (x right, y down, depth) after the divide.
+    fn ndc(m: Mat4, p: Vec3) -> Vec3 {
+        let c = m * p.extend(1.0);
+        assert!(c.w > 0.0, "{p} is behind the camera");
+        c.truncate() / c.w
+    }
+
+    fn looking_down_minus_z() -> Camera {
+        Camera {
+            eye: Vec3::new(0.0, 0.0, 5.0),
+            target: Vec3::ZERO,
+            up: Vec3::Y,
+            fov_y: DEFAULT_FOV_Y,
+            near: 1.0,
+            far: 9.0,
+        }
+    }
+
+    #[test]
+    fn vulkan_clip_space_of_known_points() {
+        let camera = looking_down_minus_z();
+        let m = camera.view_proj(2.0);
+        let centre = ndc(m, Vec3::ZERO);
+        assert!(centre.x.abs() < 1e-6 && centre.y.abs() < 1e-6);
+        // Above the target is up on screen: smaller framebuffer y, negative NDC y.
+        assert!(ndc(m, Vec3::Y).y < 0.0);
+        assert!(ndc(m, Vec3::X).x > 0.0);
+        // Near plane -> 0, far plane -> 1, in between increasing.
+        assert!(ndc(m, Vec3::new(0.0, 0.0, 4.0)).z.abs() < 1e-6);
+        assert!((ndc(m, Vec3::new(0.0, 0.0, -4.0)).z - 1.0).abs() < 1e-6);
+        assert!(ndc(m, Vec3::new(0.0, 0.0, 1.0)).z < ndc(m, Vec3::ZERO).z);
+        // The top edge of the field of view lands on NDC y = -1; aspect widens x.
+        let top = (0.5 * DEFAULT_FOV_Y).tan() * 5.0;
+        assert!((ndc(m, Vec3::new(0.0, top, 0.0)).y + 1.0).abs() < 1e-5);
+        assert!((ndc(m, Vec3::new(2.0 * top, 0.0, 0.0)).x - 1.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn front_facing_ccw_triangle_is_ccw_for_vulkan() {
+        // Counter-clockwise as seen from the eye on +Z (glTF's front face).
+        let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+        let (w, h) = (200.0, 100.0);
+        let m = looking_down_minus_z().view_proj(w / h);
+        let fb = tri.map(|p| {
+            let n = ndc(m, p);
+            ((n.x * 0.5 + 0.5) * w, (n.y * 0.5 + 0.5) * h)
+        });
+        // Vulkan's signed area (spec: rasterization, polygons): positive is counter-clockwise.
+        let sum: f32 = (0..3)
+            .map(|i| {
+                let (a, b) = (fb[i], fb[(i + 1) % 3]);
+                a.0 * b.1 - b.0 * a.1
+            })
+            .sum();
+        assert!(-0.5 * sum > 0.0);
+    }
+
+    fn assert_frames(camera: &Camera, min: Vec3, max: Vec3, aspect: f32) {
+        let m = camera.view_proj(aspect);
+        for corner in corners(&Bounds { min, max }) {
+            let p = ndc(m, corner);
+            assert!(
+                p.x.abs() <= 1.0 && p.y.abs() <= 1.0 && p.z > 0.0 && p.z < 1.0,
+                "corner {corner} -> {p} (box {min}..{max}, aspect {aspect})"
+            );
+        }
+    }
+
+    #[test]
+    fn framing_fits_every_corner_from_the_front_above() {
+        let boxes = [
+            (Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 2.0, 1.0)),
+            (Vec3::new(-50.0, 0.0, -30.0), Vec3::new(50.0, 1.8, 30.0)),
+            (Vec3::new(10.0, -5.0, 3.0), Vec3::new(10.5, 40.0, 3.2)),
+            (Vec3::splat(2.0), Vec3::splat(2.0)),
+        ];
+        for (min, max) in boxes {
+            for aspect in [0.5, 1.0, 16.0 / 9.0, 3.0] {
+                let camera = Camera::framing(min, max, aspect);
+                assert_frames(&camera, min, max, aspect);
+                let centre = 0.5 * (min + max);
+                assert!(camera.eye.z > centre.z && camera.eye.y > centre.y);
+                assert!(camera.near > 0.0 && camera.far > camera.near);
+            }
+        }
+    }
+
+    #[test]
+    fn framing_is_tight() {
+        // A wide, flat crowd should fill most of a wide image, not shrink inside a sphere.
+        let (min, max) = (Vec3::new(-20.0, 0.0, -20.0), Vec3::new(20.0, 2.0, 20.0));
+        let camera = Camera::framing(min, max, 16.0 / 9.0);
+        let m = camera.view_proj(16.0 / 9.0);
+        // The binding corner touches the fill limit (the rest of the view is a thin border).
+        let widest = corners(&Bounds { min, max })
+            .iter()
+            .map(|&p| ndc(m, p).x.abs().max(ndc(m, p).y.abs()))
+            .fold(0.0f32, f32::max);
+        assert!((widest - FRAMING_FILL).abs() < 1e-3, "{widest}");
+    }
+
+    #[test]
+    fn orbit_rotates_zooms_pans_and_clamps() {
+        let (min, max) = (Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.0, 2.0));
+        let mut orbit = OrbitCamera::framing(min, max, 1.5);
+        let framed = Camera::framing(min, max, 1.5);
+        assert!(orbit.camera().eye.distance(framed.eye) < 1e-4);
+        assert_frames(&orbit.camera(), min, max, 1.5);
+
+        orbit.rotate(0.0, 10.0);
+        assert_eq!(orbit.pitch, MAX_PITCH);
+        orbit.rotate(-orbit.yaw, -MAX_PITCH);
+        let eye = orbit.camera().eye - orbit.target;
+        assert!(
+            eye.x.abs() < 1e-4 && eye.y.abs() < 1e-4 && eye.z > 0.0,
+            "{eye}"
+        );
+
+        let d = orbit.distance;
+        orbit.zoom(0.5);
+        assert!((orbit.distance - 0.5 * d).abs() < 1e-5);
+        orbit.zoom(-1.0);
+        orbit.zoom(f32::NAN);
+        assert!((orbit.distance - 0.5 * d).abs() < 1e-5);
+
+        let before = orbit.target;
+        orbit.pan(0.1, 0.0);
+        let moved = orbit.target - before;
+        assert!(moved.x > 0.0 && moved.y.abs() < 1e-5 && moved.z.abs() < 1e-5);
+        let camera = orbit.camera();
+        assert!(camera.near > 0.0 && camera.far > camera.near);
+    }
+}
