@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod crowds;
 pub mod naive;
+pub mod silhouette;
 
 use std::path::PathBuf;
 
