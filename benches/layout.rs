@@ -10,7 +10,7 @@ use std::sync::Arc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng::anim::{Mat3x4, SkinnedModelInstance};
 use throng::asset::builtin;
-use throng::crowd::bench::independent_time;
+use throng::scene::independent_time;
 
 const INSTANCES: usize = 10_000;
 const DT: f32 = 1.0 / 60.0;

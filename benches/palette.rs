@@ -9,9 +9,10 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use throng::anim::SkinnedModel;
 use throng::asset;
-use throng::crowd::bench::{BenchSetup, crowd_for, independent_time};
+use throng::crowd::bench::{BenchSetup, crowd_for};
 use throng::crowd::textbook::TextbookModel;
 use throng::crowd::{HostAllocator, NoConsumer, PaletteRing};
+use throng::scene::independent_time;
 
 const SOLDIER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -56,7 +57,14 @@ fn palettes(c: &mut Criterion) {
                     .measurement_time(Duration::from_secs(4));
             }
             for &t in &threads {
-                let setup = BenchSetup::new(model.clone(), clip, instances, t, Duration::ZERO);
+                let setup = BenchSetup::new(
+                    model.clone(),
+                    clip,
+                    instances,
+                    t,
+                    Duration::ZERO,
+                    independent_time,
+                );
                 let Ok(mut crowd) = crowd_for(&setup) else {
                     eprintln!("skipping {name} x{instances}: no crowd");
                     continue;

@@ -2,8 +2,10 @@
 //!
 //! The modules follow the data flow of a frame (see `DESIGN.md` in the shared docs):
 //! [`asset`] loads or generates a [`anim::SkinnedModel`]; [`anim`] samples clips and computes
-//! palettes; [`crowd`] evaluates many instances in parallel into a [`crowd::PaletteRing`].
-//! `anim`, `asset` and `crowd` know nothing of Vulkan.
+//! palettes; [`crowd`] evaluates many instances in parallel into a [`crowd::PaletteRing`];
+//! [`scene`] places a crowd on the ground and owns the camera and the light.
+//! `anim`, `asset` and `crowd` know nothing of Vulkan; `scene` only of its clip-space
+//! convention.
 
 // `!(x > y)` is how this crate says "not greater, or NaN": input from files may hold NaN, and
 // the negated form routes it to the safe branch. Clippy's suggested rewrite would hide that.

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
 use throng::asset;
 use throng::gpu::{Culling, ViewMode};
+use throng::scene::{MIRROR_Z, footprint, mirrors};
 
 use common::silhouette::{covered, iou, mask_from_rgba8, silhouette};
 use gpu_common::*;
@@ -154,21 +155,38 @@ fn gpu_skinning_matches_cpu_robot() {
 }
 
 #[test]
-fn the_front_face_is_right_for_every_handedness() {
+fn the_front_face_is_right_for_every_winding_and_mirror() {
     // Culling back faces must hide (almost) nothing that drawing both sides shows: for a
     // closed mesh nothing at all, for one with openings (the soldier's armour) only what is
     // seen through them. Culling the other side, which is what a wrong front face would do,
-    // shows the inside of the far side instead: far more pixels change.
-    for model in [
-        builtin(),
-        shared("m3d/soldier.m3d"),
-        shared("gltf/CesiumMan.glb"),
-    ] {
+    // shows the inside of the far side instead: far more pixels change. The soldier winds
+    // its triangles the other way from glTF and the built-in character, and a mirrored
+    // placement flips the winding on screen once more.
+    let cases = [
+        (builtin(), Mat3x4::IDENTITY),
+        (builtin(), MIRROR_Z),
+        (shared("m3d/soldier.m3d"), Mat3x4::IDENTITY),
+        (shared("m3d/soldier.m3d"), MIRROR_Z),
+        (shared("gltf/CesiumMan.glb"), Mat3x4::IDENTITY),
+    ];
+    for (model, basis) in cases {
         let Some(mut r) = renderer(SIZE, SIZE) else {
             return;
         };
-        let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 4, 5);
+        r.add_model(&model, &basis).expect("upload");
+        let mut crowd = throng::crowd::Crowd::new(1).expect("crowd");
+        let id = crowd.add_model(model.clone());
+        let (radius, height) = footprint(&model);
+        for k in 0..3 {
+            let mut world = basis;
+            world.rows[0].w = (k as f32 - 1.0) * radius * 2.2;
+            crowd.spawn(id, world).expect("spawn");
+        }
         hold_pose(&mut crowd, 0, 0.3);
+        let bounds = throng::anim::Bounds {
+            min: glam::Vec3::new(-radius * 3.3, 0.0, -radius),
+            max: glam::Vec3::new(radius * 3.3, height, radius),
+        };
         let camera = framing(&r, &bounds);
         let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
         let back = render(&mut r, &mut crowd, &frame);
@@ -180,8 +198,9 @@ fn the_front_face_is_right_for_every_handedness() {
         let wrong = differing(&front, &both, 2);
         assert!(
             right * 5 < wrong,
-            "{}: culling back faces changes {right} pixels, culling front faces {wrong}",
-            model.name()
+            "{} (mirrored: {}): culling back faces changes {right} pixels, front faces {wrong}",
+            model.name(),
+            mirrors(&basis)
         );
     }
     assert_no_validation_messages();

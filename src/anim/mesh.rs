@@ -138,29 +138,6 @@ impl Mesh {
         self.indices.len() / 3
     }
 
-    /// Six times the signed volume the bind-pose triangles enclose, relative to the bounding
-    /// box's centre: positive when triangles are wound so that `(b - a) x (c - a)` points out
-    /// of the surface, negative when it points in. Loaders keep their source's winding, and
-    /// sources disagree (glTF and the built-in character point out; the `.m3d` soldier points
-    /// in), so the renderer picks its front face from this sign. Meshes that are not closed
-    /// still give the sign of their prevailing winding.
-    pub fn winding_volume(&self) -> f64 {
-        let centre = self
-            .bounds()
-            .map_or(Vec3::ZERO, |b| 0.5 * (b.min + b.max))
-            .as_dvec3();
-        let p = |i: u32| {
-            self.vertices
-                .get(i as usize)
-                .map_or(centre, |v| Vec3::from(v.position).as_dvec3())
-                - centre
-        };
-        self.indices
-            .chunks_exact(3)
-            .map(|t| p(t[0]).dot(p(t[1]).cross(p(t[2]))))
-            .sum()
-    }
-
     /// Bounding box of the bind-pose positions.
     pub fn bounds(&self) -> Option<Bounds> {
         Bounds::of_points(self.vertices.iter().map(|v| Vec3::from(v.position)))

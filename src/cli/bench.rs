@@ -8,6 +8,7 @@ use serde::Serialize;
 use throng::anim::SkinnedModel;
 use throng::asset;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
+use throng::scene::independent_time;
 
 use super::output::print_json;
 use super::plot::{Chart, Series, svg};
@@ -139,6 +140,7 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
         threads: args.threads,
         duration: Duration::from_secs_f64(args.seconds),
         frames: args.frames,
+        start_time: independent_time,
     };
     let measured = match args.method {
         Method::Crowd => measure_crowd(&setup),
@@ -189,6 +191,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
                 instances,
                 t,
                 Duration::from_secs_f64(args.seconds),
+                independent_time,
             );
             let mut runs = (0..args.repeat)
                 .map(|_| measure_crowd(&setup))

@@ -9,11 +9,10 @@ use rayon::prelude::*;
 use super::InstanceRecord;
 use super::region::HostAllocator;
 use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
-use super::system::{Crowd, CrowdError, ModelId};
+use super::system::{Crowd, CrowdError};
 use super::textbook::TextbookModel;
-use glam::{Quat, Vec3A};
 
-use crate::anim::{AnimError, Mat3x4, SkinnedModel, SkinnedModelInstance};
+use crate::anim::{Mat3x4, SkinnedModel};
 
 /// Frame step of the benchmark's clock, seconds.
 const DT: f32 = 1.0 / 60.0;
@@ -35,17 +34,23 @@ pub struct BenchSetup {
     pub duration: Duration,
     /// Run exactly this many timed frames instead (for instruction-count profiling).
     pub frames: Option<u64>,
+    /// Instance `i`'s start time in a clip `duration` seconds long. Instances at different
+    /// times read different keys, as a real crowd does; the caller supplies the spread
+    /// (throng uses `scene::independent_time`) because placement policy lives in `scene`,
+    /// which depends on `crowd` and not the other way round.
+    pub start_time: fn(usize, f32) -> f32,
 }
 
 impl BenchSetup {
     /// A run of `duration` with `instances` instances of `model` playing `clip` on `threads`
-    /// threads.
+    /// threads, instance `i` starting at `start_time(i, clip duration)`.
     pub fn new(
         model: Arc<SkinnedModel>,
         clip: usize,
         instances: usize,
         threads: usize,
         duration: Duration,
+        start_time: fn(usize, f32) -> f32,
     ) -> Self {
         Self {
             model,
@@ -54,6 +59,7 @@ impl BenchSetup {
             threads,
             duration,
             frames: None,
+            start_time,
         }
     }
 }
@@ -99,44 +105,22 @@ impl Measurement {
     }
 }
 
-/// Instance `i`'s start time: spread over the clip by the golden ratio, so that instances are
-/// at independent times and no two neighbours share keys.
-pub fn independent_time(i: usize, duration: f32) -> f32 {
-    let golden = 0.618_034_f64;
-    ((i as f64 * golden).fract() as f32) * duration
-}
-
-/// Spawns `count` instances of `model` on a square grid one metre apart (x and z), letting
-/// `configure` set each one's clip, time and speed. Used by benchmarks and `throng run`.
-pub fn spawn_on_grid(
-    crowd: &mut Crowd,
-    model: ModelId,
-    count: usize,
-    mut configure: impl FnMut(usize, &mut SkinnedModelInstance) -> Result<(), AnimError>,
-) -> Result<(), CrowdError> {
-    let side = (count as f64).sqrt().ceil().max(1.0) as usize;
-    for i in 0..count {
-        let at = Vec3A::new((i % side) as f32, 0.0, (i / side) as f32);
-        let index = crowd.spawn(model, Mat3x4::from_trs(at, Quat::IDENTITY, Vec3A::ONE))?;
-        configure(i, crowd.instance_mut(index))?;
-    }
-    Ok(())
-}
-
-/// A crowd of `setup.instances` instances of the model playing `setup.clip`, each at an
-/// independent time, on a grid (see [`spawn_on_grid`]).
+/// A crowd of `setup.instances` instances of the model playing `setup.clip`, each at its
+/// [`BenchSetup::start_time`]. All stand at the origin: where an instance stands does not enter
+/// the palette math, and the record copies its world matrix whatever it holds.
 pub fn crowd_for(setup: &BenchSetup) -> Result<Crowd, CrowdError> {
     let mut crowd = Crowd::new(setup.threads)?;
     let model = crowd.add_model(setup.model.clone());
     let clip = setup.model.clips().get(setup.clip);
     let duration = clip.map_or(0.0, |c| c.duration());
-    spawn_on_grid(&mut crowd, model, setup.instances, |i, instance| {
+    for i in 0..setup.instances {
+        let index = crowd.spawn(model, Mat3x4::IDENTITY)?;
+        let instance = crowd.instance_mut(index);
         if clip.is_some() {
             instance.play(setup.clip, 0.0)?;
         }
-        instance.set_time(independent_time(i, duration));
-        Ok(())
-    })?;
+        instance.set_time((setup.start_time)(i, duration));
+    }
     Ok(crowd)
 }
 
@@ -202,7 +186,7 @@ pub fn measure_textbook(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
             message: e.to_string(),
         })?;
     let mut times: Vec<f32> = (0..setup.instances)
-        .map(|i| independent_time(i, duration))
+        .map(|i| (setup.start_time)(i, duration))
         .collect();
     let mut ring = PaletteRing::new(
         HostAllocator,

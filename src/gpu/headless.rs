@@ -9,7 +9,7 @@ use super::context::{ContextOptions, GpuContext};
 use super::error::GpuError;
 use super::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 use super::renderer::{FrameInputs, FrameSync, FrameTimes, Presentation, Renderer};
-use crate::anim::SkinnedModel;
+use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::Crowd;
 
 /// A headless renderer; see the module documentation.
@@ -46,8 +46,8 @@ impl HeadlessRenderer {
     }
 
     /// Uploads a model (in the crowd's model order); see [`Renderer::add_model`].
-    pub fn add_model(&mut self, model: &SkinnedModel, mirrored: bool) -> Result<(), GpuError> {
-        self.renderer.add_model(model, mirrored)
+    pub fn add_model(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
+        self.renderer.add_model(model, basis)
     }
 
     /// Renders a frame without reading it back.

@@ -13,7 +13,8 @@ use super::error::GpuError;
 use super::frame_data::DrawConstants;
 use super::image::GpuImage;
 use super::texture::{self, TexelSpace};
-use crate::anim::SkinnedModel;
+use crate::anim::{Mat3x4, SkinnedModel};
+use crate::scene::{FrontFace, front_face, mirrors};
 
 /// What one subset draws with.
 #[derive(Clone, Copy, Debug)]
@@ -42,20 +43,26 @@ pub struct GpuModel {
     pub subsets: Vec<GpuSubset>,
     /// Uploaded textures, indexed by [`GpuSubset::base_color`] / [`GpuSubset::normal`].
     pub textures: Vec<GpuImage>,
-    /// Whether its instances' transforms mirror (front faces flip).
+    /// Whether its instances' transforms mirror (the normal map's bitangent flips).
     pub mirrored: bool,
-    /// Whether its triangles' numeric normals point outwards ([`crate::anim::Mesh::winding_volume`]).
-    pub outward: bool,
+    /// Which on-screen winding faces the eye, for its instances.
+    pub front_face: vk::FrontFace,
 }
 
 impl GpuModel {
-    /// Uploads `model`'s mesh, materials and textures. `mirrored`: whether the world
-    /// transforms its instances get have a negative determinant.
+    /// Uploads `model`'s mesh, materials and textures. `basis`: the correction every
+    /// instance's world transform starts with (`scene::model_basis`), which decides the
+    /// front face together with the mesh's own winding (`scene::front_face`).
     pub fn upload(
         ctx: &Arc<GpuContext>,
         model: &SkinnedModel,
-        mirrored: bool,
+        basis: &Mat3x4,
     ) -> Result<Self, GpuError> {
+        let mirrored = mirrors(basis);
+        let front_face = match front_face(model, basis) {
+            FrontFace::CounterClockwise => vk::FrontFace::COUNTER_CLOCKWISE,
+            FrontFace::Clockwise => vk::FrontFace::CLOCKWISE,
+        };
         let mesh = model.mesh();
         let name = model.name();
         if mesh.vertices.is_empty() || mesh.indices.is_empty() {
@@ -133,18 +140,7 @@ impl GpuModel {
             subsets,
             textures,
             mirrored,
-            outward: mesh.winding_volume() >= 0.0,
+            front_face,
         })
-    }
-
-    /// The front face for this model's instances. A triangle whose numeric normal points
-    /// towards the eye shows counter-clockwise through the renderer's y-flipped projection;
-    /// a mesh wound the other way, or a mirroring transform, reverses that (both: restores).
-    pub fn front_face(&self) -> vk::FrontFace {
-        if self.outward != self.mirrored {
-            vk::FrontFace::COUNTER_CLOCKWISE
-        } else {
-            vk::FrontFace::CLOCKWISE
-        }
     }
 }

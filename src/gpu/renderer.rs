@@ -28,7 +28,7 @@ use super::pipeline::{Culling, Layouts, Pipeline, PipelineDesc, VertexInput};
 use super::ring::{DeviceRingAllocator, Timeline};
 use super::shaders::{self, ShaderModule};
 use super::texture::{self, TexelSpace};
-use crate::anim::SkinnedModel;
+use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::{Camera, Light};
 
@@ -262,11 +262,10 @@ impl Renderer {
     }
 
     /// Uploads a model; call in the order models were added to the crowd, so that index
-    /// `i` here draws [`ModelId`]`(i)`. `mirrored`: its instances' transforms have a negative
-    /// determinant (see `scene::mirrors`).
-    pub fn add_model(&mut self, model: &SkinnedModel, mirrored: bool) -> Result<(), GpuError> {
-        self.models
-            .push(GpuModel::upload(&self.ctx, model, mirrored)?);
+    /// `i` here draws [`ModelId`]`(i)`. `basis`: the correction its instances' world
+    /// transforms start with (`scene::model_basis`; a mirror flips the front face).
+    pub fn add_model(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
+        self.models.push(GpuModel::upload(&self.ctx, model, basis)?);
         self.ranges.push(0..0);
         Ok(())
     }

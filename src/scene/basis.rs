@@ -1,40 +1,50 @@
 //! From a model's own space to throng's world: right-handed, +Y up.
 //!
-//! Loaders keep each format's handedness (the `.m3d` loader only transposes the format's
-//! row-vector matrices), so a left-handed model is still left-handed in its [`SkinnedModel`].
-//! Placing it in the world is where the mirror belongs: it is one matrix per model, folded into
-//! every instance's world transform, and the renderer learns from [`mirrors`] that the
-//! triangles of that model wind the other way on screen.
+//! Loaders keep each source's own space (the `.m3d` loader only transposes the format's
+//! row-vector matrices). Placing a model in the world is where an axis or handedness
+//! correction belongs: one matrix per model, folded into every instance's world transform;
+//! the renderer learns from [`mirrors`] when it flips the triangles' winding on screen.
+//!
+//! Every format throng reads today is right-handed with +Y up as its data stands, so the
+//! basis is the identity. That includes `.m3d`, although Direct3D is left-handed: the
+//! textbook's demo places its soldier with a scale of (0.05, 0.05, -0.05), "reflecting" it
+//! from the right-handed space it was exported in to Direct3D's. throng's world is
+//! right-handed, so the soldier needs no reflection; mirroring it would swap its left and
+//! right.
 
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
-use crate::anim::{Bounds, Mat3x4, SkinnedModel};
+use crate::anim::{Bounds, Mat3x4, PoseScratch, SkinnedModel, skin_vertex};
 
-/// The correction from `model`'s space to the world: for `m3d` (Direct3D, left-handed, +Y up)
-/// a mirror of z; identity for glTF, the built-in character and anything else (right-handed,
-/// +Y up). No scale: the camera frames the crowd whatever its size.
-pub fn model_basis(model: &SkinnedModel) -> Mat3x4 {
-    match model.format() {
-        crate::asset::m3d::FORMAT => Mat3x4::from_trs(
-            Vec3A::ZERO,
-            glam::Quat::IDENTITY,
-            Vec3A::new(1.0, 1.0, -1.0),
-        ),
-        _ => Mat3x4::IDENTITY,
-    }
+/// The correction from `model`'s space to the world. Identity for every format read today
+/// (see the module documentation for `.m3d`); a left-handed source would get a mirror of z
+/// here ([`MIRROR_Z`]). No scale: the camera frames the crowd whatever its size.
+pub fn model_basis(_model: &SkinnedModel) -> Mat3x4 {
+    // glTF, the built-in character and the textbook's .m3d files: right-handed, +Y up.
+    Mat3x4::IDENTITY
 }
 
-/// Whether `m` mirrors (its 3x3 part has a negative determinant). A mirrored instance's
-/// triangles appear with the opposite winding, so the renderer flips its front face for it.
+/// A mirror of z: what turns a left-handed, +Y-up model right-handed.
+pub const MIRROR_Z: Mat3x4 = Mat3x4 {
+    rows: [glam::Vec4::X, glam::Vec4::Y, glam::Vec4::NEG_Z],
+};
+
+/// Whether `m` mirrors (its 3x3 part has a negative determinant): a mirrored instance's
+/// triangles appear on screen with the opposite winding.
 pub fn mirrors(m: &Mat3x4) -> bool {
     m.to_affine().matrix3.determinant() < 0.0
 }
 
-/// The model's bind-pose box corners in world orientation (through [`model_basis`]).
-fn world_corners(model: &SkinnedModel) -> Option<[Vec3; 8]> {
-    let bounds = model.mesh().bounds()?;
-    let basis = model_basis(model);
-    Some(corners(&bounds).map(|c| basis.transform_point3(c)))
+/// The box around the mesh skinned with the bind-pose palette, in model space: what is drawn
+/// before any clip plays. Not [`Mesh::bounds`](crate::anim::Mesh::bounds) of the raw vertex
+/// positions: a glTF skin may hold its mesh in another frame (CesiumMan's is Z-up) that the
+/// joints' bind transforms turn upright. `None` for a model with no vertices.
+pub fn bind_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {
+    let joints = model.joint_count();
+    let mut palette = vec![Mat3x4::IDENTITY; joints];
+    model.bind_palette(&mut PoseScratch::new(joints), &mut palette);
+    let vertices = &model.mesh().vertices;
+    Bounds::of_points(vertices.iter().map(|v| skin_vertex(v, &palette).position))
 }
 
 /// The eight corners of `b`.
@@ -48,73 +58,55 @@ pub(crate) fn corners(b: &Bounds) -> [Vec3; 8] {
     })
 }
 
-/// How much ground a model covers and how tall it stands, from its bind-pose bounds through
+/// How much ground a model covers and how tall it stands, from its [`bind_pose_bounds`] through
 /// [`model_basis`]: `radius` is the farthest box corner from the model's vertical axis (so
 /// any heading fits in a circle of that radius), `height` the box's extent along +Y. `(0, 0)`
 /// for a model with no vertices.
 pub fn footprint(model: &SkinnedModel) -> (f32, f32) {
-    let Some(corners) = world_corners(model) else {
+    let Some(upright) = placed_bounds(model, &model_basis(model)) else {
         return (0.0, 0.0);
     };
-    let radius = corners
+    let radius = corners(&upright)
         .iter()
         .map(|c| c.x.hypot(c.z))
         .fold(0.0f32, f32::max);
-    let (low, high) = corners
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), c| {
-            (lo.min(c.y), hi.max(c.y))
-        });
-    (radius, high - low)
+    (radius, upright.size().y)
 }
 
-/// The world box of a model's bind pose placed by `world` (which already includes the basis),
-/// `None` for a model with no vertices.
+/// The world box of a model's [`bind_pose_bounds`] placed by `world` (which already includes
+/// the basis), `None` for a model with no vertices.
 pub fn placed_bounds(model: &SkinnedModel, world: &Mat3x4) -> Option<Bounds> {
-    let bounds = model.mesh().bounds()?;
-    Bounds::of_points(corners(&bounds).map(|c| world.transform_point3(c)))
+    Some(transform_bounds(&bind_pose_bounds(model)?, world))
+}
+
+/// The world box around `bounds` transformed by `world` (the box of its eight corners).
+pub fn transform_bounds(bounds: &Bounds, world: &Mat3x4) -> Bounds {
+    let c = corners(bounds).map(|c| world.transform_point3(c));
+    Bounds {
+        min: c.iter().fold(c[0], |m, &p| m.min(p)),
+        max: c.iter().fold(c[0], |m, &p| m.max(p)),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::anim::{Joint, Mesh, Skeleton, Transform, Vertex};
-    use glam::Quat;
+    use crate::scene::testing::one_triangle;
 
-    /// A one-joint model of `format` whose single triangle spans x 0..1, y 0..2, z 0..3.
+    /// A model of `format` whose single triangle spans x 0..1, y 0..2, z 0..3.
     fn model_of(format: &str) -> SkinnedModel {
-        let skeleton = Skeleton::with_derived_offsets(vec![Joint::new(
-            "root",
-            None,
-            Transform::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE),
-        )])
-        .expect("skeleton");
-        let vertex = |p: [f32; 3]| Vertex {
-            position: p,
-            weights: [1.0, 0.0, 0.0, 0.0],
-            ..Vertex::default()
-        };
-        let mesh = Mesh {
-            vertices: vec![
-                vertex([0.0, 0.0, 0.0]),
-                vertex([1.0, 2.0, 0.0]),
-                vertex([0.0, 0.0, 3.0]),
-            ],
-            indices: vec![0, 1, 2],
-            ..Mesh::default()
-        };
-        SkinnedModel::new("t", format, skeleton, Vec::new(), mesh).expect("model")
+        let corners = [[0.0, 0.0, 0.0], [1.0, 2.0, 0.0], [0.0, 0.0, 3.0]];
+        one_triangle(format, corners, [0.0, 1.0, 0.0])
     }
 
     #[test]
-    fn m3d_mirrors_z_and_gltf_does_not() {
-        let m3d = model_basis(&model_of("m3d"));
-        assert!(mirrors(&m3d));
+    fn every_format_read_today_is_right_handed_and_the_mirror_mirrors() {
+        assert!(mirrors(&MIRROR_Z));
         assert_eq!(
-            m3d.transform_point3(Vec3::new(1.0, 2.0, 3.0)),
+            MIRROR_Z.transform_point3(Vec3::new(1.0, 2.0, 3.0)),
             Vec3::new(1.0, 2.0, -3.0)
         );
-        for format in ["gltf", "glb", "builtin"] {
+        for format in ["m3d", "gltf", "glb", "builtin"] {
             let basis = model_basis(&model_of(format));
             assert_eq!(basis, Mat3x4::IDENTITY, "{format}");
             assert!(!mirrors(&basis));
@@ -128,7 +120,7 @@ mod tests {
             assert!((radius - 10f32.sqrt()).abs() < 1e-6, "{format}: {radius}");
             assert_eq!(height, 2.0);
         }
-        let mirrored = placed_bounds(&model_of("m3d"), &model_basis(&model_of("m3d")));
+        let mirrored = placed_bounds(&model_of("m3d"), &MIRROR_Z);
         let b = mirrored.expect("bounds");
         assert_eq!((b.min.z, b.max.z), (-3.0, 0.0));
     }

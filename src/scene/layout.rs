@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use glam::{Quat, Vec3A};
 
-use super::basis::{footprint, model_basis, placed_bounds};
+use super::basis::{bind_pose_bounds, footprint, model_basis, transform_bounds};
 use super::placement::{grid_shape, independent_time};
 use super::rng::SplitMix64;
 use crate::anim::{Bounds, Mat3x4, SkinnedModel};
@@ -63,7 +63,12 @@ impl CrowdLayout {
 
     /// The grid pitch for `models`: [`CrowdLayout::spacing`] times the widest footprint.
     pub fn cell_size(&self, models: &[Arc<SkinnedModel>]) -> f32 {
-        let diameter = 2.0 * widest_radius(models);
+        self.cell_for(widest_radius(models))
+    }
+
+    /// The grid pitch around footprints of `radius`.
+    fn cell_for(&self, radius: f32) -> f32 {
+        let diameter = 2.0 * radius;
         if diameter > 0.0 {
             diameter * self.spacing.max(0.0)
         } else {
@@ -77,8 +82,10 @@ impl CrowdLayout {
         if models.is_empty() {
             return Vec::new();
         }
-        let cell = self.cell_size(models);
-        let free = (cell - 2.0 * widest_radius(models)).max(0.0);
+        // Footprints skin each mesh once: computed here, not per instance.
+        let radius = widest_radius(models);
+        let cell = self.cell_for(radius);
+        let free = (cell - 2.0 * radius).max(0.0);
         let wander = 0.5 * free * self.jitter.clamp(0.0, 1.0);
         let (columns, rows) = grid_shape(self.instances);
         // Offsets that centre the grid on the origin.
@@ -154,9 +161,11 @@ fn widest_radius(models: &[Arc<SkinnedModel>]) -> f32 {
 /// The world box around every placed instance's bind pose (what a camera should frame; clips
 /// move limbs a little beyond it). `None` when nothing placed has vertices.
 pub fn crowd_bounds(placed: &[PlacedInstance], models: &[Arc<SkinnedModel>]) -> Option<Bounds> {
+    // One skinning per model, then eight corners per instance.
+    let local: Vec<Option<Bounds>> = models.iter().map(|m| bind_pose_bounds(m)).collect();
     let boxes = placed
         .iter()
-        .filter_map(|p| placed_bounds(models.get(p.model)?, &p.world));
+        .filter_map(|p| Some(transform_bounds(local.get(p.model)?.as_ref()?, &p.world)));
     Bounds::of_points(boxes.flat_map(|b| [b.min, b.max]))
 }
 

@@ -5,7 +5,8 @@
 //! - [`CrowdLayout`]: a seeded crowd of one or several models, interleaved on a grid centred
 //!   on the origin, with jittered positions and headings, varied clips, phases and speeds;
 //! - [`model_basis`]: each format's space to the world (right-handed, +Y up; `.m3d` is
-//!   mirrored in z), [`mirrors`] to tell the renderer to flip its front face, [`footprint`];
+//!   mirrored in z), [`mirrors`], [`footprint`]; [`front_face`], the winding to draw a model
+//!   with, read from its triangles and normals (formats disagree even with themselves);
 //! - [`Camera`] (world to **Vulkan** clip space: y down, depth 0..1) with [`Camera::framing`],
 //!   and [`OrbitCamera`] for interactive use;
 //! - [`Light`]: a [`DirectionalLight`] sun and a [`HemisphereAmbient`] term.
@@ -19,9 +20,15 @@ mod layout;
 mod light;
 pub mod placement;
 mod rng;
+#[cfg(test)]
+mod testing;
+mod winding;
 
-pub use basis::{footprint, mirrors, model_basis, placed_bounds};
+pub use basis::{
+    MIRROR_Z, bind_pose_bounds, footprint, mirrors, model_basis, placed_bounds, transform_bounds,
+};
 pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
 pub use layout::{CrowdLayout, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
+pub use winding::{FrontFace, front_face};

@@ -11,7 +11,7 @@ use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{
     ContextOptions, FrameInputs, GpuError, HeadlessRenderer, Pixels, ViewMode, validation_messages,
 };
-use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, mirrors, model_basis};
+use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 
 /// A headless renderer with validation, or `None` (after saying why) when this machine has
 /// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
@@ -51,7 +51,7 @@ pub fn crowd_of(
     let mut crowd = Crowd::new(1).expect("crowd");
     let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
     for m in models {
-        r.add_model(m, mirrors(&model_basis(m))).expect("upload");
+        r.add_model(m, &model_basis(m)).expect("upload");
     }
     let placed = CrowdLayout::new(instances, seed)
         .spawn(&mut crowd, &ids)

@@ -10,7 +10,7 @@ use throng::asset;
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
-    Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, footprint, mirrors, model_basis,
+    Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, footprint, model_basis,
 };
 
 use super::RunArgs;
@@ -152,7 +152,7 @@ impl Session {
     /// Uploads every model to `renderer`, in crowd order.
     pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
         for m in &self.models {
-            renderer.add_model(m, mirrors(&model_basis(m)))?;
+            renderer.add_model(m, &model_basis(m))?;
         }
         Ok(())
     }

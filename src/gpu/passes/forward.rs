@@ -124,7 +124,7 @@ pub fn record(pc: &PassContext<'_>, pipelines: &ForwardPipelines<'_>) {
                 if range.is_empty() {
                     continue;
                 }
-                pc.ctx.cmd_set_front_face(cmd, model.front_face());
+                pc.ctx.cmd_set_front_face(cmd, model.front_face);
                 device.cmd_bind_vertex_buffers(cmd, 0, &[model.vertices.buffer], &[0]);
                 device.cmd_bind_index_buffer(cmd, model.indices.buffer, 0, vk::IndexType::UINT32);
                 for subset in &model.subsets {
