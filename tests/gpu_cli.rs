@@ -1,0 +1,298 @@
+//! `throng run` on a Vulkan device as a user runs it: a screenshot and a statistics document
+//! with everything they promise, deterministic held poses, and one-line errors (exit 1 for
+//! a missing driver or device, 2 for a bad argument).
+//!
+//! Runs on lavapipe here and in CI. Without a Vulkan device the rendering tests print why
+//! and skip, except under `CI=true`, where they fail.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn throng(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_throng"));
+    cmd.args(args).env_remove("RUST_LOG");
+    cmd
+}
+
+fn output(cmd: &mut Command) -> Output {
+    cmd.output().expect("the throng binary runs")
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_cli")
+        .join(format!("{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("creating a scratch folder");
+    dir
+}
+
+/// Runs a rendering command; `None` (after saying why) when this machine has no Vulkan
+/// device and is not CI. Otherwise it must have succeeded.
+fn render(args: &[&str]) -> Option<Output> {
+    let out = output(&mut throng(args));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success()
+        && stderr.contains("no Vulkan")
+        && std::env::var("CI").as_deref() != Ok("true")
+    {
+        eprintln!("skipped: no Vulkan device here ({stderr}); CI=true makes this a failure");
+        return None;
+    }
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    Some(out)
+}
+
+/// Asserts exit `code` and exactly one line on stderr, with no panic; returns the line.
+fn one_line_error(out: &Output, code: i32, what: &str) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{what}: stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "{what}: panicked: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what}: not one line: {stderr}");
+    assert!(
+        stderr.ends_with('\n'),
+        "{what}: unterminated line: {stderr:?}"
+    );
+    assert!(
+        stderr.starts_with("throng: error: "),
+        "{what}: not a throng error: {stderr}"
+    );
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn without_a_vulkan_driver_it_says_what_to_install_in_one_line() {
+    let dir = scratch("no-driver");
+    let missing = dir.join("no-such-icd.json");
+    let out = output(
+        throng(&["run", "--headless", "--frames", "1", "--instances", "1"])
+            .env("VK_ICD_FILENAMES", &missing)
+            .env("VK_DRIVER_FILES", &missing)
+            .env_remove("VK_ADD_DRIVER_FILES"),
+    );
+    let line = one_line_error(&out, 1, "no driver");
+    assert!(
+        line.starts_with("throng: error: no Vulkan"),
+        "unexpected error: {line}"
+    );
+    assert!(
+        line.contains("mesa-vulkan-drivers"),
+        "the error should name the package to install: {line}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+fn number(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("stats: {key} is not a number: {}", v[key]))
+}
+
+fn numbers(v: &Value, key: &str, len: usize) -> Vec<f64> {
+    let a = v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("stats: {key} is not an array: {}", v[key]));
+    assert_eq!(a.len(), len, "stats: {key} has {} numbers", a.len());
+    a.iter()
+        .map(|x| {
+            x.as_f64()
+                .unwrap_or_else(|| panic!("stats: {key} holds {x}, not a number"))
+        })
+        .collect()
+}
+
+#[test]
+fn headless_run_writes_a_screenshot_and_complete_stats() {
+    let dir = scratch("headless");
+    let png = dir.join("frame.png");
+    let json = dir.join("stats.json");
+    let (png_s, json_s) = (
+        png.to_str().expect("UTF-8 path"),
+        json.to_str().expect("UTF-8 path"),
+    );
+    let args = [
+        "run",
+        "--headless",
+        "--frames",
+        "3",
+        "--instances",
+        "64",
+        "--screenshot",
+        png_s,
+        "--stats-json",
+        json_s,
+    ];
+    let Some(out) = render(&args) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.to_lowercase().contains("validation"),
+        "validation output: {stderr}"
+    );
+
+    let image = image::open(&png)
+        .unwrap_or_else(|e| panic!("{}: not a readable PNG: {e}", png.display()))
+        .to_rgba8();
+    assert_eq!(image.dimensions(), (1280, 720), "default frame size");
+    // Not a blank frame: the crowd on its ground makes many colours.
+    let mut colours: Vec<[u8; 4]> = image.pixels().map(|p| p.0).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 100, "only {} colours", colours.len());
+
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+    let v: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats JSON: {e}: {text}"));
+    let keys = [
+        "frames",
+        "instances",
+        "joints_per_instance",
+        "cpu_anim_ms_avg",
+        "gpu_ms_avg",
+        "frame_ms_avg",
+        "validation_messages",
+        "device",
+        "width",
+        "height",
+        "view_proj",
+        "instance_world",
+    ];
+    for key in keys {
+        assert!(v.get(key).is_some(), "stats lack {key}: {text}");
+    }
+    assert_eq!(v["frames"], 3);
+    assert_eq!(v["instances"], 64);
+    assert_eq!(
+        v["joints_per_instance"], 22,
+        "the builtin character's joints"
+    );
+    assert_eq!(v["validation_messages"], 0);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(1280), Some(720))
+    );
+    assert!(
+        v["device"].as_str().is_some_and(|d| !d.is_empty()),
+        "device: {}",
+        v["device"]
+    );
+    for key in ["cpu_anim_ms_avg", "gpu_ms_avg", "frame_ms_avg"] {
+        let ms = number(&v, key);
+        assert!(ms.is_finite() && ms >= 0.0, "{key} = {ms}");
+    }
+    assert!(number(&v, "frame_ms_avg") > 0.0);
+
+    // Instance 0's origin, projected, lands inside the view volume.
+    let m = numbers(&v, "view_proj", 16);
+    let w = numbers(&v, "instance_world", 12);
+    let origin = [w[3], w[7], w[11], 1.0];
+    let clip: Vec<f64> = (0..4)
+        .map(|row| (0..4).map(|col| m[col * 4 + row] * origin[col]).sum())
+        .collect();
+    let (x, y, z, cw) = (clip[0], clip[1], clip[2], clip[3]);
+    assert!(
+        cw > 0.0 && x.abs() <= cw && y.abs() <= cw && (0.0..=cw).contains(&z),
+        "instance 0 at {origin:?} projects to clip {clip:?}, outside the view"
+    );
+    // The world transform is a rotation about +Y (the layout turns characters, no tilt).
+    let det = w[0] * (w[5] * w[10] - w[6] * w[9]) - w[1] * (w[4] * w[10] - w[6] * w[8])
+        + w[2] * (w[4] * w[9] - w[5] * w[8]);
+    assert!(det.abs() > 1e-3, "instance_world is singular: {w:?}");
+}
+
+#[test]
+fn a_held_pose_renders_the_same_bytes_twice() {
+    let dir = scratch("deterministic");
+    let mut frames = Vec::new();
+    for i in 0..2 {
+        let png = dir.join(format!("pose-{i}.png"));
+        let args = [
+            "run",
+            "--headless",
+            "--frames",
+            "2",
+            "--instances",
+            "4",
+            "--width",
+            "256",
+            "--height",
+            "256",
+            "--pose",
+            "walk@0.5",
+            "--view",
+            "silhouette",
+            "--screenshot",
+            png.to_str().expect("UTF-8 path"),
+        ];
+        if render(&args).is_none() {
+            return;
+        }
+        frames.push(std::fs::read(&png).unwrap_or_else(|e| panic!("{}: {e}", png.display())));
+    }
+    assert!(frames[0] == frames[1], "two runs of one held pose differ");
+    let image = image::load_from_memory(&frames[0])
+        .expect("the screenshot decodes")
+        .to_rgba8();
+    assert_eq!(image.dimensions(), (256, 256));
+    // Silhouette view: only black and white, and some of each.
+    let white = image
+        .pixels()
+        .filter(|p| p.0 == [255, 255, 255, 255])
+        .count();
+    let black = image.pixels().filter(|p| p.0 == [0, 0, 0, 255]).count();
+    assert_eq!(
+        white + black,
+        256 * 256,
+        "silhouettes are pure black and white"
+    );
+    assert!(
+        white > 256 * 256 / 100 && black > 256 * 256 / 2,
+        "{white} white, {black} black pixels"
+    );
+}
+
+#[test]
+fn an_unknown_pose_clip_is_an_argument_error() {
+    let out = output(&mut throng(&[
+        "run",
+        "--headless",
+        "--frames",
+        "1",
+        "--instances",
+        "1",
+        "--pose",
+        "nosuchclip@0",
+    ]));
+    let line = one_line_error(&out, 2, "--pose nosuchclip@0");
+    assert!(
+        line.contains("nosuchclip"),
+        "the error should name the clip: {line}"
+    );
+}
+
+#[test]
+fn an_unknown_device_fails_in_one_line() {
+    let out = output(&mut throng(&[
+        "run",
+        "--headless",
+        "--frames",
+        "1",
+        "--instances",
+        "1",
+        "--device",
+        "nosuchdevice",
+    ]));
+    let line = one_line_error(&out, 1, "--device nosuchdevice");
+    assert!(
+        line.contains("nosuchdevice"),
+        "the error should name what was asked for: {line}"
+    );
+}
