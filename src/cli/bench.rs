@@ -28,6 +28,9 @@ enum BenchCommand {
     /// Palette throughput over a grid of thread and instance counts, as a table, JSON, and an
     /// SVG plot of joints per second against threads and against instances.
     Sweep(SweepArgs),
+    /// Whole rendered frames, headless: frame, CPU animation and GPU milliseconds for each
+    /// crowd size.
+    Frame(super::bench_frame::FrameArgs),
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +118,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     match &args.what {
         BenchCommand::Palette(args) => palette(args),
         BenchCommand::Sweep(args) => sweep(args),
+        BenchCommand::Frame(args) => super::bench_frame::run(args),
     }
 }
 

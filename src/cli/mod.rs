@@ -1,11 +1,12 @@
 //! Argument definitions and dispatch for the `throng` subcommands.
 
 mod bench;
+mod bench_frame;
 mod info;
 mod output;
 mod plot;
 mod pose;
-mod run;
+pub mod run;
 
 use std::process::ExitCode;
 

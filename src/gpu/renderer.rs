@@ -324,6 +324,11 @@ impl Renderer {
         Ok((n > 0).then(|| sum / n as f64))
     }
 
+    /// Forgets the GPU times read so far (a benchmark's warm-up).
+    pub fn reset_gpu_average(&mut self) {
+        self.gpu_total = (0.0, 0);
+    }
+
     /// Waits until the GPU has finished every submitted frame.
     pub fn wait_idle(&self) -> Result<(), GpuError> {
         self.timeline.wait(self.last_value)

@@ -2,7 +2,7 @@
 //! available (or asked for), otherwise headless, writing the last frame as PNG.
 
 mod headless;
-mod session;
+pub mod session;
 mod stats;
 mod window;
 

@@ -1,0 +1,189 @@
+//! `throng bench frame [MODEL...] --instances 100,1000,10000 --width W --height H --frames F`:
+//! whole frames, headless: for each crowd size, the wall-clock milliseconds per frame, the
+//! CPU milliseconds spent animating (clocks, palettes and records into the mapped ring) and
+//! the GPU milliseconds (timestamps around the frame's commands).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
+
+use super::output::print_json;
+use super::plot::{Chart, Series, svg};
+use super::run::session::{Session, SessionSpec, load_models};
+use super::{CliError, parse_instances, parse_threads};
+
+/// Animation step of a benchmark frame, seconds.
+const DT: f32 = 1.0 / 60.0;
+/// Frames rendered before timing starts (pipelines warm, ring at its size, caches filled).
+const WARMUP: u64 = 3;
+
+#[derive(Debug, Args)]
+pub struct FrameArgs {
+    /// Models: `builtin` (default), `.m3d` or glTF files (several share the crowd).
+    models: Vec<String>,
+    /// Crowd sizes to measure.
+    #[arg(long, value_delimiter = ',', value_parser = parse_instances, default_values_t = [100, 1_000, 10_000])]
+    instances: Vec<usize>,
+    /// Frame width in pixels.
+    #[arg(long, default_value_t = 1280, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    width: u32,
+    /// Frame height in pixels.
+    #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    height: u32,
+    /// Timed frames per crowd size (after a few warm-up frames).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    frames: u64,
+    /// Palette worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    threads: usize,
+    /// Use the Vulkan device whose name contains this.
+    #[arg(long, value_name = "NAME")]
+    device: Option<String>,
+    /// Print the measurements as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write a plot of the milliseconds against instances to this SVG file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// One crowd size's figures.
+#[derive(Debug, Serialize)]
+struct FrameReport {
+    instances: usize,
+    /// Wall-clock milliseconds per frame (frames in flight overlap CPU and GPU work).
+    frame_ms: f64,
+    /// CPU milliseconds per frame animating the crowd.
+    cpu_anim_ms: f64,
+    /// GPU milliseconds per frame.
+    gpu_ms: Option<f64>,
+    triangles_per_frame: u64,
+    joints_per_frame: usize,
+    width: u32,
+    height: u32,
+    frames: u64,
+    models: String,
+    device: String,
+}
+
+pub fn run(args: &FrameArgs) -> Result<(), CliError> {
+    let models = load_models(&args.models)?;
+    let names = models
+        .iter()
+        .map(|m| m.name().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let options = ContextOptions {
+        device: args.device.clone(),
+        validation: validation_wanted(),
+    };
+    let mut reports = Vec::new();
+    if !args.json {
+        println!(
+            "{:>10} {:>10} {:>12} {:>10} {:>14}",
+            "instances", "frame ms", "cpu anim ms", "gpu ms", "M triangles"
+        );
+    }
+    for &instances in &args.instances {
+        let mut session = Session::build(SessionSpec {
+            models: models.clone(),
+            instances,
+            seed: 1,
+            threads: args.threads,
+            pose: None,
+            view: ViewMode::Final,
+            aspect: args.width as f32 / args.height as f32,
+        })?;
+        let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
+        session.upload(r.renderer())?;
+        let inputs = session.inputs(args.width as f32 / args.height as f32);
+        for _ in 0..WARMUP {
+            session.advance(DT)?;
+            r.render(&mut session.crowd, &inputs)?;
+        }
+        // Timing starts with nothing in flight, so the warm-up's GPU work is not counted.
+        r.renderer().gpu_ms_average()?;
+        r.renderer().reset_gpu_average();
+        let mut cpu_anim_ms = 0.0;
+        let start = Instant::now();
+        for _ in 0..args.frames {
+            let anim = session.advance(DT)?;
+            let times = r.render(&mut session.crowd, &inputs)?;
+            cpu_anim_ms += anim + times.palette_ms;
+        }
+        let gpu_ms = r.renderer().gpu_ms_average()?;
+        let frame_ms = start.elapsed().as_secs_f64() * 1e3 / args.frames as f64;
+        let triangles: u64 = (0..session.crowd.len())
+            .map(|i| session.crowd.instance(i).model().mesh().triangle_count() as u64)
+            .sum();
+        let report = FrameReport {
+            instances,
+            frame_ms,
+            cpu_anim_ms: cpu_anim_ms / args.frames as f64,
+            gpu_ms,
+            triangles_per_frame: triangles,
+            joints_per_frame: session.crowd.joint_count(),
+            width: args.width,
+            height: args.height,
+            frames: args.frames,
+            models: names.clone(),
+            device: r.context().device_name().to_string(),
+        };
+        if !args.json {
+            println!(
+                "{:>10} {:>10.2} {:>12.2} {:>10} {:>14.2}",
+                instances,
+                report.frame_ms,
+                report.cpu_anim_ms,
+                report
+                    .gpu_ms
+                    .map_or_else(|| String::from("n/a"), |g| format!("{g:.2}")),
+                triangles as f64 / 1e6
+            );
+        }
+        reports.push(report);
+    }
+    if let Some(path) = &args.svg {
+        std::fs::write(path, plot(&reports)).map_err(|source| CliError::Io {
+            context: format!("writing {}", path.display()),
+            source,
+        })?;
+    }
+    if args.json {
+        return print_json(&reports);
+    }
+    Ok(())
+}
+
+/// Frame, CPU animation and GPU milliseconds against instances (log-log would hide the
+/// linear growth the plot is there to show, so only x is logarithmic).
+fn plot(reports: &[FrameReport]) -> String {
+    let series = |label: &str, y: &dyn Fn(&FrameReport) -> Option<f64>| Series {
+        label: label.to_string(),
+        points: reports
+            .iter()
+            .filter_map(|r| Some((r.instances as f64, y(r)?)))
+            .collect(),
+    };
+    let chart = Chart {
+        title: "milliseconds per frame against instances".into(),
+        x_label: "instances (log scale)".into(),
+        y_label: "ms per frame".into(),
+        x_log: true,
+        series: vec![
+            series("frame (wall clock)", &|r| Some(r.frame_ms)),
+            series("GPU", &|r| r.gpu_ms),
+            series("CPU animation", &|r| Some(r.cpu_anim_ms)),
+        ],
+    };
+    let caption = reports.first().map_or_else(String::new, |r| {
+        format!(
+            "throng bench frame: {} at {}x{}, {} frames per point, on {}",
+            r.models, r.width, r.height, r.frames, r.device
+        )
+    });
+    svg(&[chart], &caption)
+}
