@@ -30,6 +30,7 @@ packages=(
   libxkbcommon-x11-0
   xvfb            # the window tests run under a virtual X server
   xauth           # xvfb-run needs it
+  xdotool         # the window test resizes the window and types Escape
 )
 
 if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then

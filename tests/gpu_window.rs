@@ -1,0 +1,374 @@
+//! `throng run` in a real window: under a private Xvfb it presents frames, survives a
+//! resize, and quits cleanly on Escape, with the validation layers silent.
+//!
+//! Needs `Xvfb` and `xdotool` (scripts/ensure-deps.sh installs both) and a Vulkan device
+//! (lavapipe). Without them the test prints why and skips, except under `CI=true`, where it
+//! fails. Every wait is bounded; the guards kill the program and the X server on any
+//! failure.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The size the window is resized to.
+const RESIZED: (u32, u32) = (400, 300);
+
+/// Kills and reaps a child process when dropped (on success or when a test panics).
+struct Guard {
+    what: &'static str,
+    child: Option<Child>,
+    /// Ask politely first (SIGTERM), so an X server removes its socket and lock file.
+    terminate: bool,
+}
+
+impl Guard {
+    fn new(what: &'static str, child: Child) -> Self {
+        Self {
+            what,
+            child: Some(child),
+            terminate: false,
+        }
+    }
+
+    fn child(&mut self) -> &mut Child {
+        self.child.as_mut().expect("the child is still guarded")
+    }
+
+    /// Waits up to `limit` for the child to exit; its status, or `None` on time-out.
+    fn wait_for_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            match self.child().try_wait() {
+                Ok(Some(status)) => {
+                    self.child = None;
+                    return Some(status);
+                }
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(50)),
+                Ok(None) => return None,
+                Err(e) => panic!("waiting for {}: {e}", self.what),
+            }
+        }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.child.is_none() {
+            return;
+        }
+        if self.terminate {
+            if let Ok(pid) = libc::pid_t::try_from(self.child().id()) {
+                // SAFETY: signalling our own child, which has not been reaped yet.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+                if self.wait_for_exit(Duration::from_secs(5)).is_some() {
+                    return;
+                }
+            }
+        }
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Whether `program` is on `PATH`.
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Skips (or, under `CI=true`, fails) when something the test needs is missing.
+fn missing(what: &str) -> bool {
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{what}; CI=true requires it");
+    }
+    eprintln!("skipped: {what}; CI=true makes this a failure");
+    true
+}
+
+/// Runs a short helper command with a time limit; its output.
+fn run_bounded(mut cmd: Command, limit: Duration) -> Output {
+    let what = format!("{cmd:?}");
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut guard = Guard::new("a helper command", child);
+    let mut stdout = guard.child().stdout.take().expect("piped stdout");
+    let mut stderr = guard.child().stderr.take().expect("piped stderr");
+    let out_reader = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stdout.read_to_end(&mut s);
+        s
+    });
+    let err_reader = thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stderr.read_to_end(&mut s);
+        s
+    });
+    let status = guard
+        .wait_for_exit(limit)
+        .unwrap_or_else(|| panic!("{what} did not finish within {limit:?}"));
+    Output {
+        status,
+        stdout: out_reader.join().expect("stdout reader"),
+        stderr: err_reader.join().expect("stderr reader"),
+    }
+}
+
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let mut cmd = Command::new("xdotool");
+    cmd.args(args).env("DISPLAY", display);
+    let out = run_bounded(cmd, Duration::from_secs(10));
+    assert!(
+        out.status.success(),
+        "xdotool {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A private X server on the first free display from a number derived from the process id.
+fn start_xvfb() -> (Guard, String) {
+    let first = 100 + std::process::id() % 400;
+    for n in first..first + 50 {
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        let lock = PathBuf::from(format!("/tmp/.X{n}-lock"));
+        if socket.exists() || lock.exists() {
+            continue;
+        }
+        let child = Command::new("Xvfb")
+            .args([
+                &format!(":{n}"),
+                "-screen",
+                "0",
+                "1024x768x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("starting Xvfb");
+        let mut guard = Guard::new("Xvfb", child);
+        guard.terminate = true;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !socket.exists() {
+            if let Ok(Some(status)) = guard.child().try_wait() {
+                // Lost a race for this display: try the next one.
+                guard.child = None;
+                eprintln!("Xvfb :{n} exited ({status}); trying another display");
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "Xvfb :{n} did not create {} within 10 s",
+                socket.display()
+            );
+            thread::sleep(Duration::from_millis(50));
+        }
+        if guard.child.is_some() {
+            return (guard, format!(":{n}"));
+        }
+    }
+    panic!("no free X display from :{first}");
+}
+
+/// Forwards the lines of a child's stdout.
+fn line_reader(stdout: impl Read + Send + 'static) -> (Receiver<String>, JoinHandle<Vec<String>>) {
+    let (tx, rx) = mpsc::channel();
+    let handle = thread::spawn(move || {
+        let mut all = Vec::new();
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            all.push(line.clone());
+            let _ = tx.send(line);
+        }
+        all
+    });
+    (rx, handle)
+}
+
+/// Waits for a line satisfying `pred`, for at most `limit`.
+fn wait_for_line(
+    rx: &Receiver<String>,
+    limit: Duration,
+    what: &str,
+    pred: impl Fn(&str) -> bool,
+) -> String {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) if pred(&line) => return line,
+            Ok(_) => {}
+            Err(RecvTimeoutError::Timeout) => panic!("no {what} within {limit:?}"),
+            Err(RecvTimeoutError::Disconnected) => {
+                panic!("the program closed its output before {what}")
+            }
+        }
+    }
+}
+
+/// The once-a-second statistics line: "  32.2 fps  cpu anim ...".
+fn is_fps_line(line: &str) -> bool {
+    line.contains(" fps ") && !line.starts_with("overall:")
+}
+
+#[test]
+fn a_window_presents_resizes_and_closes_on_escape() {
+    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+        return;
+    }
+    if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
+        return;
+    }
+    let (_xvfb, display) = start_xvfb();
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_window")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let stats = dir.join("stats.json");
+    let _ = std::fs::remove_file(&stats);
+
+    let child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "run",
+            "--instances",
+            "16",
+            "--seconds",
+            "60",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--stats-json",
+            stats.to_str().expect("UTF-8 path"),
+        ])
+        .env("DISPLAY", &display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting throng");
+    let mut throng = Guard::new("throng", child);
+    let (lines, stdout_reader) = line_reader(throng.child().stdout.take().expect("piped stdout"));
+    let mut stderr = throng.child().stderr.take().expect("piped stderr");
+    let stderr_reader = thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+
+    // Its first line says where it renders; a device-less machine says so on stderr.
+    let first = match lines.recv_timeout(Duration::from_secs(60)) {
+        Ok(line) => line,
+        Err(_) => {
+            let status = throng.wait_for_exit(Duration::from_secs(10));
+            let err = stderr_reader.join().expect("stderr reader");
+            if err.contains("no Vulkan") && missing(&format!("no Vulkan device ({err})")) {
+                return;
+            }
+            panic!("throng printed nothing (status {status:?}); stderr: {err}");
+        }
+    };
+    assert!(first.contains("in a window"), "first line: {first}");
+
+    // Frames are presented: a statistics line comes once a second of rendering.
+    wait_for_line(
+        &lines,
+        Duration::from_secs(20),
+        "statistics line",
+        is_fps_line,
+    );
+
+    let id = xdotool(&display, &["search", "--sync", "--name", "^throng$"]);
+    let id = id
+        .lines()
+        .next()
+        .unwrap_or_else(|| panic!("xdotool found no window named throng"))
+        .trim()
+        .to_string();
+    let (w, h) = (RESIZED.0.to_string(), RESIZED.1.to_string());
+    xdotool(&display, &["windowsize", &id, &w, &h]);
+    let geometry = xdotool(&display, &["getwindowgeometry", &id]);
+    assert!(
+        geometry.contains(&format!("{w}x{h}")),
+        "the X server did not resize the window: {geometry}"
+    );
+
+    // Two more seconds of frames after the resize.
+    for k in 0..2 {
+        wait_for_line(
+            &lines,
+            Duration::from_secs(20),
+            &format!("statistics line {} after the resize", k + 1),
+            is_fps_line,
+        );
+    }
+
+    // Escape quits. winit ignores synthetic (XSendEvent) key events, which is what
+    // `xdotool key --window` sends, so focus the window and type through XTEST instead.
+    xdotool(&display, &["windowfocus", "--sync", &id]);
+    xdotool(&display, &["key", "Escape"]);
+    let status = throng
+        .wait_for_exit(Duration::from_secs(30))
+        .unwrap_or_else(|| panic!("throng did not quit within 30 s of Escape"));
+    let stdout = stdout_reader.join().expect("stdout reader");
+    let stderr = stderr_reader.join().expect("stderr reader");
+    assert!(
+        status.success(),
+        "throng exited with {status}; stderr: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    let validation: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.to_lowercase().contains("validation"))
+        .collect();
+    assert!(validation.is_empty(), "validation output: {validation:#?}");
+    assert!(
+        stdout.iter().any(|l| l.starts_with("overall:")),
+        "no overall line: {stdout:#?}"
+    );
+
+    let text =
+        std::fs::read_to_string(&stats).unwrap_or_else(|e| panic!("{}: {e}", stats.display()));
+    let v: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats JSON: {e}: {text}"));
+    let frames = v["frames"].as_u64().expect("frames");
+    assert!(frames >= 30, "only {frames} frames presented: {text}");
+    assert_eq!(v["validation_messages"], 0, "{text}");
+    assert_eq!(v["instances"], 16);
+    assert_eq!(
+        (v["width"].as_u64(), v["height"].as_u64()),
+        (Some(RESIZED.0 as u64), Some(RESIZED.1 as u64)),
+        "the swapchain did not follow the resize: {text}"
+    );
+    // The projection followed too: for a perspective camera, |row 1| / |row 0| of the
+    // view-projection's 3x3 part is the aspect ratio (the view's rows are unit vectors).
+    let m: Vec<f64> = v["view_proj"]
+        .as_array()
+        .expect("view_proj")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect();
+    assert_eq!(m.len(), 16);
+    let row = |r: usize| (m[r].powi(2) + m[4 + r].powi(2) + m[8 + r].powi(2)).sqrt();
+    let aspect = row(1) / row(0);
+    let want = RESIZED.0 as f64 / RESIZED.1 as f64;
+    assert!(
+        (aspect - want).abs() < 0.01 * want,
+        "view_proj has aspect {aspect:.4}, the window {want:.4}"
+    );
+}
