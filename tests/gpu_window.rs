@@ -197,25 +197,39 @@ fn line_reader(stdout: impl Read + Send + 'static) -> (Receiver<String>, JoinHan
     (rx, handle)
 }
 
-/// Waits for a line satisfying `pred`, for at most `limit`.
+/// Waits for a line satisfying `pred`, for at most `limit`; why not, otherwise.
 fn wait_for_line(
     rx: &Receiver<String>,
     limit: Duration,
     what: &str,
     pred: impl Fn(&str) -> bool,
-) -> String {
+) -> Result<String, String> {
     let deadline = Instant::now() + limit;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
-            Ok(line) if pred(&line) => return line,
+            Ok(line) if pred(&line) => return Ok(line),
             Ok(_) => {}
-            Err(RecvTimeoutError::Timeout) => panic!("no {what} within {limit:?}"),
+            Err(RecvTimeoutError::Timeout) => return Err(format!("no {what} within {limit:?}")),
             Err(RecvTimeoutError::Disconnected) => {
-                panic!("the program closed its output before {what}")
+                return Err(format!("the program closed its output before {what}"));
             }
         }
     }
+}
+
+/// Fails the test with `why`, the program's exit status and everything it wrote to stderr.
+fn fail_with_stderr(throng: &mut Guard, stderr: JoinHandle<String>, why: &str) -> ! {
+    let status = throng.wait_for_exit(Duration::from_secs(5));
+    if status.is_none() {
+        // Still running: stop it so its stderr closes.
+        if let Some(mut child) = throng.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+    let err = stderr.join().unwrap_or_default();
+    panic!("{why}; throng exit status {status:?}; stderr:\n{err}");
 }
 
 /// The once-a-second statistics line: "  32.2 fps  cpu anim ...".
@@ -286,12 +300,14 @@ fn a_window_presents_resizes_and_closes_on_escape() {
     assert!(first.contains("in a window"), "first line: {first}");
 
     // Frames are presented: a statistics line comes once a second of rendering.
-    wait_for_line(
+    if let Err(why) = wait_for_line(
         &lines,
         Duration::from_secs(20),
         "statistics line",
         is_fps_line,
-    );
+    ) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
+    }
 
     let id = xdotool(&display, &["search", "--sync", "--name", "^throng$"]);
     let id = id
@@ -310,21 +326,27 @@ fn a_window_presents_resizes_and_closes_on_escape() {
 
     // Two more seconds of frames after the resize.
     for k in 0..2 {
-        wait_for_line(
+        if let Err(why) = wait_for_line(
             &lines,
             Duration::from_secs(20),
             &format!("statistics line {} after the resize", k + 1),
             is_fps_line,
-        );
+        ) {
+            fail_with_stderr(&mut throng, stderr_reader, &why);
+        }
     }
 
     // Escape quits. winit ignores synthetic (XSendEvent) key events, which is what
     // `xdotool key --window` sends, so focus the window and type through XTEST instead.
     xdotool(&display, &["windowfocus", "--sync", &id]);
     xdotool(&display, &["key", "Escape"]);
-    let status = throng
-        .wait_for_exit(Duration::from_secs(30))
-        .unwrap_or_else(|| panic!("throng did not quit within 30 s of Escape"));
+    let Some(status) = throng.wait_for_exit(Duration::from_secs(30)) else {
+        fail_with_stderr(
+            &mut throng,
+            stderr_reader,
+            "throng did not quit within 30 s of Escape",
+        );
+    };
     let stdout = stdout_reader.join().expect("stdout reader");
     let stderr = stderr_reader.join().expect("stderr reader");
     assert!(
