@@ -1,4 +1,4 @@
-// Layouts shared by every pass, and four-influence linear blend skinning.
+// Layouts shared by the graphics passes, and four-influence linear blend skinning.
 // Keep in step with src/crowd/record.rs (InstanceRecord), src/anim/matrix.rs (Mat3x4) and
 // src/gpu/frame_data.rs (FrameData, DrawConstants); tests/gpu_layouts.rs checks the offsets.
 
@@ -21,21 +21,7 @@ layout(std430, set = 0, binding = 1) readonly buffer Palettes {
     vec4 palette_rows[];
 };
 
-// Per frame.
-layout(std140, set = 0, binding = 2) uniform Frame {
-    mat4 view_proj;      // world -> Vulkan clip space
-    vec4 light_dir;      // xyz: unit vector towards the light
-    vec4 light_color;    // rgb: colour times intensity
-    vec4 sky_color;      // hemisphere ambient from above
-    vec4 ground_color;   // hemisphere ambient from below
-    vec4 camera_pos;     // xyz: eye in world space
-    vec4 ground_plane;   // xy: centre (world x, z), z: half size, w: height
-    vec4 ground_tile;    // x: checker tile size (scaled to the characters)
-    uvec4 view_mode;     // x: VIEW_FINAL or VIEW_SILHOUETTE
-} frame;
-
-const uint VIEW_FINAL = 0u;
-const uint VIEW_SILHOUETTE = 1u;
+#include "frame.glsl"
 
 // Per draw (one model subset): its material.
 layout(push_constant) uniform Draw {
@@ -64,6 +50,10 @@ mat3x4 skin_matrix(InstanceRecord r, uvec4 joints, vec4 weights) {
     if (weights.w > 0.0) m += palette_matrix(r.palette_base + joints.w) * weights.w;
     return m;
 }
+
+// The shadow map and the blurred ambient occlusion, read by the shading of every surface.
+layout(set = 0, binding = 5) uniform sampler2DShadow shadow_map;
+layout(set = 0, binding = 6) uniform sampler2D ambient_occlusion;
 
 vec3 transform_point(mat3x4 m, vec3 p) {
     return vec4(p, 1.0) * m;

@@ -3,6 +3,10 @@
 // generated from the vertex index (no vertex buffer).
 #include "common.glsl"
 
+// Drawn in the depth prepass and in the forward pass (EQUAL depth test): keep positions
+// bit-identical.
+invariant gl_Position;
+
 layout(location = 0) out vec3 out_world;
 
 void main() {

@@ -1,9 +1,41 @@
 // Shading shared by the character and ground fragment shaders: one directional light
+// (shadowed through the shadow map)
 // (Lambert diffuse plus a normalized Blinn-Phong lobe whose exponent follows the material's
 // roughness) and hemispheric ambient, all in linear light.
 
 vec3 hemisphere_ambient(vec3 n) {
     return mix(frame.ground_color.rgb, frame.sky_color.rgb, n.y * 0.5 + 0.5);
+}
+
+// How much of the sun reaches world_pos (1 lit, 0 shadowed): a 3x3 percentage-closer
+// filter with hardware depth comparison, each tap a bilinear 2x2 comparison. The point is
+// pushed along its normal by about a shadow-map texel so surfaces do not shadow themselves
+// (the shadow pass adds a slope-scaled depth bias too).
+float sun_visibility(vec3 world_pos, vec3 n) {
+    if (frame.shadow.x < 0.5) {
+        return 1.0;
+    }
+    vec4 clip = frame.light_view_proj * vec4(world_pos + n * frame.shadow.z, 1.0);
+    vec3 ndc = clip.xyz / clip.w;
+    vec2 uv = ndc.xy * 0.5 + 0.5;
+    if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || ndc.z > 1.0) {
+        return 1.0; // outside the light's box: nothing there casts
+    }
+    float lit = 0.0;
+    for (int y = -1; y <= 1; ++y) {
+        for (int x = -1; x <= 1; ++x) {
+            lit += texture(shadow_map, vec3(uv + vec2(x, y) * frame.shadow.y, ndc.z));
+        }
+    }
+    return mix(1.0, lit / 9.0, frame.shadow.w);
+}
+
+// The blurred ambient occlusion at this fragment (1 when AO is off).
+float ambient_visibility() {
+    if (frame.ssao.x < 0.5) {
+        return 1.0;
+    }
+    return texture(ambient_occlusion, gl_FragCoord.xy * frame.target.zw).r;
 }
 
 vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
@@ -19,5 +51,6 @@ vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
     vec3 fresnel = f0 + (1.0 - f0) * pow(1.0 - max(dot(h, v), 0.0), 5.0);
     vec3 specular = fresnel * spec_norm * pow(max(dot(n, h), 0.0), exponent);
     vec3 direct = (albedo * (1.0 - f0) / 3.14159265 + specular) * frame.light_color.rgb * n_dot_l;
-    return direct + albedo * hemisphere_ambient(n);
+    float sun = n_dot_l > 0.0 ? sun_visibility(world_pos, n) : 1.0;
+    return direct * sun + albedo * hemisphere_ambient(n) * ambient_visibility();
 }

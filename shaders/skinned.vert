@@ -4,6 +4,10 @@
 // which is where the model's range of records starts in the ring slot.
 #include "common.glsl"
 
+// The depth prepass and the forward pass both run this shader, and the forward pass tests
+// depth with EQUAL: positions must come out bit-identical in both.
+invariant gl_Position;
+
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_tangent;

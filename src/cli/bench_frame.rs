@@ -96,6 +96,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             pose: None,
             view: ViewMode::Final,
             aspect: args.width as f32 / args.height as f32,
+            ssao_radius: None,
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         session.upload(r.renderer())?;

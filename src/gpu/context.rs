@@ -447,9 +447,12 @@ fn create_device(
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(true)
         .separate_depth_stencil_layouts(true);
+    // maintenance4 (optional) lets a vertex shader write outputs a fragment shader ignores
+    // (the prepass shares the forward pass's vertex shader) without a performance warning.
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()
         .dynamic_rendering(true)
-        .synchronization2(true);
+        .synchronization2(true)
+        .maintenance4(physical.maintenance4);
     let mut dynamic = vk::PhysicalDeviceDynamicRenderingFeatures::default().dynamic_rendering(true);
     let mut sync2 = vk::PhysicalDeviceSynchronization2Features::default().synchronization2(true);
     let mut eds =

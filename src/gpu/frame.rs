@@ -11,8 +11,10 @@ use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
 use super::frame_data::FrameData;
 
-/// Timestamps per frame: the frame's start and end (passes add theirs in pairs after them).
-pub const FRAME_QUERIES: u32 = 2;
+/// Passes timed per frame (each adds a pair of timestamps after the frame's own pair).
+pub const MAX_PASSES: usize = 12;
+/// Timestamps per frame: the frame's start and end, then a pair per pass.
+const FRAME_QUERIES: u32 = 2 + 2 * MAX_PASSES as u32;
 
 /// One frame in flight's resources; see the module documentation.
 pub struct FrameResources {
@@ -30,11 +32,14 @@ pub struct FrameResources {
     pub done_at: u64,
     /// Whether timestamps were written by the last use and not yet read.
     pub queries_pending: bool,
+    /// The passes the last use timed, in order (capacity kept: no allocation per frame).
+    pub pass_names: Vec<&'static str>,
 }
 
 impl FrameResources {
-    /// Resources for frame-in-flight `index`, with `queries` timestamp slots.
-    pub fn new(ctx: &Arc<GpuContext>, index: usize, queries: u32) -> Result<Self, GpuError> {
+    /// Resources for frame-in-flight `index`.
+    pub fn new(ctx: &Arc<GpuContext>, index: usize) -> Result<Self, GpuError> {
+        let queries = FRAME_QUERIES;
         let device = &ctx.device;
         let info = vk::CommandPoolCreateInfo::default()
             .flags(vk::CommandPoolCreateFlags::TRANSIENT)
@@ -59,6 +64,7 @@ impl FrameResources {
             query_count: 0,
             done_at: 0,
             queries_pending: false,
+            pass_names: Vec::with_capacity(MAX_PASSES),
         };
         let alloc = vk::CommandBufferAllocateInfo::default()
             .command_pool(pool)

@@ -13,6 +13,14 @@ pub enum ViewMode {
     /// Characters white on black: no ground, no lighting (`VIEW_SILHOUETTE`). What the
     /// GPU-versus-CPU skinning checks compare.
     Silhouette,
+    /// The blurred ambient occlusion.
+    Ao,
+    /// The prepass's view-space normals.
+    Normals,
+    /// The prepass's depth, linearized.
+    Depth,
+    /// The shadow map (depth seen from the light).
+    Shadow,
 }
 
 impl ViewMode {
@@ -21,16 +29,31 @@ impl ViewMode {
         match self {
             Self::Final => 0,
             Self::Silhouette => 1,
+            Self::Ao => 2,
+            Self::Normals => 3,
+            Self::Depth => 4,
+            Self::Shadow => 5,
         }
     }
 }
 
-/// The `Frame` uniform block (std140, 192 bytes).
+/// Samples in the ambient-occlusion kernel.
+pub const SSAO_KERNEL: usize = 16;
+
+/// The `Frame` uniform block (std140, 752 bytes).
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 #[repr(C)]
 pub struct FrameData {
     /// World to Vulkan clip space.
     pub view_proj: Mat4,
+    /// World to view space.
+    pub view: Mat4,
+    /// View to clip space.
+    pub proj: Mat4,
+    /// Clip to view space.
+    pub inv_proj: Mat4,
+    /// World to the shadow map's clip space.
+    pub light_view_proj: Mat4,
     /// xyz: unit vector towards the light.
     pub light_dir: Vec4,
     /// rgb: light colour times intensity.
@@ -45,8 +68,17 @@ pub struct FrameData {
     pub ground_plane: Vec4,
     /// x: the ground's checker tile size.
     pub ground_tile: Vec4,
+    /// xy: render size in pixels; zw: their reciprocals.
+    pub target: Vec4,
+    /// x: shadows on (0/1); y: one shadow-map texel in uv; z: normal offset of the lookup
+    /// (world units); w: shadow strength.
+    pub shadow: Vec4,
+    /// x: ambient occlusion on (0/1); y: radius (world units); z: depth bias; w: power.
+    pub ssao: Vec4,
     /// x: [`ViewMode::shader_value`].
     pub view_mode: [u32; 4],
+    /// Hemisphere samples for the ambient occlusion.
+    pub ssao_kernel: [Vec4; SSAO_KERNEL],
 }
 
 /// The `Draw` push-constant block (48 bytes): one model subset's material.
@@ -62,5 +94,27 @@ pub struct DrawConstants {
     pub params: Vec4,
 }
 
-const _: () = assert!(size_of::<FrameData>() == 192);
+const _: () = assert!(size_of::<FrameData>() == 752);
 const _: () = assert!(size_of::<DrawConstants>() == 48);
+
+/// The ambient-occlusion kernel: points in the unit hemisphere around +Z, from a fixed
+/// sequence (the same every run, so frames are reproducible), pulled towards the centre so
+/// that near occluders count more than far ones.
+pub fn ssao_kernel() -> [Vec4; SSAO_KERNEL] {
+    let mut kernel = [Vec4::ZERO; SSAO_KERNEL];
+    for (i, k) in kernel.iter_mut().enumerate() {
+        // Golden-angle spiral over the hemisphere, with a radical-inverse length.
+        let t = (i as f32 + 0.5) / SSAO_KERNEL as f32;
+        let z = 1.0 - t * 0.9; // stay off the tangent plane: grazing samples self-occlude
+        let r = (1.0 - z * z).sqrt();
+        let phi = i as f32 * 2.399_963;
+        let len = {
+            let mut bits = (i as u32 + 1).reverse_bits();
+            bits >>= 8;
+            (bits as f32 / (1u32 << 24) as f32).max(0.1)
+        };
+        let scale = 0.1 + 0.9 * len * len;
+        *k = Vec4::new(r * phi.cos(), r * phi.sin(), z, 0.0) * scale;
+    }
+    kernel
+}

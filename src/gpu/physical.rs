@@ -30,6 +30,8 @@ pub struct Candidate {
     pub timestamps: bool,
     /// Device limits.
     pub limits: vk::PhysicalDeviceLimits,
+    /// Whether the optional `maintenance4` feature (1.3) is there to enable.
+    pub maintenance4: bool,
 }
 
 /// Device extensions throng cannot run without (besides what 1.3 made core).
@@ -148,9 +150,10 @@ fn inspect(
     if !missing.is_empty() {
         return fail(format!("lacks {}", missing.join(", ")));
     }
-    if let Err(why) = features_supported(instance, physical, core13) {
-        return fail(why);
-    }
+    let maintenance4 = match features_supported(instance, physical, core13) {
+        Ok(m) => m,
+        Err(why) => return fail(why),
+    };
     // SAFETY: as above.
     let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
     let Some((family, props_q)) = families.iter().enumerate().find(|(i, f)| {
@@ -168,15 +171,17 @@ fn inspect(
         timestamp_period: props.limits.timestamp_period,
         timestamps: props_q.timestamp_valid_bits > 0,
         limits: props.limits,
+        maintenance4,
     })
 }
 
-/// The features throng turns on must all be supported.
+/// The features throng turns on must all be supported; returns whether the optional
+/// `maintenance4` is.
 fn features_supported(
     instance: &ash::Instance,
     physical: vk::PhysicalDevice,
     core13: bool,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut dynamic = vk::PhysicalDeviceDynamicRenderingFeatures::default();
@@ -220,7 +225,7 @@ fn features_supported(
         log::debug!("no anisotropic filtering");
     }
     if missing.is_empty() {
-        Ok(())
+        Ok(core13 && v13.maintenance4 == vk::TRUE)
     } else {
         Err(format!("lacks the features {}", missing.join(", ")))
     }

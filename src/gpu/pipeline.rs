@@ -27,14 +27,35 @@ pub const BINDING_FRAME: u32 = 2;
 pub const BINDING_BASE_COLOR: u32 = 3;
 /// Binding of the normal map.
 pub const BINDING_NORMAL: u32 = 4;
+/// Binding of the shadow map (comparison sampler).
+pub const BINDING_SHADOW_MAP: u32 = 5;
+/// Binding of the blurred ambient occlusion.
+pub const BINDING_AO: u32 = 6;
+/// Binding of the image a debug view shows.
+pub const BINDING_DEBUG_SOURCE: u32 = 7;
+
+/// Compute passes (SSAO and its blur), set 0: the depth buffer.
+pub const COMPUTE_DEPTH: u32 = 0;
+/// Compute: the second input (normals for SSAO, raw AO for the blur).
+pub const COMPUTE_INPUT: u32 = 1;
+/// Compute: the frame uniforms (the same block and binding as the graphics passes).
+pub const COMPUTE_FRAME: u32 = 2;
+/// Compute: the rotation noise.
+pub const COMPUTE_NOISE: u32 = 3;
+/// Compute: the storage image written.
+pub const COMPUTE_OUTPUT: u32 = 4;
 
 /// The shared layouts; see the module documentation.
 pub struct Layouts {
     ctx: Arc<GpuContext>,
-    /// Set 0, pushed per pass.
+    /// Set 0 of the graphics passes, pushed per pass.
     pub set: vk::DescriptorSetLayout,
     /// Set 0 plus the `Draw` push constants.
     pub pipeline: vk::PipelineLayout,
+    /// Set 0 of the compute passes.
+    pub compute_set: vk::DescriptorSetLayout,
+    /// The compute passes' pipeline layout.
+    pub compute: vk::PipelineLayout,
 }
 
 impl Layouts {
@@ -70,6 +91,21 @@ impl Layouts {
                 vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                 vk::ShaderStageFlags::FRAGMENT,
             ),
+            binding(
+                BINDING_SHADOW_MAP,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                vk::ShaderStageFlags::FRAGMENT,
+            ),
+            binding(
+                BINDING_AO,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                vk::ShaderStageFlags::FRAGMENT,
+            ),
+            binding(
+                BINDING_DEBUG_SOURCE,
+                vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
+                vk::ShaderStageFlags::FRAGMENT,
+            ),
         ];
         let info = vk::DescriptorSetLayoutCreateInfo::default()
             .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
@@ -99,11 +135,37 @@ impl Layouts {
             }
         };
         ctx.name(pipeline, "pass pipeline layout");
-        Ok(Self {
+        let cs = vk::ShaderStageFlags::COMPUTE;
+        let sampled = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
+        let compute_bindings = [
+            binding(COMPUTE_DEPTH, sampled, cs),
+            binding(COMPUTE_INPUT, sampled, cs),
+            binding(COMPUTE_FRAME, vk::DescriptorType::UNIFORM_BUFFER, cs),
+            binding(COMPUTE_NOISE, sampled, cs),
+            binding(COMPUTE_OUTPUT, vk::DescriptorType::STORAGE_IMAGE, cs),
+        ];
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
+            .bindings(&compute_bindings);
+        let mut this = Self {
             ctx: ctx.clone(),
             set,
             pipeline,
-        })
+            compute_set: vk::DescriptorSetLayout::null(),
+            compute: vk::PipelineLayout::null(),
+        };
+        // SAFETY: valid device and create info; `this` destroys what was made if a later
+        // step fails.
+        this.compute_set = unsafe { ctx.device.create_descriptor_set_layout(&info, None) }
+            .context("creating the compute descriptor set layout")?;
+        ctx.name(this.compute_set, "compute descriptors (pushed)");
+        let sets = [this.compute_set];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+        // SAFETY: as above.
+        this.compute = unsafe { ctx.device.create_pipeline_layout(&info, None) }
+            .context("creating the compute pipeline layout")?;
+        ctx.name(this.compute, "compute pipeline layout");
+        Ok(this)
     }
 }
 
@@ -111,10 +173,15 @@ impl Drop for Layouts {
     fn drop(&mut self) {
         // SAFETY: pipelines using these layouts are gone or no longer in use.
         unsafe {
-            self.ctx.device.destroy_pipeline_layout(self.pipeline, None);
-            self.ctx
-                .device
-                .destroy_descriptor_set_layout(self.set, None);
+            let d = &self.ctx.device;
+            d.destroy_pipeline_layout(self.pipeline, None);
+            d.destroy_descriptor_set_layout(self.set, None);
+            if self.compute != vk::PipelineLayout::null() {
+                d.destroy_pipeline_layout(self.compute, None);
+            }
+            if self.compute_set != vk::DescriptorSetLayout::null() {
+                d.destroy_descriptor_set_layout(self.compute_set, None);
+            }
         }
     }
 }
@@ -124,8 +191,23 @@ impl Drop for Layouts {
 pub enum VertexInput {
     /// [`Vertex`] from binding 0.
     Skinned,
+    /// Skinned positions only (the shadow pass).
+    SkinnedPosition,
     /// None: positions come from the vertex index.
     Generated,
+}
+
+/// How a pipeline uses its depth attachment.
+#[derive(Clone, Copy, Debug)]
+pub struct DepthState {
+    /// Depth target format.
+    pub format: vk::Format,
+    /// Depth compare (LESS, or EQUAL after a prepass).
+    pub compare: vk::CompareOp,
+    /// Whether depth is written.
+    pub write: bool,
+    /// Constant and slope-scaled depth bias (the shadow pass).
+    pub bias: Option<(f32, f32)>,
 }
 
 /// Which triangles a pipeline discards by facing.
@@ -149,12 +231,8 @@ pub struct PipelineDesc<'a> {
     pub input: VertexInput,
     /// Colour target format (`None`: depth only).
     pub color: Option<vk::Format>,
-    /// Depth target format.
-    pub depth: vk::Format,
-    /// Depth compare (LESS, or EQUAL after a prepass).
-    pub depth_compare: vk::CompareOp,
-    /// Whether depth is written.
-    pub depth_write: bool,
+    /// The depth test (`None`: no depth attachment).
+    pub depth: Option<DepthState>,
     /// Which faces to cull (the front face is dynamic state: it flips with mirrored
     /// transforms).
     pub culling: Culling,
@@ -222,10 +300,15 @@ impl Pipeline {
                 offset_of!(Vertex, weights),
             ),
         ];
+        // Position, joints and weights: what the shadow pass's vertex shader reads.
+        let position_attributes = [attributes[0], attributes[4], attributes[5]];
         let vertex_input = match desc.input {
             VertexInput::Skinned => vk::PipelineVertexInputStateCreateInfo::default()
                 .vertex_binding_descriptions(&bindings)
                 .vertex_attribute_descriptions(&attributes),
+            VertexInput::SkinnedPosition => vk::PipelineVertexInputStateCreateInfo::default()
+                .vertex_binding_descriptions(&bindings)
+                .vertex_attribute_descriptions(&position_attributes),
             VertexInput::Generated => vk::PipelineVertexInputStateCreateInfo::default(),
         };
         let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
@@ -241,13 +324,19 @@ impl Pipeline {
                 Culling::None => vk::CullModeFlags::NONE,
             })
             .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+            .depth_bias_enable(desc.depth.is_some_and(|d| d.bias.is_some()))
+            .depth_bias_constant_factor(desc.depth.and_then(|d| d.bias).map_or(0.0, |b| b.0))
+            .depth_bias_slope_factor(desc.depth.and_then(|d| d.bias).map_or(0.0, |b| b.1))
             .line_width(1.0);
         let multisample = vk::PipelineMultisampleStateCreateInfo::default()
             .rasterization_samples(vk::SampleCountFlags::TYPE_1);
-        let depth = vk::PipelineDepthStencilStateCreateInfo::default()
-            .depth_test_enable(true)
-            .depth_write_enable(desc.depth_write)
-            .depth_compare_op(desc.depth_compare);
+        let depth = match desc.depth {
+            Some(d) => vk::PipelineDepthStencilStateCreateInfo::default()
+                .depth_test_enable(true)
+                .depth_write_enable(d.write)
+                .depth_compare_op(d.compare),
+            None => vk::PipelineDepthStencilStateCreateInfo::default(),
+        };
         let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
             .color_write_mask(vk::ColorComponentFlags::RGBA)];
         let blend = if desc.color.is_some() {
@@ -264,7 +353,7 @@ impl Pipeline {
         let color_formats: Vec<vk::Format> = desc.color.into_iter().collect();
         let mut rendering = vk::PipelineRenderingCreateInfo::default()
             .color_attachment_formats(&color_formats)
-            .depth_attachment_format(desc.depth);
+            .depth_attachment_format(desc.depth.map_or(vk::Format::UNDEFINED, |d| d.format));
         let info = vk::GraphicsPipelineCreateInfo::default()
             .stages(&stages)
             .vertex_input_state(&vertex_input)
@@ -290,6 +379,41 @@ impl Pipeline {
         .next()
         .ok_or_else(|| GpuError::Other(format!("pipeline {} was not created", desc.name)))?;
         ctx.name(pipeline, desc.name);
+        Ok(Self {
+            ctx: ctx.clone(),
+            pipeline,
+        })
+    }
+}
+
+impl Pipeline {
+    /// A compute pipeline with the compute layout.
+    pub fn compute(
+        ctx: &Arc<GpuContext>,
+        layouts: &Layouts,
+        name: &str,
+        shader: &ShaderModule,
+    ) -> Result<Self, GpuError> {
+        let stage = vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::COMPUTE)
+            .module(shader.module)
+            .name(c"main");
+        let info = vk::ComputePipelineCreateInfo::default()
+            .stage(stage)
+            .layout(layouts.compute);
+        // SAFETY: valid device, shader and layout.
+        let pipeline = unsafe {
+            ctx.device
+                .create_compute_pipelines(vk::PipelineCache::null(), &[info], None)
+        }
+        .map_err(|(_, result)| GpuError::Vulkan {
+            what: format!("creating pipeline {name}"),
+            result,
+        })?
+        .into_iter()
+        .next()
+        .ok_or_else(|| GpuError::Other(format!("pipeline {name} was not created")))?;
+        ctx.name(pipeline, name);
         Ok(Self {
             ctx: ctx.clone(),
             pipeline,

@@ -5,6 +5,7 @@
 //! record the compiled frame graph (barriers, a debug label and a timestamp pair per pass)
 //! and submit, signalling the timeline value that releases the ring slot.
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,26 +15,23 @@ use glam::{Mat4, Vec3, Vec4};
 
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::frame::{FRAME_QUERIES, FrameResources};
-use super::frame_data::{FrameData, ViewMode};
-use super::graph::{
-    Access, Barrier, BarrierScratch, Bound, Extent, GraphBuilder, ImageDesc, ImageKind, Plan,
-    ResourceId,
-};
-use super::image::{GpuImage, ImageInfo};
+use super::frame::{FrameResources, MAX_PASSES};
+use super::frame_data::{FrameData, ViewMode, ssao_kernel};
+use super::frame_graph::{CompiledGraph, GraphKey, RenderSettings, TransientPool, compile, pass};
+use super::graph::{Barrier, BarrierScratch, Bound, ResourceId};
+use super::image::GpuImage;
 use super::model::GpuModel;
-use super::passes::forward::{self, ForwardPipelines};
-use super::passes::{MaterialDefaults, PassContext, RingBinding, readback};
-use super::pipeline::{Culling, Layouts, Pipeline, PipelineDesc, VertexInput};
+use super::passes::{
+    PassContext, Pipelines, RingBinding, Samplers, debug_view, depth_normal, forward, readback,
+    shadow, ssao,
+};
+use super::pipeline::Culling;
+use super::pipelines::{self, noise_texture, screen_sampler, shadow_sampler};
 use super::ring::{DeviceRingAllocator, Timeline};
-use super::shaders::{self, ShaderModule};
-use super::texture::{self, TexelSpace};
+use super::texture::{self, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
-use crate::scene::{Camera, Light};
-
-/// Depth buffer format (every Vulkan device supports it as a depth attachment).
-pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+use crate::scene::{Camera, Light, light_view_proj};
 
 /// How frames leave the renderer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,11 +42,15 @@ pub enum Presentation {
     Swapchain,
 }
 
-/// Light and ground for a frame (from `scene`).
+/// Camera, light, ground and view of a frame (from `scene`).
 #[derive(Clone, Copy, Debug)]
 pub struct FrameInputs {
     /// World to Vulkan clip space.
     pub view_proj: Mat4,
+    /// World to view space.
+    pub view: Mat4,
+    /// View to clip space.
+    pub proj: Mat4,
     /// The eye.
     pub eye: Vec3,
     /// Unit vector towards the light.
@@ -63,23 +65,33 @@ pub struct FrameInputs {
     pub ground_plane: Vec4,
     /// Size of the ground's checker tiles (world units).
     pub ground_tile: f32,
+    /// The box that casts and receives shadows (the crowd, its ground around it): the
+    /// sun's shadow frustum is fitted to it.
+    pub shadow_box: (Vec3, Vec3),
+    /// Ambient-occlusion radius, world units.
+    pub ssao_radius: f32,
     /// What the frame shows.
-    pub view: ViewMode,
+    pub view_mode: ViewMode,
 }
 
 impl FrameInputs {
     /// A frame seen through `camera` at `aspect` (width / height), lit by `light`, over a
     /// ground quad `ground_plane` (centre x, z; half size; height) of `ground_tile` tiles.
+    /// The shadow box starts as the ground quad up to `ground_tile * 4` high and the
+    /// occlusion radius as half a tile: set them to the crowd's for better shadows.
     pub fn new(
         camera: &Camera,
         aspect: f32,
         light: &Light,
         ground_plane: Vec4,
         ground_tile: f32,
-        view: ViewMode,
+        view_mode: ViewMode,
     ) -> Self {
+        let half = ground_plane.z;
         Self {
             view_proj: camera.view_proj(aspect),
+            view: camera.view(),
+            proj: camera.projection(aspect),
             eye: camera.eye,
             light_dir: light.sun.direction,
             light_color: light.sun.color * light.sun.intensity,
@@ -87,7 +99,16 @@ impl FrameInputs {
             ground_ambient: light.ambient.ground,
             ground_plane,
             ground_tile,
-            view,
+            shadow_box: (
+                Vec3::new(ground_plane.x - half, ground_plane.w, ground_plane.y - half),
+                Vec3::new(
+                    ground_plane.x + half,
+                    ground_plane.w + ground_tile * 4.0,
+                    ground_plane.y + half,
+                ),
+            ),
+            ssao_radius: ground_tile * 0.5,
+            view_mode,
         }
     }
 }
@@ -120,38 +141,41 @@ pub struct FrameTimes {
     pub gpu_ms: Option<f64>,
 }
 
-/// Resource ids of the declared graph.
+/// Running GPU time of one pass.
 #[derive(Clone, Copy, Debug)]
-struct GraphIds {
-    color: ResourceId,
-    depth: ResourceId,
-    ring: ResourceId,
-    readback: ResourceId,
+pub struct PassTime {
+    /// The pass's name.
+    pub name: &'static str,
+    /// Milliseconds summed over the frames counted.
+    pub total_ms: f64,
+    /// Frames counted.
+    pub frames: u64,
+    /// The last frame's milliseconds.
+    pub last_ms: f64,
 }
 
-/// A compiled graph and its transient images.
-struct CompiledGraph {
-    plan: Plan,
-    ids: GraphIds,
-    depth: GpuImage,
-}
-
-/// Which passes the frame graph runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Variant {
-    Plain,
-    Readback,
+impl PassTime {
+    /// Average milliseconds per frame.
+    pub fn average_ms(&self) -> f64 {
+        if self.frames == 0 {
+            0.0
+        } else {
+            self.total_ms / self.frames as f64
+        }
+    }
 }
 
 /// The crowd renderer; see the module documentation.
 pub struct Renderer {
     ctx: Arc<GpuContext>,
-    layouts: Layouts,
-    skinned: Pipeline,
-    ground: Pipeline,
-    sampler: texture::Sampler,
+    pipelines: Pipelines,
+    culling: Culling,
+    material_sampler: Sampler,
+    shadow_sampler: Sampler,
+    screen_sampler: Sampler,
     white: GpuImage,
     flat_normal: GpuImage,
+    noise: GpuImage,
     models: Vec<GpuModel>,
     ranges: Vec<Range<usize>>,
     ring: PaletteRing<DeviceRingAllocator>,
@@ -163,13 +187,16 @@ pub struct Renderer {
     extent: vk::Extent2D,
     color_format: vk::Format,
     presentation: Presentation,
-    plain: CompiledGraph,
-    with_readback: Option<CompiledGraph>,
+    settings: RenderSettings,
+    graphs: HashMap<GraphKey, CompiledGraph>,
+    transients: TransientPool,
     scratch: BarrierScratch,
     timestamps: Vec<u64>,
     last_gpu_ms: Option<f64>,
     /// Sum of every GPU frame time read so far, and how many.
     gpu_total: (f64, u64),
+    pass_times: Vec<PassTime>,
+    kernel: [Vec4; super::frame_data::SSAO_KERNEL],
 }
 
 impl Renderer {
@@ -180,69 +207,47 @@ impl Renderer {
         extent: vk::Extent2D,
         presentation: Presentation,
     ) -> Result<Self, GpuError> {
-        let layouts = Layouts::new(ctx)?;
-        let skinned = skinned_pipeline(ctx, &layouts, color_format, Culling::Back)?;
-        let ground_vert = ShaderModule::new(ctx, "ground.vert", shaders::GROUND_VERT)?;
-        let ground_frag = ShaderModule::new(ctx, "ground.frag", shaders::GROUND_FRAG)?;
-        let ground = Pipeline::new(
-            ctx,
-            &layouts,
-            &PipelineDesc {
-                name: "ground",
-                input: VertexInput::Generated,
-                color: Some(color_format),
-                depth: DEPTH_FORMAT,
-                depth_compare: vk::CompareOp::LESS,
-                depth_write: true,
-                culling: Culling::None,
-            },
-            &ground_vert,
-            Some(&ground_frag),
-        )?;
-        let sampler = texture::create_sampler(ctx)?;
-        let white = texture::solid(ctx, "default base colour", [255; 4], TexelSpace::Srgb)?;
-        let flat_normal = texture::solid(
-            ctx,
-            "default normal",
-            [128, 128, 255, 255],
-            TexelSpace::Linear,
-        )?;
+        let pipelines = pipelines::build(ctx, color_format, Culling::Back)?;
         let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)
             .map_err(|e| GpuError::Crowd(e.into()))?;
-        let timeline = Timeline::new(ctx, "frame timeline")?;
         let frames = (0..DEFAULT_SLOTS)
-            .map(|i| FrameResources::new(ctx, i, FRAME_QUERIES))
+            .map(|i| FrameResources::new(ctx, i))
             .collect::<Result<Vec<_>, _>>()?;
-        let plain = compile(ctx, Variant::Plain, presentation, extent)?;
-        let with_readback = match presentation {
-            Presentation::Offscreen => Some(compile(ctx, Variant::Readback, presentation, extent)?),
-            Presentation::Swapchain => None,
-        };
         Ok(Self {
             ctx: ctx.clone(),
-            layouts,
-            skinned,
-            ground,
-            sampler,
-            white,
-            flat_normal,
+            pipelines,
+            culling: Culling::Back,
+            material_sampler: texture::create_sampler(ctx)?,
+            shadow_sampler: shadow_sampler(ctx)?,
+            screen_sampler: screen_sampler(ctx)?,
+            white: texture::solid(ctx, "white", [255; 4], TexelSpace::Srgb)?,
+            flat_normal: texture::solid(
+                ctx,
+                "flat normal",
+                [128, 128, 255, 255],
+                TexelSpace::Linear,
+            )?,
+            noise: noise_texture(ctx)?,
             models: Vec::new(),
             ranges: Vec::new(),
             ring,
             ring_generation: 0,
-            timeline,
+            timeline: Timeline::new(ctx, "frame timeline")?,
             last_value: 0,
             frames,
             frame_number: 0,
             extent,
             color_format,
             presentation,
-            plain,
-            with_readback,
+            settings: RenderSettings::default(),
+            graphs: HashMap::new(),
+            transients: TransientPool::new(ctx, extent),
             scratch: BarrierScratch::default(),
-            timestamps: vec![0; FRAME_QUERIES as usize],
+            timestamps: vec![0; 2 + 2 * MAX_PASSES],
             last_gpu_ms: None,
             gpu_total: (0.0, 0),
+            pass_times: Vec::new(),
+            kernel: ssao_kernel(),
         })
     }
 
@@ -261,6 +266,23 @@ impl Renderer {
         self.extent
     }
 
+    /// Which passes run.
+    pub fn settings(&self) -> RenderSettings {
+        self.settings
+    }
+
+    /// Changes which passes run (waits for frames in flight; graphs are compiled anew).
+    pub fn set_settings(&mut self, settings: RenderSettings) -> Result<(), GpuError> {
+        if settings == self.settings {
+            return Ok(());
+        }
+        self.wait_idle()?;
+        self.settings = settings;
+        self.graphs.clear();
+        self.transients.reset(self.extent);
+        Ok(())
+    }
+
     /// Uploads a model; call in the order models were added to the crowd, so that index
     /// `i` here draws [`ModelId`]`(i)`. `basis`: the correction its instances' world
     /// transforms start with (`scene::model_basis`; a mirror flips the front face).
@@ -273,8 +295,11 @@ impl Renderer {
     /// Which faces of the characters are culled: back faces by default; none, to look at
     /// open meshes; front faces, to see what a wrong winding would show (tests).
     pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {
-        self.wait_idle()?;
-        self.skinned = skinned_pipeline(&self.ctx, &self.layouts, self.color_format, culling)?;
+        if culling != self.culling {
+            self.wait_idle()?;
+            self.pipelines = pipelines::build(&self.ctx, self.color_format, culling)?;
+            self.culling = culling;
+        }
         Ok(())
     }
 
@@ -284,32 +309,46 @@ impl Renderer {
     }
 
     /// Changes the render size: waits for frames in flight, then recreates the transient
-    /// images and recompiles the graph for the new size.
+    /// images and recompiles the graphs for the new size.
     pub fn resize(&mut self, extent: vk::Extent2D) -> Result<(), GpuError> {
         if extent == self.extent {
             return Ok(());
         }
         self.wait_idle()?;
-        self.plain = compile(&self.ctx, Variant::Plain, self.presentation, extent)?;
-        if self.presentation == Presentation::Offscreen {
-            self.with_readback = Some(compile(
-                &self.ctx,
-                Variant::Readback,
-                self.presentation,
-                extent,
-            )?);
-        }
+        self.graphs.clear();
+        self.transients.reset(extent);
         self.extent = extent;
         Ok(())
     }
 
     /// Reads frame-in-flight `fi`'s timestamps if it has unread ones (it has completed).
     fn collect_timestamps(&mut self, fi: usize) {
-        if self.frames[fi].read_timestamps(FRAME_QUERIES, &mut self.timestamps) {
-            let ms = self.timestamps[1].saturating_sub(self.timestamps[0]) as f64 / 1e6;
-            self.last_gpu_ms = Some(ms);
-            self.gpu_total.0 += ms;
-            self.gpu_total.1 += 1;
+        let frame = &mut self.frames[fi];
+        let steps = frame.pass_names.len();
+        let count = 2 + 2 * steps as u32;
+        if !frame.read_timestamps(count, &mut self.timestamps) {
+            return;
+        }
+        let ms = |a: u64, b: u64| b.saturating_sub(a) as f64 / 1e6;
+        let total = ms(self.timestamps[0], self.timestamps[1]);
+        self.last_gpu_ms = Some(total);
+        self.gpu_total.0 += total;
+        self.gpu_total.1 += 1;
+        for (k, name) in frame.pass_names.iter().enumerate() {
+            let t = ms(self.timestamps[2 + 2 * k], self.timestamps[3 + 2 * k]);
+            match self.pass_times.iter_mut().find(|p| p.name == *name) {
+                Some(p) => {
+                    p.total_ms += t;
+                    p.frames += 1;
+                    p.last_ms = t;
+                }
+                None => self.pass_times.push(PassTime {
+                    name,
+                    total_ms: t,
+                    frames: 1,
+                    last_ms: t,
+                }),
+            }
         }
     }
 
@@ -324,9 +363,16 @@ impl Renderer {
         Ok((n > 0).then(|| sum / n as f64))
     }
 
+    /// GPU time per pass, in the order the passes first ran (complete after
+    /// [`Self::gpu_ms_average`]).
+    pub fn pass_times(&self) -> &[PassTime] {
+        &self.pass_times
+    }
+
     /// Forgets the GPU times read so far (a benchmark's warm-up).
     pub fn reset_gpu_average(&mut self) {
         self.gpu_total = (0.0, 0);
+        self.pass_times.clear();
     }
 
     /// Waits until the GPU has finished every submitted frame.
@@ -335,7 +381,7 @@ impl Renderer {
     }
 
     /// Renders one frame of `crowd` (already advanced with `Crowd::update`) into `target`.
-    /// With `readback` (offscreen only), the frame is also copied into `readback_buffer`.
+    /// With `readback` (offscreen only), the frame is also copied into that buffer.
     pub fn render(
         &mut self,
         crowd: &mut Crowd,
@@ -350,6 +396,11 @@ impl Renderer {
                 crowd.models().len(),
                 self.models.len()
             )));
+        }
+        if readback.is_some() && self.presentation == Presentation::Swapchain {
+            return Err(GpuError::Other(
+                "readback asked of a windowed renderer".into(),
+            ));
         }
         let fi = (self.frame_number % self.frames.len() as u64) as usize;
         // The frame-in-flight's command buffer, uniforms and queries are free again.
@@ -383,32 +434,36 @@ impl Renderer {
             ),
             palettes: (
                 slot_offset + layout.palette_offset as u64,
-                (crowd.joint_count().max(1) * size_of::<crate::anim::Mat3x4>()) as u64,
+                (crowd.joint_count().max(1) * size_of::<Mat3x4>()) as u64,
             ),
         };
 
-        let data = FrameData {
-            view_proj: inputs.view_proj,
-            light_dir: inputs.light_dir.normalize_or(Vec3::Y).extend(0.0),
-            light_color: inputs.light_color.extend(0.0),
-            sky_color: inputs.sky.extend(0.0),
-            ground_color: inputs.ground_ambient.extend(0.0),
-            camera_pos: inputs.eye.extend(1.0),
-            ground_plane: inputs.ground_plane,
-            ground_tile: Vec4::new(inputs.ground_tile.max(1e-6), 0.0, 0.0, 0.0),
-            view_mode: [inputs.view.shader_value(), 0, 0, 0],
+        let key = GraphKey {
+            view: inputs.view_mode.into(),
+            readback: readback.is_some(),
+            present: self.presentation == Presentation::Swapchain,
         };
+        if !self.graphs.contains_key(&key) {
+            let graph = compile(key, &self.settings)?;
+            self.transients.prepare(&graph)?;
+            self.graphs.insert(key, graph);
+        }
+        let graph = self
+            .graphs
+            .get(&key)
+            .ok_or_else(|| GpuError::Graph("a graph compiled a moment ago is gone".into()))?;
+
+        let data = self.frame_data(inputs, graph);
         let frame = &mut self.frames[fi];
         frame.uniforms.write(0, bytemuck::bytes_of(&data))?;
 
-        let graph = match (readback, &self.with_readback) {
-            (Some(_), Some(g)) => g,
-            (Some(_), None) => {
-                return Err(GpuError::Other(
-                    "readback asked of a windowed renderer".into(),
-                ));
-            }
-            (None, _) => &self.plain,
+        let view_of = |id: ResourceId| self.transients.view(graph, id);
+        let white = self.white.view;
+        let ids = graph.ids;
+        let depth_id = if graph.flags.prepass || view_of(ids.forward_depth).is_none() {
+            ids.depth
+        } else {
+            ids.forward_depth
         };
         let cmd = frame.begin()?;
         frame.timestamp(0, vk::PipelineStageFlags2::TOP_OF_PIPE);
@@ -416,33 +471,42 @@ impl Renderer {
             ctx: &self.ctx,
             cmd,
             extent: self.extent,
-            view: inputs.view,
-            color_view: target.view,
-            color_image: target.image,
-            depth_view: graph.depth.view,
+            view: inputs.view_mode,
+            flags: graph.flags,
+            color: (target.view, target.image),
+            depth: view_of(depth_id).unwrap_or(white),
+            normals: view_of(ids.normals).unwrap_or(white),
+            shadow_map: (
+                view_of(ids.shadow_map).unwrap_or(white),
+                self.settings.shadow_size.max(1),
+            ),
+            ao: (
+                view_of(ids.ao_raw).unwrap_or(white),
+                view_of(ids.ao).unwrap_or(white),
+            ),
+            debug_source: graph.debug_source.and_then(view_of).unwrap_or(white),
             ring,
             uniforms: frame.uniforms.buffer,
             models: &self.models,
             ranges: &self.ranges,
-            materials: MaterialDefaults {
-                sampler: self.sampler.sampler,
-                white: self.white.view,
+            samplers: Samplers {
+                material: self.material_sampler.sampler,
+                shadow: self.shadow_sampler.sampler,
+                screen: self.screen_sampler.sampler,
+                white,
                 flat_normal: self.flat_normal.view,
+                noise: self.noise.view,
             },
+            pipelines: &self.pipelines,
             readback: readback.unwrap_or(vk::Buffer::null()),
         };
-        let ids = graph.ids;
         let extent = self.extent;
+        let transients = &self.transients;
         let bind = |id: ResourceId| -> Bound {
             if id == ids.color {
                 Bound::Image {
                     image: target.image,
                     aspect: vk::ImageAspectFlags::COLOR,
-                }
-            } else if id == ids.depth {
-                Bound::Image {
-                    image: graph.depth.image,
-                    aspect: vk::ImageAspectFlags::DEPTH,
                 }
             } else if id == ids.ring {
                 Bound::Buffer {
@@ -450,21 +514,23 @@ impl Renderer {
                     offset: 0,
                     size: vk::WHOLE_SIZE,
                 }
-            } else {
-                debug_assert_eq!(id, ids.readback, "the graph declares four resources");
+            } else if id == ids.readback {
                 Bound::Buffer {
                     buffer: pc.readback,
                     offset: 0,
                     size: (extent.width as u64) * (extent.height as u64) * 4,
                 }
+            } else {
+                // Compiled graphs only name transients the pool prepared.
+                transients.bound(graph, id).unwrap_or(Bound::Buffer {
+                    buffer: vk::Buffer::null(),
+                    offset: 0,
+                    size: 0,
+                })
             }
         };
-        let pipelines = ForwardPipelines {
-            layouts: &self.layouts,
-            skinned: &self.skinned,
-            ground: &self.ground,
-        };
-        for step in graph.plan.steps() {
+        frame.pass_names.clear();
+        for (k, step) in graph.plan.steps().iter().enumerate() {
             emit_barriers(
                 &self.ctx,
                 cmd,
@@ -473,12 +539,25 @@ impl Renderer {
                 &mut self.scratch,
             )?;
             self.ctx.begin_label(cmd, step.name);
+            let timed = k < MAX_PASSES;
+            if timed {
+                frame.timestamp(2 + 2 * k as u32, vk::PipelineStageFlags2::ALL_COMMANDS);
+                frame.pass_names.push(step.name);
+            }
             match step.name {
-                "forward" => forward::record(&pc, &pipelines),
-                "readback" => readback::record(&pc),
+                pass::SHADOW => shadow::record(&pc),
+                pass::DEPTH_NORMAL => depth_normal::record(&pc),
+                pass::SSAO => ssao::record(&pc),
+                pass::SSAO_BLUR => ssao::record_blur(&pc),
+                pass::FORWARD => forward::record(&pc),
+                pass::DEBUG_VIEW => debug_view::record(&pc),
+                pass::READBACK => readback::record(&pc),
                 other => {
                     return Err(GpuError::Graph(format!("no recording for pass {other}")));
                 }
+            }
+            if timed {
+                frame.timestamp(3 + 2 * k as u32, vk::PipelineStageFlags2::ALL_COMMANDS);
             }
             self.ctx.end_label(cmd);
         }
@@ -489,7 +568,7 @@ impl Renderer {
             &bind,
             &mut self.scratch,
         )?;
-        frame.timestamp(1, vk::PipelineStageFlags2::BOTTOM_OF_PIPE);
+        frame.timestamp(1, vk::PipelineStageFlags2::ALL_COMMANDS);
         // SAFETY: the command buffer is recording.
         unsafe { self.ctx.device.end_command_buffer(cmd) }.map_err(|result| GpuError::Vulkan {
             what: "ending the frame's commands".into(),
@@ -498,29 +577,37 @@ impl Renderer {
 
         let value = self.last_value + 1;
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
-        let waits = sync.wait.map(|s| {
-            vk::SemaphoreSubmitInfo::default()
-                .semaphore(s)
-                .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-        });
-        let mut signals = vec![
+        // The swapchain image is first touched as a colour attachment (the graph's first
+        // barrier on it waits there), so the acquire semaphore is waited on at that stage.
+        let waits: Vec<vk::SemaphoreSubmitInfo> = sync
+            .wait
+            .map(|s| {
+                vk::SemaphoreSubmitInfo::default()
+                    .semaphore(s)
+                    .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+            })
+            .into_iter()
+            .collect();
+        let mut signals = [
             vk::SemaphoreSubmitInfo::default()
                 .semaphore(self.timeline.semaphore)
                 .value(value)
                 .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS),
+            vk::SemaphoreSubmitInfo::default(),
         ];
-        if let Some(s) = sync.signal {
-            signals.push(
-                vk::SemaphoreSubmitInfo::default()
+        let signal_count = match sync.signal {
+            Some(s) => {
+                signals[1] = vk::SemaphoreSubmitInfo::default()
                     .semaphore(s)
-                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS),
-            );
-        }
-        let wait_list: Vec<vk::SemaphoreSubmitInfo> = waits.into_iter().collect();
+                    .stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS);
+                2
+            }
+            None => 1,
+        };
         let submit = vk::SubmitInfo2::default()
-            .wait_semaphore_infos(&wait_list)
+            .wait_semaphore_infos(&waits)
             .command_buffer_infos(&cmds)
-            .signal_semaphore_infos(&signals);
+            .signal_semaphore_infos(&signals[..signal_count]);
         self.ctx.submit(&[submit], vk::Fence::null())?;
         self.last_value = value;
         self.ring.submit(slot, value);
@@ -533,6 +620,45 @@ impl Renderer {
             gpu_ms: self.last_gpu_ms,
         })
     }
+
+    /// The frame's uniforms.
+    fn frame_data(&self, inputs: &FrameInputs, graph: &CompiledGraph) -> FrameData {
+        let (lo, hi) = inputs.shadow_box;
+        let light_view_proj = light_view_proj(inputs.light_dir, lo, hi);
+        let size = self.settings.shadow_size.max(1) as f32;
+        // One shadow-map texel, in world units: the normal offset of the lookup.
+        let texel_world = (hi - lo).length() / size;
+        let (w, h) = (self.extent.width as f32, self.extent.height as f32);
+        FrameData {
+            view_proj: inputs.view_proj,
+            view: inputs.view,
+            proj: inputs.proj,
+            inv_proj: inputs.proj.inverse(),
+            light_view_proj,
+            light_dir: inputs.light_dir.normalize_or(Vec3::Y).extend(0.0),
+            light_color: inputs.light_color.extend(0.0),
+            sky_color: inputs.sky.extend(0.0),
+            ground_color: inputs.ground_ambient.extend(0.0),
+            camera_pos: inputs.eye.extend(1.0),
+            ground_plane: inputs.ground_plane,
+            ground_tile: Vec4::new(inputs.ground_tile.max(1e-6), 0.0, 0.0, 0.0),
+            target: Vec4::new(w, h, 1.0 / w, 1.0 / h),
+            shadow: Vec4::new(
+                if graph.flags.shadows { 1.0 } else { 0.0 },
+                1.0 / size,
+                texel_world * 1.5,
+                0.85,
+            ),
+            ssao: Vec4::new(
+                if graph.flags.ao { 1.0 } else { 0.0 },
+                inputs.ssao_radius.max(1e-4),
+                inputs.ssao_radius * 0.05,
+                1.5,
+            ),
+            view_mode: [inputs.view_mode.shader_value(), 0, 0, 0],
+            ssao_kernel: self.kernel,
+        }
+    }
 }
 
 impl Drop for Renderer {
@@ -543,32 +669,6 @@ impl Drop for Renderer {
             log::warn!("waiting for the last frame: {e}");
         }
     }
-}
-
-/// The skinned forward pipeline.
-fn skinned_pipeline(
-    ctx: &Arc<GpuContext>,
-    layouts: &Layouts,
-    color_format: vk::Format,
-    culling: Culling,
-) -> Result<Pipeline, GpuError> {
-    let vert = ShaderModule::new(ctx, "skinned.vert", shaders::SKINNED_VERT)?;
-    let frag = ShaderModule::new(ctx, "skinned.frag", shaders::SKINNED_FRAG)?;
-    Pipeline::new(
-        ctx,
-        layouts,
-        &PipelineDesc {
-            name: "skinned forward",
-            input: VertexInput::Skinned,
-            color: Some(color_format),
-            depth: DEPTH_FORMAT,
-            depth_compare: vk::CompareOp::LESS,
-            depth_write: true,
-            culling,
-        },
-        &vert,
-        Some(&frag),
-    )
 }
 
 /// Records a step's barriers with one `vkCmdPipelineBarrier2` (core or synchronization2,
@@ -593,68 +693,4 @@ fn emit_barriers(
     // for the frame.
     unsafe { ctx.cmd_pipeline_barrier2(cmd, &dependency) };
     Ok(())
-}
-
-/// Declares the frame's passes and compiles them, creating the transient images.
-fn compile(
-    ctx: &Arc<GpuContext>,
-    variant: Variant,
-    presentation: Presentation,
-    extent: vk::Extent2D,
-) -> Result<CompiledGraph, GpuError> {
-    let mut g = GraphBuilder::new();
-    let final_access = match (presentation, variant) {
-        (Presentation::Swapchain, _) => Some(Access::Present),
-        (Presentation::Offscreen, _) => None,
-    };
-    let color = g.imported_image(
-        "colour target",
-        ImageKind::Color,
-        vk::ImageLayout::UNDEFINED,
-        final_access,
-    );
-    let depth = g.transient_image(ImageDesc {
-        name: "depth",
-        format: DEPTH_FORMAT,
-        kind: ImageKind::Depth,
-        extent: Extent::Target,
-    });
-    let ring = g.imported_buffer("palette ring slot");
-    let readback_buf = g.imported_buffer("readback");
-    g.pass("forward")
-        .read(ring, Access::StorageRead(super::graph::Stages::Vertex))
-        .write(color, Access::ColorAttachmentWrite)
-        .write(depth, Access::DepthAttachmentWrite)
-        .finish();
-    if variant == Variant::Readback {
-        g.pass("readback")
-            .read(color, Access::TransferSrc)
-            .write(readback_buf, Access::TransferDst)
-            .side_effect()
-            .finish();
-    } else {
-        g.mark_output(color);
-    }
-    let plan = g.compile().map_err(|e| GpuError::Graph(e.to_string()))?;
-    let depth_image = GpuImage::new(
-        ctx,
-        "depth",
-        ImageInfo {
-            format: DEPTH_FORMAT,
-            extent,
-            usage: plan.image_usage(depth),
-            mip_levels: 1,
-            aspect: vk::ImageAspectFlags::DEPTH,
-        },
-    )?;
-    Ok(CompiledGraph {
-        plan,
-        ids: GraphIds {
-            color,
-            depth,
-            ring,
-            readback: readback_buf,
-        },
-        depth: depth_image,
-    })
 }

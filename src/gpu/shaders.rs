@@ -22,6 +22,20 @@ pub const SKINNED_FRAG: &[u8] = spirv!("skinned.frag");
 pub const GROUND_VERT: &[u8] = spirv!("ground.vert");
 /// Ground plane, fragment stage.
 pub const GROUND_FRAG: &[u8] = spirv!("ground.frag");
+/// Shadow pass: skinned positions seen from the light.
+pub const SHADOW_VERT: &[u8] = spirv!("shadow.vert");
+/// Depth/normal prepass, characters.
+pub const DEPTH_NORMAL_FRAG: &[u8] = spirv!("depth_normal.frag");
+/// Depth/normal prepass, the ground.
+pub const GROUND_NORMAL_FRAG: &[u8] = spirv!("ground_normal.frag");
+/// Ambient occlusion.
+pub const SSAO_COMP: &[u8] = spirv!("ssao.comp");
+/// Depth-aware blur of the ambient occlusion.
+pub const SSAO_BLUR_COMP: &[u8] = spirv!("ssao_blur.comp");
+/// A triangle covering the screen.
+pub const FULLSCREEN_VERT: &[u8] = spirv!("fullscreen.vert");
+/// The debug views.
+pub const DEBUG_VIEW_FRAG: &[u8] = spirv!("debug_view.frag");
 
 /// A shader module, destroyed on drop (pipelines keep what they need).
 pub struct ShaderModule {

@@ -167,6 +167,22 @@ impl Drop for Sampler {
     }
 }
 
+/// Creates a sampler named `name`.
+pub fn sampler(
+    ctx: &Arc<GpuContext>,
+    name: &str,
+    info: &vk::SamplerCreateInfo<'_>,
+) -> Result<Sampler, GpuError> {
+    // SAFETY: valid device and create info.
+    let sampler = unsafe { ctx.device.create_sampler(info, None) }
+        .context(format!("creating the {name} sampler"))?;
+    ctx.name(sampler, name);
+    Ok(Sampler {
+        ctx: ctx.clone(),
+        sampler,
+    })
+}
+
 /// The sampler every material texture is read with: trilinear, repeating, anisotropic
 /// where the device allows it.
 pub fn create_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
@@ -190,14 +206,7 @@ pub fn create_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
             1.0
         })
         .max_lod(vk::LOD_CLAMP_NONE);
-    // SAFETY: valid device and create info.
-    let sampler = unsafe { ctx.device.create_sampler(&info, None) }
-        .context("creating the texture sampler")?;
-    ctx.name(sampler, "material sampler");
-    Ok(Sampler {
-        ctx: ctx.clone(),
-        sampler,
-    })
+    sampler(ctx, "material", &info)
 }
 
 /// Every mip level as (width, height, RGBA8 bytes), level 0 first, down to 1x1. Each texel of

@@ -20,6 +20,7 @@ mod layout;
 mod light;
 pub mod placement;
 mod rng;
+mod shadow;
 #[cfg(test)]
 mod testing;
 mod winding;
@@ -31,4 +32,5 @@ pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
 pub use layout::{CrowdLayout, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
+pub use shadow::light_view_proj;
 pub use winding::{FrontFace, front_face};

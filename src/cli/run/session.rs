@@ -52,6 +52,9 @@ pub struct Session {
     light: Light,
     ground_plane: Vec4,
     ground_tile: f32,
+    /// Largest footprint radius and height of the models (padding of the shadow box).
+    reach: (f32, f32),
+    ssao_radius: f32,
     view: ViewMode,
     animate: bool,
     frames: u64,
@@ -73,6 +76,8 @@ pub struct SessionSpec<'a> {
     pub view: ViewMode,
     /// Frame width / height, for the camera's framing.
     pub aspect: f32,
+    /// Ambient-occlusion radius in world units (`None`: a fifth of the tallest model).
+    pub ssao_radius: Option<f32>,
 }
 
 /// Loads `builtin` when no model is named, else each named model.
@@ -97,6 +102,7 @@ impl Session {
             pose: args.pose.as_deref(),
             view: args.view.into(),
             aspect: args.width as f32 / args.height as f32,
+            ssao_radius: args.ssao_radius,
         })
     }
 
@@ -134,6 +140,7 @@ impl Session {
         let centre = 0.5 * (lo + hi);
         let half = 0.5 * (hi - lo).x.max((hi - lo).z);
         let tallest = models.iter().map(|m| footprint(m).1).fold(0.0, f32::max);
+        let widest = models.iter().map(|m| footprint(m).0).fold(0.0, f32::max);
         let ground_tile = if tallest > 0.0 { tallest * 0.55 } else { 1.0 };
         let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0);
         Ok(Self {
@@ -143,6 +150,12 @@ impl Session {
             light: Light::default_sun(),
             ground_plane,
             ground_tile,
+            reach: (widest, tallest),
+            ssao_radius: spec.ssao_radius.unwrap_or(if tallest > 0.0 {
+                tallest * 0.2
+            } else {
+                0.5
+            }),
             view: spec.view,
             animate: pose.is_none(),
             frames: 0,
@@ -186,13 +199,42 @@ impl Session {
 
     /// What the renderer needs to draw a frame of `aspect` (width / height).
     pub fn inputs(&self, aspect: f32) -> FrameInputs {
-        FrameInputs::new(
+        let mut inputs = FrameInputs::new(
             &self.camera(),
             aspect,
             &self.light,
             self.ground_plane,
             self.ground_tile,
             self.view,
+        );
+        inputs.shadow_box = self.shadow_box();
+        inputs.ssao_radius = self.ssao_radius;
+        inputs
+    }
+
+    /// The box the sun's shadow frustum is fitted to this frame: every instance's
+    /// footprint up to the tallest model, plus where the tops of those boxes cast their
+    /// shadows onto the ground (away from the sun).
+    fn shadow_box(&self) -> (Vec3, Vec3) {
+        let (radius, height) = self.reach;
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        for i in 0..self.crowd.len() {
+            let t = self.crowd.world(i).translation();
+            lo = lo.min(t - Vec3::new(radius, 0.0, radius));
+            hi = hi.max(t + Vec3::new(radius, height, radius));
+        }
+        if !lo.is_finite() {
+            return (Vec3::ZERO, Vec3::ONE);
+        }
+        let sun = self.light.sun.direction;
+        // The shadow of a point at the box's top lands this far along the ground, opposite
+        // the sun (capped for a sun near the horizon).
+        let run = (height / sun.y.max(0.2)) * Vec3::new(-sun.x, 0.0, -sun.z);
+        let (shifted_lo, shifted_hi) = (lo + run, hi + run);
+        (
+            lo.min(shifted_lo).with_y(0.0_f32.min(lo.y)),
+            hi.max(shifted_hi),
         )
     }
 

@@ -1,5 +1,5 @@
 //! The readback pass (headless only): copies the colour target into a host-readable buffer,
-//! tightly packed rows, so the last frame can be written as PNG.
+//! tightly packed rows, so frames can be checked and written as PNG.
 
 use ash::vk;
 
@@ -8,9 +8,6 @@ use super::PassContext;
 /// Records the copy; the graph has put the image in TRANSFER_SRC_OPTIMAL.
 pub fn record(pc: &PassContext<'_>) {
     let region = vk::BufferImageCopy::default()
-        .buffer_offset(0)
-        .buffer_row_length(0)
-        .buffer_image_height(0)
         .image_subresource(vk::ImageSubresourceLayers {
             aspect_mask: vk::ImageAspectFlags::COLOR,
             mip_level: 0,
@@ -27,7 +24,7 @@ pub fn record(pc: &PassContext<'_>) {
     unsafe {
         pc.ctx.device.cmd_copy_image_to_buffer(
             pc.cmd,
-            pc.color_image,
+            pc.color.1,
             vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
             pc.readback,
             &[region],

@@ -1,0 +1,358 @@
+//! The renderer's frame graph: which passes a frame has and what each reads and writes,
+//! declared once per combination of settings, view and readback, and compiled by
+//! [`super::graph`] into barriers. Switching shadows or ambient occlusion off only changes
+//! what the forward pass reads; the graph then culls the passes nothing reads any more.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::frame_data::ViewMode;
+use super::graph::{
+    Access, Bound, Extent, GraphBuilder, ImageDesc, ImageKind, Plan, ResourceId, Stages,
+};
+use super::image::{GpuImage, ImageInfo};
+
+/// Depth buffer format (every Vulkan device supports it as a depth attachment).
+pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+/// View-space normals from the prepass.
+pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// Ambient occlusion (a core storage-image format; 16-bit floats would need an extension).
+pub const AO_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
+
+/// Pass names, as they appear in labels, timings and `--stats-json`.
+pub mod pass {
+    /// Skinned depth from the light.
+    pub const SHADOW: &str = "shadow";
+    /// Skinned depth and view-space normals from the camera.
+    pub const DEPTH_NORMAL: &str = "depth_normal";
+    /// Ambient occlusion from depth and normals.
+    pub const SSAO: &str = "ssao";
+    /// Depth-aware blur of the ambient occlusion.
+    pub const SSAO_BLUR: &str = "ssao_blur";
+    /// Skinned, lit, shadowed, AO-modulated, textured characters and the ground.
+    pub const FORWARD: &str = "forward";
+    /// One intermediate image instead of the final one (`--view ao|normals|depth|shadow`).
+    pub const DEBUG_VIEW: &str = "debug_view";
+    /// The colour target copied to a host-readable buffer (headless).
+    pub const READBACK: &str = "readback";
+}
+
+/// Which passes run and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// The sun casts shadows (`--no-shadows` turns it off).
+    pub shadows: bool,
+    /// Ambient occlusion darkens the ambient light (`--no-ssao`).
+    pub ssao: bool,
+    /// Depth and normals are drawn first and the forward pass shades each pixel once (equal
+    /// depth test). Off, the forward pass tests and writes depth itself.
+    pub prepass: bool,
+    /// Shadow map side in texels (`--shadow-size`).
+    pub shadow_size: u32,
+}
+
+impl Default for RenderSettings {
+    fn default() -> Self {
+        Self {
+            shadows: true,
+            ssao: true,
+            prepass: true,
+            shadow_size: 2048,
+        }
+    }
+}
+
+/// What a frame's graph depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GraphKey {
+    /// The view shown.
+    pub view: ViewKey,
+    /// Whether the frame is copied to the readback buffer.
+    pub readback: bool,
+    /// Whether the target is presented afterwards.
+    pub present: bool,
+}
+
+/// [`ViewMode`] as a hash key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ViewKey(pub u32);
+
+impl From<ViewMode> for ViewKey {
+    fn from(v: ViewMode) -> Self {
+        Self(v.shader_value())
+    }
+}
+
+/// What a pass does in a frame, beyond its name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassFlags {
+    /// The forward pass reads the shadow map.
+    pub shadows: bool,
+    /// The forward pass reads the ambient occlusion.
+    pub ao: bool,
+    /// The forward pass tests against the prepass's depth (equal, no write).
+    pub prepass: bool,
+}
+
+/// The resources of a compiled graph.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphIds {
+    /// The colour target (imported).
+    pub color: ResourceId,
+    /// The palette ring slot (imported).
+    pub ring: ResourceId,
+    /// The readback buffer (imported).
+    pub readback: ResourceId,
+    /// Transients.
+    pub shadow_map: ResourceId,
+    /// Depth from the prepass.
+    pub depth: ResourceId,
+    /// Depth the forward pass writes itself when there is no prepass.
+    pub forward_depth: ResourceId,
+    /// View-space normals.
+    pub normals: ResourceId,
+    /// Raw ambient occlusion.
+    pub ao_raw: ResourceId,
+    /// Blurred ambient occlusion.
+    pub ao: ResourceId,
+}
+
+/// A compiled graph.
+pub struct CompiledGraph {
+    /// Barriers and steps.
+    pub plan: Plan,
+    /// What its ids stand for.
+    pub ids: GraphIds,
+    /// What the forward pass does in it.
+    pub flags: PassFlags,
+    /// The image the debug view shows.
+    pub debug_source: Option<ResourceId>,
+}
+
+/// Declares and compiles the graph for `key` under `settings`.
+pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph, GpuError> {
+    let mut g = GraphBuilder::new();
+    let color = g.imported_image(
+        "colour target",
+        ImageKind::Color,
+        vk::ImageLayout::UNDEFINED,
+        key.present.then_some(Access::Present),
+    );
+    let ring = g.imported_buffer("palette ring slot");
+    let readback = g.imported_buffer("readback");
+    let size = settings.shadow_size.max(1);
+    let shadow_map = g.transient_image(ImageDesc {
+        name: "shadow map",
+        format: DEPTH_FORMAT,
+        kind: ImageKind::Depth,
+        extent: Extent::Fixed(size, size),
+    });
+    let depth = g.transient_image(ImageDesc {
+        name: "depth",
+        format: DEPTH_FORMAT,
+        kind: ImageKind::Depth,
+        extent: Extent::Target,
+    });
+    let forward_depth = g.transient_image(ImageDesc {
+        name: "forward depth",
+        format: DEPTH_FORMAT,
+        kind: ImageKind::Depth,
+        extent: Extent::Target,
+    });
+    let normals = g.transient_image(ImageDesc {
+        name: "normals",
+        format: NORMAL_FORMAT,
+        kind: ImageKind::Color,
+        extent: Extent::Target,
+    });
+    let ao_raw = g.transient_image(ImageDesc {
+        name: "ao raw",
+        format: AO_FORMAT,
+        kind: ImageKind::Color,
+        extent: Extent::Target,
+    });
+    let ao = g.transient_image(ImageDesc {
+        name: "ao",
+        format: AO_FORMAT,
+        kind: ImageKind::Color,
+        extent: Extent::Target,
+    });
+    let vertex_ring = Access::StorageRead(Stages::Vertex);
+
+    // Every pass is declared; what the last pass reads decides which ones run.
+    g.pass(pass::SHADOW)
+        .read(ring, vertex_ring)
+        .write(shadow_map, Access::DepthAttachmentWrite)
+        .finish();
+    g.pass(pass::DEPTH_NORMAL)
+        .read(ring, vertex_ring)
+        .write(depth, Access::DepthAttachmentWrite)
+        .write(normals, Access::ColorAttachmentWrite)
+        .finish();
+    g.pass(pass::SSAO)
+        .read(depth, Access::Sampled(Stages::Compute))
+        .read(normals, Access::Sampled(Stages::Compute))
+        .write(ao_raw, Access::StorageWrite(Stages::Compute))
+        .finish();
+    g.pass(pass::SSAO_BLUR)
+        .read(ao_raw, Access::Sampled(Stages::Compute))
+        .read(depth, Access::Sampled(Stages::Compute))
+        .write(ao, Access::StorageWrite(Stages::Compute))
+        .finish();
+
+    let view = key.view.0;
+    let silhouette = view == ViewMode::Silhouette.shader_value();
+    let mut flags = PassFlags::default();
+    let mut debug_source = None;
+    if view == ViewMode::Final.shader_value() || silhouette {
+        // The silhouette view is plain white: no light, so nothing to shadow or occlude.
+        flags = PassFlags {
+            shadows: settings.shadows && !silhouette,
+            ao: settings.ssao && !silhouette,
+            prepass: (settings.prepass || settings.ssao) && !silhouette,
+        };
+        let mut forward = g.pass(pass::FORWARD);
+        forward
+            .read(ring, vertex_ring)
+            .write(color, Access::ColorAttachmentWrite);
+        if flags.prepass {
+            forward.read(depth, Access::DepthAttachmentRead);
+        } else {
+            forward.write(forward_depth, Access::DepthAttachmentWrite);
+        }
+        if flags.shadows {
+            forward.read(shadow_map, Access::Sampled(Stages::Fragment));
+        }
+        if flags.ao {
+            forward.read(ao, Access::Sampled(Stages::Fragment));
+        }
+        forward.finish();
+    } else {
+        let source = match view {
+            v if v == ViewMode::Ao.shader_value() => ao,
+            v if v == ViewMode::Normals.shader_value() => normals,
+            v if v == ViewMode::Depth.shader_value() => depth,
+            _ => shadow_map,
+        };
+        debug_source = Some(source);
+        g.pass(pass::DEBUG_VIEW)
+            .read(source, Access::Sampled(Stages::Fragment))
+            .write(color, Access::ColorAttachmentWrite)
+            .finish();
+    }
+    if key.readback {
+        g.pass(pass::READBACK)
+            .read(color, Access::TransferSrc)
+            .write(readback, Access::TransferDst)
+            .finish();
+        g.mark_output(readback);
+    } else {
+        g.mark_output(color);
+    }
+    let plan = g.compile().map_err(|e| GpuError::Graph(e.to_string()))?;
+    log::debug!("frame graph for {key:?}:\n{plan}");
+    Ok(CompiledGraph {
+        plan,
+        ids: GraphIds {
+            color,
+            ring,
+            readback,
+            shadow_map,
+            depth,
+            forward_depth,
+            normals,
+            ao_raw,
+            ao,
+        },
+        flags,
+        debug_source,
+    })
+}
+
+/// The transient images of every compiled graph, shared by name: one shadow map, one depth
+/// buffer... whatever the view. Recreated when the render size changes.
+pub struct TransientPool {
+    ctx: Arc<GpuContext>,
+    images: HashMap<&'static str, GpuImage>,
+    extent: vk::Extent2D,
+}
+
+impl TransientPool {
+    /// An empty pool for `extent`-sized frames.
+    pub fn new(ctx: &Arc<GpuContext>, extent: vk::Extent2D) -> Self {
+        Self {
+            ctx: ctx.clone(),
+            images: HashMap::new(),
+            extent,
+        }
+    }
+
+    /// Forgets every image (the caller waited for the device) and takes a new size.
+    pub fn reset(&mut self, extent: vk::Extent2D) {
+        self.images.clear();
+        self.extent = extent;
+    }
+
+    /// Creates what `graph` needs and does not exist yet. Every image can be both written
+    /// and sampled, so graphs with different readers share it.
+    pub fn prepare(&mut self, graph: &CompiledGraph) -> Result<(), GpuError> {
+        for (id, desc) in graph.plan.transients() {
+            if self.images.contains_key(desc.name) {
+                continue;
+            }
+            let (aspect, usage) = match desc.kind {
+                ImageKind::Depth => (
+                    vk::ImageAspectFlags::DEPTH,
+                    vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+                ),
+                ImageKind::Color if desc.format == AO_FORMAT => (
+                    vk::ImageAspectFlags::COLOR,
+                    vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED,
+                ),
+                ImageKind::Color => (
+                    vk::ImageAspectFlags::COLOR,
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+                ),
+            };
+            let image = GpuImage::new(
+                &self.ctx,
+                desc.name,
+                ImageInfo {
+                    format: desc.format,
+                    extent: desc.extent.resolve(self.extent),
+                    usage: usage | graph.plan.image_usage(id),
+                    mip_levels: 1,
+                    aspect,
+                },
+            )?;
+            self.images.insert(desc.name, image);
+        }
+        Ok(())
+    }
+
+    /// The image named `name`, if created.
+    pub fn get(&self, name: &str) -> Option<&GpuImage> {
+        self.images.get(name)
+    }
+
+    /// What `id` of `graph` is bound to, when it is one of the pool's images.
+    pub fn bound(&self, graph: &CompiledGraph, id: ResourceId) -> Option<Bound> {
+        let name = graph.plan.resource_name(id);
+        let image = self.images.get(name)?;
+        Some(Bound::Image {
+            image: image.image,
+            aspect: image.info.aspect,
+        })
+    }
+
+    /// The view of `id` of `graph`.
+    pub fn view(&self, graph: &CompiledGraph, id: ResourceId) -> Option<vk::ImageView> {
+        self.images
+            .get(graph.plan.resource_name(id))
+            .map(|i| i.view)
+    }
+}

@@ -1,0 +1,38 @@
+//! The shadow pass: every character's skinned depth seen from the sun, into the shadow map.
+
+use ash::vk;
+
+use super::PassContext;
+
+/// Records the pass; the graph has put the shadow map in DEPTH_ATTACHMENT_OPTIMAL.
+pub fn record(pc: &PassContext<'_>) {
+    let (view, side) = pc.shadow_map;
+    let extent = vk::Extent2D {
+        width: side,
+        height: side,
+    };
+    let depth = vk::RenderingAttachmentInfo::default()
+        .image_view(view)
+        .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+        .load_op(vk::AttachmentLoadOp::CLEAR)
+        .store_op(vk::AttachmentStoreOp::STORE)
+        .clear_value(vk::ClearValue {
+            depth_stencil: vk::ClearDepthStencilValue {
+                depth: 1.0,
+                stencil: 0,
+            },
+        });
+    let rendering = vk::RenderingInfo::default()
+        .render_area(vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent,
+        })
+        .layer_count(1)
+        .depth_attachment(&depth);
+    // SAFETY: recording inside the graph's step for this pass.
+    unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
+    pc.set_viewport(extent);
+    pc.draw_characters(&pc.pipelines.shadow, false);
+    // SAFETY: inside the rendering begun above.
+    unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
+}

@@ -1,0 +1,233 @@
+//! Building every pipeline the passes use ([`Pipelines`]) and the samplers and small textures
+//! they share.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::context::GpuContext;
+use super::error::GpuError;
+use super::frame_graph::{DEPTH_FORMAT, NORMAL_FORMAT};
+use super::image::GpuImage;
+use super::passes::Pipelines;
+use super::pipeline::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
+use super::shaders::{self, ShaderModule};
+use super::texture::{self, Sampler, TexelSpace, sampler};
+use crate::anim::Texture;
+
+/// Depth bias of the shadow pass (constant, slope): enough that lit surfaces do not shadow
+/// themselves at grazing angles, little enough that feet keep their contact shadows.
+const SHADOW_BIAS: (f32, f32) = (1.5, 2.0);
+
+/// The shader modules, created once.
+struct Modules {
+    skinned_vert: ShaderModule,
+    skinned_frag: ShaderModule,
+    depth_normal_frag: ShaderModule,
+    ground_vert: ShaderModule,
+    ground_frag: ShaderModule,
+    ground_normal_frag: ShaderModule,
+    shadow_vert: ShaderModule,
+    fullscreen_vert: ShaderModule,
+    debug_view_frag: ShaderModule,
+    ssao: ShaderModule,
+    ssao_blur: ShaderModule,
+}
+
+impl Modules {
+    fn new(ctx: &Arc<GpuContext>) -> Result<Self, GpuError> {
+        let m = |name: &str, spirv: &[u8]| ShaderModule::new(ctx, name, spirv);
+        Ok(Self {
+            skinned_vert: m("skinned.vert", shaders::SKINNED_VERT)?,
+            skinned_frag: m("skinned.frag", shaders::SKINNED_FRAG)?,
+            depth_normal_frag: m("depth_normal.frag", shaders::DEPTH_NORMAL_FRAG)?,
+            ground_vert: m("ground.vert", shaders::GROUND_VERT)?,
+            ground_frag: m("ground.frag", shaders::GROUND_FRAG)?,
+            ground_normal_frag: m("ground_normal.frag", shaders::GROUND_NORMAL_FRAG)?,
+            shadow_vert: m("shadow.vert", shaders::SHADOW_VERT)?,
+            fullscreen_vert: m("fullscreen.vert", shaders::FULLSCREEN_VERT)?,
+            debug_view_frag: m("debug_view.frag", shaders::DEBUG_VIEW_FRAG)?,
+            ssao: m("ssao.comp", shaders::SSAO_COMP)?,
+            ssao_blur: m("ssao_blur.comp", shaders::SSAO_BLUR_COMP)?,
+        })
+    }
+}
+
+fn depth(compare: vk::CompareOp, write: bool) -> Option<DepthState> {
+    Some(DepthState {
+        format: DEPTH_FORMAT,
+        compare,
+        write,
+        bias: None,
+    })
+}
+
+/// Builds every pipeline for a colour target of `color`, culling characters' `culling` faces.
+pub fn build(
+    ctx: &Arc<GpuContext>,
+    color: vk::Format,
+    culling: Culling,
+) -> Result<Pipelines, GpuError> {
+    let m = Modules::new(ctx)?;
+    let layouts = Layouts::new(ctx)?;
+    let graphics = |name: &str,
+                    input: VertexInput,
+                    color: Option<vk::Format>,
+                    depth: Option<DepthState>,
+                    culling: Culling,
+                    vert: &ShaderModule,
+                    frag: Option<&ShaderModule>| {
+        Pipeline::new(
+            ctx,
+            &layouts,
+            &PipelineDesc {
+                name,
+                input,
+                color,
+                depth,
+                culling,
+            },
+            vert,
+            frag,
+        )
+    };
+    let (less, equal) = (vk::CompareOp::LESS, vk::CompareOp::EQUAL);
+    let skinned = VertexInput::Skinned;
+    let generated = VertexInput::Generated;
+    let c = Some(color);
+    let n = Some(NORMAL_FORMAT);
+    Ok(Pipelines {
+        forward_less: graphics(
+            "forward (depth less)",
+            skinned,
+            c,
+            depth(less, true),
+            culling,
+            &m.skinned_vert,
+            Some(&m.skinned_frag),
+        )?,
+        forward_equal: graphics(
+            "forward (depth equal)",
+            skinned,
+            c,
+            depth(equal, false),
+            culling,
+            &m.skinned_vert,
+            Some(&m.skinned_frag),
+        )?,
+        ground_less: graphics(
+            "ground (depth less)",
+            generated,
+            c,
+            depth(less, true),
+            Culling::None,
+            &m.ground_vert,
+            Some(&m.ground_frag),
+        )?,
+        ground_equal: graphics(
+            "ground (depth equal)",
+            generated,
+            c,
+            depth(equal, false),
+            Culling::None,
+            &m.ground_vert,
+            Some(&m.ground_frag),
+        )?,
+        depth_normal: graphics(
+            "depth+normal",
+            skinned,
+            n,
+            depth(less, true),
+            culling,
+            &m.skinned_vert,
+            Some(&m.depth_normal_frag),
+        )?,
+        ground_normal: graphics(
+            "ground depth+normal",
+            generated,
+            n,
+            depth(less, true),
+            Culling::None,
+            &m.ground_vert,
+            Some(&m.ground_normal_frag),
+        )?,
+        // Both sides cast: a shadow should not depend on which way a mesh is wound.
+        shadow: graphics(
+            "shadow",
+            VertexInput::SkinnedPosition,
+            None,
+            Some(DepthState {
+                format: DEPTH_FORMAT,
+                compare: less,
+                write: true,
+                bias: Some(SHADOW_BIAS),
+            }),
+            Culling::None,
+            &m.shadow_vert,
+            None,
+        )?,
+        debug_view: graphics(
+            "debug view",
+            generated,
+            c,
+            None,
+            Culling::None,
+            &m.fullscreen_vert,
+            Some(&m.debug_view_frag),
+        )?,
+        ssao: Pipeline::compute(ctx, &layouts, "ssao", &m.ssao)?,
+        ssao_blur: Pipeline::compute(ctx, &layouts, "ssao blur", &m.ssao_blur)?,
+        layouts,
+    })
+}
+
+/// The shadow map's sampler: hardware depth comparison (less or equal: lit), bilinear so
+/// each tap is already a 2x2 filter, and white border so outside the map is lit.
+pub fn shadow_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_BORDER)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_BORDER)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_BORDER)
+        .border_color(vk::BorderColor::FLOAT_OPAQUE_WHITE)
+        .compare_enable(true)
+        .compare_op(vk::CompareOp::LESS_OR_EQUAL)
+        .max_lod(0.0);
+    sampler(ctx, "shadow comparison", &info)
+}
+
+/// Screen-sized images (depth, normals, AO): nearest texel, clamped to the edge.
+pub fn screen_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::NEAREST)
+        .min_filter(vk::Filter::NEAREST)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .max_lod(0.0);
+    sampler(ctx, "screen", &info)
+}
+
+/// The ambient occlusion's 4x4 rotation noise: unit vectors in the tangent plane (z = 0),
+/// from a fixed sequence so frames are reproducible, encoded as `v * 0.5 + 0.5`.
+pub fn noise_texture(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
+    let mut rgba8 = Vec::with_capacity(64);
+    for i in 0..16u32 {
+        // Sixteen directions around the circle, visited in a scrambled order so that
+        // neighbouring pixels rotate their kernels far apart.
+        let k = (i * 7 + 3) % 16;
+        let a = k as f32 / 16.0 * std::f32::consts::TAU;
+        let enc = |x: f32| ((x * 0.5 + 0.5) * 255.0).round() as u8;
+        rgba8.extend_from_slice(&[enc(a.cos()), enc(a.sin()), 128, 255]);
+    }
+    let texture = Texture {
+        name: "ssao noise".into(),
+        width: 4,
+        height: 4,
+        rgba8,
+    };
+    texture::upload(ctx, "ssao noise", &texture, TexelSpace::Linear)
+}
