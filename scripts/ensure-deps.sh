@@ -31,6 +31,8 @@ packages=(
   xvfb            # the window tests run under a virtual X server
   xauth           # xvfb-run needs it
   xdotool         # the window test resizes the window and types Escape
+  renderdoc       # renderdoccmd + librenderdoc.so: `run --capture-frame` and tests/gpu_renderdoc.rs
+  python3-renderdoc # RenderDoc's replay API for /usr/bin/python3: the test opens the capture
 )
 
 if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then

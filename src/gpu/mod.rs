@@ -8,10 +8,12 @@
 //! validation messages and RenderDoc captures read in the program's own words.
 
 mod buffer;
+mod capture;
 mod context;
 mod error;
 mod frame;
 mod frame_data;
+pub mod frame_graph;
 pub mod graph;
 mod headless;
 mod image;
@@ -20,7 +22,8 @@ mod model;
 mod offscreen;
 pub mod passes;
 mod physical;
-mod pipeline;
+pub mod pipeline;
+mod pipelines;
 mod renderer;
 mod ring;
 pub mod shaders;
@@ -28,13 +31,17 @@ mod swapchain;
 mod texture;
 mod validation;
 
+pub use capture::{CaptureOutcome, FrameCapture};
 pub use context::{ContextOptions, GpuContext, WindowHandles};
 pub use error::{GpuError, INSTALL_HINT};
 pub use frame_data::{DrawConstants, FrameData, ViewMode};
+pub use frame_graph::RenderSettings;
 pub use headless::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 pub use pipeline::Culling;
-pub use renderer::{FrameInputs, FrameSync, FrameTimes, Presentation, Renderer, TargetImage};
+pub use renderer::{
+    FrameInputs, FrameSync, FrameTimes, PassTime, Presentation, Renderer, TargetImage,
+};
 pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use swapchain::{Acquired, PresentMode, Swapchain};
 pub use texture::mip_chain;

@@ -6,11 +6,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ash::vk;
-use throng::gpu::{FrameSync, GpuContext, OFFSCREEN_FORMAT, Offscreen, Presentation, Renderer};
+use throng::gpu::{
+    FrameCapture, FrameSync, GpuContext, OFFSCREEN_FORMAT, Offscreen, Presentation, Renderer,
+};
 
-use super::RunArgs;
 use super::session::Session;
 use super::stats::{Stats, write_json};
+use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 
 /// The animation step of a headless frame, seconds.
@@ -27,8 +29,11 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         height: args.height,
     };
     let mut renderer = Renderer::new(&ctx, OFFSCREEN_FORMAT, extent, Presentation::Offscreen)?;
+    renderer.set_settings(args.settings())?;
     session.upload(&mut renderer)?;
     let offscreen = Offscreen::new(&ctx, extent)?;
+    // After the instance: RenderDoc's layer (when present) came in with it.
+    let mut capture = FrameCapture::new(args.capture_frame);
     println!(
         "rendering {} instances of {} on {} ({}x{}, headless)",
         session.crowd.len(),
@@ -51,6 +56,8 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         let anim_ms = session.advance(HEADLESS_DT)?;
         let inputs = session.inputs(aspect);
         let readback = (last && screenshot.is_some()).then(|| offscreen.readback_buffer());
+        let number = stats.frames() + 1;
+        capture.begin(number);
         let times = renderer.render(
             &mut session.crowd,
             &inputs,
@@ -58,6 +65,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             FrameSync::default(),
             readback,
         )?;
+        report_capture(capture.end(number), number);
         stats.frame(
             anim_ms + times.palette_ms,
             &times,
@@ -67,6 +75,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             break;
         }
     }
+    report_missed_capture(&capture, stats.frames());
     let gpu_ms_avg = renderer.gpu_ms_average()?;
     stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg);
     if let Some(path) = &screenshot {

@@ -9,7 +9,10 @@ mod window;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use throng::gpu::{ContextOptions, PresentMode, ViewMode, validation_wanted};
+use throng::gpu::{
+    CaptureOutcome, ContextOptions, FrameCapture, PresentMode, RenderSettings, ViewMode,
+    validation_wanted,
+};
 
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -20,6 +23,14 @@ pub enum ViewArg {
     Final,
     /// Characters white on black, no ground or lighting (for checks).
     Silhouette,
+    /// The blurred ambient occlusion.
+    Ao,
+    /// The prepass's view-space normals.
+    Normals,
+    /// The prepass's depth, linearized.
+    Depth,
+    /// The shadow map.
+    Shadow,
 }
 
 impl From<ViewArg> for ViewMode {
@@ -27,6 +38,10 @@ impl From<ViewArg> for ViewMode {
         match v {
             ViewArg::Final => ViewMode::Final,
             ViewArg::Silhouette => ViewMode::Silhouette,
+            ViewArg::Ao => ViewMode::Ao,
+            ViewArg::Normals => ViewMode::Normals,
+            ViewArg::Depth => ViewMode::Depth,
+            ViewArg::Shadow => ViewMode::Shadow,
         }
     }
 }
@@ -89,6 +104,31 @@ pub struct RunArgs {
     /// How a window presents frames.
     #[arg(long, value_enum, default_value_t = PresentArg::Fifo)]
     present_mode: PresentArg,
+    /// Capture frame K (counted from 1: `--frames 1 --capture-frame 1` captures the only
+    /// frame) with RenderDoc and print the capture's path. Works when the program runs under
+    /// RenderDoc (`renderdoccmd capture -w throng run ...`); otherwise a warning, and the run
+    /// goes on.
+    #[arg(long, value_name = "K", value_parser = parse_capture_frame)]
+    capture_frame: Option<u64>,
+    /// No shadow pass (the graph culls it).
+    #[arg(long)]
+    no_shadows: bool,
+    /// No ambient occlusion (the graph culls its passes).
+    #[arg(long)]
+    no_ssao: bool,
+    /// Shadow map side in texels (64 to 8192).
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    shadow_size: u32,
+    /// Ambient-occlusion radius in world units (default: a fifth of the tallest model).
+    #[arg(long, value_parser = parse_radius)]
+    ssao_radius: Option<f32>,
+}
+
+fn parse_radius(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!("'{s}' is not a positive number of world units")),
+    }
 }
 
 /// The largest frame side accepted (Vulkan guarantees 4096 for images; most devices 16384).
@@ -116,11 +156,31 @@ fn parse_frames(s: &str) -> Result<u64, String> {
     }
 }
 
+fn parse_capture_frame(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a frame number"))?;
+    if n >= 1 {
+        Ok(n)
+    } else {
+        Err("frames are counted from 1".into())
+    }
+}
+
 impl RunArgs {
     fn context_options(&self) -> ContextOptions {
         ContextOptions {
             device: self.device.clone(),
             validation: validation_wanted(),
+        }
+    }
+
+    fn settings(&self) -> RenderSettings {
+        RenderSettings {
+            shadows: !self.no_shadows,
+            ssao: !self.no_ssao,
+            prepass: true,
+            shadow_size: self.shadow_size,
         }
     }
 
@@ -138,7 +198,34 @@ fn display_available() -> bool {
     std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
 }
 
+/// Says where RenderDoc wrote the capture of `frame`, if this was the frame.
+fn report_capture(outcome: CaptureOutcome, frame: u64) {
+    match outcome {
+        CaptureOutcome::NotThisFrame => {}
+        CaptureOutcome::Written(path) => {
+            println!("captured frame {frame} with RenderDoc: {}", path.display());
+        }
+        CaptureOutcome::NoFile => {
+            eprintln!("warning: RenderDoc captured frame {frame} but reported no capture file");
+        }
+    }
+}
+
+/// Warns when the run ended before the frame to capture.
+fn report_missed_capture(capture: &FrameCapture, frames: u64) {
+    if let Some(k) = capture.frame() {
+        eprintln!("warning: frame {k} was not captured: the run ended after {frames} frames");
+    }
+}
+
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    if let (Some(k), Some(frames)) = (args.capture_frame, args.frames) {
+        if k > frames {
+            return Err(CliError::Argument(format!(
+                "--capture-frame {k} is after the last frame (--frames {frames})"
+            )));
+        }
+    }
     // A screenshot is a headless product: the window shows its frames instead.
     if args.headless || args.screenshot.is_some() {
         return headless::run(args, args.screenshot.clone());

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use ash::vk;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
-use throng::gpu::{GpuContext, GpuError, Presentation, Renderer, Swapchain, WindowHandles};
+use throng::gpu::{
+    FrameCapture, GpuContext, GpuError, Presentation, Renderer, Swapchain, WindowHandles,
+};
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
@@ -15,10 +17,10 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-use super::RunArgs;
 use super::headless::model_names;
 use super::session::Session;
 use super::stats::{Stats, write_json};
+use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 
 /// Longest animation step taken at once (after a stall, the crowd jumps no further).
@@ -41,6 +43,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         resize_pending: false,
         mouse: Mouse::default(),
         gpu_ms_avg: None,
+        capture: FrameCapture::inactive(),
     };
     event_loop
         .run_app(&mut app)
@@ -48,6 +51,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     if let Some(e) = app.error.take() {
         return Err(e);
     }
+    report_missed_capture(&app.capture, app.stats.frames());
     app.stats
         .print_overall(app.start.elapsed().as_secs_f64(), app.gpu_ms_avg);
     Ok(())
@@ -82,6 +86,8 @@ struct App<'a> {
     mouse: Mouse,
     /// Filled at exit from every frame's timestamps.
     gpu_ms_avg: Option<f64>,
+    /// `--capture-frame`: RenderDoc around one frame.
+    capture: FrameCapture,
 }
 
 impl App<'_> {
@@ -130,7 +136,10 @@ impl App<'_> {
             swapchain.extent,
             Presentation::Swapchain,
         )?;
+        renderer.set_settings(self.args.settings())?;
         self.session.upload(&mut renderer)?;
+        // After the instance: RenderDoc's layer (when present) came in with it.
+        self.capture = FrameCapture::new(self.args.capture_frame);
         println!(
             "rendering {} instances of {} on {} in a window (Esc quits)",
             self.session.crowd.len(),
@@ -181,6 +190,8 @@ impl App<'_> {
         let inputs = self
             .session
             .inputs(extent.width as f32 / extent.height.max(1) as f32);
+        let number = self.stats.frames() + 1;
+        self.capture.begin(number);
         let times = live.renderer.render(
             &mut self.session.crowd,
             &inputs,
@@ -188,7 +199,9 @@ impl App<'_> {
             acquired.sync,
             None,
         )?;
-        if !live.swapchain.present(&acquired)? {
+        let presented = live.swapchain.present(&acquired)?;
+        report_capture(self.capture.end(number), number);
+        if !presented {
             self.resize_pending = true;
         }
         self.stats.frame(
