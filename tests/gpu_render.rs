@@ -40,7 +40,7 @@ fn one_character_covers_a_plausible_area_and_moves_its_limbs() {
         return;
     };
     let model = builtin();
-    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 1, 7);
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 1, 7);
     let walk = model.clip_index("walk").expect("walk");
     let camera = framing(&r, &bounds);
     let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
@@ -103,7 +103,7 @@ fn gpu_matches_cpu(model: Arc<SkinnedModel>, time: f32) {
     let Some(mut r) = renderer(SIZE, SIZE) else {
         return;
     };
-    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 1, 11);
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 1, 11);
     let clip = 0;
     hold_pose(&mut crowd, clip, time);
     let camera = framing(&r, &bounds);
@@ -256,7 +256,7 @@ fn resizing_and_a_growing_crowd_keep_rendering() {
         return;
     };
     let model = builtin();
-    let (mut crowd, bounds) = crowd_of(&mut r, &[model.clone()], 4, 2);
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 4, 2);
     let camera = framing(&r, &bounds);
     let first = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
     let generation = r.renderer().ring_generation();

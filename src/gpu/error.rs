@@ -15,6 +15,14 @@ pub enum GpuError {
     /// The loader found no usable device.
     #[error("no Vulkan device{0}; {INSTALL_HINT}")]
     NoDevice(String),
+    /// `--device` matched no usable device.
+    #[error("no usable Vulkan device's name contains '{wanted}' (usable: {found})")]
+    NoSuchDevice {
+        /// What was asked for.
+        wanted: String,
+        /// The usable devices' names.
+        found: String,
+    },
     /// The chosen device lacks something the renderer needs.
     #[error("device {device} cannot run throng: it lacks {missing}")]
     Unsupported {

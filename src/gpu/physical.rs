@@ -89,17 +89,14 @@ pub fn choose(
         log::info!("not using {r}");
     }
     if let Some(wanted) = wanted {
+        let names: Vec<String> = usable.iter().map(|c| c.name.clone()).collect();
         let needle = wanted.to_lowercase();
         usable.retain(|c| c.name.to_lowercase().contains(&needle));
         if usable.is_empty() {
-            return Err(GpuError::NoDevice(format!(
-                " named like '{wanted}' that can run throng{}",
-                if rejected.is_empty() {
-                    String::new()
-                } else {
-                    format!(" (unusable: {})", rejected.join(", "))
-                }
-            )));
+            return Err(GpuError::NoSuchDevice {
+                wanted: wanted.to_string(),
+                found: names.join(", "),
+            });
         }
     }
     usable.sort_by_key(|c| std::cmp::Reverse(rank(c.kind)));

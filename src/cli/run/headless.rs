@@ -70,6 +70,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             anim_ms + times.palette_ms,
             &times,
             frame_start.elapsed().as_secs_f64() * 1e3,
+            renderer.pass_times(),
         );
         if last {
             break;
@@ -77,13 +78,17 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     }
     report_missed_capture(&capture, stats.frames());
     let gpu_ms_avg = renderer.gpu_ms_average()?;
-    stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg);
+    stats.print_overall(
+        start.elapsed().as_secs_f64(),
+        gpu_ms_avg,
+        renderer.pass_times(),
+    );
     if let Some(path) = &screenshot {
         offscreen.pixels()?.save_png(path)?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.stats_json {
-        let doc = stats.json(gpu_ms_avg, |d| {
+        let doc = stats.json(gpu_ms_avg, renderer.pass_times(), |d| {
             d.instances = session.crowd.len();
             d.joints_per_instance = session
                 .models

@@ -118,7 +118,10 @@ impl Session {
             // Resolve against every model first, so a bad name fails before anything moves.
             let clips = models
                 .iter()
-                .map(|m| m.resolve_clip(&pose.clip))
+                .map(|m| {
+                    m.resolve_clip(&pose.clip)
+                        .map_err(|e| CliError::Argument(format!("--pose: {}: {e}", m.name())))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             for (i, p) in placed.iter().enumerate() {
                 let inst = crowd.instance_mut(i);

@@ -1,12 +1,13 @@
 //! Frame statistics of a run: a line every second (fps, CPU animation, GPU and frame
 //! milliseconds) and, with `--stats-json`, the averages of the whole run.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use throng::gpu::{FrameTimes, validation_messages};
+use throng::gpu::{FrameTimes, PassTime, validation_messages};
 
 use crate::cli::CliError;
 
@@ -72,6 +73,8 @@ pub struct StatsJson {
     pub view_proj: [f32; 16],
     /// Instance 0's world transform, 3x4 rows.
     pub instance_world: [f32; 12],
+    /// Average GPU milliseconds per frame of each pass, by pass name.
+    pub passes: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Stats {
@@ -85,14 +88,27 @@ impl Stats {
         }
     }
 
-    /// Adds a frame; prints a line once a second.
-    pub fn frame(&mut self, cpu_anim_ms: f64, times: &FrameTimes, frame_ms: f64) {
+    /// Adds a frame; prints a line once a second, with the latest GPU time of each pass.
+    pub fn frame(
+        &mut self,
+        cpu_anim_ms: f64,
+        times: &FrameTimes,
+        frame_ms: f64,
+        passes: &[PassTime],
+    ) {
         self.total.add(cpu_anim_ms, times, frame_ms);
         self.window.add(cpu_anim_ms, times, frame_ms);
         let elapsed = self.window_start.elapsed();
         if elapsed >= Duration::from_secs(1) {
             if self.print {
-                println!("{}", line(&self.window, elapsed.as_secs_f64()));
+                let mut text = line(&self.window, elapsed.as_secs_f64());
+                if !passes.is_empty() {
+                    text.push_str("  |");
+                    for p in passes {
+                        let _ = write!(text, " {} {:.2}", p.name, p.last_ms);
+                    }
+                }
+                println!("{text}");
             }
             self.window = Sums::default();
             self.window_start = Instant::now();
@@ -105,8 +121,8 @@ impl Stats {
     }
 
     /// Prints the averages of the whole run; `gpu_ms_avg` replaces the per-frame GPU figures
-    /// (which lag frames in flight behind) when known.
-    pub fn print_overall(&self, seconds: f64, gpu_ms_avg: Option<f64>) {
+    /// (which lag frames in flight behind) when known, and each pass's average follows.
+    pub fn print_overall(&self, seconds: f64, gpu_ms_avg: Option<f64>, passes: &[PassTime]) {
         if self.print {
             let mut total = self.total;
             if let Some(g) = gpu_ms_avg {
@@ -114,12 +130,24 @@ impl Stats {
                 total.gpu_frames = total.frames;
             }
             println!("overall: {}", line(&total, seconds));
+            if !passes.is_empty() {
+                let mut text = String::from("gpu ms per pass:");
+                for p in passes {
+                    let _ = write!(text, " {} {:.2}", p.name, p.average_ms());
+                }
+                println!("{text}");
+            }
         }
     }
 
-    /// The JSON document, given the GPU average (from every frame's timestamps) and what
-    /// only the caller knows.
-    pub fn json(&self, gpu_ms_avg: Option<f64>, fill: impl FnOnce(&mut StatsJson)) -> StatsJson {
+    /// The JSON document, given the GPU averages (from every frame's timestamps: the
+    /// frame's and each pass's) and what only the caller knows.
+    pub fn json(
+        &self,
+        gpu_ms_avg: Option<f64>,
+        passes: &[PassTime],
+        fill: impl FnOnce(&mut StatsJson),
+    ) -> StatsJson {
         let t = &self.total;
         let mut doc = StatsJson {
             frames: t.frames,
@@ -134,7 +162,12 @@ impl Stats {
             height: 0,
             view_proj: [0.0; 16],
             instance_world: [0.0; 12],
+            passes: serde_json::Map::new(),
         };
+        for p in passes {
+            doc.passes
+                .insert(p.name.to_string(), serde_json::Value::from(p.average_ms()));
+        }
         fill(&mut doc);
         doc
     }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use ash::vk;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use throng::gpu::{
-    FrameCapture, GpuContext, GpuError, Presentation, Renderer, Swapchain, WindowHandles,
+    FrameCapture, GpuContext, GpuError, PassTime, Presentation, Renderer, Swapchain, WindowHandles,
 };
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
@@ -43,6 +43,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         resize_pending: false,
         mouse: Mouse::default(),
         gpu_ms_avg: None,
+        pass_times: Vec::new(),
         capture: FrameCapture::inactive(),
     };
     event_loop
@@ -52,8 +53,11 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return Err(e);
     }
     report_missed_capture(&app.capture, app.stats.frames());
-    app.stats
-        .print_overall(app.start.elapsed().as_secs_f64(), app.gpu_ms_avg);
+    app.stats.print_overall(
+        app.start.elapsed().as_secs_f64(),
+        app.gpu_ms_avg,
+        &app.pass_times,
+    );
     Ok(())
 }
 
@@ -86,6 +90,8 @@ struct App<'a> {
     mouse: Mouse,
     /// Filled at exit from every frame's timestamps.
     gpu_ms_avg: Option<f64>,
+    /// Each pass's GPU time, kept at exit (the renderer goes with the window).
+    pass_times: Vec<PassTime>,
     /// `--capture-frame`: RenderDoc around one frame.
     capture: FrameCapture,
 }
@@ -208,6 +214,7 @@ impl App<'_> {
             anim_ms + times.palette_ms,
             &times,
             now.elapsed().as_secs_f64() * 1e3,
+            live.renderer.pass_times(),
         );
         let done = match (self.args.frames, self.args.seconds) {
             (Some(f), _) if self.stats.frames() >= f => true,
@@ -220,13 +227,15 @@ impl App<'_> {
     fn write_stats(&mut self) -> Result<(), CliError> {
         if let Some(live) = self.state.as_mut() {
             self.gpu_ms_avg = live.renderer.gpu_ms_average()?;
+            self.pass_times = live.renderer.pass_times().to_vec();
+            self.pass_times = live.renderer.pass_times().to_vec();
         }
         let (Some(path), Some(live)) = (&self.args.stats_json, &self.state) else {
             return Ok(());
         };
         let extent = live.swapchain.extent;
         let aspect = extent.width as f32 / extent.height.max(1) as f32;
-        let doc = self.stats.json(self.gpu_ms_avg, |d| {
+        let doc = self.stats.json(self.gpu_ms_avg, &self.pass_times, |d| {
             d.instances = self.session.crowd.len();
             d.joints_per_instance = self
                 .session
@@ -284,7 +293,11 @@ impl ApplicationHandler for App<'_> {
                             .rotate(-dx * ORBIT_PER_PIXEL, dy * ORBIT_PER_PIXEL);
                     }
                     if self.mouse.panning {
-                        let h = self.args.height.max(1) as f32;
+                        let h = self
+                            .state
+                            .as_ref()
+                            .map_or(self.args.height, |l| l.window.inner_size().height)
+                            .max(1) as f32;
                         self.session.camera.pan(-dx / h, dy / h);
                     }
                 }
