@@ -32,4 +32,10 @@ const uint VIEW_NORMALS = 3u;
 const uint VIEW_DEPTH = 4u;
 const uint VIEW_SHADOW = 5u;
 
+// View-space z (negative in front of the eye) of a depth-buffer value, for the perspective
+// projection in `frame.proj`: clip z = A z + B and clip w = -z, so depth = -(A z + B) / z.
+float view_z_of_depth(float depth) {
+    return -frame.proj[3][2] / (depth + frame.proj[2][2]);
+}
+
 #endif

@@ -5,7 +5,11 @@
 // rasterization, blending or attachment to set up, and on lavapipe and real GPUs alike compute
 // dispatches run this kind of per-pixel arithmetic faster than fragment shading does.
 //
-// For each pixel: rebuild its view-space position, orient the 16 hemisphere samples around
+// It runs at half the render size (each AO texel covers 2x2 pixels, read from the top-left
+// one): occlusion is low-frequency, the blur smooths the rest, and the forward pass samples
+// it bilinearly, so a quarter of the work costs little visibly.
+//
+// For each texel: rebuild its view-space position, orient the 16 hemisphere samples around
 // its normal (rotated per pixel by a tiled 4x4 noise texture, so the banding of a fixed
 // kernel turns into noise the blur removes), and count the samples that lie behind the depth
 // buffer, each weighted down when the occluder is far outside the radius.
@@ -24,20 +28,21 @@ vec3 view_position(vec2 uv, float depth) {
 }
 
 void main() {
-    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = ivec2(frame.target.xy);
-    if (pixel.x >= size.x || pixel.y >= size.y) {
+    ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = imageSize(ao_out);
+    if (texel.x >= size.x || texel.y >= size.y) {
         return;
     }
+    ivec2 pixel = min(texel * 2, ivec2(frame.target.xy) - 1);
     float depth = texelFetch(depth_map, pixel, 0).r;
     if (depth >= 1.0) {
-        imageStore(ao_out, pixel, vec4(1.0)); // sky
+        imageStore(ao_out, texel, vec4(1.0)); // sky
         return;
     }
     vec2 uv = (vec2(pixel) + 0.5) * frame.target.zw;
     vec3 p = view_position(uv, depth);
     vec3 n = normalize(texelFetch(normal_map, pixel, 0).xyz);
-    vec3 r = texelFetch(noise_map, pixel & 3, 0).xyz * 2.0 - 1.0;
+    vec3 r = texelFetch(noise_map, texel & 3, 0).xyz * 2.0 - 1.0;
     vec3 t = normalize(r - n * dot(r, n));
     vec3 b = cross(n, t);
     mat3 tbn = mat3(t, b, n);
@@ -51,12 +56,11 @@ void main() {
         if (any(lessThan(suv, vec2(0.0))) || any(greaterThan(suv, vec2(1.0)))) {
             continue;
         }
-        float scene_depth = textureLod(depth_map, suv, 0.0).r;
-        float scene_z = view_position(suv, scene_depth).z;
+        float scene_z = view_z_of_depth(textureLod(depth_map, suv, 0.0).r);
         // View space looks down -Z: a larger z is nearer the eye.
         float in_range = smoothstep(0.0, 1.0, radius / max(abs(p.z - scene_z), 1e-4));
         occlusion += (scene_z >= s.z + bias ? 1.0 : 0.0) * in_range;
     }
     float visibility = pow(1.0 - occlusion / 16.0, frame.ssao.w);
-    imageStore(ao_out, pixel, vec4(visibility));
+    imageStore(ao_out, texel, vec4(visibility));
 }

@@ -1,7 +1,8 @@
 #version 460
-// Depth-aware blur of the raw ambient occlusion: a 5x5 neighbourhood averaged with weights
-// that fall off with the difference in view depth, so occlusion does not bleed across a
-// character's silhouette onto the ground far behind it (or the other way round).
+// Depth-aware blur of the raw ambient occlusion (half the render size, like it): a 5x5
+// neighbourhood averaged with weights that fall off with the difference in view depth, so
+// occlusion does not bleed across a character's silhouette onto the ground far behind it (or
+// the other way round).
 #include "frame.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -10,16 +11,15 @@ layout(set = 0, binding = 0) uniform sampler2D depth_map;
 layout(set = 0, binding = 1) uniform sampler2D ao_raw;
 layout(set = 0, binding = 4, r32f) uniform writeonly image2D ao_out;
 
-float view_z(ivec2 pixel) {
-    float depth = texelFetch(depth_map, pixel, 0).r;
-    vec2 uv = (vec2(pixel) + 0.5) * frame.target.zw;
-    vec4 v = frame.inv_proj * vec4(uv * 2.0 - 1.0, depth, 1.0);
-    return v.z / v.w;
+// View z at an AO texel (the full-size depth pixel it was computed from).
+float view_z(ivec2 texel) {
+    ivec2 pixel = min(texel * 2, ivec2(frame.target.xy) - 1);
+    return view_z_of_depth(texelFetch(depth_map, pixel, 0).r);
 }
 
 void main() {
     ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = ivec2(frame.target.xy);
+    ivec2 size = imageSize(ao_out);
     if (pixel.x >= size.x || pixel.y >= size.y) {
         return;
     }

@@ -23,6 +23,9 @@ pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// Ambient occlusion (a core storage-image format; 16-bit floats would need an extension).
 pub const AO_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
 
+/// The ambient occlusion is computed at the render size divided by this.
+pub const AO_SCALE: u32 = 2;
+
 /// Pass names, as they appear in labels, timings and `--stats-json`.
 pub mod pass {
     /// Skinned depth from the light.
@@ -169,17 +172,18 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         kind: ImageKind::Color,
         extent: Extent::Target,
     });
+    // Ambient occlusion at half size (see shaders/ssao.comp).
     let ao_raw = g.transient_image(ImageDesc {
         name: "ao raw",
         format: AO_FORMAT,
         kind: ImageKind::Color,
-        extent: Extent::Target,
+        extent: Extent::TargetScaled(AO_SCALE),
     });
     let ao = g.transient_image(ImageDesc {
         name: "ao",
         format: AO_FORMAT,
         kind: ImageKind::Color,
-        extent: Extent::Target,
+        extent: Extent::TargetScaled(AO_SCALE),
     });
     let vertex_ring = Access::StorageRead(Stages::Vertex);
 

@@ -211,6 +211,20 @@ pub fn screen_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
     sampler(ctx, "screen", &info)
 }
 
+/// The ambient occlusion as the forward pass reads it: bilinear (it is half the render
+/// size), clamped to the edge.
+pub fn ao_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
+    let info = vk::SamplerCreateInfo::default()
+        .mag_filter(vk::Filter::LINEAR)
+        .min_filter(vk::Filter::LINEAR)
+        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
+        .max_lod(0.0);
+    sampler(ctx, "ambient occlusion", &info)
+}
+
 /// The ambient occlusion's 4x4 rotation noise: unit vectors in the tangent plane (z = 0),
 /// from a fixed sequence so frames are reproducible, encoded as `v * 0.5 + 0.5`.
 pub fn noise_texture(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {

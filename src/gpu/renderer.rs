@@ -26,7 +26,7 @@ use super::passes::{
     shadow, ssao,
 };
 use super::pipeline::Culling;
-use super::pipelines::{self, noise_texture, screen_sampler, shadow_sampler};
+use super::pipelines::{self, ao_sampler, noise_texture, screen_sampler, shadow_sampler};
 use super::ring::{DeviceRingAllocator, Timeline};
 use super::texture::{self, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
@@ -173,6 +173,7 @@ pub struct Renderer {
     material_sampler: Sampler,
     shadow_sampler: Sampler,
     screen_sampler: Sampler,
+    ao_sampler: Sampler,
     white: GpuImage,
     flat_normal: GpuImage,
     noise: GpuImage,
@@ -220,6 +221,7 @@ impl Renderer {
             material_sampler: texture::create_sampler(ctx)?,
             shadow_sampler: shadow_sampler(ctx)?,
             screen_sampler: screen_sampler(ctx)?,
+            ao_sampler: ao_sampler(ctx)?,
             white: texture::solid(ctx, "white", [255; 4], TexelSpace::Srgb)?,
             flat_normal: texture::solid(
                 ctx,
@@ -493,6 +495,7 @@ impl Renderer {
                 material: self.material_sampler.sampler,
                 shadow: self.shadow_sampler.sampler,
                 screen: self.screen_sampler.sampler,
+                ao: self.ao_sampler.sampler,
                 white,
                 flat_normal: self.flat_normal.view,
                 noise: self.noise.view,
@@ -653,7 +656,8 @@ impl Renderer {
                 if graph.flags.ao { 1.0 } else { 0.0 },
                 inputs.ssao_radius.max(1e-4),
                 inputs.ssao_radius * 0.05,
-                1.5,
+                // Contact shadows should read at a glance: the raw term is soft.
+                3.0,
             ),
             view_mode: [inputs.view_mode.shader_value(), 0, 0, 0],
             ssao_kernel: self.kernel,

@@ -56,6 +56,8 @@ pub struct Samplers {
     pub shadow: vk::Sampler,
     /// Screen-sized images: nearest texel, clamped.
     pub screen: vk::Sampler,
+    /// The half-size ambient occlusion: bilinear, clamped.
+    pub ao: vk::Sampler,
     /// 1x1 white (no base colour map; AO when it is off).
     pub white: vk::ImageView,
     /// 1x1 flat normal (no normal map).
@@ -227,7 +229,7 @@ impl PassContext<'_> {
             } else {
                 self.samplers.white
             },
-            self.samplers.screen,
+            self.samplers.ao,
         );
         // SAFETY: recording inside the pass's rendering; every handle lives until the
         // frame's timeline value is reached.

@@ -4,6 +4,8 @@
 use ash::vk;
 
 use super::PassContext;
+use crate::gpu::frame_graph::AO_SCALE;
+use crate::gpu::graph::Extent;
 use crate::gpu::pipeline::{
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,
 };
@@ -79,10 +81,11 @@ fn dispatch(
             0,
             &writes,
         );
+        let size = Extent::TargetScaled(AO_SCALE).resolve(pc.extent);
         d.cmd_dispatch(
             pc.cmd,
-            pc.extent.width.div_ceil(GROUP),
-            pc.extent.height.div_ceil(GROUP),
+            size.width.div_ceil(GROUP),
+            size.height.div_ceil(GROUP),
             1,
         );
     }
