@@ -5,7 +5,10 @@
 //! the compiler chose with `offset_of!` / `size_of!` of the Rust side: `InstanceRecord`
 //! (`src/crowd/record.rs`), `Mat3x4` (`src/anim/matrix.rs`), `FrameData` and `DrawConstants`
 //! (`src/gpu/frame_data.rs`), and the vertex input of the skinned pipeline
-//! (`src/gpu/pipeline.rs`) against the shader's `in_*` locations and types. Needs no GPU.
+//! (`src/gpu/pipeline.rs`) against the shader's `in_*` locations and types. Every module the
+//! frame graph uses is read (forward, shadow, depth/normal prepass, SSAO compute, debug
+//! view): all that include `frame.glsl` must agree on the `Frame` block and its binding.
+//! Needs no GPU.
 
 use std::collections::HashMap;
 use std::mem::{offset_of, size_of, size_of_val};
@@ -14,7 +17,10 @@ use bytemuck::Zeroable;
 use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
-use throng::gpu::shaders::{GROUND_FRAG, GROUND_VERT, SKINNED_FRAG, SKINNED_VERT};
+use throng::gpu::shaders::{
+    DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG, FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG,
+    GROUND_VERT, SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP, SSAO_COMP,
+};
 use throng::gpu::{DrawConstants, FrameData};
 
 // ---------------------------------------------------------------------------------------
@@ -43,6 +49,8 @@ const DEC_COL_MAJOR: u32 = 5;
 const DEC_ARRAY_STRIDE: u32 = 6;
 const DEC_MATRIX_STRIDE: u32 = 7;
 const DEC_LOCATION: u32 = 30;
+const DEC_BINDING: u32 = 33;
+const DEC_DESCRIPTOR_SET: u32 = 34;
 const DEC_OFFSET: u32 = 35;
 
 const STORAGE_INPUT: u32 = 1;
@@ -382,7 +390,26 @@ fn shaders() -> Vec<Module> {
         Module::parse("skinned.frag", SKINNED_FRAG),
         Module::parse("ground.vert", GROUND_VERT),
         Module::parse("ground.frag", GROUND_FRAG),
+        Module::parse("shadow.vert", SHADOW_VERT),
+        Module::parse("depth_normal.frag", DEPTH_NORMAL_FRAG),
+        Module::parse("ground_normal.frag", GROUND_NORMAL_FRAG),
+        Module::parse("ssao.comp", SSAO_COMP),
+        Module::parse("ssao_blur.comp", SSAO_BLUR_COMP),
+        Module::parse("fullscreen.vert", FULLSCREEN_VERT),
+        Module::parse("debug_view.frag", DEBUG_VIEW_FRAG),
     ]
+}
+
+/// Modules that need no per-frame uniforms (the full-screen triangle is made from
+/// `gl_VertexIndex` alone).
+const WITHOUT_FRAME: &[&str] = &["fullscreen.vert"];
+
+/// The variable id called `name`.
+fn variable_id(m: &Module, name: &str) -> Option<u32> {
+    m.variables
+        .keys()
+        .copied()
+        .find(|id| m.names.get(id).is_some_and(|n| n == name))
 }
 
 fn module(name: &str) -> Module {
@@ -438,12 +465,16 @@ fn assert_block_matches(m: &Module, id: u32, rust: &[(String, u32, u32)], rust_s
 #[test]
 fn the_reader_reads_the_embedded_modules() {
     for m in shaders() {
-        // Debug info is on: every shader at least names its entry point and the Frame block.
+        // Debug info is on: every shader at least names its entry point, and every one but
+        // the full-screen triangle its Frame block.
         assert!(
             m.names.values().any(|n| n == "main"),
             "{}: no OpName main (compiled without debug info?)",
             m.name
         );
+        if WITHOUT_FRAME.contains(&m.name) {
+            continue;
+        }
         assert!(
             m.laid_out_struct("Frame").is_some(),
             "{}: no Frame block",
@@ -546,9 +577,41 @@ fn palette_rows_are_mat3x4_rows() {
 
 #[test]
 fn the_frame_block_matches_frame_data() {
-    let rust = rust_layout!(FrameData; view_proj, light_dir, light_color, sky_color,
-        ground_color, camera_pos, ground_plane, ground_tile, view_mode);
+    let rust = rust_layout!(FrameData; view_proj, view, proj, inv_proj, light_view_proj,
+        light_dir, light_color, sky_color, ground_color, camera_pos, ground_plane, ground_tile,
+        target, shadow, ssao, view_mode, ssao_kernel);
+    // The offsets frame.glsl's std140 rules give, independent of both sides: five mat4, ten
+    // vec4, a uvec4, then 16 vec4 of kernel.
+    let offsets: Vec<(&str, u32)> = rust.iter().map(|(n, o, _)| (n.as_str(), *o)).collect();
+    assert_eq!(
+        offsets,
+        [
+            ("view_proj", 0),
+            ("view", 64),
+            ("proj", 128),
+            ("inv_proj", 192),
+            ("light_view_proj", 256),
+            ("light_dir", 320),
+            ("light_color", 336),
+            ("sky_color", 352),
+            ("ground_color", 368),
+            ("camera_pos", 384),
+            ("ground_plane", 400),
+            ("ground_tile", 416),
+            ("target", 432),
+            ("shadow", 448),
+            ("ssao", 464),
+            ("view_mode", 480),
+            ("ssao_kernel", 496),
+        ]
+    );
+    assert_eq!(size_of::<FrameData>(), 752);
+    let mut seen = Vec::new();
     for m in shaders() {
+        if WITHOUT_FRAME.contains(&m.name) {
+            continue;
+        }
+        seen.push(m.name);
         let frame = m
             .laid_out_struct("Frame")
             .unwrap_or_else(|| panic!("{}: no Frame block", m.name));
@@ -559,27 +622,73 @@ fn the_frame_block_matches_frame_data() {
         );
         assert_eq!(m.storage_of_block(frame), STORAGE_UNIFORM, "{}", m.name);
         assert_block_matches(&m, frame, &rust, size_of::<FrameData>());
-        // glam's Mat4 is column-major with 16-byte columns.
-        assert!(
-            m.member_decoration(frame, 0, DEC_COL_MAJOR).is_some(),
-            "{}: view_proj is not ColMajor",
-            m.name
-        );
-        assert_eq!(
-            m.member_decoration(frame, 0, DEC_MATRIX_STRIDE),
-            Some(&[16][..]),
-            "{}: view_proj MatrixStride",
-            m.name
-        );
+        // glam's Mat4 is column-major with 16-byte columns: all five matrices.
+        let layout = m.layout(frame);
+        for (i, (name, _, ty)) in layout.iter().enumerate() {
+            if !matches!(m.ty(*ty), Type::Matrix { .. }) {
+                continue;
+            }
+            assert!(
+                m.member_decoration(frame, i as u32, DEC_COL_MAJOR)
+                    .is_some(),
+                "{}: {name} is not ColMajor",
+                m.name
+            );
+            assert_eq!(
+                m.member_decoration(frame, i as u32, DEC_MATRIX_STRIDE),
+                Some(&[16][..]),
+                "{}: {name} MatrixStride",
+                m.name
+            );
+        }
+        let matrices = layout
+            .iter()
+            .filter(|(_, _, ty)| matches!(m.ty(*ty), Type::Matrix { .. }))
+            .count();
+        assert_eq!(matrices, 5, "{}: mat4 members of Frame", m.name);
         // view_mode is compared with unsigned constants: uvec4 on both sides.
-        let view_mode = *m.members(frame).last().expect("Frame has members");
+        let (_, _, view_mode) = layout
+            .iter()
+            .find(|(n, _, _)| n == "view_mode")
+            .unwrap_or_else(|| panic!("{}: Frame has no view_mode", m.name));
         assert_eq!(
-            m.numeric(view_mode),
+            m.numeric(*view_mode),
             ("uint", 32, 4),
             "{}: view_mode",
             m.name
         );
+        // The kernel: SSAO_KERNEL vec4 with a 16-byte stride, as the Rust array.
+        let (_, _, kernel) = layout.last().expect("Frame has members");
+        let Type::Array { element, length } = m.ty(*kernel).clone() else {
+            panic!("{}: ssao_kernel is {:?}", m.name, m.ty(*kernel));
+        };
+        assert_eq!(m.numeric(element), ("float", 32, 4), "{}", m.name);
+        assert_eq!(
+            m.array_stride(*kernel),
+            16,
+            "{}: ssao_kernel stride",
+            m.name
+        );
+        assert_eq!(
+            m.constants.get(&length).copied(),
+            Some(FrameData::zeroed().ssao_kernel.len() as u32),
+            "{}: ssao_kernel length",
+            m.name
+        );
+        // Every pass binds the uniforms at set 0, binding 2.
+        let var = variable_id(&m, "frame")
+            .unwrap_or_else(|| panic!("{}: no variable named frame", m.name));
+        assert_eq!(
+            (
+                m.decoration(var, DEC_DESCRIPTOR_SET),
+                m.decoration(var, DEC_BINDING)
+            ),
+            (Some(&[0][..]), Some(&[2][..])),
+            "{}: Frame's set and binding",
+            m.name
+        );
     }
+    assert_eq!(seen.len(), shaders().len() - WITHOUT_FRAME.len());
 }
 
 #[test]
@@ -811,5 +920,36 @@ fn skinned_vertex_input_matches_the_shader_locations() {
             a.format,
             a.field
         );
+    }
+}
+
+#[test]
+fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does() {
+    // The shadow pipeline binds the same vertex buffers with the same attribute formats, so
+    // each input it reads sits at skinned.vert's location with skinned.vert's type.
+    let skinned = module("skinned.vert");
+    let shadow = module("shadow.vert");
+    let mut inputs: Vec<String> = shadow
+        .variables
+        .iter()
+        .filter(|(_, (_, storage))| *storage == STORAGE_INPUT)
+        .filter_map(|(id, _)| shadow.names.get(id).cloned())
+        .filter(|n| n.starts_with("in_"))
+        .collect();
+    inputs.sort();
+    assert_eq!(inputs, ["in_joints", "in_position", "in_weights"]);
+    for var in &inputs {
+        let location = |m: &Module| {
+            let id = variable_id(m, var).unwrap_or_else(|| panic!("{}: no input {var}", m.name));
+            m.decoration(id, DEC_LOCATION)
+                .unwrap_or_else(|| panic!("{}: {var} has no Location", m.name))
+                .to_vec()
+        };
+        assert_eq!(location(&shadow), location(&skinned), "{var}: Location");
+        let ty = |m: &Module| {
+            let (ty, _) = m.variable(var).expect("input");
+            m.numeric(ty)
+        };
+        assert_eq!(ty(&shadow), ty(&skinned), "{var}: type");
     }
 }

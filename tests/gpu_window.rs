@@ -265,6 +265,10 @@ fn a_window_presents_resizes_and_closes_on_escape() {
             "320",
             "--height",
             "240",
+            // The full frame graph costs ~170 ms a frame on lavapipe at this size; a small
+            // shadow map keeps the frame count up (the window, not the passes, is tested).
+            "--shadow-size",
+            "512",
             "--stats-json",
             stats.to_str().expect("UTF-8 path"),
         ])
@@ -369,7 +373,9 @@ fn a_window_presents_resizes_and_closes_on_escape() {
     let v: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats JSON: {e}: {text}"));
     let frames = v["frames"].as_u64().expect("frames");
-    assert!(frames >= 30, "only {frames} frames presented: {text}");
+    // Three one-second statistics lines came: at least a few frames a second (a full frame
+    // on lavapipe takes about 0.2 s with every pass, more while other tests share the CPU).
+    assert!(frames >= 10, "only {frames} frames presented: {text}");
     assert_eq!(v["validation_messages"], 0, "{text}");
     assert_eq!(v["instances"], 16);
     assert_eq!(

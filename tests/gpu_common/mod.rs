@@ -16,6 +16,7 @@ use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 /// A headless renderer with validation, or `None` (after saying why) when this machine has
 /// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
 pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    init_log();
     let options = ContextOptions {
         device: None,
         validation: true,
@@ -30,6 +31,16 @@ pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
         }
         Err(e) => panic!("no renderer: {e}"),
     }
+}
+
+/// Sends the renderer's log (validation messages among it: warnings and errors) to the
+/// test's captured output, so that a failing test shows what the layers said.
+pub fn init_log() {
+    let _ = env_logger::builder()
+        .is_test(true)
+        .filter_level(log::LevelFilter::Warn)
+        .parse_env("RUST_LOG")
+        .try_init();
 }
 
 /// Fails the test if any validation message has been reported in this process.
