@@ -6,6 +6,12 @@
 //!   `walk` at 0.25 s, lit and as a silhouette.
 //! - `crowd64_final.png`: 64 built-in characters laid out with seed 3, each frozen at the
 //!   clip and phase the layout gave it.
+//! - `crowd9_full.png`: 9 built-in characters holding `walk` at 0.25 s, every pass on
+//!   (shadow map fitted to the crowd, SSAO with a radius of a fifth of their height), the
+//!   camera leaving room on the ground for their shadows.
+//! - `crowd9_ao.png`, `crowd9_normals.png`, `crowd9_depth.png`, `crowd9_shadow.png`: the same
+//!   frame's debug views (blurred ambient occlusion, view-space normals, linear depth, the
+//!   shadow map).
 //!
 //! All 256x256, rendered on lavapipe with validation on. A frame matches when fewer than
 //! 0.5 % of its pixels differ from the golden by more than 8 in any channel. On a mismatch
@@ -23,9 +29,11 @@ mod gpu_common;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use glam::Vec3;
 use throng::anim::SkinnedModel;
 use throng::asset;
-use throng::gpu::{Pixels, ViewMode};
+use throng::gpu::{Pixels, RenderSettings, ViewMode};
+use throng::scene::Camera;
 
 use gpu_common::*;
 
@@ -195,4 +203,74 @@ fn crowd64_final() {
     let frame = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
     assert_no_validation_messages();
     check_golden("crowd64_final", &frame);
+}
+
+/// Nine built-in characters holding `walk` at 0.25 s, framed with room for their shadows,
+/// every pass on with a 1024-texel shadow map; `view` of that frame.
+fn crowd9(view: ViewMode) -> Option<Pixels> {
+    let mut r = renderer(SIZE, SIZE)?;
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 9, 5);
+    let walk = model
+        .clip_index("walk")
+        .expect("the builtin has a walk clip");
+    hold_pose(&mut crowd, walk, 0.25);
+    let height = bounds.max.y - bounds.min.y;
+    let room = Vec3::new(0.5 * height, 0.0, 0.5 * height);
+    let camera = Camera::framing(bounds.min - room, bounds.max + room, 1.0);
+    let mut frame = inputs(&r, &camera, &bounds, view);
+    frame.shadow_box = (
+        bounds.min - Vec3::splat(height),
+        bounds.max + Vec3::splat(height),
+    );
+    frame.ssao_radius = 0.2 * height;
+    r.renderer()
+        .set_settings(RenderSettings {
+            shadow_size: 1024,
+            ..RenderSettings::default()
+        })
+        .expect("settings");
+    let pixels = render(&mut r, &mut crowd, &frame);
+    assert_no_validation_messages();
+    Some(pixels)
+}
+
+#[test]
+fn crowd9_full() {
+    let Some(frame) = crowd9(ViewMode::Final) else {
+        return;
+    };
+    check_golden("crowd9_full", &frame);
+}
+
+#[test]
+fn crowd9_ao() {
+    let Some(frame) = crowd9(ViewMode::Ao) else {
+        return;
+    };
+    check_golden("crowd9_ao", &frame);
+}
+
+#[test]
+fn crowd9_normals() {
+    let Some(frame) = crowd9(ViewMode::Normals) else {
+        return;
+    };
+    check_golden("crowd9_normals", &frame);
+}
+
+#[test]
+fn crowd9_depth() {
+    let Some(frame) = crowd9(ViewMode::Depth) else {
+        return;
+    };
+    check_golden("crowd9_depth", &frame);
+}
+
+#[test]
+fn crowd9_shadow() {
+    let Some(frame) = crowd9(ViewMode::Shadow) else {
+        return;
+    };
+    check_golden("crowd9_shadow", &frame);
 }
