@@ -151,7 +151,9 @@ pub fn build(
             &m.ground_vert,
             Some(&m.ground_normal_frag),
         )?,
-        // Both sides cast: a shadow should not depend on which way a mesh is wound.
+        // Back faces cast (front faces culled, with each model's own front face): half the
+        // triangles to rasterize, and the surfaces facing the sun are not in the map to
+        // shadow themselves.
         shadow: graphics(
             "shadow",
             VertexInput::SkinnedPosition,
@@ -162,7 +164,7 @@ pub fn build(
                 write: true,
                 bias: Some(SHADOW_BIAS),
             }),
-            Culling::None,
+            Culling::Front,
             &m.shadow_vert,
             None,
         )?,
