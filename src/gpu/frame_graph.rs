@@ -134,6 +134,8 @@ pub struct CompiledGraph {
     pub flags: PassFlags,
     /// The image the debug view shows.
     pub debug_source: Option<ResourceId>,
+    /// The depth image the forward pass renders with: the prepass's, or its own.
+    pub forward_depth: ResourceId,
 }
 
 /// Declares and compiles the graph for `key` under `settings`.
@@ -274,6 +276,7 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         },
         flags,
         debug_source,
+        forward_depth: if flags.prepass { depth } else { forward_depth },
     })
 }
 

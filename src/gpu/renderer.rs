@@ -177,6 +177,9 @@ pub struct Renderer {
     white: GpuImage,
     flat_normal: GpuImage,
     noise: GpuImage,
+    /// What the shadow-map binding holds when there is no shadow pass: a depth image (the
+    /// comparison sampler needs one), never sampled then.
+    no_shadow: GpuImage,
     models: Vec<GpuModel>,
     ranges: Vec<Range<usize>>,
     ring: PaletteRing<DeviceRingAllocator>,
@@ -230,6 +233,7 @@ impl Renderer {
                 TexelSpace::Linear,
             )?,
             noise: noise_texture(ctx)?,
+            no_shadow: texture::depth_placeholder(ctx)?,
             models: Vec::new(),
             ranges: Vec::new(),
             ring,
@@ -462,11 +466,10 @@ impl Renderer {
         let view_of = |id: ResourceId| self.transients.view(graph, id);
         let white = self.white.view;
         let ids = graph.ids;
-        let depth_id = if graph.flags.prepass || view_of(ids.forward_depth).is_none() {
-            ids.depth
-        } else {
-            ids.forward_depth
-        };
+        // The prepass, SSAO and debug views use the prepass's depth; the forward pass
+        // uses it too, unless it renders depth itself.
+        let forward_depth = view_of(graph.forward_depth).unwrap_or(white);
+        let prepass_depth = view_of(ids.depth).unwrap_or(white);
         let cmd = frame.begin()?;
         frame.timestamp(0, vk::PipelineStageFlags2::TOP_OF_PIPE);
         let pc = PassContext {
@@ -476,10 +479,11 @@ impl Renderer {
             view: inputs.view_mode,
             flags: graph.flags,
             color: (target.view, target.image),
-            depth: view_of(depth_id).unwrap_or(white),
+            depth: prepass_depth,
+            forward_depth,
             normals: view_of(ids.normals).unwrap_or(white),
             shadow_map: (
-                view_of(ids.shadow_map).unwrap_or(white),
+                view_of(ids.shadow_map).unwrap_or(self.no_shadow.view),
                 self.settings.shadow_size.max(1),
             ),
             ao: (

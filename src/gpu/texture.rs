@@ -3,7 +3,8 @@
 //! in for a material without a texture, and the sampler they are all read with.
 //!
 //! Uploads happen once at load time, outside the frame graph: their two layout transitions
-//! (before and after the copies) are the only barriers written by hand in the renderer.
+//! (before and after the copies), and the one that readies the shadow-map placeholder, are
+//! the only barriers written by hand in the renderer.
 
 use std::sync::Arc;
 
@@ -151,6 +152,52 @@ pub fn solid(
         rgba8: rgba.to_vec(),
     };
     upload(ctx, name, &texture, space)
+}
+
+/// A 1x1 depth image in SHADER_READ_ONLY_OPTIMAL: what a depth-comparison binding holds
+/// when its real image is not in the frame (shadows off). Validation checks such bindings
+/// statically, and a colour image has no comparison support.
+pub fn depth_placeholder(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
+    let image = GpuImage::new(
+        ctx,
+        "no shadow map",
+        ImageInfo {
+            format: vk::Format::D32_SFLOAT,
+            extent: vk::Extent2D {
+                width: 1,
+                height: 1,
+            },
+            usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            mip_levels: 1,
+            aspect: vk::ImageAspectFlags::DEPTH,
+        },
+    )?;
+    ctx.run_once("prepare the shadow-map placeholder", |cmd| {
+        let to_read = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::NONE)
+            .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+            .image(image.image)
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: vk::ImageAspectFlags::DEPTH,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: 1,
+            })];
+        // SAFETY: a one-shot command buffer; the image is live and unused.
+        unsafe {
+            ctx.cmd_pipeline_barrier2(
+                cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_read),
+            )
+        };
+    })?;
+    Ok(image)
 }
 
 /// A sampler, destroyed on drop.

@@ -28,7 +28,7 @@ pub fn record(pc: &PassContext<'_>) {
         })];
     let depth = if prepass {
         vk::RenderingAttachmentInfo::default()
-            .image_view(pc.depth)
+            .image_view(pc.forward_depth)
             .image_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
             .load_op(vk::AttachmentLoadOp::LOAD)
             // Read only: NONE (core in 1.3) writes nothing back; a 1.2 device without
@@ -40,7 +40,7 @@ pub fn record(pc: &PassContext<'_>) {
             })
     } else {
         vk::RenderingAttachmentInfo::default()
-            .image_view(pc.depth)
+            .image_view(pc.forward_depth)
             .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
             .load_op(vk::AttachmentLoadOp::CLEAR)
             .store_op(vk::AttachmentStoreOp::DONT_CARE)
@@ -61,14 +61,7 @@ pub fn record(pc: &PassContext<'_>) {
     unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
     pc.set_viewport(pc.extent);
     if pc.view == ViewMode::Final {
-        let shadow = PassContext::image_info(
-            if pc.flags.shadows {
-                pc.shadow_map.0
-            } else {
-                pc.samplers.white
-            },
-            pc.samplers.shadow,
-        );
+        let shadow = PassContext::image_info(pc.shadow_map.0, pc.samplers.shadow);
         let ao = PassContext::image_info(
             if pc.flags.ao {
                 pc.ao.1

@@ -80,8 +80,10 @@ pub struct PassContext<'a> {
     pub flags: PassFlags,
     /// The colour target's view and image.
     pub color: (vk::ImageView, vk::Image),
-    /// The depth the forward pass uses (the prepass's, or its own).
+    /// The prepass's depth (read by SSAO and the depth view).
     pub depth: vk::ImageView,
+    /// The depth the forward pass renders with (the prepass's, or its own).
+    pub forward_depth: vk::ImageView,
     /// The prepass's normals.
     pub normals: vk::ImageView,
     /// Shadow map view and side.
@@ -215,14 +217,7 @@ impl PassContext<'_> {
             range: self.ring.palettes.1,
         }];
         let frame = [self.frame_info()];
-        let shadow = Self::image_info(
-            if self.flags.shadows {
-                self.shadow_map.0
-            } else {
-                self.samplers.white
-            },
-            self.samplers.shadow,
-        );
+        let shadow = Self::image_info(self.shadow_map.0, self.samplers.shadow);
         let ao = Self::image_info(
             if self.flags.ao {
                 self.ao.1
