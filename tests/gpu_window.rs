@@ -258,17 +258,18 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         .args([
             "run",
             "--instances",
-            "16",
+            "4",
             "--seconds",
             "60",
             "--width",
             "320",
             "--height",
             "240",
-            // The full frame graph costs ~170 ms a frame on lavapipe at this size; a small
-            // shadow map keeps the frame count up (the window, not the passes, is tested).
-            "--shadow-size",
-            "512",
+            // The window, not the passes, is tested here (tests/gpu_passes.rs covers them):
+            // without shadows and ambient occlusion a debug build on lavapipe presents tens
+            // of frames a second at this size.
+            "--no-shadows",
+            "--no-ssao",
             "--stats-json",
             stats.to_str().expect("UTF-8 path"),
         ])
@@ -328,8 +329,9 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         "the X server did not resize the window: {geometry}"
     );
 
-    // Two more seconds of frames after the resize.
-    for k in 0..2 {
+    // More seconds of frames after the resize: at least 30 frames in all, even for a debug
+    // build with validation on a busy machine.
+    for k in 0..4 {
         if let Err(why) = wait_for_line(
             &lines,
             Duration::from_secs(20),
@@ -373,11 +375,10 @@ fn a_window_presents_resizes_and_closes_on_escape() {
     let v: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats JSON: {e}: {text}"));
     let frames = v["frames"].as_u64().expect("frames");
-    // Three one-second statistics lines came: at least a few frames a second (a full frame
-    // on lavapipe takes about 0.2 s with every pass, more while other tests share the CPU).
-    assert!(frames >= 10, "only {frames} frames presented: {text}");
+    // Five one-second statistics lines came: at least 30 frames over them.
+    assert!(frames >= 30, "only {frames} frames presented: {text}");
     assert_eq!(v["validation_messages"], 0, "{text}");
-    assert_eq!(v["instances"], 16);
+    assert_eq!(v["instances"], 4);
     assert_eq!(
         (v["width"].as_u64(), v["height"].as_u64()),
         (Some(RESIZED.0 as u64), Some(RESIZED.1 as u64)),
