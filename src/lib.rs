@@ -3,7 +3,8 @@
 //! The modules follow the data flow of a frame (see `DESIGN.md` in the shared docs):
 //! [`asset`] loads or generates a [`anim::SkinnedModel`]; [`anim`] samples clips and computes
 //! palettes; [`crowd`] evaluates many instances in parallel into a [`crowd::PaletteRing`];
-//! [`scene`] places a crowd on the ground and owns the camera and the light.
+//! [`scene`] places a crowd on the ground and owns the camera and the light; [`gpu`] renders
+//! it with Vulkan (frame graph, shadow, prepass, SSAO and forward passes).
 //! `anim`, `asset` and `crowd` know nothing of Vulkan; `scene` only of its clip-space
 //! convention.
 
