@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
-use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
+use throng::gpu::{ContextOptions, HeadlessRenderer, RenderSettings, ViewMode, validation_wanted};
 
 use super::output::print_json;
 use super::plot::{Chart, Series, svg};
@@ -36,6 +36,15 @@ pub struct FrameArgs {
     /// Timed frames per crowd size (after a few warm-up frames).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     frames: u64,
+    /// No shadow pass.
+    #[arg(long)]
+    no_shadows: bool,
+    /// No ambient occlusion.
+    #[arg(long)]
+    no_ssao: bool,
+    /// Shadow map side in texels.
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    shadow_size: u32,
     /// Palette worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -60,6 +69,8 @@ struct FrameReport {
     cpu_anim_ms: f64,
     /// GPU milliseconds per frame.
     gpu_ms: Option<f64>,
+    /// GPU milliseconds per frame of each pass, in the order they run.
+    passes: serde_json::Map<String, serde_json::Value>,
     triangles_per_frame: u64,
     joints_per_frame: usize,
     width: u32,
@@ -83,7 +94,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     let mut reports = Vec::new();
     if !args.json {
         println!(
-            "{:>10} {:>10} {:>12} {:>10} {:>14}",
+            "{:>10} {:>10} {:>12} {:>10} {:>14}  gpu ms per pass",
             "instances", "frame ms", "cpu anim ms", "gpu ms", "M triangles"
         );
     }
@@ -99,6 +110,12 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             ssao_radius: None,
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
+        r.renderer().set_settings(RenderSettings {
+            shadows: !args.no_shadows,
+            ssao: !args.no_ssao,
+            prepass: true,
+            shadow_size: args.shadow_size,
+        })?;
         session.upload(r.renderer())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
         for _ in 0..WARMUP {
@@ -116,6 +133,10 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             cpu_anim_ms += anim + times.palette_ms;
         }
         let gpu_ms = r.renderer().gpu_ms_average()?;
+        let mut passes = serde_json::Map::new();
+        for p in r.renderer().pass_times() {
+            passes.insert(p.name.to_string(), serde_json::Value::from(p.average_ms()));
+        }
         let frame_ms = start.elapsed().as_secs_f64() * 1e3 / args.frames as f64;
         let triangles: u64 = (0..session.crowd.len())
             .map(|i| session.crowd.instance(i).model().mesh().triangle_count() as u64)
@@ -125,6 +146,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             frame_ms,
             cpu_anim_ms: cpu_anim_ms / args.frames as f64,
             gpu_ms,
+            passes,
             triangles_per_frame: triangles,
             joints_per_frame: session.crowd.joint_count(),
             width: args.width,
@@ -134,15 +156,22 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             device: r.context().device_name().to_string(),
         };
         if !args.json {
+            let per_pass: Vec<String> = r
+                .renderer()
+                .pass_times()
+                .iter()
+                .map(|p| format!("{} {:.2}", p.name, p.average_ms()))
+                .collect();
             println!(
-                "{:>10} {:>10.2} {:>12.2} {:>10} {:>14.2}",
+                "{:>10} {:>10.2} {:>12.2} {:>10} {:>14.2}  {}",
                 instances,
                 report.frame_ms,
                 report.cpu_anim_ms,
                 report
                     .gpu_ms
                     .map_or_else(|| String::from("n/a"), |g| format!("{g:.2}")),
-                triangles as f64 / 1e6
+                triangles as f64 / 1e6,
+                per_pass.join(", ")
             );
         }
         reports.push(report);
