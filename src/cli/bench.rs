@@ -10,7 +10,7 @@ use throng::asset;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
 use throng::scene::independent_time;
 
-use super::output::print_json;
+use super::output::{print_json, write_file};
 use super::plot::{Chart, Series, svg};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -219,11 +219,10 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         }
     }
     if let Some(path) = &args.svg {
-        let text = plot(&reports, &model, clip, cores, args.repeat, args.seconds);
-        std::fs::write(path, text).map_err(|source| CliError::Io {
-            context: format!("writing {}", path.display()),
-            source,
-        })?;
+        write_file(
+            path,
+            &plot(&reports, &model, clip, cores, args.repeat, args.seconds),
+        )?;
     }
     if args.json {
         return print_json(&reports);

@@ -8,9 +8,10 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
-use throng::gpu::{ContextOptions, HeadlessRenderer, RenderSettings, ViewMode, validation_wanted};
+use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
 
-use super::output::print_json;
+use super::output::{print_json, write_file};
+use super::pass_args::PassArgs;
 use super::plot::{Chart, Series, svg};
 use super::run::session::{Session, SessionSpec, load_models};
 use super::{CliError, parse_instances, parse_threads};
@@ -36,15 +37,8 @@ pub struct FrameArgs {
     /// Timed frames per crowd size (after a few warm-up frames).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     frames: u64,
-    /// No shadow pass.
-    #[arg(long)]
-    no_shadows: bool,
-    /// No ambient occlusion.
-    #[arg(long)]
-    no_ssao: bool,
-    /// Shadow map side in texels.
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
-    shadow_size: u32,
+    #[command(flatten)]
+    passes: PassArgs,
     /// Palette worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -110,12 +104,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             ssao_radius: None,
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
-        r.renderer().set_settings(RenderSettings {
-            shadows: !args.no_shadows,
-            ssao: !args.no_ssao,
-            prepass: true,
-            shadow_size: args.shadow_size,
-        })?;
+        r.renderer().set_settings(args.passes.settings())?;
         session.upload(r.renderer())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
         for _ in 0..WARMUP {
@@ -177,10 +166,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         reports.push(report);
     }
     if let Some(path) = &args.svg {
-        std::fs::write(path, plot(&reports)).map_err(|source| CliError::Io {
-            context: format!("writing {}", path.display()),
-            source,
-        })?;
+        write_file(path, &plot(&reports))?;
     }
     if args.json {
         return print_json(&reports);

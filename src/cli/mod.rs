@@ -4,6 +4,7 @@ mod bench;
 mod bench_frame;
 mod info;
 mod output;
+mod pass_args;
 mod plot;
 mod pose;
 pub mod run;

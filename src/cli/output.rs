@@ -17,3 +17,11 @@ pub fn print_json(value: &impl Serialize) -> Result<(), CliError> {
     serde_json::to_writer_pretty(&mut out, value).map_err(|e| io(e.into()))?;
     writeln!(out).map_err(io)
 }
+
+/// Writes `text` to `path`, an error naming the file.
+pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
+    std::fs::write(path, text).map_err(|source| CliError::Io {
+        context: format!("writing {}", path.display()),
+        source,
+    })
+}

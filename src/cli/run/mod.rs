@@ -14,6 +14,7 @@ use throng::gpu::{
     validation_wanted,
 };
 
+use super::pass_args::PassArgs;
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 /// `--view`.
@@ -110,15 +111,8 @@ pub struct RunArgs {
     /// goes on.
     #[arg(long, value_name = "K", value_parser = parse_capture_frame)]
     capture_frame: Option<u64>,
-    /// No shadow pass (the graph culls it).
-    #[arg(long)]
-    no_shadows: bool,
-    /// No ambient occlusion (the graph culls its passes).
-    #[arg(long)]
-    no_ssao: bool,
-    /// Shadow map side in texels (64 to 8192).
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
-    shadow_size: u32,
+    #[command(flatten)]
+    passes: PassArgs,
     /// Ambient-occlusion radius in world units (default: a fifth of the tallest model).
     #[arg(long, value_parser = parse_radius)]
     ssao_radius: Option<f32>,
@@ -176,12 +170,7 @@ impl RunArgs {
     }
 
     fn settings(&self) -> RenderSettings {
-        RenderSettings {
-            shadows: !self.no_shadows,
-            ssao: !self.no_ssao,
-            prepass: true,
-            shadow_size: self.shadow_size,
-        }
+        self.passes.settings()
     }
 
     fn present_mode(&self) -> PresentMode {

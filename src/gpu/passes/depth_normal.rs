@@ -18,17 +18,7 @@ pub fn record(pc: &PassContext<'_>) {
                 float32: [0.0, 0.0, 0.0, 0.0],
             },
         })];
-    let depth = vk::RenderingAttachmentInfo::default()
-        .image_view(pc.depth)
-        .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-        .load_op(vk::AttachmentLoadOp::CLEAR)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        .clear_value(vk::ClearValue {
-            depth_stencil: vk::ClearDepthStencilValue {
-                depth: 1.0,
-                stencil: 0,
-            },
-        });
+    let depth = PassContext::cleared_depth(pc.depth);
     let rendering = vk::RenderingInfo::default()
         .render_area(pc.area())
         .layer_count(1)

@@ -39,17 +39,8 @@ pub fn record(pc: &PassContext<'_>) {
                 vk::AttachmentStoreOp::DONT_CARE
             })
     } else {
-        vk::RenderingAttachmentInfo::default()
-            .image_view(pc.forward_depth)
-            .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-            .load_op(vk::AttachmentLoadOp::CLEAR)
-            .store_op(vk::AttachmentStoreOp::DONT_CARE)
-            .clear_value(vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue {
-                    depth: 1.0,
-                    stencil: 0,
-                },
-            })
+        // Nothing reads it afterwards: the store is for simplicity, not needed.
+        PassContext::cleared_depth(pc.forward_depth)
     };
     let rendering = vk::RenderingInfo::default()
         .render_area(pc.area())
@@ -61,15 +52,7 @@ pub fn record(pc: &PassContext<'_>) {
     unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
     pc.set_viewport(pc.extent);
     if pc.view == ViewMode::Final {
-        let shadow = PassContext::image_info(pc.shadow_map.0, pc.samplers.shadow);
-        let ao = PassContext::image_info(
-            if pc.flags.ao {
-                pc.ao.1
-            } else {
-                pc.samplers.white
-            },
-            pc.samplers.screen,
-        );
+        let (shadow, ao) = pc.lit_images();
         let ground = if prepass {
             &p.ground_equal
         } else {

@@ -178,6 +178,35 @@ impl PassContext<'_> {
         }
     }
 
+    /// The shadow map (or its placeholder) and the ambient occlusion (or white) as the lit
+    /// shaders read them.
+    pub fn lit_images(&self) -> ([vk::DescriptorImageInfo; 1], [vk::DescriptorImageInfo; 1]) {
+        let ao = if self.flags.ao {
+            self.ao.1
+        } else {
+            self.samplers.white
+        };
+        (
+            Self::image_info(self.shadow_map.0, self.samplers.shadow),
+            Self::image_info(ao, self.samplers.ao),
+        )
+    }
+
+    /// A depth attachment cleared to the far plane and stored for later passes.
+    pub fn cleared_depth(view: vk::ImageView) -> vk::RenderingAttachmentInfo<'static> {
+        vk::RenderingAttachmentInfo::default()
+            .image_view(view)
+            .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+            .load_op(vk::AttachmentLoadOp::CLEAR)
+            .store_op(vk::AttachmentStoreOp::STORE)
+            .clear_value(vk::ClearValue {
+                depth_stencil: vk::ClearDepthStencilValue {
+                    depth: 1.0,
+                    stencil: 0,
+                },
+            })
+    }
+
     /// The frame uniforms as a descriptor.
     pub fn frame_info(&self) -> vk::DescriptorBufferInfo {
         vk::DescriptorBufferInfo {
@@ -217,15 +246,7 @@ impl PassContext<'_> {
             range: self.ring.palettes.1,
         }];
         let frame = [self.frame_info()];
-        let shadow = Self::image_info(self.shadow_map.0, self.samplers.shadow);
-        let ao = Self::image_info(
-            if self.flags.ao {
-                self.ao.1
-            } else {
-                self.samplers.white
-            },
-            self.samplers.ao,
-        );
+        let (shadow, ao) = self.lit_images();
         // SAFETY: recording inside the pass's rendering; every handle lives until the
         // frame's timeline value is reached.
         unsafe {
