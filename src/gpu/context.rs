@@ -347,6 +347,7 @@ impl GpuContext {
             let pool = device
                 .create_command_pool(&pool_info, None)
                 .context(format!("{what}: creating a command pool"))?;
+            self.name(pool, what);
             let result = (|| {
                 let alloc = vk::CommandBufferAllocateInfo::default()
                     .command_pool(pool)
@@ -372,6 +373,7 @@ impl GpuContext {
                 let fence = device
                     .create_fence(&vk::FenceCreateInfo::default(), None)
                     .context(format!("{what}: creating a fence"))?;
+                self.name(fence, what);
                 let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
                 let submit = vk::SubmitInfo2::default().command_buffer_infos(&cmds);
                 let waited = self.submit(&[submit], fence).and_then(|()| {

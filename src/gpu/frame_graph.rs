@@ -148,7 +148,7 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         key.present.then_some(Access::Present),
     );
     let ring = g.imported_buffer("palette ring slot");
-    let readback = g.imported_buffer("readback");
+    let readback = g.host_read_buffer("readback");
     let size = settings.shadow_size.max(1);
     let shadow_map = g.transient_image(ImageDesc {
         name: "shadow map",
@@ -255,7 +255,6 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
             .read(color, Access::TransferSrc)
             .write(readback, Access::TransferDst)
             .finish();
-        g.mark_output(readback);
     } else {
         g.mark_output(color);
     }

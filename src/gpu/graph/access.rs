@@ -69,6 +69,10 @@ pub enum Access {
     /// makes host writes visible to the device, so this needs no barrier; the graph records
     /// it so the plan can say which buffers the CPU must fill ([`super::Plan::host_written`]).
     HostWrite,
+    /// Read by the CPU after the frame (a readback buffer). Only valid as an imported
+    /// buffer's `final_access`: the final barrier makes the device's writes visible to the
+    /// host, which waits for the frame before reading.
+    HostRead,
     /// The swapchain image after the graph, handed to the presentation engine. Only valid as
     /// an imported image's `final_access`.
     Present,
@@ -180,6 +184,7 @@ impl Access {
             Access::IndexBuffer => (S::INDEX_INPUT, A::INDEX_READ, A::NONE, None),
             Access::IndirectRead => (S::DRAW_INDIRECT, A::INDIRECT_COMMAND_READ, A::NONE, None),
             Access::HostWrite => (S::HOST, A::NONE, A::HOST_WRITE, None),
+            Access::HostRead => (S::HOST, A::HOST_READ, A::NONE, None),
             // Nothing on the queue touches the image after the transition: the semaphore the
             // frame's submit signals orders presentation after it.
             Access::Present => (S::NONE, A::NONE, A::NONE, Some(L::PRESENT_SRC_KHR)),
@@ -210,7 +215,8 @@ impl Access {
             | Access::VertexBuffer
             | Access::IndexBuffer
             | Access::IndirectRead
-            | Access::HostWrite => Applies::Buffer,
+            | Access::HostWrite
+            | Access::HostRead => Applies::Buffer,
             Access::StorageRead(_)
             | Access::StorageWrite(_)
             | Access::TransferSrc

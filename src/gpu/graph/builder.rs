@@ -73,7 +73,20 @@ impl GraphBuilder {
 
     /// A buffer provided each frame (a ring slot, a readback buffer, vertex buffers).
     pub fn imported_buffer(&mut self, name: &'static str) -> ResourceId {
-        self.add(Resource::ImportedBuffer { name })
+        self.add(Resource::ImportedBuffer {
+            name,
+            final_access: None,
+        })
+    }
+
+    /// A buffer provided each frame that the CPU reads once the frame is done (a readback
+    /// buffer): the graph ends with a barrier making the device's writes visible to the host,
+    /// and the buffer counts as an output (passes writing it are kept).
+    pub fn host_read_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.add(Resource::ImportedBuffer {
+            name,
+            final_access: Some(Access::HostRead),
+        })
     }
 
     /// Starts declaring a pass. The pass exists from this call on; the returned builder adds

@@ -142,6 +142,15 @@ fn check_resources(g: &GraphBuilder) -> Result<(), GraphError> {
                     access: *access,
                 });
             }
+            Resource::ImportedBuffer {
+                name,
+                final_access: Some(access),
+            } if access.applies() == Applies::Image => {
+                return Err(GraphError::InvalidFinalAccess {
+                    resource: name,
+                    access: *access,
+                });
+            }
             _ => {}
         }
     }
@@ -175,7 +184,7 @@ fn merge_uses(
     for d in declared {
         let r = resource(g, pass, d.resource)?;
         let name = r.name();
-        if d.access == Access::Present {
+        if matches!(d.access, Access::Present | Access::HostRead) {
             return Err(GraphError::PresentInPass {
                 pass,
                 resource: name,

@@ -38,8 +38,11 @@ pub enum GraphError {
         /// `"read"` or `"write"`: how it was declared.
         declared: &'static str,
     },
-    /// [`Access::Present`] used by a pass; it only describes an image after the graph.
-    #[error("pass {pass}: Present is only a final access, not a use by a pass ({resource})")]
+    /// [`Access::Present`] or [`Access::HostRead`] used by a pass; they only describe a
+    /// resource after the graph.
+    #[error(
+        "pass {pass}: Present and HostRead are only final accesses, not uses by a pass ({resource})"
+    )]
     PresentInPass {
         /// The pass.
         pass: &'static str,

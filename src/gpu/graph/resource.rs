@@ -86,15 +86,19 @@ pub(crate) enum Resource {
         initial: vk::ImageLayout,
         final_access: Option<Access>,
     },
-    /// A buffer (or a range of one) bound each frame.
-    ImportedBuffer { name: &'static str },
+    /// A buffer (or a range of one) bound each frame; `final_access` as for images
+    /// ([`Access::HostRead`] for a readback buffer).
+    ImportedBuffer {
+        name: &'static str,
+        final_access: Option<Access>,
+    },
 }
 
 impl Resource {
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Resource::Transient(desc) => desc.name,
-            Resource::ImportedImage { name, .. } | Resource::ImportedBuffer { name } => name,
+            Resource::ImportedImage { name, .. } | Resource::ImportedBuffer { name, .. } => name,
         }
     }
 
@@ -118,8 +122,9 @@ impl Resource {
 
     pub(crate) fn final_access(&self) -> Option<Access> {
         match self {
-            Resource::ImportedImage { final_access, .. } => *final_access,
-            _ => None,
+            Resource::ImportedImage { final_access, .. }
+            | Resource::ImportedBuffer { final_access, .. } => *final_access,
+            Resource::Transient(_) => None,
         }
     }
 }

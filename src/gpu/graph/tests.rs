@@ -1001,3 +1001,40 @@ mod recording {
         assert!(scratch.buffer_barriers().is_empty());
     }
 }
+
+#[test]
+fn a_host_read_buffer_ends_with_a_barrier_to_the_host_and_keeps_its_writer() {
+    let mut g = GraphBuilder::new();
+    let target = g.imported_image("target", ImageKind::Color, vk::ImageLayout::UNDEFINED, None);
+    let readback = g.host_read_buffer("readback");
+    g.pass("draw")
+        .write(target, Access::ColorAttachmentWrite)
+        .finish();
+    let copy = g
+        .pass("copy")
+        .read(target, Access::TransferSrc)
+        .write(readback, Access::TransferDst)
+        .finish();
+    let plan = g.compile().expect("plan");
+    assert_eq!(plan.steps().last().map(|s| s.pass), Some(copy));
+    let host: Vec<_> = plan
+        .final_barriers()
+        .iter()
+        .filter(|b| b.resource == readback)
+        .collect();
+    assert_eq!(host.len(), 1);
+    assert_eq!(host[0].src_stage, vk::PipelineStageFlags2::ALL_TRANSFER);
+    assert_eq!(host[0].src_access, vk::AccessFlags2::TRANSFER_WRITE);
+    assert_eq!(host[0].dst_stage, vk::PipelineStageFlags2::HOST);
+    assert_eq!(host[0].dst_access, vk::AccessFlags2::HOST_READ);
+    assert_eq!((host[0].old_layout, host[0].new_layout), (None, None));
+}
+
+#[test]
+fn host_read_is_not_a_pass_access() {
+    let mut g = GraphBuilder::new();
+    let buf = g.imported_buffer("b");
+    g.pass("p").read(buf, Access::HostRead).finish();
+    g.mark_output(buf);
+    assert!(matches!(g.compile(), Err(GraphError::PresentInPass { .. })));
+}
