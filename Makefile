@@ -5,7 +5,7 @@ CARGO ?= cargo
 # Arguments for `make run`, e.g. make run ARGS="--instances 20000".
 ARGS ?=
 
-.PHONY: run test deps build lint unit bench fuzz clean
+.PHONY: run test deps build lint unit bench fuzz seed-corpus clean
 
 run: deps
 	$(CARGO) run --release -- info
@@ -37,6 +37,11 @@ FUZZ_TARGET ?= m3d
 FUZZ_RUNS ?= 1000000
 fuzz:
 	$(CARGO) +nightly fuzz run $(FUZZ_TARGET) fuzz/corpus/$(FUZZ_TARGET) -- -dict=fuzz/$(FUZZ_TARGET).dict -runs=$(FUZZ_RUNS)
+
+# Rewrite the glTF fuzz target's seed corpus (fuzz/corpus/gltf) from the test fixture; run
+# when the fixture changes (tests/gltf_fuzz_corpus.rs replays the corpus).
+seed-corpus:
+	$(CARGO) run --locked --example gltf_seed_corpus
 
 clean:
 	$(CARGO) clean

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use glam::{Quat, Vec3};
 use throng::anim::{
     AnimationClip, Channel, Joint, JointTrack, Mat3x4, Mesh, Playback, PoseScratch, Skeleton,
-    SkinnedModel, SkinnedModelInstance, Transform, palette_from_locals,
+    SkinnedModel, SkinnedModelInstance, Transform,
 };
 
 /// One joint; clip `slide` (1 s) moves it from x = 0 to x = 1; clip `lift` (2 s) from y = 0
@@ -158,24 +158,88 @@ fn cross_fade_weights_rise_linearly_and_blend_the_pose() {
     assert!(translation(&i).abs_diff_eq(Vec3::new(0.0, 0.4, 0.0), 1e-5));
 }
 
+/// The columns of the rotation matrix of the unit quaternion `(x, y, z, w)`, by the textbook
+/// formula (written out here, not taken from glam or `anim`).
+fn rotation_columns([x, y, z, w]: [f32; 4]) -> [Vec3; 3] {
+    [
+        Vec3::new(
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y + w * z),
+            2.0 * (x * z - w * y),
+        ),
+        Vec3::new(
+            2.0 * (x * y - w * z),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z + w * x),
+        ),
+        Vec3::new(
+            2.0 * (x * z + w * y),
+            2.0 * (y * z - w * x),
+            1.0 - 2.0 * (x * x + y * y),
+        ),
+    ]
+}
+
+/// Two clips with different, non-trivial rotations, so a wrong weight, a slerp instead of the
+/// documented nlerp, a missing normalization or a long-arc blend each move the result.
 #[test]
-fn cross_faded_rotations_are_nlerped_locals() {
-    let m = model();
-    let mut i = SkinnedModelInstance::new(m.clone());
-    i.play(2, 0.0).expect("turn");
-    i.set_time(0.5); // a quarter turn
-    i.play(0, 1.0).expect("slide");
-    i.advance(0.5);
-    // Expected: blend of (turn at its end, looping -> 0.0... wrapped) and slide at 0.5.
+fn cross_faded_rotations_are_nlerped_along_the_short_arc() {
+    use std::f32::consts::FRAC_PI_2;
+    let skeleton = Skeleton::with_derived_offsets(vec![Joint::new("j", None, Transform::IDENTITY)])
+        .expect("skeleton");
+    // `yaw` (1 s): turns a quarter turn about z while x goes from 0 to 1.
+    let yaw = JointTrack {
+        translation: Some(Channel::linear(vec![0.0, 1.0], vec![Vec3::ZERO, Vec3::X])),
+        rotation: Some(Channel::linear(
+            vec![0.0, 1.0],
+            vec![Quat::IDENTITY, Quat::from_rotation_z(FRAC_PI_2)],
+        )),
+        ..JointTrack::default()
+    };
+    // `pitch` (1 s): held a quarter turn about x, stored with the sign that makes its dot
+    // product with `yaw`'s rotations negative, at y = 2.
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let pitch_key = Quat::from_xyzw(-h, 0.0, 0.0, -h);
+    let pitch = JointTrack {
+        translation: Some(Channel::linear(vec![0.0, 1.0], vec![Vec3::Y * 2.0; 2])),
+        rotation: Some(Channel::linear(vec![0.0, 1.0], vec![pitch_key; 2])),
+        ..JointTrack::default()
+    };
+    let clips = vec![
+        AnimationClip::new("yaw", vec![yaw], &skeleton).expect("yaw"),
+        AnimationClip::new("pitch", vec![pitch], &skeleton).expect("pitch"),
+    ];
+    let model =
+        Arc::new(SkinnedModel::new("m", "test", skeleton, clips, Mesh::default()).expect("model"));
+
+    let mut i = SkinnedModelInstance::new(model);
+    i.set_time(0.25);
+    i.play(1, 0.4).expect("pitch");
+    i.advance(0.1);
+    assert!(close(i.fade_weight().expect("fading"), 0.25));
+
+    // By hand: the outgoing `yaw` is at 0.35 s, a turn of 0.35 * 90 degrees about z, so its
+    // quaternion is (0, 0, sin a, cos a) with a = 0.35 * 45 degrees; the incoming `pitch` is
+    // (-h, 0, 0, -h), whose dot product with it is negative, so the short arc blends with
+    // (h, 0, 0, h). Weight 0.25: 0.75 * yaw + 0.25 * pitch, normalized.
+    let a = 0.35 * std::f32::consts::FRAC_PI_4;
+    let (s, c) = a.sin_cos();
+    let lerped = [0.25 * h, 0.0, 0.75 * s, 0.75 * c + 0.25 * h];
+    let norm = lerped.iter().map(|v| v * v).sum::<f32>().sqrt();
+    let want = rotation_columns(lerped.map(|v| v / norm));
+    // Translations lerp: 0.75 * (0.35, 0, 0) + 0.25 * (0, 2, 0).
+    let want_t = Vec3::new(0.2625, 0.5, 0.0);
+
     let mut scratch = PoseScratch::new(1);
-    let mut outgoing = [Transform::IDENTITY];
-    let mut incoming = [Transform::IDENTITY];
-    m.clips()[2].sample(0.0, &mut outgoing); // turn looped: 0.5 + 0.5 wraps to 0.0
-    m.clips()[0].sample(0.5, &mut incoming);
-    let blended = [outgoing[0].blend(&incoming[0], 0.5)];
-    let mut want = [Mat3x4::IDENTITY];
-    palette_from_locals(m.skeleton(), &blended, &mut scratch, &mut want);
     let mut got = [Mat3x4::IDENTITY];
     i.evaluate(&mut scratch, &mut got);
-    assert!(got[0].abs_diff_eq(&want[0], 1e-5));
+    for (axis, want) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().zip(want) {
+        let col = got[0].transform_vector3(axis);
+        assert!(col.abs_diff_eq(want, 1e-5), "{axis}: {col} vs {want}");
+    }
+    assert!(
+        got[0].translation().abs_diff_eq(want_t, 1e-5),
+        "{}",
+        got[0].translation()
+    );
 }

@@ -157,17 +157,67 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     assert_one_line_error(&["teleport"], 2, "teleport");
 }
 
+/// Whether `help` lists `command` in its "Commands:" section (a line starting with it).
+fn lists_command(help: &str, command: &str) -> bool {
+    help.split("Commands:").nth(1).is_some_and(|section| {
+        section
+            .lines()
+            .any(|l| l.split_whitespace().next() == Some(command))
+    })
+}
+
+/// Whether `help` documents `flag` in its "Options:" section.
+fn lists_flag(help: &str, flag: &str) -> bool {
+    help.split("Options:").nth(1).is_some_and(|section| {
+        section.lines().any(|l| {
+            l.split_whitespace()
+                .any(|w| w.trim_end_matches(',') == flag)
+        })
+    })
+}
+
 #[test]
 fn help_documents_every_command() {
-    let out = throng(&["--help"]);
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
+    let help = |args: &[&str]| {
+        let out = throng(args);
+        assert!(out.status.success(), "{args:?} fails");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let top = help(&["--help"]);
     for command in ["info", "pose", "run", "bench"] {
-        assert!(text.contains(command), "--help does not mention {command}");
+        assert!(
+            lists_command(&top, command),
+            "--help does not list {command}"
+        );
     }
-    let pose = String::from_utf8_lossy(&throng(&["pose", "--help"]).stdout).to_string();
-    for flag in ["--clip", "--time", "--json", "--obj"] {
-        assert!(pose.contains(flag), "pose --help does not mention {flag}");
+    let bench = help(&["bench", "--help"]);
+    for command in ["palette", "sweep", "frame"] {
+        assert!(
+            lists_command(&bench, command),
+            "bench --help does not list {command}"
+        );
+    }
+    // Each subcommand's own help, with flags of its own (at least one each).
+    for (command, flags) in [
+        (&["info"][..], &["--json"][..]),
+        (&["pose"], &["--clip", "--time", "--json", "--obj"]),
+        (&["run"], &["--headless"]),
+        (&["bench", "palette"], &["--method"]),
+        (&["bench", "sweep"], &["--repeat"]),
+        (&["bench", "frame"], &["--no-ssao"]),
+    ] {
+        let text = help(&[command, &["--help"]].concat());
+        let name = command.join(" ");
+        assert!(
+            text.contains(&format!("Usage: throng {name} ")),
+            "{name} --help is not its own:\n{text}"
+        );
+        for flag in flags {
+            assert!(
+                lists_flag(&text, flag),
+                "{name} --help does not document {flag}"
+            );
+        }
     }
 }
 

@@ -6,8 +6,12 @@ mod common;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use common::crowds::mixed_crowd;
+use std::sync::Arc;
+
+use common::crowds::{arm_model, mixed_crowd};
+use common::naive;
 use throng::anim::{Mat3x4, PoseScratch};
+use throng::asset::builtin;
 use throng::crowd::{Crowd, HostAllocator, InstanceRecord, NoConsumer, PaletteRing};
 
 fn run_frames(crowd: &mut Crowd, ring: &mut PaletteRing<HostAllocator>, frames: usize) -> usize {
@@ -46,6 +50,7 @@ fn every_record_and_palette_matches_the_instance() {
     let (records, palettes) = last_slot(&mut ring, &crowd, slot);
     let mut scratch = PoseScratch::new(64);
     let mut seen = vec![false; crowd.len()];
+    let mut fading = 0;
     for i in 0..crowd.len() {
         let place = crowd.placement(i).expect("placed");
         assert!(
@@ -60,6 +65,13 @@ fn every_record_and_palette_matches_the_instance() {
         assert_eq!(record.palette_base as usize, place.palette_base);
         assert_eq!(record.joints as usize, joints);
         assert_eq!(record.world, *crowd.world(i));
+        // The crowd evaluates an instance in a cross-fade by this very call, so comparing
+        // with it would prove nothing: `fading_instances_match_an_independent_blend` checks
+        // those. The others are batched, a path of their own.
+        if instance.fade_weight().is_some() {
+            fading += 1;
+            continue;
+        }
         let mut expected = vec![Mat3x4::IDENTITY; joints];
         instance.evaluate(&mut scratch, &mut expected);
         let got = &palettes[place.palette_base..place.palette_base + joints];
@@ -69,6 +81,117 @@ fn every_record_and_palette_matches_the_instance() {
                 "instance {i} joint {j}: {:?} vs {:?}",
                 g.to_array(),
                 e.to_array()
+            );
+        }
+    }
+    assert!(
+        fading < crowd.len() / 2,
+        "{fading} of {} fading",
+        crowd.len()
+    );
+}
+
+/// How one instance of `fading_instances_match_an_independent_blend` is set up: playing
+/// `from` from `start` at `speed`, then told to fade into `to` over `fade` seconds.
+struct FadeCase {
+    arm: bool,
+    from: usize,
+    start: f32,
+    speed: f32,
+    to: usize,
+    fade: f32,
+}
+
+/// Instances in a cross-fade, among batched ones, against the naive reference: its own
+/// clocks (the outgoing clip keeps playing, the incoming one starts at its beginning, or its
+/// end when playing backwards, both wrapping), its own weight and its own blend of local
+/// transforms. Nothing of the expected value comes from `SkinnedModelInstance`.
+#[test]
+fn fading_instances_match_an_independent_blend() {
+    let cases = [
+        // Forward, backward, slow and fast; fades nearly over and barely begun; the arm
+        // fading from its only clip into itself at another time.
+        (false, 0, 0.4, 1.0, 1, 0.5),
+        (false, 1, 0.9, 1.5, 2, 2.0),
+        (false, 2, 0.1, -1.3, 0, 0.8),
+        (false, 1, 0.3, 0.7, 0, 0.31),
+        (false, 2, 0.5, 2.0, 1, 1.2),
+        (true, 0, 0.6, 1.0, 0, 0.6),
+        (true, 0, 0.2, -0.8, 0, 1.5),
+    ]
+    .map(|(arm, from, start, speed, to, fade)| FadeCase {
+        arm,
+        from,
+        start,
+        speed,
+        to,
+        fade,
+    });
+    let mut crowd = Crowd::new(2).expect("pool");
+    crowd.set_serial_below(0, 0);
+    let human = crowd.add_model(Arc::new(builtin::model().expect("builtin")));
+    let arm = crowd.add_model(arm_model());
+    let mut fading = Vec::new();
+    for (k, case) in cases.iter().enumerate() {
+        // Batched neighbours of the same model and clips, so that the groups mix both paths.
+        for _ in 0..3 {
+            let i = crowd
+                .spawn(if case.arm { arm } else { human }, Mat3x4::IDENTITY)
+                .expect("spawn");
+            let inst = crowd.instance_mut(i);
+            inst.play(case.to, 0.0).expect("clip");
+            inst.set_time(0.05 * (i + k) as f32);
+        }
+        let i = crowd
+            .spawn(if case.arm { arm } else { human }, Mat3x4::IDENTITY)
+            .expect("spawn");
+        let inst = crowd.instance_mut(i);
+        inst.play(case.from, 0.0).expect("clip");
+        inst.set_time(case.start);
+        inst.set_speed(case.speed);
+        inst.play(case.to, case.fade).expect("fade");
+        fading.push(i);
+    }
+    let dt = 1.0 / 30.0;
+    let frames = 9;
+    let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
+    let slot = run_frames(&mut crowd, &mut ring, frames);
+    let (_, palettes) = last_slot(&mut ring, &crowd, slot);
+
+    for (case, &i) in cases.iter().zip(&fading) {
+        let model = crowd.instance(i).model().clone();
+        let duration = |clip: usize| model.clips()[clip].duration();
+        let (mut from_t, mut to_t) = (
+            case.start,
+            if case.speed < 0.0 {
+                duration(case.to)
+            } else {
+                0.0
+            },
+        );
+        let mut elapsed = 0.0f32;
+        for _ in 0..frames {
+            elapsed += dt;
+            from_t = (from_t + dt * case.speed).rem_euclid(duration(case.from));
+            to_t = (to_t + dt * case.speed).rem_euclid(duration(case.to));
+        }
+        let w = elapsed / case.fade;
+        assert!(w < 1.0, "case {i}: the fade is over");
+        let got_w = crowd.instance(i).fade_weight().expect("still fading");
+        assert!(
+            (got_w - w).abs() < 1e-5,
+            "instance {i}: weight {got_w}, expected {w}"
+        );
+        let want = naive::blended_palette(&model, (case.from, from_t), (case.to, to_t), w);
+        let base = crowd.placement(i).expect("placed").palette_base;
+        let got = &palettes[base..base + model.joint_count()];
+        for (j, (g, e)) in got.iter().zip(&want).enumerate() {
+            let diff = naive::relative_difference(g, e);
+            assert!(
+                diff <= 1e-4,
+                "instance {i} joint {j}: differs by {diff}\n  crowd {:?}\n  naive {:?}",
+                g.to_array(),
+                Mat3x4::from_mat4(e).to_array()
             );
         }
     }

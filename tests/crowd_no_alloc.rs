@@ -44,8 +44,22 @@ fn frames_after_warm_up_do_not_allocate() {
             .write_frame(&mut ring, &mut NoConsumer)
             .expect("frame");
     }
+    // What re-grouping would change, seen from outside (taken before counting starts).
+    let snapshot = |crowd: &mut throng::crowd::Crowd| {
+        let n = crowd.len();
+        let records: Vec<usize> = (0..n)
+            .map(|i| crowd.placement(i).expect("placed").record)
+            .collect();
+        let clips: Vec<usize> = (0..n).map(|i| crowd.instance(i).clip()).collect();
+        let fading = (0..n)
+            .filter(|&i| crowd.instance(i).fade_weight().is_some())
+            .count();
+        (records, clips, fading)
+    };
+    let (records_before, clips_before, fading_before) = snapshot(&mut crowd);
     let before = ALLOCATIONS.load(Ordering::Relaxed);
-    // Long enough for fades to finish and queued clips to start (re-bucketing the crowd).
+    // Long enough for fades to finish and queued clips to start (re-bucketing the crowd,
+    // checked below).
     for _ in 0..120 {
         crowd.update(1.0 / 60.0);
         crowd
@@ -54,4 +68,24 @@ fn frames_after_warm_up_do_not_allocate() {
     }
     let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
     assert_eq!(during, 0, "{during} allocations in 120 frames");
+
+    // The counted frames must have re-grouped the crowd, or they proved nothing about it:
+    // fades ended and queued clips started, so instances moved between buckets and the slot
+    // order changed.
+    let (records_after, clips_after, fading_after) = snapshot(&mut crowd);
+    assert!(
+        fading_before > 0 && fading_after < fading_before,
+        "fading: {fading_before} before, {fading_after} after"
+    );
+    let clip_changes = (clips_before.iter().zip(&clips_after))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(clip_changes > 0, "no instance changed clip");
+    let moved = (records_before.iter().zip(&records_after))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        moved > 0,
+        "no instance changed slot: the crowd was never re-grouped"
+    );
 }

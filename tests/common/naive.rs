@@ -1,5 +1,5 @@
-//! A deliberately naive second implementation of palette evaluation, to cross-check the real
-//! one: keys found by linear search, glam's own slerp, 4x4 matrices, and each joint's to-root
+//! A deliberately naive second implementation of palette evaluation (cross-fades included), to
+//! cross-check the real one: keys found by linear search, glam's own slerp, 4x4 matrices, and each joint's to-root
 //! found by walking its ancestors recursively (the way the gamedev.net "matrices" article
 //! describes it) instead of one top-down pass. It shares nothing with `anim`'s sampler or pose
 //! code; only the model data (skeleton, offsets, source tracks) comes from the loader.
@@ -57,7 +57,9 @@ fn sample_quat(c: &Channel<Quat>, t: f32) -> Quat {
     }
 }
 
-fn local(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> Mat4 {
+/// Joint `joint`'s local translation, rotation and scale in `clip` at `t` (the bind pose
+/// where the clip has no channel).
+fn local_trs(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> (Vec3, Quat, Vec3) {
     let bind = model.skeleton().bind_pose()[joint];
     let track = &model.clips()[clip].tracks()[joint];
     let translation = track
@@ -72,14 +74,24 @@ fn local(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> Mat4 {
         .scale
         .as_ref()
         .map_or(Vec3::from(bind.scale), |c| sample_vec3(c, t));
+    (translation, rotation, scale)
+}
+
+fn local(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> Mat4 {
+    let (translation, rotation, scale) = local_trs(model, clip, joint, t);
     Mat4::from_scale_rotation_translation(scale, rotation, translation)
 }
 
-fn to_root(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> Mat4 {
+/// Joint `joint`'s to-root matrix, walking its ancestors recursively, with locals from `local`.
+fn to_root_with(model: &SkinnedModel, joint: usize, local: &dyn Fn(usize) -> Mat4) -> Mat4 {
     match model.skeleton().parent(joint) {
-        Some(parent) => to_root(model, clip, parent, t) * local(model, clip, joint, t),
-        None => local(model, clip, joint, t),
+        Some(parent) => to_root_with(model, parent, local) * local(joint),
+        None => local(joint),
     }
+}
+
+fn to_root(model: &SkinnedModel, clip: usize, joint: usize, t: f32) -> Mat4 {
+    to_root_with(model, joint, &|j| local(model, clip, j, t))
 }
 
 /// The palette of `clip` at `t`, computed naively.
@@ -111,4 +123,47 @@ pub fn assert_palette_matches(model: &SkinnedModel, clip: usize, t: f32, rel: f3
             model.skeleton().names()[j]
         );
     }
+}
+
+/// The palette of a cross-fade computed naively: clip `from.0` at time `from.1` fading into
+/// clip `to.0` at `to.1` with weight `w` (0: all `from`). Each joint's local transforms are
+/// blended before the hierarchy, as a cross-fade is defined: translations and scales lerped,
+/// rotations nlerped along the shorter arc (the quaternions' 4-vectors lerped after flipping
+/// one when their dot product is negative, then normalized).
+pub fn blended_palette(
+    model: &SkinnedModel,
+    from: (usize, f32),
+    to: (usize, f32),
+    w: f32,
+) -> Vec<Mat4> {
+    let blended = |joint: usize| {
+        let (ta, ra, sa) = local_trs(model, from.0, joint, from.1);
+        let (tb, rb, sb) = local_trs(model, to.0, joint, to.1);
+        let (a, mut b) = (Vec4::from(ra), Vec4::from(rb));
+        if a.dot(b) < 0.0 {
+            b = -b;
+        }
+        let rotation = Quat::from_vec4((a * (1.0 - w) + b * w).normalize());
+        Mat4::from_scale_rotation_translation(
+            sa * (1.0 - w) + sb * w,
+            rotation,
+            ta * (1.0 - w) + tb * w,
+        )
+    };
+    (0..model.joint_count())
+        .map(|j| to_root_with(model, j, &blended) * model.skeleton().offsets()[j].to_mat4())
+        .collect()
+}
+
+/// The largest element difference between `got` and `want` over the largest element of
+/// `want` (at least 1).
+pub fn relative_difference(got: &Mat3x4, want: &Mat4) -> f32 {
+    let want = Mat3x4::from_mat4(want).to_array();
+    let scale = want.iter().fold(1.0f32, |m, x| m.max(x.abs()));
+    let diff = got
+        .to_array()
+        .iter()
+        .zip(&want)
+        .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+    diff / scale
 }

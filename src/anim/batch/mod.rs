@@ -233,36 +233,138 @@ mod tests {
     use super::*;
     use crate::asset::builtin;
 
-    /// The portable four-lane kernel, the four-lane kernel compiled for AVX2 and the
-    /// eight-lane AVX2 kernel must agree bit for bit: the crowd mixes them (partial batches).
+    fn bits(m: &[Mat3x4]) -> Vec<u32> {
+        bytemuck::cast_slice::<Mat3x4, u32>(m).to_vec()
+    }
+
+    /// `lanes` instances of `clip` at `times[first..]` (lanes past the end read time 0).
+    fn batch<'a>(
+        model: &'a SkinnedModel,
+        clip: usize,
+        times: &[f32; MAX_LANES],
+        first: usize,
+        lanes: usize,
+        streaming: bool,
+    ) -> Batch<'a> {
+        let mut shifted = [0.0; MAX_LANES];
+        shifted[..MAX_LANES - first].copy_from_slice(&times[first..]);
+        Batch {
+            model,
+            clip,
+            times: shifted,
+            lanes,
+            streaming,
+        }
+    }
+
+    /// A kernel under test: its name, the most lanes it takes, and a call returning the
+    /// batch's palettes.
+    type Kernel = (
+        &'static str,
+        usize,
+        fn(&Batch<'_>, &mut BatchScratch) -> Vec<Mat3x4>,
+    );
+
+    /// The portable four-lane kernel, whatever the processor.
+    fn portable(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+        let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
+        run_kernel::<Vec4>(
+            batch,
+            &mut scratch.narrow,
+            &mut out,
+            |s, t, o| s.sample_lanes(t, o),
+            pose::write_palettes_with,
+        );
+        finish_streaming();
+        out
+    }
+
+    /// The four-lane kernel compiled for AVX2 and the eight-lane AVX2 kernel, where the
+    /// processor has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_kernels() -> Option<[Kernel; 2]> {
+        std::arch::is_x86_feature_detected!("avx2").then_some([
+            ("four-lane AVX2", 4, avx2_narrow),
+            ("eight-lane AVX2", 8, avx2_wide),
+        ])
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn avx2_kernels() -> Option<[Kernel; 2]> {
+        None
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+        let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
+        // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
+        unsafe { evaluate_narrow_avx2(batch, scratch, &mut out) };
+        finish_streaming();
+        out
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn avx2_wide(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+        let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
+        // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
+        unsafe { avx::evaluate_avx2(batch, scratch, &mut out) };
+        finish_streaming();
+        out
+    }
+
+    /// Every kernel this processor can run (the portable four-lane kernel, the four-lane
+    /// kernel compiled for AVX2 and the eight-lane AVX2 kernel) must give the bits of the
+    /// portable kernel for every instance, in full and partial batches, with streaming stores
+    /// or not: the crowd mixes them (partial batches end each clip's group). A kernel the
+    /// processor lacks is reported on stderr, so a run that compared less says so.
     #[test]
     fn every_kernel_gives_the_same_bits() {
         let model = builtin::model().expect("builtin");
         let n = model.joint_count();
         let times = [0.11, 0.52, 0.93, 0.34, 0.05, 0.76, 0.27, 0.68];
+        let kernels = avx2_kernels();
+        if kernels.is_none() {
+            eprintln!(
+                "every_kernel_gives_the_same_bits: no AVX2 on this processor; the four-lane \
+                 and eight-lane AVX2 kernels were NOT compared, only the portable kernel ran"
+            );
+        }
         let mut scratch = BatchScratch::default();
         for clip in 0..model.clips().len() {
-            // Streaming or not must not change a bit either.
-            let batch = |lanes| Batch {
-                model: &model,
-                clip,
-                times,
-                lanes,
-                streaming: lanes == 4,
+            // The reference: instances 0..4 and 4..8 through the portable kernel.
+            let mut reference = portable(&batch(&model, clip, &times, 0, 4, false), &mut scratch);
+            reference.extend(portable(
+                &batch(&model, clip, &times, 4, 4, false),
+                &mut scratch,
+            ));
+            let expect = |got: &[Mat3x4], first: usize, what: &str| {
+                let want = &reference[first * n..first * n + got.len()];
+                assert_eq!(bits(got), bits(want), "clip {clip}: {what}");
             };
-            let mut portable = vec![Mat3x4::IDENTITY; 4 * n];
-            run_kernel::<Vec4>(
-                &batch(4),
-                &mut scratch.narrow,
-                &mut portable,
-                |s, t, o| s.sample_lanes(t, o),
-                pose::write_palettes_with,
-            );
-            finish_streaming();
-            let mut dispatched = vec![Mat3x4::IDENTITY; batch_lanes() * n];
-            evaluate_batch(&batch(batch_lanes()), &mut scratch, &mut dispatched);
-            let bits = |m: &[Mat3x4]| bytemuck::cast_slice::<Mat3x4, u32>(m).to_vec();
-            assert_eq!(bits(&portable), bits(&dispatched[..4 * n]), "clip {clip}");
+            for streaming in [false, true] {
+                for lanes in 1..=4 {
+                    for first in [0, 4] {
+                        let b = batch(&model, clip, &times, first, lanes, streaming);
+                        let what = format!("portable, {lanes} lanes from {first}, {streaming}");
+                        expect(&portable(&b, &mut scratch), first, &what);
+                    }
+                }
+                for (name, max, kernel) in kernels.iter().flatten() {
+                    for lanes in 1..=*max {
+                        for first in [0, 4].into_iter().filter(|f| f + lanes <= 8) {
+                            let b = batch(&model, clip, &times, first, lanes, streaming);
+                            let what = format!("{name}, {lanes} lanes from {first}, {streaming}");
+                            expect(&kernel(&b, &mut scratch), first, &what);
+                        }
+                    }
+                }
+            }
+            // And the dispatcher the crowd calls, at this processor's width.
+            let lanes = batch_lanes();
+            let mut dispatched = vec![Mat3x4::IDENTITY; lanes * n];
+            let b = batch(&model, clip, &times, 0, lanes, false);
+            evaluate_batch(&b, &mut scratch, &mut dispatched);
+            expect(&dispatched, 0, "evaluate_batch");
         }
     }
 }
