@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::InstanceRecord;
+use super::record::InstanceRecord;
 use super::region::HostAllocator;
 use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
 use super::system::{Crowd, CrowdError};

@@ -2,50 +2,13 @@
 //! holding the instance records followed by the palettes. Workers write a slot in place; the
 //! consumer (the renderer) reads it while the next frames fill the other slots.
 
-use thiserror::Error;
-
+use super::error::RingError;
 use super::record::InstanceRecord;
 use super::region::{MappedRegion, REGION_ALIGN, RegionAllocator};
 use crate::anim::Mat3x4;
 
 /// Frames in flight unless told otherwise.
 pub const DEFAULT_SLOTS: usize = 3;
-
-/// Why a ring could not provide a slot.
-#[derive(Debug, Error)]
-pub enum RingError {
-    /// The requested size overflows or exceeds what an allocation may be.
-    #[error("a palette ring of {bytes} bytes is too large")]
-    TooLarge {
-        /// Bytes asked for (`usize::MAX` when the size itself overflowed).
-        bytes: usize,
-    },
-    /// The allocator had no memory for it.
-    #[error("out of memory allocating {bytes} bytes for the palette ring")]
-    OutOfMemory {
-        /// Bytes asked for.
-        bytes: usize,
-    },
-    /// The consumer failed while waiting for a slot (a lost device, a timeout...).
-    #[error("waiting for the consumer to release a slot: {0}")]
-    Wait(String),
-    /// A device allocator failed.
-    #[error("allocating the palette ring: {0}")]
-    Allocation(String),
-    /// A ring needs at least one slot.
-    #[error("a palette ring needs at least one slot")]
-    NoSlots,
-    /// The slot is smaller than what is written into it.
-    #[error("the slot holds {capacity} {what}, {needed} are needed (reserve first)")]
-    SlotTooSmall {
-        /// `instance records` or `palette matrices`.
-        what: &'static str,
-        /// What the slot holds.
-        capacity: usize,
-        /// What the crowd writes.
-        needed: usize,
-    },
-}
 
 /// How the consumer tells the ring that it has finished reading a slot. The renderer waits on
 /// a timeline semaphore; CPU-only use has nothing to wait for ([`NoConsumer`]). Tokens must

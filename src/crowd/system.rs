@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::dispatch::Dispatcher;
+use super::error::RingError;
 use super::record::InstanceRecord;
 use super::region::RegionAllocator;
-use super::ring::{PaletteRing, ReleaseWait, RingError, Slot};
+use super::ring::{PaletteRing, ReleaseWait, Slot};
 use crate::anim::{
     Batch, BatchScratch, MAX_LANES, Mat3x4, PoseScratch, SkinnedModel, SkinnedModelInstance,
     batch_lanes, evaluate_batch_unfenced, finish_streaming,
