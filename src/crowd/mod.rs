@@ -18,4 +18,4 @@ pub use error::RingError;
 pub use record::InstanceRecord;
 pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
-pub use system::{Crowd, CrowdError, ModelId};
+pub use system::{Crowd, CrowdError, ModelId, Placement};
