@@ -19,12 +19,36 @@ pub enum RingError {
         /// Bytes asked for.
         bytes: usize,
     },
-    /// The consumer failed while waiting for a slot (a lost device, a timeout...).
+    /// The consumer failed while waiting for a slot (a lost device, a timeout...); the
+    /// consumer's own error is the source.
     #[error("waiting for the consumer to release a slot: {0}")]
-    Wait(String),
-    /// A device allocator failed.
+    Wait(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A device allocator failed; its own error is the source.
     #[error("allocating the palette ring: {0}")]
-    Allocation(String),
+    Allocation(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The allocator returned a region smaller than asked for or not aligned as promised.
+    #[error(
+        "the allocator returned {len} bytes at {address:#x}; {bytes} bytes aligned to {align} are needed"
+    )]
+    BadRegion {
+        /// Bytes in the region returned.
+        len: usize,
+        /// Where it starts.
+        address: usize,
+        /// Bytes asked for.
+        bytes: usize,
+        /// Alignment required.
+        align: usize,
+    },
+    /// [`PaletteRing::submit`](super::PaletteRing::submit) named a slot the ring has not
+    /// handed out since its region was last replaced (or that does not exist).
+    #[error("slot {index} was not handed out by this ring (it has {slots} slots)")]
+    NotHandedOut {
+        /// The index submitted.
+        index: usize,
+        /// Slots in the ring.
+        slots: usize,
+    },
     /// A ring needs at least one slot.
     #[error("a palette ring needs at least one slot")]
     NoSlots,
