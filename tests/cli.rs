@@ -238,10 +238,14 @@ fn bench_palette_json_has_the_documented_fields() {
             "--json",
         ]);
         for key in [
+            "joints_per_s",
+            "joints_per_s_per_thread",
+            "ns_per_joint",
+            "gb_per_s",
+            // Old names, kept for one release.
             "bones_per_s",
             "bones_per_s_per_thread",
             "ns_per_bone",
-            "gb_per_s",
         ] {
             assert!(
                 v[key].as_f64().is_some_and(|x| x > 0.0 && x.is_finite()),

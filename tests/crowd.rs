@@ -227,14 +227,14 @@ fn output_is_bit_identical_whatever_the_thread_count() {
 #[test]
 fn records_are_grouped_by_model() {
     let mut crowd = mixed_crowd(2, 100);
-    let ranges = crowd.model_ranges();
+    let ranges: Vec<_> = crowd.model_ranges().collect();
     assert_eq!(ranges.len(), 2);
     assert_eq!(ranges[0].len(), 80);
     assert_eq!(ranges[1], 80..100);
     let mut ring = PaletteRing::new(HostAllocator, 2, 1, 1).expect("ring");
     let slot = run_frames(&mut crowd, &mut ring, 1);
     let (records, _) = last_slot(&mut ring, &crowd, slot);
-    for (m, range) in crowd.model_ranges().iter().enumerate() {
+    for (m, range) in crowd.model_ranges().enumerate() {
         assert!(records[range.clone()].iter().all(|r| r.model as usize == m));
     }
     // Palette bases follow the records without gaps.

@@ -91,17 +91,18 @@ struct PaletteArgs {
     /// Which implementation to measure.
     #[arg(long, value_enum, default_value_t = Method::Crowd)]
     method: Method,
-    /// Print JSON: {"bones_per_s", "bones_per_s_per_thread", "ns_per_bone", "gb_per_s",
-    /// "threads", "instances", "joints", ...}.
+    /// Print JSON: {"joints_per_s", "joints_per_s_per_thread", "ns_per_joint", "gb_per_s",
+    /// "threads", "instances", "joints", ...} (and, until the next release, the same figures
+    /// under their old names "joints_per_s", "joints_per_s_per_thread", "ns_per_joint").
     #[arg(long)]
     json: bool,
 }
 
 #[derive(Serialize)]
 struct Report {
-    bones_per_s: f64,
-    bones_per_s_per_thread: f64,
-    ns_per_bone: f64,
+    joints_per_s: f64,
+    joints_per_s_per_thread: f64,
+    ns_per_joint: f64,
     gb_per_s: f64,
     threads: usize,
     instances: usize,
@@ -112,6 +113,18 @@ struct Report {
     frames: u64,
     seconds: f64,
     update_ns_per_instance: f64,
+    /// The old names of the first three figures, kept for one release so that scripts
+    /// reading them go on working; removed in the next.
+    #[serde(flatten)]
+    old_names: OldNames,
+}
+
+/// `joints_per_s`, `joints_per_s_per_thread` and `ns_per_joint` under the names they had.
+#[derive(Serialize)]
+struct OldNames {
+    bones_per_s: f64,
+    bones_per_s_per_thread: f64,
+    ns_per_bone: f64,
 }
 
 pub fn run(args: &BenchArgs) -> Result<(), CliError> {
@@ -160,9 +173,9 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
     );
     println!(
         "{:.1} M joints/s, {:.1} M joints/s per thread, {:.2} ns per joint, {:.2} GB/s written",
-        report.bones_per_s / 1e6,
-        report.bones_per_s_per_thread / 1e6,
-        report.ns_per_bone,
+        report.joints_per_s / 1e6,
+        report.joints_per_s_per_thread / 1e6,
+        report.ns_per_joint,
         report.gb_per_s
     );
     println!(
@@ -200,17 +213,17 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
             let mut runs = (0..args.repeat)
                 .map(|_| measure_crowd(&setup))
                 .collect::<Result<Vec<_>, _>>()?;
-            runs.sort_by(|a, b| a.bones_per_s().total_cmp(&b.bones_per_s()));
+            runs.sort_by(|a, b| a.joints_per_s().total_cmp(&b.joints_per_s()));
             let r = report(&model, clip, Method::Crowd, &runs[runs.len() / 2]);
             if !args.json {
-                let (worst, best) = (runs[0].bones_per_s(), runs[runs.len() - 1].bones_per_s());
+                let (worst, best) = (runs[0].joints_per_s(), runs[runs.len() - 1].joints_per_s());
                 println!(
                     "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2} {:>7.1}..{:<7.1}",
                     r.threads,
                     r.instances,
-                    r.bones_per_s / 1e6,
-                    r.bones_per_s_per_thread / 1e6,
-                    r.ns_per_bone,
+                    r.joints_per_s / 1e6,
+                    r.joints_per_s_per_thread / 1e6,
+                    r.ns_per_joint,
                     worst / 1e6,
                     best / 1e6
                 );
@@ -252,7 +265,7 @@ fn plot(
             points: reports
                 .iter()
                 .filter(|r| keep(r))
-                .map(|r| (x(r), r.bones_per_s / 1e6))
+                .map(|r| (x(r), r.joints_per_s / 1e6))
                 .collect(),
         };
     let by_threads = Chart {
@@ -294,9 +307,9 @@ fn plot(
 
 fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) -> Report {
     Report {
-        bones_per_s: m.bones_per_s(),
-        bones_per_s_per_thread: m.bones_per_s_per_thread(),
-        ns_per_bone: m.ns_per_bone(),
+        joints_per_s: m.joints_per_s(),
+        joints_per_s_per_thread: m.joints_per_s_per_thread(),
+        ns_per_joint: m.ns_per_joint(),
         gb_per_s: m.gb_per_s(),
         threads: m.threads,
         instances: m.instances,
@@ -310,5 +323,10 @@ fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) ->
         frames: m.frames,
         seconds: m.seconds,
         update_ns_per_instance: m.update_seconds * 1e9 / (m.frames as f64 * m.instances as f64),
+        old_names: OldNames {
+            bones_per_s: m.joints_per_s(),
+            bones_per_s_per_thread: m.joints_per_s_per_thread(),
+            ns_per_bone: m.ns_per_joint(),
+        },
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::InstanceRecord;
+use super::record::InstanceRecord;
 use super::region::HostAllocator;
 use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
 use super::system::{Crowd, CrowdError};
@@ -85,18 +85,18 @@ pub struct Measurement {
 
 impl Measurement {
     /// Joints (palette matrices) computed per second, all threads together.
-    pub fn bones_per_s(&self) -> f64 {
+    pub fn joints_per_s(&self) -> f64 {
         (self.frames as f64 * (self.instances * self.joints) as f64) / self.seconds
     }
 
-    /// [`Measurement::bones_per_s`] divided by the thread count.
-    pub fn bones_per_s_per_thread(&self) -> f64 {
-        self.bones_per_s() / self.threads as f64
+    /// [`Measurement::joints_per_s`] divided by the thread count.
+    pub fn joints_per_s_per_thread(&self) -> f64 {
+        self.joints_per_s() / self.threads as f64
     }
 
     /// Wall-clock nanoseconds per joint (all threads together).
-    pub fn ns_per_bone(&self) -> f64 {
-        1e9 / self.bones_per_s()
+    pub fn ns_per_joint(&self) -> f64 {
+        1e9 / self.joints_per_s()
     }
 
     /// Gigabytes per second written into the ring.

@@ -5,13 +5,17 @@
 
 pub mod bench;
 mod dispatch;
+mod error;
+#[cfg(test)]
+mod layering;
 mod record;
 mod region;
 mod ring;
 mod system;
 pub mod textbook;
 
+pub use error::RingError;
 pub use record::InstanceRecord;
 pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
-pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, RingError, Slot, SlotLayout};
-pub use system::{Crowd, CrowdError, ModelId};
+pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
+pub use system::{Crowd, CrowdError, ModelId, Placement};

@@ -4,7 +4,7 @@
 use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
 
-use super::ring::RingError;
+use super::error::RingError;
 
 /// Alignment of every region and of every slot inside one: at least what Vulkan asks of
 /// storage-buffer offsets on any device (`minStorageBufferOffsetAlignment` <= 256).

@@ -2,50 +2,13 @@
 //! holding the instance records followed by the palettes. Workers write a slot in place; the
 //! consumer (the renderer) reads it while the next frames fill the other slots.
 
-use thiserror::Error;
-
+use super::error::RingError;
 use super::record::InstanceRecord;
 use super::region::{MappedRegion, REGION_ALIGN, RegionAllocator};
 use crate::anim::Mat3x4;
 
 /// Frames in flight unless told otherwise.
 pub const DEFAULT_SLOTS: usize = 3;
-
-/// Why a ring could not provide a slot.
-#[derive(Debug, Error)]
-pub enum RingError {
-    /// The requested size overflows or exceeds what an allocation may be.
-    #[error("a palette ring of {bytes} bytes is too large")]
-    TooLarge {
-        /// Bytes asked for (`usize::MAX` when the size itself overflowed).
-        bytes: usize,
-    },
-    /// The allocator had no memory for it.
-    #[error("out of memory allocating {bytes} bytes for the palette ring")]
-    OutOfMemory {
-        /// Bytes asked for.
-        bytes: usize,
-    },
-    /// The consumer failed while waiting for a slot (a lost device, a timeout...).
-    #[error("waiting for the consumer to release a slot: {0}")]
-    Wait(String),
-    /// A device allocator failed.
-    #[error("allocating the palette ring: {0}")]
-    Allocation(String),
-    /// A ring needs at least one slot.
-    #[error("a palette ring needs at least one slot")]
-    NoSlots,
-    /// The slot is smaller than what is written into it.
-    #[error("the slot holds {capacity} {what}, {needed} are needed (reserve first)")]
-    SlotTooSmall {
-        /// `instance records` or `palette matrices`.
-        what: &'static str,
-        /// What the slot holds.
-        capacity: usize,
-        /// What the crowd writes.
-        needed: usize,
-    },
-}
 
 /// How the consumer tells the ring that it has finished reading a slot. The renderer waits on
 /// a timeline semaphore; CPU-only use has nothing to wait for ([`NoConsumer`]). Tokens must
@@ -112,6 +75,17 @@ struct Retired<R> {
     last_token: Option<u64>,
 }
 
+/// Where a slot stands between the ring and the consumer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlotState {
+    /// Not handed out since the region was made.
+    Free,
+    /// Returned by `acquire`, not yet submitted.
+    HandedOut,
+    /// Consumer work tagged with this token reads it.
+    InFlight(u64),
+}
+
 /// A slot being written: the frame's instance records and palettes, in place in the region.
 pub struct Slot<'a> {
     /// Which slot this is (for the consumer to bind the right offset).
@@ -128,8 +102,8 @@ pub struct PaletteRing<A: RegionAllocator> {
     region: A::Region,
     layout: SlotLayout,
     slots: usize,
-    /// Per slot: the token of consumer work that still reads it.
-    in_flight: Vec<Option<u64>>,
+    /// Per slot: handed out or read by consumer work.
+    state: Vec<SlotState>,
     next: usize,
     completed: u64,
     retired: Vec<Retired<A::Region>>,
@@ -154,7 +128,7 @@ impl<A: RegionAllocator> PaletteRing<A> {
             region,
             layout,
             slots,
-            in_flight: vec![None; slots],
+            state: vec![SlotState::Free; slots],
             next: 0,
             completed: 0,
             retired: Vec::new(),
@@ -213,7 +187,14 @@ impl<A: RegionAllocator> PaletteRing<A> {
         )?;
         let region = allocate(&mut self.allocator, layout, self.slots)?;
         let old = std::mem::replace(&mut self.region, region);
-        let last_token = self.in_flight.iter().flatten().copied().max();
+        let last_token = self
+            .state
+            .iter()
+            .filter_map(|s| match s {
+                SlotState::InFlight(token) => Some(*token),
+                _ => None,
+            })
+            .max();
         if last_token.is_some_and(|t| t > self.completed) {
             self.retired.push(Retired {
                 _region: old,
@@ -221,7 +202,7 @@ impl<A: RegionAllocator> PaletteRing<A> {
             });
         }
         self.layout = layout;
-        self.in_flight.fill(None);
+        self.state.fill(SlotState::Free);
         self.generation += 1;
         Ok(true)
     }
@@ -229,13 +210,13 @@ impl<A: RegionAllocator> PaletteRing<A> {
     /// The slot for this frame, once the consumer has released it (waiting through `waiter`).
     pub fn acquire(&mut self, waiter: &mut impl ReleaseWait) -> Result<Slot<'_>, RingError> {
         let index = self.next;
-        if let Some(token) = self.in_flight[index] {
+        if let SlotState::InFlight(token) = self.state[index] {
             if token > self.completed {
                 waiter.wait_released(token)?;
                 self.completed = token;
             }
-            self.in_flight[index] = None;
         }
+        self.state[index] = SlotState::HandedOut;
         let completed = self.completed;
         self.retired
             .retain(|r| r.last_token.is_some_and(|t| t > completed));
@@ -265,9 +246,26 @@ impl<A: RegionAllocator> PaletteRing<A> {
 
     /// Tells the ring that consumer work reading slot `index` completes at `token`; the slot
     /// is not handed out again before [`ReleaseWait::wait_released`] returns for that token.
-    pub fn submit(&mut self, index: usize, token: u64) {
-        if let Some(slot) = self.in_flight.get_mut(index) {
-            *slot = Some(token);
+    /// Each slot [`acquire`](Self::acquire) hands out is submitted once, with the token of the
+    /// last work that reads it.
+    ///
+    /// # Errors
+    ///
+    /// [`RingError::NotHandedOut`] if `index` is not a slot handed out and not yet submitted
+    /// since the region was last replaced (by [`reserve`](Self::reserve)): an out-of-range
+    /// index, a slot submitted twice, or one written into the replaced region. Ignoring it
+    /// would leave the slot the consumer really reads unprotected, to be overwritten while it
+    /// is read; nothing is recorded then.
+    pub fn submit(&mut self, index: usize, token: u64) -> Result<(), RingError> {
+        match self.state.get_mut(index) {
+            Some(state @ SlotState::HandedOut) => {
+                *state = SlotState::InFlight(token);
+                Ok(())
+            }
+            _ => Err(RingError::NotHandedOut {
+                index,
+                slots: self.slots,
+            }),
         }
     }
 }
@@ -285,12 +283,14 @@ fn allocate<A: RegionAllocator>(
         return Err(RingError::TooLarge { bytes });
     }
     let region = allocator.allocate(bytes)?;
-    if region.len() < bytes || region.as_mut_ptr() as usize % REGION_ALIGN != 0 {
-        return Err(RingError::Allocation(format!(
-            "the allocator returned {} bytes at {:p}; {bytes} bytes aligned to {REGION_ALIGN} are needed",
-            region.len(),
-            region.as_mut_ptr()
-        )));
+    let address = region.as_mut_ptr() as usize;
+    if region.len() < bytes || address % REGION_ALIGN != 0 {
+        return Err(RingError::BadRegion {
+            len: region.len(),
+            address,
+            bytes,
+            align: REGION_ALIGN,
+        });
     }
     Ok(region)
 }
@@ -321,7 +321,7 @@ mod tests {
             assert_eq!((slot.records.len(), slot.palettes.len()), (10, 100));
             slot.palettes[99] = Mat3x4::IDENTITY;
             let index = slot.index;
-            ring.submit(index, frame + 1);
+            ring.submit(index, frame + 1).expect("handed out");
         }
         // Frames 3.. reuse slots whose work was tagged 1, 2, 3, 4.
         assert_eq!(waiter.0, [1, 2, 3, 4]);
@@ -354,7 +354,7 @@ mod tests {
         let mut ring = PaletteRing::new(HostAllocator, 2, 4, 40).expect("ring");
         let mut waiter = Recorder::default();
         let index = ring.acquire(&mut waiter).expect("slot").index;
-        ring.submit(index, 5);
+        ring.submit(index, 5).expect("handed out");
         assert!(ring.reserve(100, 1000).expect("grows"));
         assert_eq!(ring.generation(), 1);
         assert_eq!(ring.retired_regions(), 1);
@@ -363,7 +363,7 @@ mod tests {
         // New slots were never submitted: no wait, and the old region is still retained...
         let index = ring.acquire(&mut waiter).expect("slot").index;
         assert_eq!(ring.retired_regions(), 1);
-        ring.submit(index, 6);
+        ring.submit(index, 6).expect("handed out");
         ring.acquire(&mut waiter).expect("slot");
         ring.acquire(&mut waiter).expect("slot");
         // ...until a token at or past the old region's last use has been waited for.
@@ -381,5 +381,53 @@ mod tests {
             PaletteRing::new(HostAllocator, 0, 1, 1),
             Err(RingError::NoSlots)
         ));
+    }
+
+    #[test]
+    fn submitting_a_slot_not_handed_out_is_an_error() {
+        let mut ring = PaletteRing::new(HostAllocator, 2, 1, 1).expect("ring");
+        let not_handed_out =
+            |r: Result<(), RingError>| matches!(r, Err(RingError::NotHandedOut { slots: 2, .. }));
+        assert!(not_handed_out(ring.submit(0, 1)), "never acquired");
+        let index = ring.acquire(&mut NoConsumer).expect("slot").index;
+        assert!(not_handed_out(ring.submit(index + 1, 1)), "the other slot");
+        assert!(not_handed_out(ring.submit(7, 1)), "out of range");
+        ring.submit(index, 1).expect("handed out");
+        assert!(not_handed_out(ring.submit(index, 2)), "submitted twice");
+        let index = ring.acquire(&mut NoConsumer).expect("slot").index;
+        ring.reserve(10, 10).expect("grows");
+        assert!(
+            not_handed_out(ring.submit(index, 2)),
+            "written into the old region"
+        );
+        // A refused submission records nothing: the new region's slots are not waited for.
+        let mut waiter = Recorder::default();
+        ring.acquire(&mut waiter).expect("slot");
+        ring.acquire(&mut waiter).expect("slot");
+        assert!(waiter.0.is_empty(), "{:?}", waiter.0);
+    }
+
+    #[test]
+    fn a_failed_wait_carries_the_consumers_error() {
+        struct Lost;
+        impl ReleaseWait for Lost {
+            fn wait_released(&mut self, _token: u64) -> Result<(), RingError> {
+                Err(RingError::Wait(Box::new(std::io::Error::other(
+                    "device lost",
+                ))))
+            }
+        }
+        let mut ring = PaletteRing::new(HostAllocator, 1, 1, 1).expect("ring");
+        let index = ring.acquire(&mut Lost).expect("nothing to wait for").index;
+        ring.submit(index, 1).expect("handed out");
+        let Err(e) = ring.acquire(&mut Lost) else {
+            panic!("waiting failed");
+        };
+        let source = std::error::Error::source(&e).expect("a source");
+        assert!(
+            source.downcast_ref::<std::io::Error>().is_some(),
+            "{source:?}"
+        );
+        assert!(e.to_string().ends_with("device lost"), "{e}");
     }
 }

@@ -15,9 +15,10 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use super::dispatch::Dispatcher;
+use super::error::RingError;
 use super::record::InstanceRecord;
 use super::region::RegionAllocator;
-use super::ring::{PaletteRing, ReleaseWait, RingError, Slot};
+use super::ring::{PaletteRing, ReleaseWait, Slot};
 use crate::anim::{
     Batch, BatchScratch, MAX_LANES, Mat3x4, PoseScratch, SkinnedModel, SkinnedModelInstance,
     batch_lanes, evaluate_batch_unfenced, finish_streaming,
@@ -269,19 +270,23 @@ impl Crowd {
             })
     }
 
-    /// The range of records of each model in slot order (indexed by [`ModelId`]): one
-    /// instanced draw per model and subset covers exactly its range.
-    pub fn model_ranges(&mut self) -> Vec<Range<usize>> {
+    /// The range of records of each model in slot order (the `m`-th item is [`ModelId`]`(m)`'s):
+    /// one instanced draw per model and subset covers exactly its range. Allocates nothing.
+    pub fn model_ranges(&mut self) -> impl ExactSizeIterator<Item = Range<usize>> + '_ {
         self.refresh_order();
-        (0..self.models.len())
-            .map(|m| self.model_range(ModelId(m as u32)))
-            .collect()
+        let crowd = &*self;
+        (0..crowd.models.len()).map(|m| crowd.ordered_range(ModelId(m as u32)))
     }
 
     /// The range of records of model `model` in slot order, without allocating (the renderer
     /// asks every frame); empty for a model with no instances or that was never added.
     pub fn model_range(&mut self, model: ModelId) -> Range<usize> {
         self.refresh_order();
+        self.ordered_range(model)
+    }
+
+    /// [`Crowd::model_range`] once the slot order is current.
+    fn ordered_range(&self, model: ModelId) -> Range<usize> {
         let m = model.0 as usize;
         let Some(&first) = self.bucket_base.get(m) else {
             return 0..0;

@@ -617,7 +617,11 @@ impl Renderer {
             .signal_semaphore_infos(&signals[..signal_count]);
         self.ctx.submit(&[submit], vk::Fence::null())?;
         self.last_value = value;
-        self.ring.submit(slot, value);
+        // A slot the ring did not hand out is a bug here, reported rather than left to tear
+        // a later frame.
+        self.ring
+            .submit(slot, value)
+            .map_err(crate::crowd::CrowdError::Ring)?;
         let frame = &mut self.frames[fi];
         frame.done_at = value;
         frame.queries_pending = true;

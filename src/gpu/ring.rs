@@ -75,14 +75,17 @@ impl RegionAllocator for DeviceRingAllocator {
             MemoryLocation::CpuToGpu,
             REGION_ALIGN as u64,
         )
-        .map_err(|e| RingError::Allocation(e.to_string()))?;
+        .map_err(|e| RingError::Allocation(Box::new(e)))?;
         let ptr = buffer.mapped_ptr().ok_or_else(|| {
             RingError::Allocation("the palette ring's memory is not host-visible".into())
         })?;
         if ptr as usize % REGION_ALIGN != 0 {
-            return Err(RingError::Allocation(format!(
-                "the palette ring's mapping at {ptr:p} is not aligned to {REGION_ALIGN} bytes"
-            )));
+            return Err(RingError::Allocation(
+                format!(
+                    "the palette ring's mapping at {ptr:p} is not aligned to {REGION_ALIGN} bytes"
+                )
+                .into(),
+            ));
         }
         // The slices the ring hands out must start out initialized; write-only, so it is
         // cheap on write-combined memory too.
@@ -157,7 +160,7 @@ impl Timeline {
 
 impl ReleaseWait for Timeline {
     fn wait_released(&mut self, token: u64) -> Result<(), RingError> {
-        self.wait(token).map_err(|e| RingError::Wait(e.to_string()))
+        self.wait(token).map_err(|e| RingError::Wait(Box::new(e)))
     }
 }
 

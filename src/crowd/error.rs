@@ -1,0 +1,65 @@
+//! `RingError`: why a palette ring or the memory under it failed. Its own module, below
+//! `region` and `ring`, so that both can name it while `ring` depends on `region` and not the
+//! reverse.
+
+use thiserror::Error;
+
+/// Why a ring could not provide a slot.
+#[derive(Debug, Error)]
+pub enum RingError {
+    /// The requested size overflows or exceeds what an allocation may be.
+    #[error("a palette ring of {bytes} bytes is too large")]
+    TooLarge {
+        /// Bytes asked for (`usize::MAX` when the size itself overflowed).
+        bytes: usize,
+    },
+    /// The allocator had no memory for it.
+    #[error("out of memory allocating {bytes} bytes for the palette ring")]
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: usize,
+    },
+    /// The consumer failed while waiting for a slot (a lost device, a timeout...); the
+    /// consumer's own error is the source.
+    #[error("waiting for the consumer to release a slot: {0}")]
+    Wait(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// A device allocator failed; its own error is the source.
+    #[error("allocating the palette ring: {0}")]
+    Allocation(#[source] Box<dyn std::error::Error + Send + Sync>),
+    /// The allocator returned a region smaller than asked for or not aligned as promised.
+    #[error(
+        "the allocator returned {len} bytes at {address:#x}; {bytes} bytes aligned to {align} are needed"
+    )]
+    BadRegion {
+        /// Bytes in the region returned.
+        len: usize,
+        /// Where it starts.
+        address: usize,
+        /// Bytes asked for.
+        bytes: usize,
+        /// Alignment required.
+        align: usize,
+    },
+    /// [`PaletteRing::submit`](super::PaletteRing::submit) named a slot the ring has not
+    /// handed out since its region was last replaced (or that does not exist).
+    #[error("slot {index} was not handed out by this ring (it has {slots} slots)")]
+    NotHandedOut {
+        /// The index submitted.
+        index: usize,
+        /// Slots in the ring.
+        slots: usize,
+    },
+    /// A ring needs at least one slot.
+    #[error("a palette ring needs at least one slot")]
+    NoSlots,
+    /// The slot is smaller than what is written into it.
+    #[error("the slot holds {capacity} {what}, {needed} are needed (reserve first)")]
+    SlotTooSmall {
+        /// `instance records` or `palette matrices`.
+        what: &'static str,
+        /// What the slot holds.
+        capacity: usize,
+        /// What the crowd writes.
+        needed: usize,
+    },
+}
