@@ -1,9 +1,6 @@
 //! `Skeleton`: joints in parent-before-child order with their bind pose and offset (inverse
 //! bind) matrices.
 
-use glam::Vec4;
-
-use super::batch::SoaMat;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
 use super::transform::Transform;
@@ -44,8 +41,6 @@ pub struct Skeleton {
     parent_slots: Vec<u32>,
     bind: Vec<Transform>,
     offsets: Vec<Mat3x4>,
-    /// The offsets with every element splatted across four lanes, for batch evaluation.
-    offset_lanes: Vec<SoaMat<Vec4>>,
     /// For each joint, its position in the source file (identity unless a loader reordered).
     source_index: Vec<u32>,
 }
@@ -93,7 +88,6 @@ impl Skeleton {
             parents,
             parent_slots,
             bind,
-            offset_lanes: offsets.iter().map(SoaMat::splat).collect(),
             offsets,
             source_index: (0..count as u32).collect(),
         })
@@ -110,7 +104,6 @@ impl Skeleton {
                 joint: j,
                 name: skeleton.names[j].clone(),
             })?;
-            skeleton.offset_lanes[j] = SoaMat::splat(&skeleton.offsets[j]);
         }
         Ok(skeleton)
     }
@@ -166,7 +159,7 @@ impl Skeleton {
         self.parents.iter().map(|p| p.map(usize::from))
     }
 
-    /// Scratch slots of the parents (see [`crate::anim::pose`]): 0 for roots, `parent + 1`
+    /// Scratch slots of the parents (see [`crate::anim::local_to_palette`]): 0 for roots, `parent + 1`
     /// otherwise.
     pub(crate) fn parent_slots(&self) -> &[u32] {
         &self.parent_slots
@@ -180,11 +173,6 @@ impl Skeleton {
     /// Offset (inverse bind) matrices.
     pub fn offsets(&self) -> &[Mat3x4] {
         &self.offsets
-    }
-
-    /// The offsets splatted across batch lanes.
-    pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
-        &self.offset_lanes
     }
 
     /// Index of the joint named `name`.

@@ -3,8 +3,8 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
-use super::lanes::slerp_weights;
 use super::matrix::Mat3x4;
+use super::simd::slerp_weights;
 
 /// A decomposed local transform. The matrix it stands for is `T * R * S`.
 #[derive(Clone, Copy, Debug, PartialEq)]
