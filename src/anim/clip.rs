@@ -146,7 +146,12 @@ impl AnimationClip {
     }
 
     /// Samples every joint's local transform at `time` seconds into `out` (one entry per
-    /// joint). Exact at any time: no resampling, no state.
+    /// joint). Exact at any time: no resampling, no state. The sampling stage's length rule:
+    /// see [`ClipSampler::sample`].
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the joint count.
     #[inline]
     pub fn sample(&self, time: f32, out: &mut [Transform]) {
         self.sampler.sample(time, out);

@@ -135,6 +135,7 @@ impl Skeleton {
     }
 
     /// Number of joints.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.names.len()
     }
@@ -145,11 +146,17 @@ impl Skeleton {
     }
 
     /// Joint names, in skeleton order.
+    #[must_use]
     pub fn names(&self) -> &[String] {
         &self.names
     }
 
     /// The parent of joint `j`, `None` for a root.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a joint index.
+    #[must_use]
     pub fn parent(&self, j: usize) -> Option<usize> {
         self.parents[j].map(usize::from)
     }
@@ -166,27 +173,36 @@ impl Skeleton {
     }
 
     /// Bind-pose local transforms.
+    #[must_use]
     pub fn bind_pose(&self) -> &[Transform] {
         &self.bind
     }
 
     /// Offset (inverse bind) matrices.
+    #[must_use]
     pub fn offsets(&self) -> &[Mat3x4] {
         &self.offsets
     }
 
     /// Index of the joint named `name`.
+    #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
 
     /// Position of joint `j` in the source file.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a joint index.
+    #[must_use]
     pub fn source_index(&self, j: usize) -> usize {
         self.source_index[j] as usize
     }
 
     /// For each source position, the joint's index in this skeleton (the inverse of
     /// [`Skeleton::source_index`]); loaders remap vertex joint indices with it.
+    #[must_use]
     pub fn index_from_source(&self) -> Vec<usize> {
         let mut map = vec![0; self.len()];
         for (j, &s) in self.source_index.iter().enumerate() {
@@ -196,6 +212,7 @@ impl Skeleton {
     }
 
     /// To-root transforms of the bind pose.
+    #[must_use]
     pub fn bind_to_root(&self) -> Vec<Mat3x4> {
         let mut to_root: Vec<Mat3x4> = Vec::with_capacity(self.len());
         for (j, local) in self.bind.iter().enumerate() {

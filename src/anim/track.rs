@@ -41,6 +41,10 @@ impl<T> Channel<T> {
     }
 
     /// The value of key `k` (the middle of the triple for cubic splines).
+    ///
+    /// # Panics
+    ///
+    /// If `k` is not a key index.
     pub fn key_value(&self, k: usize) -> &T {
         match self.interpolation {
             Interpolation::CubicSpline => &self.values[3 * k + 1],
