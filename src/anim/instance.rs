@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
 use super::model::SkinnedModel;
-use super::pose::{PoseScratch, write_palette};
+use super::pose::{PoseScratch, blend_poses, local_to_palette};
 
 /// What happens when the current clip reaches its end and nothing is queued.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -211,25 +211,36 @@ impl SkinnedModelInstance {
         self.time = self.settle(self.clip, time);
     }
 
-    /// Writes this instance's palette into `out` (one matrix per joint of the model).
+    /// Writes this instance's palette into the first joint-count entries of `out`: sample,
+    /// blend (during a cross-fade), local-to-palette (the length rule of
+    /// [`crate::anim::local_to_palette`]).
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the model's joint count.
     pub fn evaluate(&self, scratch: &mut PoseScratch, out: &mut [Mat3x4]) {
         let model = &*self.model;
+        let skeleton = model.skeleton();
         let n = model.joint_count();
         scratch.reserve(n);
-        let locals = &mut scratch.locals[..n];
+        // The pose that goes into local-to-palette always ends in `scratch.locals`; during a
+        // cross-fade the two clips are sampled beside it and blended into it.
+        let target = match self.fade {
+            Some(_) => &mut scratch.incoming[..n],
+            None => &mut scratch.locals[..n],
+        };
         match model.clips().get(self.clip) {
-            Some(clip) => clip.sample(self.time, locals),
-            None => locals.copy_from_slice(model.skeleton().bind_pose()),
+            Some(clip) => clip.sample(self.time, target),
+            None => target.copy_from_slice(skeleton.bind_pose()),
         }
         if let Some(fade) = self.fade {
-            let outgoing = &mut scratch.blend[..n];
+            let outgoing = &mut scratch.outgoing[..n];
             model.clips()[fade.from_clip].sample(fade.from_time, outgoing);
             let w = (fade.elapsed / fade.duration).clamp(0.0, 1.0);
-            for (incoming, out) in locals.iter_mut().zip(outgoing.iter()) {
-                *incoming = out.blend(incoming, w);
-            }
+            let (outgoing, incoming) = (&scratch.outgoing[..n], &scratch.incoming[..n]);
+            blend_poses(skeleton, outgoing, incoming, w, &mut scratch.locals[..n]);
         }
-        write_palette(model.skeleton(), locals, &mut scratch.to_root, out);
+        local_to_palette(skeleton, &scratch.locals, &mut scratch.to_root, out);
     }
 
     fn check_clip(&self, clip: usize) -> Result<(), AnimError> {

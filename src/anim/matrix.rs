@@ -5,6 +5,8 @@
 //! representation identical to the GPU one lets palette workers write their result straight into
 //! mapped memory with no transpose or copy.
 
+use std::ops::{Mul, MulAssign};
+
 use bytemuck::{Pod, Zeroable};
 use glam::{Affine3A, Mat4, Quat, Vec3, Vec3A, Vec4};
 
@@ -33,6 +35,7 @@ impl Mat3x4 {
     /// Builds `T * R * S` (scale first, then rotate, then translate) from its parts.
     /// `rotation` must be normalized.
     #[inline(always)]
+    #[must_use]
     pub fn from_trs(translation: Vec3A, rotation: Quat, scale: Vec3A) -> Self {
         let (x, y, z, w) = (rotation.x, rotation.y, rotation.z, rotation.w);
         let (x2, y2, z2) = (x + x, y + y, z + z);
@@ -51,6 +54,7 @@ impl Mat3x4 {
     }
 
     /// Converts from glam's column-major affine type.
+    #[must_use]
     pub fn from_affine(a: &Affine3A) -> Self {
         let m = a.matrix3;
         let t = a.translation;
@@ -64,6 +68,7 @@ impl Mat3x4 {
     }
 
     /// Converts to glam's column-major affine type.
+    #[must_use]
     pub fn to_affine(&self) -> Affine3A {
         let [r0, r1, r2] = self.rows;
         Affine3A::from_cols(
@@ -75,11 +80,13 @@ impl Mat3x4 {
     }
 
     /// Converts to a 4x4 matrix (column-major, column vectors).
+    #[must_use]
     pub fn to_mat4(&self) -> Mat4 {
         Mat4::from(self.to_affine())
     }
 
     /// Reads a 4x4 matrix, dropping its last row (which must be `0 0 0 1` for an affine one).
+    #[must_use]
     pub fn from_mat4(m: &Mat4) -> Self {
         let t = m.transpose();
         Self {
@@ -87,25 +94,16 @@ impl Mat3x4 {
         }
     }
 
-    /// The matrix product `self * rhs` (apply `rhs` first, then `self`).
+    /// The matrix product `self * rhs` (apply `rhs` first, then `self`); the same as the `*`
+    /// operator.
     #[inline(always)]
+    #[must_use]
     pub fn mul(&self, rhs: &Self) -> Self {
-        #[inline(always)]
-        fn row(a: Vec4, b: &Mat3x4) -> Vec4 {
-            Vec4::splat(a.x) * b.rows[0]
-                + Vec4::splat(a.y) * b.rows[1]
-                + (Vec4::splat(a.z) * b.rows[2] + a * W_ONLY)
-        }
-        Self {
-            rows: [
-                row(self.rows[0], rhs),
-                row(self.rows[1], rhs),
-                row(self.rows[2], rhs),
-            ],
-        }
+        product(self, rhs)
     }
 
     /// The inverse transform, or `None` when the linear part is singular.
+    #[must_use]
     pub fn inverse(&self) -> Option<Self> {
         let a = self.to_affine();
         let det = a.matrix3.determinant();
@@ -117,6 +115,7 @@ impl Mat3x4 {
 
     /// Transforms a point (applies translation).
     #[inline]
+    #[must_use]
     pub fn transform_point3(&self, p: Vec3) -> Vec3 {
         let v = p.extend(1.0);
         Vec3::new(
@@ -128,6 +127,7 @@ impl Mat3x4 {
 
     /// Transforms a direction (ignores translation).
     #[inline]
+    #[must_use]
     pub fn transform_vector3(&self, d: Vec3) -> Vec3 {
         let v = d.extend(0.0);
         Vec3::new(
@@ -139,16 +139,19 @@ impl Mat3x4 {
 
     /// The translation column.
     #[inline]
+    #[must_use]
     pub fn translation(&self) -> Vec3 {
         Vec3::new(self.rows[0].w, self.rows[1].w, self.rows[2].w)
     }
 
     /// The twelve numbers row by row: `[m00 m01 m02 tx m10 m11 m12 ty m20 m21 m22 tz]`.
+    #[must_use]
     pub fn to_array(&self) -> [f32; 12] {
         bytemuck::cast(self.rows)
     }
 
     /// Inverse of [`Mat3x4::to_array`].
+    #[must_use]
     pub fn from_array(a: [f32; 12]) -> Self {
         Self {
             rows: bytemuck::cast(a),
@@ -156,6 +159,7 @@ impl Mat3x4 {
     }
 
     /// Whether every element is within `eps` of `other`'s.
+    #[must_use]
     pub fn abs_diff_eq(&self, other: &Self, eps: f32) -> bool {
         self.rows
             .iter()
@@ -164,8 +168,68 @@ impl Mat3x4 {
     }
 
     /// Whether every element is finite.
+    #[must_use]
     pub fn is_finite(&self) -> bool {
         self.rows.iter().all(|r| r.is_finite())
+    }
+}
+
+/// The one definition of the product behind [`Mat3x4::mul`] and the `*` operators.
+///
+/// The batch's lane product (`anim::pose::soa`) computes the same matrix but cannot share
+/// this definition: it adds the terms in another order (and without the `0 * a` term), so
+/// sharing would change palette bits on one of the two paths.
+#[inline(always)]
+fn product(a: &Mat3x4, b: &Mat3x4) -> Mat3x4 {
+    #[inline(always)]
+    fn row(a: Vec4, b: &Mat3x4) -> Vec4 {
+        Vec4::splat(a.x) * b.rows[0]
+            + Vec4::splat(a.y) * b.rows[1]
+            + (Vec4::splat(a.z) * b.rows[2] + a * W_ONLY)
+    }
+    Mat3x4 {
+        rows: [row(a.rows[0], b), row(a.rows[1], b), row(a.rows[2], b)],
+    }
+}
+
+impl Mul for Mat3x4 {
+    type Output = Self;
+    /// `self * rhs`: apply `rhs` first, then `self` (as glam's matrix types).
+    #[inline(always)]
+    fn mul(self, rhs: Self) -> Self {
+        product(&self, &rhs)
+    }
+}
+
+impl Mul<&Mat3x4> for Mat3x4 {
+    type Output = Mat3x4;
+    #[inline(always)]
+    fn mul(self, rhs: &Mat3x4) -> Mat3x4 {
+        product(&self, rhs)
+    }
+}
+
+impl Mul<Mat3x4> for &Mat3x4 {
+    type Output = Mat3x4;
+    #[inline(always)]
+    fn mul(self, rhs: Mat3x4) -> Mat3x4 {
+        product(self, &rhs)
+    }
+}
+
+impl Mul<&Mat3x4> for &Mat3x4 {
+    type Output = Mat3x4;
+    #[inline(always)]
+    fn mul(self, rhs: &Mat3x4) -> Mat3x4 {
+        product(self, rhs)
+    }
+}
+
+impl MulAssign for Mat3x4 {
+    /// `*self = *self * rhs`.
+    #[inline(always)]
+    fn mul_assign(&mut self, rhs: Self) {
+        *self = product(self, &rhs);
     }
 }
 
@@ -184,6 +248,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::op_ref)] // every operand form is the point
     fn product_matches_glam() {
         let a = Affine3A::from_scale_rotation_translation(
             Vec3::new(1.0, 2.0, 3.0),
@@ -195,8 +260,18 @@ mod tests {
             Quat::from_rotation_x(-1.2),
             Vec3::new(-1.0, 0.0, 2.0),
         );
-        let ours = Mat3x4::from_affine(&a).mul(&Mat3x4::from_affine(&b));
+        let (ma, mb) = (Mat3x4::from_affine(&a), Mat3x4::from_affine(&b));
+        let ours = ma.mul(&mb);
         assert!(ours.abs_diff_eq(&Mat3x4::from_affine(&(a * b)), 1e-5));
+        // Every spelling of the product is the same function.
+        let mut assigned = ma;
+        assigned *= mb;
+        for other in [ma * mb, ma * &mb, &ma * mb, &ma * &mb, assigned] {
+            assert_eq!(
+                other.to_array().map(f32::to_bits),
+                ours.to_array().map(f32::to_bits)
+            );
+        }
         let inv = Mat3x4::from_affine(&a).inverse().expect("invertible");
         assert!(
             inv.mul(&Mat3x4::from_affine(&a))

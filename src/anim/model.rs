@@ -1,10 +1,13 @@
 //! `SkinnedModel`: the in-memory model every loader produces and everything downstream reads.
 
+use glam::Vec4;
+
 use super::clip::AnimationClip;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
 use super::mesh::Mesh;
-use super::pose::{PoseScratch, write_palette};
+use super::pose::{PoseScratch, local_to_palette};
+use super::simd::SoaMat;
 use super::skeleton::Skeleton;
 
 /// A skeleton, its clips and the mesh skinned to it. Shared read-only (`Arc`) by instances.
@@ -15,6 +18,9 @@ pub struct SkinnedModel {
     skeleton: Skeleton,
     clips: Vec<AnimationClip>,
     mesh: Mesh,
+    /// The skeleton's offsets with every element splatted across four lanes: derived data
+    /// for the batch, computed once here so the skeleton knows nothing of batches.
+    offset_lanes: Vec<SoaMat<Vec4>>,
 }
 
 impl SkinnedModel {
@@ -37,46 +43,60 @@ impl SkinnedModel {
             }
         }
         mesh.validate(skeleton.len())?;
+        let offset_lanes = skeleton.offsets().iter().map(SoaMat::splat).collect();
         Ok(Self {
             name: name.into(),
             format: format.into(),
             skeleton,
             clips,
             mesh,
+            offset_lanes,
         })
     }
 
     /// The model's name (file stem, or `builtin`).
+    #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
 
     /// Where it came from: `builtin`, `m3d`, `gltf`, `glb`, ...
+    #[must_use]
     pub fn format(&self) -> &str {
         &self.format
     }
 
     /// The joint hierarchy.
+    #[must_use]
     pub fn skeleton(&self) -> &Skeleton {
         &self.skeleton
     }
 
     /// All clips, addressable by index.
+    #[must_use]
     pub fn clips(&self) -> &[AnimationClip] {
         &self.clips
     }
 
+    /// The offsets splatted across batch lanes (see [`crate::anim::Batch`]).
+    pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
+        &self.offset_lanes
+    }
+
     /// The skinned mesh.
+    #[must_use]
     pub fn mesh(&self) -> &Mesh {
         &self.mesh
     }
 
     /// Number of joints (palette entries per instance).
+    #[must_use]
     pub fn joint_count(&self) -> usize {
         self.skeleton.len()
     }
 
     /// Index of the clip named `name`.
+    #[must_use]
     pub fn clip_index(&self, name: &str) -> Option<usize> {
         self.clips.iter().position(|c| c.name() == name)
     }
@@ -97,19 +117,29 @@ impl SkinnedModel {
     }
 
     /// Writes the palette of `clip` at `time` seconds (clamped by the sampler to the keys)
-    /// into `out` (one matrix per joint).
+    /// into the first [`joint_count`](Self::joint_count) entries of `out` (sample, then
+    /// local-to-palette; the length rule of [`crate::anim::local_to_palette`]).
+    ///
+    /// # Panics
+    ///
+    /// If `clip` is not a clip index or `out` is shorter than the joint count.
     pub fn evaluate(&self, clip: usize, time: f32, scratch: &mut PoseScratch, out: &mut [Mat3x4]) {
         let n = self.skeleton.len();
         scratch.reserve(n);
         self.clips[clip].sample(time, &mut scratch.locals[..n]);
-        write_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
+        local_to_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
     }
 
-    /// Writes the bind-pose palette (identity for consistent offsets) into `out`.
+    /// Writes the bind-pose palette (identity for consistent offsets) into the first
+    /// [`joint_count`](Self::joint_count) entries of `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the joint count.
     pub fn bind_palette(&self, scratch: &mut PoseScratch, out: &mut [Mat3x4]) {
         let n = self.skeleton.len();
         scratch.reserve(n);
         scratch.locals[..n].copy_from_slice(self.skeleton.bind_pose());
-        write_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
+        local_to_palette(&self.skeleton, &scratch.locals, &mut scratch.to_root, out);
     }
 }

@@ -1,9 +1,6 @@
 //! `Skeleton`: joints in parent-before-child order with their bind pose and offset (inverse
 //! bind) matrices.
 
-use glam::Vec4;
-
-use super::batch::SoaMat;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
 use super::transform::Transform;
@@ -44,8 +41,6 @@ pub struct Skeleton {
     parent_slots: Vec<u32>,
     bind: Vec<Transform>,
     offsets: Vec<Mat3x4>,
-    /// The offsets with every element splatted across four lanes, for batch evaluation.
-    offset_lanes: Vec<SoaMat<Vec4>>,
     /// For each joint, its position in the source file (identity unless a loader reordered).
     source_index: Vec<u32>,
 }
@@ -93,7 +88,6 @@ impl Skeleton {
             parents,
             parent_slots,
             bind,
-            offset_lanes: offsets.iter().map(SoaMat::splat).collect(),
             offsets,
             source_index: (0..count as u32).collect(),
         })
@@ -110,7 +104,6 @@ impl Skeleton {
                 joint: j,
                 name: skeleton.names[j].clone(),
             })?;
-            skeleton.offset_lanes[j] = SoaMat::splat(&skeleton.offsets[j]);
         }
         Ok(skeleton)
     }
@@ -142,6 +135,7 @@ impl Skeleton {
     }
 
     /// Number of joints.
+    #[must_use]
     pub fn len(&self) -> usize {
         self.names.len()
     }
@@ -152,11 +146,17 @@ impl Skeleton {
     }
 
     /// Joint names, in skeleton order.
+    #[must_use]
     pub fn names(&self) -> &[String] {
         &self.names
     }
 
     /// The parent of joint `j`, `None` for a root.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a joint index.
+    #[must_use]
     pub fn parent(&self, j: usize) -> Option<usize> {
         self.parents[j].map(usize::from)
     }
@@ -166,39 +166,43 @@ impl Skeleton {
         self.parents.iter().map(|p| p.map(usize::from))
     }
 
-    /// Scratch slots of the parents (see [`crate::anim::pose`]): 0 for roots, `parent + 1`
+    /// Scratch slots of the parents (see [`crate::anim::local_to_palette`]): 0 for roots, `parent + 1`
     /// otherwise.
     pub(crate) fn parent_slots(&self) -> &[u32] {
         &self.parent_slots
     }
 
     /// Bind-pose local transforms.
+    #[must_use]
     pub fn bind_pose(&self) -> &[Transform] {
         &self.bind
     }
 
     /// Offset (inverse bind) matrices.
+    #[must_use]
     pub fn offsets(&self) -> &[Mat3x4] {
         &self.offsets
     }
 
-    /// The offsets splatted across batch lanes.
-    pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
-        &self.offset_lanes
-    }
-
     /// Index of the joint named `name`.
+    #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
     }
 
     /// Position of joint `j` in the source file.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a joint index.
+    #[must_use]
     pub fn source_index(&self, j: usize) -> usize {
         self.source_index[j] as usize
     }
 
     /// For each source position, the joint's index in this skeleton (the inverse of
     /// [`Skeleton::source_index`]); loaders remap vertex joint indices with it.
+    #[must_use]
     pub fn index_from_source(&self) -> Vec<usize> {
         let mut map = vec![0; self.len()];
         for (j, &s) in self.source_index.iter().enumerate() {
@@ -208,6 +212,7 @@ impl Skeleton {
     }
 
     /// To-root transforms of the bind pose.
+    #[must_use]
     pub fn bind_to_root(&self) -> Vec<Mat3x4> {
         let mut to_root: Vec<Mat3x4> = Vec::with_capacity(self.len());
         for (j, local) in self.bind.iter().enumerate() {

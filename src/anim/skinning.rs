@@ -18,7 +18,12 @@ pub struct SkinnedVertex {
 
 /// Blends the palette matrices of a vertex's joints by its weights. Weights whose sum is off by
 /// rounding are renormalized; a vertex with no weight at all follows joint 0 of its list.
+///
+/// # Panics
+///
+/// If a joint the vertex is weighted to (or its first joint) is not an index of `palette`.
 #[inline]
+#[must_use]
 pub fn blend_matrix(v: &Vertex, palette: &[Mat3x4]) -> Mat3x4 {
     let sum: f32 = v.weights.iter().sum();
     if !(sum > 1e-6) {
@@ -40,6 +45,11 @@ pub fn blend_matrix(v: &Vertex, palette: &[Mat3x4]) -> Mat3x4 {
 
 /// Skins one vertex: position with the blended matrix, normal and tangent with its 3x3 part,
 /// renormalized (uniform scale assumed, as the format's math does).
+///
+/// # Panics
+///
+/// As [`blend_matrix`].
+#[must_use]
 pub fn skin_vertex(v: &Vertex, palette: &[Mat3x4]) -> SkinnedVertex {
     let m = blend_matrix(v, palette);
     let t = Vec3::new(v.tangent[0], v.tangent[1], v.tangent[2]);
@@ -55,9 +65,14 @@ pub fn skin_vertex(v: &Vertex, palette: &[Mat3x4]) -> SkinnedVertex {
     }
 }
 
-/// Skins every vertex of `vertices` into `out` (same length).
+/// Skins every vertex of `vertices` into the first `vertices.len()` entries of `out` (the
+/// length rule of every stage: longer outputs keep their tail).
+///
+/// # Panics
+///
+/// If `out` is shorter than `vertices`, or as [`blend_matrix`].
 pub fn skin_vertices(vertices: &[Vertex], palette: &[Mat3x4], out: &mut [SkinnedVertex]) {
-    assert_eq!(vertices.len(), out.len(), "one output per vertex");
+    let out = &mut out[..vertices.len()];
     for (v, o) in vertices.iter().zip(out.iter_mut()) {
         *o = skin_vertex(v, palette);
     }

@@ -3,8 +3,8 @@
 
 use glam::{Quat, Vec3, Vec3A, Vec4};
 
-use super::lanes::slerp_weights;
 use super::matrix::Mat3x4;
+use super::simd::slerp_weights;
 
 /// A decomposed local transform. The matrix it stands for is `T * R * S`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,12 +42,14 @@ impl Transform {
     }
 
     /// The matrix `T * R * S`.
+    #[must_use]
     #[inline(always)]
     pub fn to_matrix(&self) -> Mat3x4 {
         Mat3x4::from_trs(self.translation, self.rotation, self.scale)
     }
 
     /// Decomposes an affine matrix (scale must be positive on every axis for an exact round trip).
+    #[must_use]
     pub fn from_matrix(m: &Mat3x4) -> Self {
         let (s, r, t) = m.to_affine().to_scale_rotation_translation();
         Self::new(t, r.normalize(), s)
@@ -55,6 +57,7 @@ impl Transform {
 
     /// Blends towards `other` by `weight` (0 keeps `self`, 1 gives `other`): translation and
     /// scale are lerped, rotation is nlerped along the shorter arc. Used for cross-fades.
+    #[must_use]
     #[inline]
     pub fn blend(&self, other: &Self, weight: f32) -> Self {
         Self {
@@ -72,12 +75,14 @@ impl Transform {
 
 /// Linear interpolation written as `(1 - f) a + f b`, so that `f = 0` gives `a` and `f = 1`
 /// gives `b` exactly (no rounding from `a + (b - a) f`): sampling at a key time returns the key.
+#[must_use]
 #[inline(always)]
 pub fn lerp_exact(a: Vec4, b: Vec4, f: f32) -> Vec4 {
     a * (1.0 - f) + b * f
 }
 
 /// Normalized linear interpolation along the shorter arc.
+#[must_use]
 #[inline]
 pub fn nlerp_short(a: Quat, b: Quat, f: f32) -> Quat {
     let b4 = if a.dot(b) < 0.0 {
@@ -91,6 +96,7 @@ pub fn nlerp_short(a: Quat, b: Quat, f: f32) -> Quat {
 /// Spherical linear interpolation between unit quaternions whose dot product is not negative
 /// (the sampler flips keys at build time so that every pair of neighbours satisfies this, which
 /// makes every interpolation take the short arc). Branch-free; see [`slerp_weights`].
+#[must_use]
 #[inline(always)]
 pub fn slerp_positive(a: Vec4, b: Vec4, f: f32) -> Vec4 {
     let (wa, wb) = slerp_weights(a.dot(b), f);
@@ -98,6 +104,7 @@ pub fn slerp_positive(a: Vec4, b: Vec4, f: f32) -> Vec4 {
 }
 
 /// Shortest-arc slerp for any two unit quaternions.
+#[must_use]
 #[inline]
 pub fn slerp_short(a: Quat, b: Quat, f: f32) -> Quat {
     let b4 = if a.dot(b) < 0.0 {

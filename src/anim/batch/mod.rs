@@ -15,73 +15,26 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx;
-mod lanes;
-mod pose;
-mod sample;
-
-pub(crate) use pose::finish_streaming;
 
 use glam::Vec4;
-use lanes::Lanes;
 
 use super::matrix::Mat3x4;
 use super::model::SkinnedModel;
+use super::pose::soa::local_to_palette_with;
 use super::sampler::ClipSampler;
+pub use super::simd::MAX_LANES;
+pub(crate) use super::simd::finish_streaming;
+use super::simd::{Lanes, SoaMat, SoaTransform};
 use super::skeleton::Skeleton;
 
-/// The most instances a batch can hold (eight with AVX2; see [`batch_lanes`]).
-pub const MAX_LANES: usize = 8;
-
 /// How many instances one batch evaluates on this processor: 8 with AVX2, else 4.
+#[must_use]
 pub fn batch_lanes() -> usize {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         return 8;
     }
     4
-}
-
-/// Local transforms of a batch's instances for one joint.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SoaTransform<L> {
-    pub(crate) t: [L; 3],
-    pub(crate) r: [L; 4],
-    pub(crate) s: [L; 3],
-}
-
-impl<L: Lanes> Default for SoaTransform<L> {
-    fn default() -> Self {
-        Self {
-            t: [L::default(); 3],
-            r: [L::default(); 4],
-            s: [L::default(); 3],
-        }
-    }
-}
-
-/// A 3x4 affine matrix of a batch's instances: `m[row][column]`, lanes are instances.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct SoaMat<L> {
-    pub(crate) m: [[L; 4]; 3],
-}
-
-impl<L: Lanes> SoaMat<L> {
-    #[inline(always)]
-    pub(crate) fn identity() -> Self {
-        let (o, z) = (L::splat(1.0), L::splat(0.0));
-        Self {
-            m: [[o, z, z, z], [z, o, z, z], [z, z, o, z]],
-        }
-    }
-}
-
-impl SoaMat<Vec4> {
-    /// The same matrix in every lane.
-    pub(crate) fn splat(a: &Mat3x4) -> Self {
-        Self {
-            m: a.rows.map(|row| [0, 1, 2, 3].map(|c| Vec4::splat(row[c]))),
-        }
-    }
 }
 
 /// Working memory for one lane width.
@@ -109,7 +62,7 @@ impl<L: Lanes> LaneScratch<L> {
 pub struct BatchScratch {
     narrow: LaneScratch<Vec4>,
     #[cfg(target_arch = "x86_64")]
-    wide: LaneScratch<avx::F32x8>,
+    wide: LaneScratch<super::simd::F32x8>,
 }
 
 impl BatchScratch {
@@ -137,8 +90,17 @@ pub struct Batch<'a> {
     pub streaming: bool,
 }
 
-/// Writes the palettes of the batch's instances one after another into `out` (`lanes` times
-/// the joint count). Allocation-free once `scratch` has grown to the model's size.
+/// The batch stage: writes the palettes of the batch's instances one after another into the
+/// first `lanes` times joint-count entries of `out`. Allocation-free once `scratch` has grown
+/// to the model's size.
+///
+/// Length rule (the same for every stage of [`crate::anim`]): `out` may be longer than needed,
+/// and only its first entries are written; a shorter one panics.
+///
+/// # Panics
+///
+/// If `lanes` is not in `1..=batch_lanes()`, `clip` is not a clip index of the model, or `out`
+/// is shorter than `lanes` times the joint count.
 pub fn evaluate_batch(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
     evaluate_batch_unfenced(batch, scratch, out);
     finish_streaming();
@@ -174,7 +136,7 @@ fn run_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4])
         &mut scratch.narrow,
         out,
         |s, t, o| s.sample_lanes(t, o),
-        pose::write_palettes_with,
+        local_to_palette_with,
     );
 }
 
@@ -197,12 +159,12 @@ fn run_kernel<L: Lanes>(
     scratch: &mut LaneScratch<L>,
     out: &mut [Mat3x4],
     sample: impl Fn(&ClipSampler, &[f32; MAX_LANES], &mut [SoaTransform<L>]),
-    pose: impl Fn(&Skeleton, &[SoaTransform<L>], &mut [SoaMat<L>], &mut [Mat3x4], bool),
+    pose: impl Fn(&Skeleton, &[SoaMat<Vec4>], &[SoaTransform<L>], &mut [SoaMat<L>], &mut [Mat3x4], bool),
 ) {
     let n = batch.model.joint_count();
     let lanes = batch.lanes;
     assert!(
-        (1..=L::N).contains(&lanes) && out.len() == lanes * n,
+        (1..=L::N).contains(&lanes) && out.len() >= lanes * n,
         "{lanes} lanes of {n} joints need {} matrices, got {} (at most {} lanes)",
         lanes * n,
         out.len(),
@@ -214,17 +176,17 @@ fn run_kernel<L: Lanes>(
         &batch.times,
         &mut scratch.locals[..n],
     );
-    let skeleton = batch.model.skeleton();
+    let (skeleton, offsets) = (batch.model.skeleton(), batch.model.offset_lanes());
     let (locals, to_root) = (&scratch.locals[..n], &mut scratch.to_root[..=n]);
     if lanes == L::N {
-        pose(skeleton, locals, to_root, out, batch.streaming);
+        pose(skeleton, offsets, locals, to_root, out, batch.streaming);
     } else {
         // A partial batch (the end of a clip's group) computes all lanes into scratch and
         // keeps the ones that exist.
         let partial = &mut scratch.partial[..L::N * n];
-        pose(skeleton, locals, to_root, partial, batch.streaming);
+        pose(skeleton, offsets, locals, to_root, partial, batch.streaming);
         finish_streaming();
-        out.copy_from_slice(&partial[..lanes * n]);
+        out[..lanes * n].copy_from_slice(&partial[..lanes * n]);
     }
 }
 
@@ -273,7 +235,7 @@ mod tests {
             &mut scratch.narrow,
             &mut out,
             |s, t, o| s.sample_lanes(t, o),
-            pose::write_palettes_with,
+            local_to_palette_with,
         );
         finish_streaming();
         out

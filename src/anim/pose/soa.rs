@@ -1,11 +1,10 @@
-//! To-root and palettes for a batch: the same top-down pass as `anim::pose`, with every
-//! matrix element a vector of instances.
+//! Local-to-palette for a batch: the same top-down pass as [`super::local_to_palette`], with
+//! every matrix element a vector of instances ([`Lanes`]).
 
 use glam::Vec4;
 
-use super::lanes::Lanes;
-use super::{SoaMat, SoaTransform};
 use crate::anim::matrix::Mat3x4;
+use crate::anim::simd::{Lanes, SoaMat, SoaTransform};
 use crate::anim::skeleton::Skeleton;
 
 /// `T * R * S` for every lane.
@@ -57,22 +56,27 @@ fn mul<L: Lanes>(a: &SoaMat<L>, b: impl Fn(usize, usize) -> L) -> SoaMat<L> {
 }
 
 /// Computes to-root transforms top-down into `to_root[1..]` and writes every lane's palette
-/// (`to_root * offset`); lane `l`'s palette is `out[l * joints..(l + 1) * joints]`, written
-/// with streaming stores when `STREAM`.
+/// (`to_root * offset`, `offsets` being the skeleton's offsets splatted across lanes); lane
+/// `l`'s palette is `out[l * joints..(l + 1) * joints]`, written with streaming stores when
+/// `STREAM`.
+///
+/// Length rule (the one every stage follows): inputs and outputs may be longer than needed and
+/// only their first entries are read or written; shorter panics.
 #[inline(always)]
-pub(super) fn write_palettes<L: Lanes, const STREAM: bool>(
+fn local_to_palette<L: Lanes, const STREAM: bool>(
     skeleton: &Skeleton,
+    offsets: &[SoaMat<Vec4>],
     locals: &[SoaTransform<L>],
     to_root: &mut [SoaMat<L>],
     out: &mut [Mat3x4],
 ) {
     let n = skeleton.len();
-    assert_eq!(out.len(), n * L::N, "one palette per lane");
+    let out = &mut out[..n * L::N];
     to_root[0] = SoaMat::identity();
     let joints = locals[..n]
         .iter()
         .zip(&skeleton.parent_slots()[..n])
-        .zip(&skeleton.offset_lanes()[..n]);
+        .zip(&offsets[..n]);
     for (j, ((local, &slot), offset)) in joints.enumerate() {
         let local = from_trs(local);
         let world = mul(&to_root[slot as usize], |i, k| local.m[i][k]);
@@ -84,52 +88,19 @@ pub(super) fn write_palettes<L: Lanes, const STREAM: bool>(
     }
 }
 
-/// [`write_palettes`] with the store kind chosen at run time (one branch per batch).
+/// [`local_to_palette`] with the store kind chosen at run time (one branch per batch).
 #[inline(always)]
-pub(super) fn write_palettes_with<L: Lanes>(
+pub(crate) fn local_to_palette_with<L: Lanes>(
     skeleton: &Skeleton,
+    offsets: &[SoaMat<Vec4>],
     locals: &[SoaTransform<L>],
     to_root: &mut [SoaMat<L>],
     out: &mut [Mat3x4],
     streaming: bool,
 ) {
     if streaming {
-        write_palettes::<L, true>(skeleton, locals, to_root, out);
+        local_to_palette::<L, true>(skeleton, offsets, locals, to_root, out);
     } else {
-        write_palettes::<L, false>(skeleton, locals, to_root, out);
-    }
-}
-
-/// Stores a palette row: with `STREAM`, without first reading the destination's cache line
-/// (palettes are written once per frame and never read back by this thread; when a crowd's
-/// palettes outgrow the caches this saves the read); otherwise an ordinary store, which keeps
-/// small crowds' palettes in cache for whoever reads them next. [`finish_streaming`] orders
-/// streaming stores before the frame is handed over.
-#[inline(always)]
-pub(super) fn store_row<const STREAM: bool>(dst: &mut Vec4, v: Vec4) {
-    if !STREAM {
-        *dst = v;
-        return;
-    }
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `dst` is a valid, exclusive, 16-byte aligned `Vec4` (glam aligns Vec4 to 16 on
-    // x86-64, as `_mm_stream_ps` requires); SSE is part of the x86-64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_stream_ps((dst as *mut Vec4).cast::<f32>(), v.into());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        *dst = v;
-    }
-}
-
-/// Makes the streaming stores of this thread visible before anything that follows (the end
-/// of the task, then the frame's hand-over to the consumer).
-#[inline]
-pub(crate) fn finish_streaming() {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE is part of the x86-64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_sfence();
+        local_to_palette::<L, false>(skeleton, offsets, locals, to_root, out);
     }
 }

@@ -1,11 +1,10 @@
-//! Sampling one clip for a batch of instances at once (see the module above).
+//! Sampling one clip for a batch of instances at once, one instance per SIMD lane: the
+//! lane version of [`ClipSampler::sample`], over the same key groups.
 
 use glam::Vec4;
 
-use super::lanes::Lanes;
-use super::{MAX_LANES, SoaTransform};
-use crate::anim::lanes::slerp_weights;
-use crate::anim::sampler::{ClipSampler, GroupKind, KeyGroup};
+use super::{ClipSampler, GroupKind, KeyGroup};
+use crate::anim::simd::{Lanes, MAX_LANES, SoaTransform, slerp_weights};
 
 /// Each lane's frame of one group (its keys at one key time); only the first `L::N` are used.
 type Frames<'a> = [&'a [Vec4]; MAX_LANES];
@@ -69,14 +68,19 @@ fn xyz<L: Lanes>(v: [L; 4]) -> [L; 3] {
 
 impl ClipSampler {
     /// Samples every joint for a batch of `L::N` instances, instance `l` at `times[l]`, into
-    /// `out` (one entry per joint).
+    /// the first joint-count entries of `out` (the sampling stage's length rule, as
+    /// [`ClipSampler::sample`]).
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the joint count.
     #[inline(always)]
     pub(crate) fn sample_lanes<L: Lanes>(
         &self,
         times: &[f32; MAX_LANES],
         out: &mut [SoaTransform<L>],
     ) {
-        assert_eq!(out.len(), self.joints, "one output transform per joint");
+        let out = &mut out[..self.joints];
         for g in &self.groups {
             if g.kind == GroupKind::Constant {
                 write_constant(g, &self.data[g.base..][..g.stride], out);

@@ -1,48 +1,7 @@
-//! Arithmetic written once for one value (`f32`) and for four lanes (`Vec4`, one instance per
-//! lane): the slerp weights shared by the per-instance sampler and the four-instance batch.
+//! The slerp weights, written once for one value (`f32`) and for every lane type (one
+//! instance per lane): the per-instance sampler and the batch sampler share them bit for bit.
 
-use std::ops::{Add, Div, Mul, Sub};
-
-use glam::Vec4;
-
-/// A float or a vector of floats with lane-wise arithmetic.
-pub(crate) trait Real:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
-{
-    fn splat(x: f32) -> Self;
-    fn sqrt(self) -> Self;
-    fn clamp(self, lo: f32, hi: f32) -> Self;
-}
-
-impl Real for f32 {
-    #[inline(always)]
-    fn splat(x: f32) -> Self {
-        x
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        f32::sqrt(self)
-    }
-    #[inline(always)]
-    fn clamp(self, lo: f32, hi: f32) -> Self {
-        f32::clamp(self, lo, hi)
-    }
-}
-
-impl Real for Vec4 {
-    #[inline(always)]
-    fn splat(x: f32) -> Self {
-        Vec4::splat(x)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        Vec4::sqrt(self)
-    }
-    #[inline(always)]
-    fn clamp(self, lo: f32, hi: f32) -> Self {
-        self.max(Vec4::splat(lo)).min(Vec4::splat(hi))
-    }
-}
+use super::Real;
 
 /// `sin(x) / x` for `x` in `[0, pi/2]`, as a polynomial in `x^2`: exact to f32 rounding and,
 /// unlike the quotient, well behaved at 0.
@@ -94,6 +53,7 @@ pub(crate) fn slerp_weights<R: Real>(d: R, f: R) -> (R, R) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec4;
 
     #[test]
     fn sinc_and_acos_are_accurate() {

@@ -15,11 +15,13 @@ use std::collections::HashMap;
 
 use glam::{Quat, Vec3A, Vec4};
 
-use super::clip::{Channel, Interpolation, JointTrack};
-use super::transform::{Transform, lerp_exact, slerp_positive};
+mod soa;
+
+use crate::anim::track::{Channel, Interpolation, JointTrack};
+use crate::anim::transform::{Transform, lerp_exact, slerp_positive};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum GroupKind {
+enum GroupKind {
     Constant,
     Linear,
     Step,
@@ -27,8 +29,8 @@ pub(crate) enum GroupKind {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct Timeline {
-    pub(crate) times: Vec<f32>,
+struct Timeline {
+    times: Vec<f32>,
     first: f32,
     last: f32,
     /// Keys per second if the keys were evenly spaced: the guess for the frame index.
@@ -52,7 +54,7 @@ impl Timeline {
     /// of the way from key `k` to key `k + 1`. Before the first key: `(0, 0)`; at or after the
     /// last: `(n - 2, 1)`. A NaN time gives the first key.
     #[inline]
-    pub(crate) fn locate(&self, t: f32) -> (usize, f32) {
+    fn locate(&self, t: f32) -> (usize, f32) {
         let n = self.times.len();
         if !(t > self.first) {
             return (0, 0.0);
@@ -70,24 +72,24 @@ impl Timeline {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct KeyGroup {
-    pub(crate) kind: GroupKind,
-    pub(crate) timeline: usize,
-    pub(crate) base: usize,
+struct KeyGroup {
+    kind: GroupKind,
+    timeline: usize,
+    base: usize,
     /// `Vec4`s per frame (translations, then rotations, then scales; times three for cubic).
-    pub(crate) stride: usize,
-    pub(crate) translations: Vec<u16>,
-    pub(crate) rotations: Vec<u16>,
-    pub(crate) scales: Vec<u16>,
+    stride: usize,
+    translations: Vec<u16>,
+    rotations: Vec<u16>,
+    scales: Vec<u16>,
 }
 
 /// A clip compiled for fast exact sampling; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct ClipSampler {
-    pub(crate) joints: usize,
-    pub(crate) timelines: Vec<Timeline>,
-    pub(crate) groups: Vec<KeyGroup>,
-    pub(crate) data: Vec<Vec4>,
+    joints: usize,
+    timelines: Vec<Timeline>,
+    groups: Vec<KeyGroup>,
+    data: Vec<Vec4>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -243,23 +245,40 @@ impl ClipSampler {
     }
 
     /// Number of distinct key-time lists.
+    #[must_use]
     pub fn timeline_count(&self) -> usize {
         self.timelines.len()
     }
 
     /// Number of key groups (timeline x interpolation, plus the constant group).
+    #[must_use]
     pub fn group_count(&self) -> usize {
         self.groups.len()
     }
 
     /// Bytes of key data.
+    #[must_use]
     pub fn key_bytes(&self) -> usize {
         self.data.len() * std::mem::size_of::<Vec4>()
     }
 
-    /// Samples every joint at `time` into `out` (length: the joint count).
+    /// Number of joints (the length of one sampled pose).
+    #[must_use]
+    pub fn joint_count(&self) -> usize {
+        self.joints
+    }
+
+    /// The sampling stage: writes every joint's local transform at `time` seconds into the
+    /// first [`joint_count`](Self::joint_count) entries of `out`.
+    ///
+    /// Length rule (the same for every stage of [`crate::anim`]): outputs may be longer than
+    /// needed, and only the first entries are written; a shorter output panics.
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the joint count.
     pub fn sample(&self, time: f32, out: &mut [Transform]) {
-        assert_eq!(out.len(), self.joints, "one output transform per joint");
+        let out = &mut out[..self.joints];
         for g in &self.groups {
             let (k, f) = match g.kind {
                 GroupKind::Constant => (0, 0.0),
