@@ -2,8 +2,10 @@
 # system packages first (scripts/ensure-deps.sh).
 
 CARGO ?= cargo
-# Arguments for `make run`, e.g. make run ARGS="--instances 20000".
-ARGS ?=
+# Arguments for `make run`, e.g. make run ARGS="--instances 20000". The default crowd is
+# small enough that lavapipe (software Vulkan, the device of a machine without a GPU) still
+# shows a few frames a second; on a GPU ask for tens of thousands.
+ARGS ?= --instances 500
 
 .PHONY: run test deps build lint unit bench fuzz seed-corpus clean
 
