@@ -14,6 +14,7 @@ mod error;
 mod frame;
 mod frame_data;
 pub mod frame_graph;
+mod frame_inputs;
 pub mod graph;
 mod headless;
 mod image;
@@ -36,12 +37,11 @@ pub use context::{ContextOptions, GpuContext, WindowHandles};
 pub use error::{GpuError, INSTALL_HINT};
 pub use frame_data::{DrawConstants, FrameData, ViewMode};
 pub use frame_graph::RenderSettings;
+pub use frame_inputs::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
 pub use headless::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 pub use pipeline::Culling;
-pub use renderer::{
-    FrameInputs, FrameSync, FrameTimes, PassTime, Presentation, Renderer, TargetImage,
-};
+pub use renderer::{Presentation, Renderer};
 pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use swapchain::{Acquired, PresentMode, Swapchain};
 pub use texture::mip_chain;
