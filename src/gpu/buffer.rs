@@ -95,6 +95,9 @@ impl GpuBuffer {
         usage: vk::BufferUsageFlags,
         bytes: &[u8],
     ) -> Result<Self, GpuError> {
+        if bytes.is_empty() {
+            return Err(GpuError::Other(format!("buffer {name}: nothing to upload")));
+        }
         let size = bytes.len() as vk::DeviceSize;
         let staging = Self::new(
             ctx,
@@ -114,7 +117,7 @@ impl GpuBuffer {
             1,
         )?;
         ctx.run_once(&format!("upload {name}"), |cmd| {
-            let region = vk::BufferCopy::default().size(size.max(4).min(staging.size.max(4)));
+            let region = vk::BufferCopy::default().size(size);
             // SAFETY: both buffers are live and large enough; the submission is waited on.
             unsafe {
                 ctx.device

@@ -66,21 +66,36 @@ impl HeadlessRenderer {
         )
     }
 
-    /// Renders a frame, waits for it and returns its pixels.
-    pub fn render_pixels(
+    /// Renders a frame that is also copied for reading back with [`Self::pixels`].
+    pub fn render_for_readback(
         &mut self,
         crowd: &mut Crowd,
         inputs: &FrameInputs,
-    ) -> Result<Pixels, GpuError> {
+    ) -> Result<FrameTimes, GpuError> {
         self.renderer.render(
             crowd,
             inputs,
             self.offscreen.target(),
             FrameSync::default(),
             Some(self.offscreen.readback_buffer()),
-        )?;
+        )
+    }
+
+    /// Waits for every frame, then returns the pixels of the last one rendered with
+    /// [`Self::render_for_readback`].
+    pub fn pixels(&self) -> Result<Pixels, GpuError> {
         self.renderer.wait_idle()?;
         self.offscreen.pixels()
+    }
+
+    /// Renders a frame, waits for it and returns its pixels.
+    pub fn render_pixels(
+        &mut self,
+        crowd: &mut Crowd,
+        inputs: &FrameInputs,
+    ) -> Result<Pixels, GpuError> {
+        self.render_for_readback(crowd, inputs)?;
+        self.pixels()
     }
 
     /// Changes the frame size (waits for frames in flight).

@@ -464,15 +464,11 @@ impl Renderer {
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
         // The swapchain image is first touched as a colour attachment (the graph's first
         // barrier on it waits there), so the acquire semaphore is waited on at that stage.
-        let waits: Vec<vk::SemaphoreSubmitInfo> = sync
-            .wait
-            .map(|s| {
-                vk::SemaphoreSubmitInfo::default()
-                    .semaphore(s)
-                    .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            })
-            .into_iter()
-            .collect();
+        let waits = sync.wait.map(|s| {
+            vk::SemaphoreSubmitInfo::default()
+                .semaphore(s)
+                .stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+        });
         let mut signals = [
             vk::SemaphoreSubmitInfo::default()
                 .semaphore(self.timeline.semaphore)
@@ -490,7 +486,7 @@ impl Renderer {
             None => 1,
         };
         let submit = vk::SubmitInfo2::default()
-            .wait_semaphore_infos(&waits)
+            .wait_semaphore_infos(waits.as_slice())
             .command_buffer_infos(&cmds)
             .signal_semaphore_infos(&signals[..signal_count]);
         self.ctx.submit(&[submit], vk::Fence::null())?;

@@ -258,11 +258,11 @@ impl Swapchain {
     /// Presents an image rendered with `acquired.sync`. Returns false when the swapchain
     /// should be recreated (out of date or suboptimal).
     pub fn present(&self, acquired: &Acquired) -> Result<bool, GpuError> {
-        let waits: Vec<vk::Semaphore> = acquired.sync.signal.into_iter().collect();
+        let waits = acquired.sync.signal;
         let swapchains = [self.swapchain];
         let indices = [acquired.index];
         let info = vk::PresentInfoKHR::default()
-            .wait_semaphores(&waits)
+            .wait_semaphores(waits.as_slice())
             .swapchains(&swapchains)
             .image_indices(&indices);
         // SAFETY: the image was acquired and its frame submitted to signal `waits`.

@@ -2,13 +2,9 @@
 //! seed, a frame count and a size always give the same picture), the last one written as PNG.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
-use ash::vk;
-use throng::gpu::{
-    FrameCapture, FrameSync, GpuContext, OFFSCREEN_FORMAT, Offscreen, Presentation, Renderer,
-};
+use throng::gpu::{FrameCapture, HeadlessRenderer};
 
 use super::session::Session;
 use super::stats::{Stats, write_json};
@@ -22,23 +18,16 @@ const DEFAULT_SECONDS: f64 = 3.0;
 
 pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> {
     let mut session = Session::new(args)?;
-    // SAFETY: no window.
-    let ctx: Arc<GpuContext> = unsafe { GpuContext::new(&args.context_options(), None) }?;
-    let extent = vk::Extent2D {
-        width: args.width,
-        height: args.height,
-    };
-    let mut renderer = Renderer::new(&ctx, OFFSCREEN_FORMAT, extent, Presentation::Offscreen)?;
-    renderer.set_settings(args.settings())?;
-    session.upload(&mut renderer)?;
-    let offscreen = Offscreen::new(&ctx, extent)?;
+    let mut r = HeadlessRenderer::new(&args.context_options(), args.width, args.height)?;
+    r.renderer().set_settings(args.settings())?;
+    session.upload(r.renderer())?;
     // After the instance: RenderDoc's layer (when present) came in with it.
     let mut capture = FrameCapture::new(args.capture_frame);
     println!(
         "rendering {} instances of {} on {} ({}x{}, headless)",
         session.crowd.len(),
-        model_names(&session),
-        ctx.device_name(),
+        session.model_names(),
+        r.context().device_name(),
         args.width,
         args.height
     );
@@ -55,64 +44,38 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         };
         let anim_ms = session.advance(HEADLESS_DT)?;
         let inputs = session.inputs(aspect);
-        let readback = (last && screenshot.is_some()).then(|| offscreen.readback_buffer());
         let number = stats.frames() + 1;
         capture.begin(number);
-        let times = renderer.render(
-            &mut session.crowd,
-            &inputs,
-            offscreen.target(),
-            FrameSync::default(),
-            readback,
-        )?;
+        let times = if last && screenshot.is_some() {
+            r.render_for_readback(&mut session.crowd, &inputs)?
+        } else {
+            r.render(&mut session.crowd, &inputs)?
+        };
         report_capture(capture.end(number), number);
         stats.frame(
             anim_ms + times.palette_ms,
             &times,
             frame_start.elapsed().as_secs_f64() * 1e3,
-            renderer.pass_times(),
+            r.renderer().pass_times(),
         );
         if last {
             break;
         }
     }
     report_missed_capture(&capture, stats.frames());
-    let gpu_ms_avg = renderer.gpu_ms_average()?;
-    stats.print_overall(
-        start.elapsed().as_secs_f64(),
-        gpu_ms_avg,
-        renderer.pass_times(),
-    );
+    let gpu_ms_avg = r.renderer().gpu_ms_average()?;
+    let passes = r.renderer().pass_times().to_vec();
+    stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg, &passes);
     if let Some(path) = &screenshot {
-        offscreen.pixels()?.save_png(path)?;
+        r.pixels()?.save_png(path)?;
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.stats_json {
-        let doc = stats.json(gpu_ms_avg, renderer.pass_times(), |d| {
-            d.instances = session.crowd.len();
-            d.joints_per_instance = session
-                .models
-                .iter()
-                .map(|m| m.joint_count())
-                .max()
-                .unwrap_or(0);
-            d.device = ctx.device_name().to_string();
-            d.width = args.width;
-            d.height = args.height;
-            d.view_proj = session.inputs(aspect).view_proj.to_cols_array();
-            d.instance_world = session.first_world().to_array();
+        let device = r.context().device_name().to_string();
+        let doc = stats.json(gpu_ms_avg, &passes, |d| {
+            session.fill_stats(d, &device, args.width, args.height)
         });
         write_json(path, &doc)?;
     }
     Ok(())
-}
-
-/// "builtin", or "builtin + robot".
-pub fn model_names(session: &Session) -> String {
-    session
-        .models
-        .iter()
-        .map(|m| m.name().to_string())
-        .collect::<Vec<_>>()
-        .join(" + ")
 }

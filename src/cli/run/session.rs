@@ -14,6 +14,7 @@ use throng::scene::{
 };
 
 use super::RunArgs;
+use super::stats::StatsJson;
 use crate::cli::CliError;
 
 /// Seconds between cross-fades of one instance to another clip, on average.
@@ -239,6 +240,32 @@ impl Session {
             lo.min(shifted_lo).with_y(0.0_f32.min(lo.y)),
             hi.max(shifted_hi),
         )
+    }
+
+    /// Fills what the session knows of `--stats-json`: the crowd, the device and the frame
+    /// of `width` x `height` pixels it was seen in.
+    pub fn fill_stats(&self, doc: &mut StatsJson, device: &str, width: u32, height: u32) {
+        doc.instances = self.crowd.len();
+        doc.joints_per_instance = self
+            .models
+            .iter()
+            .map(|m| m.joint_count())
+            .max()
+            .unwrap_or(0);
+        doc.device = device.to_string();
+        doc.width = width;
+        doc.height = height;
+        doc.view_proj = self
+            .inputs(width as f32 / height.max(1) as f32)
+            .view_proj
+            .to_cols_array();
+        doc.instance_world = self.first_world().to_array();
+    }
+
+    /// "builtin", or "builtin + robot".
+    pub fn model_names(&self) -> String {
+        let names: Vec<&str> = self.models.iter().map(|m| m.name()).collect();
+        names.join(" + ")
     }
 
     /// Instance 0's world transform.

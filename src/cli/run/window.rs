@@ -17,7 +17,6 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-use super::headless::model_names;
 use super::session::Session;
 use super::stats::{Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
@@ -149,7 +148,7 @@ impl App<'_> {
         println!(
             "rendering {} instances of {} on {} in a window (Esc quits)",
             self.session.crowd.len(),
-            model_names(&self.session),
+            self.session.model_names(),
             ctx.device_name()
         );
         let device = ctx.device_name().to_string();
@@ -234,21 +233,9 @@ impl App<'_> {
             return Ok(());
         };
         let extent = live.swapchain.extent;
-        let aspect = extent.width as f32 / extent.height.max(1) as f32;
         let doc = self.stats.json(self.gpu_ms_avg, &self.pass_times, |d| {
-            d.instances = self.session.crowd.len();
-            d.joints_per_instance = self
-                .session
-                .models
-                .iter()
-                .map(|m| m.joint_count())
-                .max()
-                .unwrap_or(0);
-            d.device = live.device.clone();
-            d.width = extent.width;
-            d.height = extent.height;
-            d.view_proj = self.session.inputs(aspect).view_proj.to_cols_array();
-            d.instance_world = self.session.first_world().to_array();
+            self.session
+                .fill_stats(d, &live.device, extent.width, extent.height)
         });
         write_json(path, &doc)
     }
