@@ -5,6 +5,7 @@ pub mod builtin;
 mod error;
 pub mod gltf;
 pub mod m3d;
+pub mod source;
 pub mod texture;
 
 pub use error::{ErrorKind, LoadError};
@@ -13,25 +14,55 @@ use std::path::Path;
 
 use crate::anim::SkinnedModel;
 
+/// How a model is loaded: limits and choices the command line can change. Every loader takes
+/// its limits from here, so a flag applies to every format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadOptions {
+    /// Cap on the size of any one file read, the model's or one it refers to
+    /// (`--max-file-size`).
+    pub max_file_size: u64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+}
+
 /// Loads a model named on a command line: `builtin` (or nothing) for the generated character,
 /// otherwise a file whose extension picks the loader.
 pub fn load_model(spec: Option<&str>) -> Result<SkinnedModel, LoadError> {
+    load_model_with(spec, &LoadOptions::default())
+}
+
+/// [`load_model`] with explicit options.
+pub fn load_model_with(
+    spec: Option<&str>,
+    options: &LoadOptions,
+) -> Result<SkinnedModel, LoadError> {
     match spec {
         None | Some(builtin::NAME) => {
             builtin::model().map_err(|e| LoadError::from_anim(builtin::NAME, "generator", e))
         }
-        Some(path) => load_file(Path::new(path)),
+        Some(path) => load_file_with(Path::new(path), options),
     }
 }
 
 /// Loads a model file, choosing the loader by extension.
 pub fn load_file(path: &Path) -> Result<SkinnedModel, LoadError> {
+    load_file_with(path, &LoadOptions::default())
+}
+
+/// [`load_file`] with explicit options.
+pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     match extension.as_deref() {
-        Some("m3d") => m3d::load(path),
-        Some("gltf" | "glb") => gltf::load(path),
+        Some("m3d") => m3d::load_with(path, options),
+        Some("gltf" | "glb") => gltf::load_with(path, options),
         _ => Err(LoadError::new(
             path.display().to_string(),
             ErrorKind::Unsupported,

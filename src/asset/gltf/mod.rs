@@ -33,7 +33,7 @@ mod weights;
 use std::path::Path;
 
 use crate::anim::SkinnedModel;
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::{LoadError, LoadOptions, source};
 
 use accessor::Reader;
 use buffers::Buffers;
@@ -42,14 +42,13 @@ use context::Ctx;
 /// Loads a `.gltf` or `.glb` file. External buffers and images are read relative to the
 /// file's folder.
 pub fn load(path: &Path) -> Result<SkinnedModel, LoadError> {
+    load_with(path, &LoadOptions::default())
+}
+
+/// [`load`] with explicit limits.
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        LoadError::new(
-            name.clone(),
-            ErrorKind::Io,
-            format!("cannot read the file: {e}"),
-        )
-    })?;
+    let bytes = source::read_model_file(path, options.max_file_size)?;
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
     parse(&name, &bytes, Some(base_dir))
 }

@@ -1,14 +1,13 @@
 //! URIs of buffers and images: base64 `data:` URIs, and relative file references resolved
 //! inside the folder of the `.gltf` file (never absolute, never escaping it with `..`).
 
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use base64::Engine;
 use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::{ErrorKind, LoadError, source};
 
 use super::context::Ctx;
 
@@ -106,31 +105,13 @@ pub(super) fn read_file(
             ),
         ));
     };
-    let path = base.join(relative);
-    let io = |e: std::io::Error| {
+    source::read_referenced(base, relative, limit).map_err(|f| {
         ctx.error(
-            ErrorKind::Io,
+            f.kind,
             section,
-            format!("cannot read '{}': {e}", path.display()),
+            format!("'{}' {}", relative.display(), f.why),
         )
-    };
-    // The path has no `..`, but a symbolic link inside the folder could still lead out.
-    let real = path.canonicalize().map_err(io)?;
-    let real_base = base.canonicalize().map_err(io)?;
-    if !real.starts_with(&real_base) {
-        return Err(ctx.error(
-            ErrorKind::Unsupported,
-            section,
-            format!(
-                "'{}' resolves outside the model's folder (through a link); not loaded",
-                relative.display()
-            ),
-        ));
-    }
-    let file = std::fs::File::open(&real).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.take(limit).read_to_end(&mut bytes).map_err(io)?;
-    Ok(bytes)
+    })
 }
 
 /// `scheme:` as RFC 3986 defines it (a letter, then letters, digits, `+`, `-`, `.`). One

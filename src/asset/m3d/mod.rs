@@ -32,7 +32,7 @@ pub use skeleton::STATIC_ROOT;
 use std::path::Path;
 
 use crate::anim::SkinnedModel;
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::{LoadError, LoadOptions, source};
 
 /// The format name models loaded here report.
 pub const FORMAT: &str = "m3d";
@@ -50,9 +50,13 @@ const ANIMATION_CLIPS: &str = "AnimationClips";
 /// Loads an `.m3d` file. Errors name the file as `path` displays; textures are looked for in
 /// the file's folder. The model's name is the file stem.
 pub fn load(path: &Path) -> Result<SkinnedModel, LoadError> {
+    load_with(path, &LoadOptions::default())
+}
+
+/// [`load`] with explicit limits.
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| LoadError::new(&file, ErrorKind::Io, format!("cannot read the file: {e}")))?;
+    let bytes = source::read_model_file(path, options.max_file_size)?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

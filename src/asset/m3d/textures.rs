@@ -9,7 +9,7 @@ use std::path::{Component, Path};
 
 use super::materials::FileMaterial;
 use crate::anim::{Material, Texture};
-use crate::asset::texture;
+use crate::asset::{source, texture};
 
 /// The materials with texture indices filled in, and the decoded textures they index.
 pub(super) fn resolve(
@@ -62,16 +62,13 @@ fn load(dir: &Path, name: &str) -> Result<Texture, String> {
     if !plain {
         return Err("is not a plain file name beside the model".into());
     }
-    let path = dir.join(name);
-    if !path.is_file() {
-        return Err("not found".into());
-    }
-    let is_dds = path
+    let is_dds = Path::new(name)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("dds"));
     if is_dds {
         return Err("is a DDS file, which throng cannot decode (only PNG and JPEG)".into());
     }
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot be read ({e})"))?;
+    let bytes = source::read_referenced(dir, Path::new(name), source::DEFAULT_MAX_FILE_SIZE)
+        .map_err(|f| f.why)?;
     texture::decode(name, &bytes).map_err(|e| format!("cannot be decoded ({e})"))
 }
