@@ -47,7 +47,7 @@ mod skinning;
 mod track;
 mod transform;
 
-pub use batch::{Batch, BatchScratch, MAX_LANES, batch_lanes, evaluate_batch};
+pub use batch::{Batch, BatchScratch, MAX_LANES, PaletteStores, batch_lanes, evaluate_batch};
 pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
 pub use clip::AnimationClip;
 pub use error::AnimError;

@@ -1,17 +1,20 @@
-//! `throng bench palette [MODEL] --instances N --threads T --seconds S [--json]`
+//! `throng bench palette [MODEL] --instances N --threads T --seconds S [--json]`; the model
+//! options shared with `bench sweep` (`bench_sweep.rs`).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
+use throng::anim::PaletteStores;
 use throng::anim::SkinnedModel;
 use throng::asset;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
+use throng::crowd::{SyntheticShape, synthetic_model};
 use throng::scene::independent_time;
 
-use super::output::{print_json, write_file};
-use super::plot::{Chart, Series, svg};
+use super::bench_sweep::{SweepArgs, sweep};
+use super::output::print_json;
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 #[derive(Debug, Args)]
@@ -33,35 +36,70 @@ enum BenchCommand {
     Frame(super::bench_frame::FrameArgs),
 }
 
+/// Which model a benchmark runs: a file, the built-in one, or a generated one.
 #[derive(Debug, Args)]
-struct SweepArgs {
+pub(super) struct ModelArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
-    model: Option<String>,
-    /// Clip name or index (default: `walk` if the model has one, else the first clip).
+    pub(super) model: Option<String>,
+    /// Clip name or index (default: `walk` if the model has one, else the first clip; a
+    /// generated model has `even` and `uneven`).
     #[arg(long)]
-    clip: Option<String>,
-    /// Thread counts to measure (default: 1 up to the number of cores).
-    #[arg(long, value_delimiter = ',', value_parser = parse_threads)]
-    threads: Vec<usize>,
-    /// Instance counts to measure.
-    #[arg(long, value_delimiter = ',', value_parser = parse_instances, default_values_t = [1_000, 10_000, 100_000])]
-    instances: Vec<usize>,
-    /// Seconds per measurement.
-    #[arg(long, default_value_t = 2.0, value_parser = parse_seconds)]
-    seconds: f64,
-    /// Measurements per point; the median is kept (run-to-run noise on shared machines).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=50))]
-    repeat: u32,
-    /// Write the plot to this SVG file.
-    #[arg(long, value_name = "FILE")]
-    svg: Option<std::path::PathBuf>,
-    /// Print the measurements as a JSON array (one palette report per point).
-    #[arg(long)]
-    json: bool,
+    pub(super) clip: Option<String>,
+    /// Instead of MODEL, a generated model of this many joints (1 to 1024): a chain or tree
+    /// animated by an evenly keyed clip (`even`) and an unevenly keyed one (`uneven`).
+    #[arg(long, value_parser = parse_joints, conflicts_with = "model")]
+    pub(super) synthetic_joints: Option<usize>,
+    /// Shape of a generated model.
+    #[arg(long, value_enum, default_value_t = Shape::Tree)]
+    pub(super) synthetic_shape: Shape,
+    /// Palette stores: `auto` (streaming stores for frames larger than the last-level cache),
+    /// or one kind forced: direct from the SIMD lanes into every palette of the batch (the
+    /// crowd's way), or staged in scratch and copied out lane after lane (kept to measure).
+    #[arg(long, value_enum, default_value_t = Stores::Auto)]
+    pub(super) stores: Stores,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Method {
+pub(super) enum Shape {
+    /// Joint j's parent is j - 1.
+    Chain,
+    /// Joint j's parent is (j - 1) / 2.
+    Tree,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Stores {
+    /// The crowd's choice by frame size.
+    Auto,
+    /// Direct from the lanes into every palette of the batch, ordinary stores.
+    Cached,
+    /// Direct from the lanes, streaming stores.
+    Streaming,
+    /// Staged in scratch, copied out with ordinary stores.
+    StagedCached,
+    /// Staged in scratch, copied out lane after lane with streaming stores.
+    StagedStreaming,
+}
+
+impl Stores {
+    pub(super) fn kind(self) -> Option<PaletteStores> {
+        match self {
+            Self::Auto => None,
+            Self::Cached => Some(PaletteStores::Cached),
+            Self::Streaming => Some(PaletteStores::Streaming),
+            Self::StagedCached => Some(PaletteStores::StagedCached),
+            Self::StagedStreaming => Some(PaletteStores::StagedStreaming),
+        }
+    }
+}
+
+/// `--synthetic-joints`, `--joints`: 1 to 1024.
+pub(super) fn parse_joints(s: &str) -> Result<usize, String> {
+    super::parse_bounded(s, 1, 1024)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(super) enum Method {
     /// throng's crowd path: rayon, per-thread scratch, palettes written in place.
     Crowd,
     /// The textbook demo's path: clip by name, allocation, 4x4 matrices, per call.
@@ -70,11 +108,8 @@ enum Method {
 
 #[derive(Debug, Args)]
 struct PaletteArgs {
-    /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
-    model: Option<String>,
-    /// Clip name or index (default: `walk` if the model has one, else the first clip).
-    #[arg(long)]
-    clip: Option<String>,
+    #[command(flatten)]
+    source: ModelArgs,
     /// Number of instances (1 to 4,000,000).
     #[arg(long, default_value_t = 10_000, value_parser = parse_instances)]
     instances: usize,
@@ -99,20 +134,24 @@ struct PaletteArgs {
 }
 
 #[derive(Serialize)]
-struct Report {
-    joints_per_s: f64,
-    joints_per_s_per_thread: f64,
-    ns_per_joint: f64,
-    gb_per_s: f64,
-    threads: usize,
-    instances: usize,
-    joints: usize,
-    model: String,
-    clip: String,
-    method: &'static str,
-    frames: u64,
-    seconds: f64,
-    update_ns_per_instance: f64,
+pub(super) struct Report {
+    pub(super) joints_per_s: f64,
+    pub(super) joints_per_s_per_thread: f64,
+    pub(super) ns_per_joint: f64,
+    pub(super) gb_per_s: f64,
+    pub(super) threads: usize,
+    pub(super) instances: usize,
+    pub(super) joints: usize,
+    pub(super) model: String,
+    pub(super) clip: String,
+    pub(super) method: &'static str,
+    pub(super) frames: u64,
+    pub(super) seconds: f64,
+    pub(super) update_ns_per_instance: f64,
+    /// Joints per processor second of the whole process (absent where not measured): on a
+    /// loaded machine, the work without the time given to other programs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) joints_per_cpu_s: Option<f64>,
     /// The old names of the first three figures, kept for one release so that scripts
     /// reading them go on working; removed in the next.
     #[serde(flatten)]
@@ -135,13 +174,24 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     }
 }
 
-/// The model and the clip to play (`walk` when there is one and none was named).
-fn model_and_clip(
-    model: Option<&str>,
-    clip: Option<&str>,
+/// The model and the clip to play (`walk` when there is one and none was named); a generated
+/// model of `joints` joints when given, whatever `source` names.
+pub(super) fn model_and_clip(
+    source: &ModelArgs,
+    joints: Option<usize>,
 ) -> Result<(Arc<SkinnedModel>, usize), CliError> {
-    let model = Arc::new(asset::load_model(model)?);
-    let clip = match clip {
+    let model = match joints.or(source.synthetic_joints) {
+        Some(n) => {
+            let shape = match source.synthetic_shape {
+                Shape::Chain => SyntheticShape::Chain,
+                Shape::Tree => SyntheticShape::Tree,
+            };
+            synthetic_model(n, shape)?
+        }
+        None => asset::load_model(source.model.as_deref())?,
+    };
+    let model = Arc::new(model);
+    let clip = match source.clip.as_deref() {
         Some(c) => model.resolve_clip(c)?,
         None => model.clip_index("walk").unwrap_or(0),
     };
@@ -149,7 +199,7 @@ fn model_and_clip(
 }
 
 fn palette(args: &PaletteArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let (model, clip) = model_and_clip(&args.source, None)?;
     let setup = BenchSetup {
         model: model.clone(),
         clip,
@@ -158,6 +208,7 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
         duration: Duration::from_secs_f64(args.seconds),
         frames: args.frames,
         start_time: independent_time,
+        stores: args.source.stores.kind(),
     };
     let measured = match args.method {
         Method::Crowd => measure_crowd(&setup),
@@ -182,130 +233,13 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
         "{} frames in {:.2} s; clock update {:.1} ns per instance",
         report.frames, report.seconds, report.update_ns_per_instance
     );
-    Ok(())
-}
-
-fn sweep(args: &SweepArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = if args.threads.is_empty() {
-        (1..=cores).collect()
-    } else {
-        args.threads.clone()
-    };
-    let mut reports = Vec::new();
-    if !args.json {
-        println!(
-            "{:>8} {:>10} {:>12} {:>14} {:>8} {:>16}",
-            "threads", "instances", "M joints/s", "per thread", "ns/joint", "worst..best"
-        );
-    }
-    for &instances in &args.instances {
-        for &t in &threads {
-            let setup = BenchSetup::new(
-                model.clone(),
-                clip,
-                instances,
-                t,
-                Duration::from_secs_f64(args.seconds),
-                independent_time,
-            );
-            let mut runs = (0..args.repeat)
-                .map(|_| measure_crowd(&setup))
-                .collect::<Result<Vec<_>, _>>()?;
-            runs.sort_by(|a, b| a.joints_per_s().total_cmp(&b.joints_per_s()));
-            let r = report(&model, clip, Method::Crowd, &runs[runs.len() / 2]);
-            if !args.json {
-                let (worst, best) = (runs[0].joints_per_s(), runs[runs.len() - 1].joints_per_s());
-                println!(
-                    "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2} {:>7.1}..{:<7.1}",
-                    r.threads,
-                    r.instances,
-                    r.joints_per_s / 1e6,
-                    r.joints_per_s_per_thread / 1e6,
-                    r.ns_per_joint,
-                    worst / 1e6,
-                    best / 1e6
-                );
-            }
-            reports.push(r);
-        }
-    }
-    if let Some(path) = &args.svg {
-        write_file(
-            path,
-            &plot(&reports, &model, clip, cores, args.repeat, args.seconds),
-        )?;
-    }
-    if args.json {
-        return print_json(&reports);
+    if let Some(cpu) = report.joints_per_cpu_s {
+        println!("{:.1} M joints per processor second", cpu / 1e6);
     }
     Ok(())
 }
 
-/// Joints/s against threads (one line per instance count) and against instances (one line
-/// per thread count).
-fn plot(
-    reports: &[Report],
-    model: &SkinnedModel,
-    clip: usize,
-    cores: usize,
-    repeat: u32,
-    seconds: f64,
-) -> String {
-    let mut threads: Vec<usize> = reports.iter().map(|r| r.threads).collect();
-    let mut instances: Vec<usize> = reports.iter().map(|r| r.instances).collect();
-    threads.sort_unstable();
-    threads.dedup();
-    instances.sort_unstable();
-    instances.dedup();
-    let series =
-        |label: String, keep: &dyn Fn(&Report) -> bool, x: &dyn Fn(&Report) -> f64| Series {
-            label,
-            points: reports
-                .iter()
-                .filter(|r| keep(r))
-                .map(|r| (x(r), r.joints_per_s / 1e6))
-                .collect(),
-        };
-    let by_threads = Chart {
-        title: "joints/s against threads".into(),
-        x_label: "threads".into(),
-        y_label: "M joints/s".into(),
-        x_log: false,
-        series: instances
-            .iter()
-            .map(|&n| {
-                series(format!("{n} instances"), &|r| r.instances == n, &|r| {
-                    r.threads as f64
-                })
-            })
-            .collect(),
-    };
-    let by_instances = Chart {
-        title: "joints/s against instances".into(),
-        x_label: "instances (log scale)".into(),
-        y_label: "M joints/s".into(),
-        x_log: true,
-        series: threads
-            .iter()
-            .map(|&t| {
-                series(format!("{t} threads"), &|r| r.threads == t, &|r| {
-                    r.instances as f64
-                })
-            })
-            .collect(),
-    };
-    let clip_name = model.clips().get(clip).map_or("", |c| c.name());
-    let caption = format!(
-        "throng bench sweep: {} ({} joints), clip {clip_name}, {cores}-core machine, instances at independent times, median of {repeat} runs of {seconds} s",
-        model.name(),
-        model.joint_count()
-    );
-    svg(&[by_threads, by_instances], &caption)
-}
-
-fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) -> Report {
+pub(super) fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) -> Report {
     Report {
         joints_per_s: m.joints_per_s(),
         joints_per_s_per_thread: m.joints_per_s_per_thread(),
@@ -323,6 +257,7 @@ fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Measurement) ->
         frames: m.frames,
         seconds: m.seconds,
         update_ns_per_instance: m.update_seconds * 1e9 / (m.frames as f64 * m.instances as f64),
+        joints_per_cpu_s: m.joints_per_cpu_s(),
         old_names: OldNames {
             bones_per_s: m.joints_per_s(),
             bones_per_s_per_thread: m.joints_per_s_per_thread(),

@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_frame;
+mod bench_sweep;
 mod info;
 mod output;
 mod pass_args;

@@ -12,7 +12,7 @@ use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
 use super::system::{Crowd, CrowdError};
 use super::textbook::TextbookModel;
 
-use crate::anim::{Mat3x4, SkinnedModel};
+use crate::anim::{Mat3x4, PaletteStores, SkinnedModel};
 
 /// Frame step of the benchmark's clock, seconds.
 const DT: f32 = 1.0 / 60.0;
@@ -39,6 +39,8 @@ pub struct BenchSetup {
     /// (throng uses `scene::independent_time`) because placement policy lives in `scene`,
     /// which depends on `crowd` and not the other way round.
     pub start_time: fn(usize, f32) -> f32,
+    /// Palette stores to force (`None`: the crowd's own choice by frame size).
+    pub stores: Option<PaletteStores>,
 }
 
 impl BenchSetup {
@@ -60,6 +62,7 @@ impl BenchSetup {
             duration,
             frames: None,
             start_time,
+            stores: None,
         }
     }
 }
@@ -73,6 +76,10 @@ pub struct Measurement {
     pub seconds: f64,
     /// Seconds spent advancing clocks (`Crowd::update`), reported separately.
     pub update_seconds: f64,
+    /// Processor seconds the whole process spent computing palettes (all its threads), where
+    /// the system reports them: unlike `seconds`, time the processor gave to other programs
+    /// does not count, so on a loaded machine it measures the work itself.
+    pub cpu_seconds: Option<f64>,
     /// Instances per frame.
     pub instances: usize,
     /// Joints per instance.
@@ -94,6 +101,12 @@ impl Measurement {
         self.joints_per_s() / self.threads as f64
     }
 
+    /// Joints computed per processor second (see [`Measurement::cpu_seconds`]).
+    pub fn joints_per_cpu_s(&self) -> Option<f64> {
+        self.cpu_seconds
+            .map(|s| (self.frames as f64 * (self.instances * self.joints) as f64) / s)
+    }
+
     /// Wall-clock nanoseconds per joint (all threads together).
     pub fn ns_per_joint(&self) -> f64 {
         1e9 / self.joints_per_s()
@@ -110,6 +123,7 @@ impl Measurement {
 /// the palette math, and the record copies its world matrix whatever it holds.
 pub fn crowd_for(setup: &BenchSetup) -> Result<Crowd, CrowdError> {
     let mut crowd = Crowd::new(setup.threads)?;
+    crowd.set_palette_stores(setup.stores);
     let model = crowd.add_model(setup.model.clone());
     let clip = setup.model.clips().get(setup.clip);
     let duration = clip.map_or(0.0, |c| c.duration());
@@ -150,12 +164,18 @@ pub fn measure_crowd(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
         crowd.write_frame(&mut ring, &mut NoConsumer)?;
     }
     let (mut frames, mut seconds, mut update_seconds) = (0u64, 0.0f64, 0.0f64);
+    let mut cpu_seconds = Some(0.0);
     while keep_going(setup, frames, seconds + update_seconds) {
         let start = Instant::now();
         crowd.update(DT);
         let updated = Instant::now();
+        let cpu = process_cpu_seconds();
         crowd.write_frame(&mut ring, &mut NoConsumer)?;
         seconds += updated.elapsed().as_secs_f64();
+        cpu_seconds = cpu_seconds
+            .zip(cpu)
+            .zip(process_cpu_seconds())
+            .map(|((sum, a), b)| sum + (b - a));
         update_seconds += (updated - start).as_secs_f64();
         frames += 1;
     }
@@ -163,6 +183,7 @@ pub fn measure_crowd(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
         frames,
         seconds,
         update_seconds,
+        cpu_seconds,
         instances: setup.instances,
         joints,
         threads: crowd.threads(),
@@ -225,9 +246,27 @@ pub fn measure_textbook(setup: &BenchSetup) -> Result<Measurement, CrowdError> {
         frames,
         seconds: start.elapsed().as_secs_f64(),
         update_seconds: 0.0,
+        cpu_seconds: None,
         instances: setup.instances,
         joints,
         threads: pool.current_num_threads(),
         bytes_per_frame: bytes_per_frame(setup.instances, joints),
     })
+}
+
+/// Processor time used by this process so far, all threads (`CLOCK_PROCESS_CPUTIME_ID`, a
+/// vDSO call of well under a microsecond); `None` where the clock is missing.
+fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid timespec for the call to fill.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+        ok.then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    }
+    #[cfg(not(unix))]
+    None
 }

@@ -11,6 +11,7 @@ mod layering;
 mod record;
 mod region;
 mod ring;
+mod synthetic;
 mod system;
 pub mod textbook;
 
@@ -18,4 +19,5 @@ pub use error::RingError;
 pub use record::InstanceRecord;
 pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
+pub use synthetic::{SyntheticShape, synthetic_model};
 pub use system::{Crowd, CrowdError, ModelId, Placement};

@@ -20,8 +20,8 @@ use super::record::InstanceRecord;
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, Slot};
 use crate::anim::{
-    Batch, BatchScratch, MAX_LANES, Mat3x4, PoseScratch, SkinnedModel, SkinnedModelInstance,
-    batch_lanes, evaluate_batch_unfenced, finish_streaming,
+    Batch, BatchScratch, MAX_LANES, Mat3x4, PaletteStores, PoseScratch, SkinnedModel,
+    SkinnedModelInstance, batch_lanes, evaluate_batch_unfenced, finish_streaming,
 };
 
 /// Joints per parallel task: big enough that scheduling is noise (a few microseconds of
@@ -124,6 +124,8 @@ pub struct Crowd {
     /// Work below these sizes runs on the calling thread (see `set_serial_below`).
     serial_below_joints: usize,
     serial_below_instances: usize,
+    /// The palette stores asked for with [`Crowd::set_palette_stores`]; `None`: by frame size.
+    stores: Option<PaletteStores>,
     /// One per worker thread, grown when a bigger model is added and reused every frame:
     /// evaluation itself never allocates.
     scratch: Vec<Mutex<WorkerScratch>>,
@@ -152,6 +154,7 @@ impl Crowd {
             lanes: batch_lanes(),
             serial_below_joints: PARALLEL_MIN_JOINTS,
             serial_below_instances: PARALLEL_MIN_INSTANCES,
+            stores: None,
             scratch,
         })
     }
@@ -167,6 +170,22 @@ impl Crowd {
     pub fn set_serial_below(&mut self, joints: usize, instances: usize) {
         self.serial_below_joints = joints;
         self.serial_below_instances = instances;
+    }
+
+    /// How palettes are stored: `None` (the default) picks streaming stores for frames of
+    /// palettes larger than the last-level cache and ordinary ones below; `Some` forces a kind
+    /// (benchmarks compare them). The palettes' values are the same whatever the stores.
+    pub fn set_palette_stores(&mut self, stores: Option<PaletteStores>) {
+        self.stores = stores;
+    }
+
+    /// The stores a frame of `bytes` bytes of palettes is written with.
+    fn palette_stores(&self, bytes: usize) -> PaletteStores {
+        self.stores.unwrap_or(if bytes >= STREAMING_MIN_BYTES {
+            PaletteStores::Streaming
+        } else {
+            PaletteStores::Cached
+        })
     }
 
     /// Adds a model instances can be spawned from.
@@ -391,7 +410,7 @@ impl Crowd {
             scratch: &self.scratch,
             grain,
             lanes: self.lanes,
-            streaming: self.joints * size_of::<Mat3x4>() >= STREAMING_MIN_BYTES,
+            stores: self.palette_stores(self.joints * size_of::<Mat3x4>()),
         };
         let entries = &self.entries;
         if serial {
@@ -445,8 +464,8 @@ struct Job<'a> {
     grain: usize,
     /// Instances per batch on this processor.
     lanes: usize,
-    /// Whether batches write with streaming stores.
-    streaming: bool,
+    /// How batches write their palettes.
+    stores: PaletteStores,
 }
 
 impl Job<'_> {
@@ -524,9 +543,9 @@ impl Job<'_> {
                     clip: first.anim.clip(),
                     times,
                     lanes,
-                    streaming: self.streaming,
+                    streaming: self.stores.streaming(),
                 };
-                evaluate_batch_unfenced(&batch, &mut scratch.batch, out);
+                evaluate_batch_unfenced(&batch, self.stores, &mut scratch.batch, out);
             } else {
                 first.anim.evaluate(&mut scratch.pose, out);
             }

@@ -3,7 +3,7 @@
 
 use glam::Vec4;
 
-use super::{Batch, BatchScratch, run_kernel};
+use super::{Batch, BatchScratch, PaletteStores, run_kernel};
 use crate::anim::matrix::Mat3x4;
 use crate::anim::pose::soa::local_to_palette_with;
 use crate::anim::sampler::ClipSampler;
@@ -18,11 +18,13 @@ use crate::anim::skeleton::Skeleton;
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn evaluate_avx2(
     batch: &Batch<'_>,
+    stores: PaletteStores,
     scratch: &mut BatchScratch,
     out: &mut [Mat3x4],
 ) {
     run_kernel::<F32x8>(
         batch,
+        stores,
         &mut scratch.wide,
         out,
         // SAFETY: this function only runs where AVX2 is available.

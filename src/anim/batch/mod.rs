@@ -24,7 +24,7 @@ use super::pose::soa::local_to_palette_with;
 use super::sampler::ClipSampler;
 pub use super::simd::MAX_LANES;
 pub(crate) use super::simd::finish_streaming;
-use super::simd::{Lanes, SoaMat, SoaTransform};
+use super::simd::{Lanes, SoaMat, SoaTransform, store_row};
 use super::skeleton::Skeleton;
 
 /// How many instances one batch evaluates on this processor: 8 with AVX2, else 4.
@@ -90,9 +90,40 @@ pub struct Batch<'a> {
     pub streaming: bool,
 }
 
+/// How a batch's palettes reach the output.
+///
+/// The hierarchy pass produces one row of one joint for every lane at once. Written straight
+/// to the output it feeds as many store streams as there are lanes, each advancing 48 bytes
+/// per joint in its own palette; staged, the pass writes into a scratch block that stays in
+/// cache and the block is then copied out lane after lane, one sequential stream. Eight
+/// interleaved streaming-store streams were suspected of a slow mode (issue 12); measured by
+/// processor time, the direct stores were 5-10% faster than the staged ones at every joint
+/// count from 8 to 128 and showed no dip (README, "Palette throughput"), so the crowd uses
+/// them. The staged kinds stay to measure that again on other machines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaletteStores {
+    /// Direct from the lanes, ordinary stores (frames that stay in cache for their reader).
+    Cached,
+    /// Direct from the lanes, streaming stores (frames larger than the last-level cache).
+    Streaming,
+    /// Staged in scratch, copied out with ordinary stores.
+    StagedCached,
+    /// Staged in scratch, copied out lane after lane with streaming stores.
+    StagedStreaming,
+}
+
+impl PaletteStores {
+    /// Whether the stores skip the cache.
+    #[must_use]
+    pub fn streaming(self) -> bool {
+        matches!(self, Self::Streaming | Self::StagedStreaming)
+    }
+}
+
 /// The batch stage: writes the palettes of the batch's instances one after another into the
 /// first `lanes` times joint-count entries of `out`. Allocation-free once `scratch` has grown
-/// to the model's size.
+/// to the model's size. `batch.streaming` picks [`PaletteStores::Streaming`] or
+/// [`PaletteStores::Cached`].
 ///
 /// Length rule (the same for every stage of [`crate::anim`]): `out` may be longer than needed,
 /// and only its first entries are written; a shorter one panics.
@@ -102,15 +133,22 @@ pub struct Batch<'a> {
 /// If `lanes` is not in `1..=batch_lanes()`, `clip` is not a clip index of the model, or `out`
 /// is shorter than `lanes` times the joint count.
 pub fn evaluate_batch(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
-    evaluate_batch_unfenced(batch, scratch, out);
+    let stores = if batch.streaming {
+        PaletteStores::Streaming
+    } else {
+        PaletteStores::Cached
+    };
+    evaluate_batch_unfenced(batch, stores, scratch, out);
     finish_streaming();
 }
 
-/// [`evaluate_batch`] without the closing store fence: palettes are written with streaming
-/// stores, so the caller must call [`finish_streaming`] before handing them to another thread
-/// or device (the crowd does once per task rather than once per batch).
+/// [`evaluate_batch`] with the stores named, and without the closing store fence: with
+/// streaming stores the caller must call [`finish_streaming`] before handing the palettes to
+/// another thread or device (the crowd does once per task rather than once per batch).
+/// `batch.streaming` is ignored.
 pub(crate) fn evaluate_batch_unfenced(
     batch: &Batch<'_>,
+    stores: PaletteStores,
     scratch: &mut BatchScratch,
     out: &mut [Mat3x4],
 ) {
@@ -118,21 +156,27 @@ pub(crate) fn evaluate_batch_unfenced(
     if std::arch::is_x86_feature_detected!("avx2") {
         if batch.lanes > 4 {
             // SAFETY: the processor supports AVX2, checked just above.
-            unsafe { avx::evaluate_avx2(batch, scratch, out) };
+            unsafe { avx::evaluate_avx2(batch, stores, scratch, out) };
         } else {
             // SAFETY: as above.
-            unsafe { evaluate_narrow_avx2(batch, scratch, out) };
+            unsafe { evaluate_narrow_avx2(batch, stores, scratch, out) };
         }
         return;
     }
-    run_narrow(batch, scratch, out);
+    run_narrow(batch, stores, scratch, out);
 }
 
 /// The four-lane kernel, inlined into the portable and the AVX2 variant.
 #[inline(always)]
-fn run_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
+fn run_narrow(
+    batch: &Batch<'_>,
+    stores: PaletteStores,
+    scratch: &mut BatchScratch,
+    out: &mut [Mat3x4],
+) {
     run_kernel::<Vec4>(
         batch,
+        stores,
         &mut scratch.narrow,
         out,
         |s, t, o| s.sample_lanes(t, o),
@@ -147,8 +191,13 @@ fn run_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4])
 /// The processor must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn evaluate_narrow_avx2(batch: &Batch<'_>, scratch: &mut BatchScratch, out: &mut [Mat3x4]) {
-    run_narrow(batch, scratch, out);
+unsafe fn evaluate_narrow_avx2(
+    batch: &Batch<'_>,
+    stores: PaletteStores,
+    scratch: &mut BatchScratch,
+    out: &mut [Mat3x4],
+) {
+    run_narrow(batch, stores, scratch, out);
 }
 
 /// The kernel for lane type `L`, inlined into each instruction-set variant above; `sample`
@@ -156,6 +205,7 @@ unsafe fn evaluate_narrow_avx2(batch: &Batch<'_>, scratch: &mut BatchScratch, ou
 #[inline(always)]
 fn run_kernel<L: Lanes>(
     batch: &Batch<'_>,
+    stores: PaletteStores,
     scratch: &mut LaneScratch<L>,
     out: &mut [Mat3x4],
     sample: impl Fn(&ClipSampler, &[f32; MAX_LANES], &mut [SoaTransform<L>]),
@@ -178,15 +228,34 @@ fn run_kernel<L: Lanes>(
     );
     let (skeleton, offsets) = (batch.model.skeleton(), batch.model.offset_lanes());
     let (locals, to_root) = (&scratch.locals[..n], &mut scratch.to_root[..=n]);
-    if lanes == L::N {
-        pose(skeleton, offsets, locals, to_root, out, batch.streaming);
-    } else {
-        // A partial batch (the end of a clip's group) computes all lanes into scratch and
-        // keeps the ones that exist.
-        let partial = &mut scratch.partial[..L::N * n];
-        pose(skeleton, offsets, locals, to_root, partial, batch.streaming);
-        finish_streaming();
-        out[..lanes * n].copy_from_slice(&partial[..lanes * n]);
+    let direct = matches!(stores, PaletteStores::Cached | PaletteStores::Streaming);
+    if direct && lanes == L::N {
+        pose(skeleton, offsets, locals, to_root, out, stores.streaming());
+        return;
+    }
+    // Staged (and any partial batch: the end of a clip's group computes all lanes and keeps
+    // the ones that exist): into scratch with ordinary stores, then out lane after lane.
+    let staged = &mut scratch.partial[..L::N * n];
+    pose(skeleton, offsets, locals, to_root, staged, false);
+    copy_palettes(
+        &staged[..lanes * n],
+        &mut out[..lanes * n],
+        stores.streaming(),
+    );
+}
+
+/// Copies palettes in order, with streaming stores or ordinary ones: one sequential stream,
+/// so a streaming copy fills every write-combining buffer completely before it leaves.
+#[inline(always)]
+fn copy_palettes(from: &[Mat3x4], to: &mut [Mat3x4], streaming: bool) {
+    if !streaming {
+        to.copy_from_slice(from);
+        return;
+    }
+    for (t, f) in to.iter_mut().zip(from) {
+        for (row, value) in t.rows.iter_mut().zip(f.rows) {
+            store_row::<true>(row, value);
+        }
     }
 }
 
@@ -206,7 +275,6 @@ mod tests {
         times: &[f32; MAX_LANES],
         first: usize,
         lanes: usize,
-        streaming: bool,
     ) -> Batch<'a> {
         let mut shifted = [0.0; MAX_LANES];
         shifted[..MAX_LANES - first].copy_from_slice(&times[first..]);
@@ -215,23 +283,35 @@ mod tests {
             clip,
             times: shifted,
             lanes,
-            streaming,
+            streaming: false,
         }
     }
+
+    const ALL_STORES: [PaletteStores; 4] = [
+        PaletteStores::Cached,
+        PaletteStores::Streaming,
+        PaletteStores::StagedCached,
+        PaletteStores::StagedStreaming,
+    ];
 
     /// A kernel under test: its name, the most lanes it takes, and a call returning the
     /// batch's palettes.
     type Kernel = (
         &'static str,
         usize,
-        fn(&Batch<'_>, &mut BatchScratch) -> Vec<Mat3x4>,
+        fn(&Batch<'_>, PaletteStores, &mut BatchScratch) -> Vec<Mat3x4>,
     );
 
     /// The portable four-lane kernel, whatever the processor.
-    fn portable(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+    fn portable(
+        batch: &Batch<'_>,
+        stores: PaletteStores,
+        scratch: &mut BatchScratch,
+    ) -> Vec<Mat3x4> {
         let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
         run_kernel::<Vec4>(
             batch,
+            stores,
             &mut scratch.narrow,
             &mut out,
             |s, t, o| s.sample_lanes(t, o),
@@ -257,27 +337,36 @@ mod tests {
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn avx2_narrow(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+    fn avx2_narrow(
+        batch: &Batch<'_>,
+        stores: PaletteStores,
+        scratch: &mut BatchScratch,
+    ) -> Vec<Mat3x4> {
         let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
         // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
-        unsafe { evaluate_narrow_avx2(batch, scratch, &mut out) };
+        unsafe { evaluate_narrow_avx2(batch, stores, scratch, &mut out) };
         finish_streaming();
         out
     }
 
     #[cfg(target_arch = "x86_64")]
-    fn avx2_wide(batch: &Batch<'_>, scratch: &mut BatchScratch) -> Vec<Mat3x4> {
+    fn avx2_wide(
+        batch: &Batch<'_>,
+        stores: PaletteStores,
+        scratch: &mut BatchScratch,
+    ) -> Vec<Mat3x4> {
         let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
         // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
-        unsafe { avx::evaluate_avx2(batch, scratch, &mut out) };
+        unsafe { avx::evaluate_avx2(batch, stores, scratch, &mut out) };
         finish_streaming();
         out
     }
 
     /// Every kernel this processor can run (the portable four-lane kernel, the four-lane
     /// kernel compiled for AVX2 and the eight-lane AVX2 kernel) must give the bits of the
-    /// portable kernel for every instance, in full and partial batches, with streaming stores
-    /// or not: the crowd mixes them (partial batches end each clip's group). A kernel the
+    /// portable kernel for every instance, in full and partial batches, with every kind of
+    /// store (direct or staged, streaming or not): the crowd mixes them (partial batches end
+    /// each clip's group). A kernel the
     /// processor lacks is reported on stderr, so a run that compared less says so.
     #[test]
     fn every_kernel_gives_the_same_bits() {
@@ -294,29 +383,31 @@ mod tests {
         let mut scratch = BatchScratch::default();
         for clip in 0..model.clips().len() {
             // The reference: instances 0..4 and 4..8 through the portable kernel.
-            let mut reference = portable(&batch(&model, clip, &times, 0, 4, false), &mut scratch);
+            let cached = PaletteStores::Cached;
+            let mut reference = portable(&batch(&model, clip, &times, 0, 4), cached, &mut scratch);
             reference.extend(portable(
-                &batch(&model, clip, &times, 4, 4, false),
+                &batch(&model, clip, &times, 4, 4),
+                cached,
                 &mut scratch,
             ));
             let expect = |got: &[Mat3x4], first: usize, what: &str| {
                 let want = &reference[first * n..first * n + got.len()];
                 assert_eq!(bits(got), bits(want), "clip {clip}: {what}");
             };
-            for streaming in [false, true] {
+            for stores in ALL_STORES {
                 for lanes in 1..=4 {
                     for first in [0, 4] {
-                        let b = batch(&model, clip, &times, first, lanes, streaming);
-                        let what = format!("portable, {lanes} lanes from {first}, {streaming}");
-                        expect(&portable(&b, &mut scratch), first, &what);
+                        let b = batch(&model, clip, &times, first, lanes);
+                        let what = format!("portable, {lanes} lanes from {first}, {stores:?}");
+                        expect(&portable(&b, stores, &mut scratch), first, &what);
                     }
                 }
                 for (name, max, kernel) in kernels.iter().flatten() {
                     for lanes in 1..=*max {
                         for first in [0, 4].into_iter().filter(|f| f + lanes <= 8) {
-                            let b = batch(&model, clip, &times, first, lanes, streaming);
-                            let what = format!("{name}, {lanes} lanes from {first}, {streaming}");
-                            expect(&kernel(&b, &mut scratch), first, &what);
+                            let b = batch(&model, clip, &times, first, lanes);
+                            let what = format!("{name}, {lanes} lanes from {first}, {stores:?}");
+                            expect(&kernel(&b, stores, &mut scratch), first, &what);
                         }
                     }
                 }
@@ -324,9 +415,14 @@ mod tests {
             // And the dispatcher the crowd calls, at this processor's width.
             let lanes = batch_lanes();
             let mut dispatched = vec![Mat3x4::IDENTITY; lanes * n];
-            let b = batch(&model, clip, &times, 0, lanes, false);
-            evaluate_batch(&b, &mut scratch, &mut dispatched);
-            expect(&dispatched, 0, "evaluate_batch");
+            for streaming in [false, true] {
+                let b = Batch {
+                    streaming,
+                    ..batch(&model, clip, &times, 0, lanes)
+                };
+                evaluate_batch(&b, &mut scratch, &mut dispatched);
+                expect(&dispatched, 0, "evaluate_batch");
+            }
         }
     }
 }
