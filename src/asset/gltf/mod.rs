@@ -21,7 +21,7 @@ mod buffers;
 mod container;
 mod context;
 mod document;
-mod fold;
+pub(crate) mod fold;
 mod generate;
 mod material;
 mod mesh;
