@@ -172,3 +172,21 @@ fn what_assimp_cannot_read_is_one_line_with_its_reason() {
         .expect_err("over the cap");
     assert_eq!(err.kind, asset::ErrorKind::TooLarge, "{err}");
 }
+
+#[test]
+fn x_files_through_assimp_keep_their_tick_rates_and_match_the_naive_evaluator() {
+    // tiny.x has no AnimTicksPerSecond (Assimp says 0): D3DX's 4800 applies, last tick 4960.
+    // Testwuson.X says 4800 itself; its run cycle ends at tick 4640.
+    for (file, clip, duration) in [
+        ("dxsdk/tiny.x", 0, 4960.0 / 4800.0),
+        ("assimp/Testwuson.X", 0, 4640.0 / 4800.0),
+    ] {
+        let m = asset::load_file_with(&shared_asset(file), &assimp_options())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let got = m.clips()[clip].duration();
+        assert!((got - duration).abs() < 1e-4, "{file}: {got} s");
+        for t in [0.0, 0.05, 0.5 * duration, duration] {
+            assert_palette_matches(&m, clip, t, 1e-4);
+        }
+    }
+}
