@@ -202,3 +202,43 @@ impl Finite for Quat {
         self.is_finite()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(ticks: &[f64]) -> Vec<(f64, Vec3)> {
+        ticks.iter().map(|&t| (t, Vec3::splat(t as f32))).collect()
+    }
+
+    #[test]
+    fn ticks_become_seconds_and_a_repeated_time_keeps_the_later_key() {
+        let c = channel_of(
+            "f.x",
+            "s",
+            4800.0,
+            keys(&[0.0, 2400.0, 2400.0, 4800.0]).into_iter(),
+        )
+        .expect("valid")
+        .expect("keys");
+        assert_eq!(c.times, [0.0, 0.5, 1.0]);
+        assert_eq!(c.values[1], Vec3::splat(2400.0));
+        assert!(
+            channel_of("f.x", "s", 25.0, keys(&[]).into_iter())
+                .expect("valid")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn backwards_negative_and_infinite_times_are_errors() {
+        for (ticks, kind) in [
+            (vec![0.0, 2.0, 1.0], ErrorKind::Invalid),
+            (vec![-1.0], ErrorKind::Invalid),
+            (vec![f64::INFINITY], ErrorKind::NonFinite),
+        ] {
+            let err = channel_of("f.x", "s", 25.0, keys(&ticks).into_iter()).expect_err("bad");
+            assert_eq!(err.kind, kind, "{ticks:?}: {err}");
+        }
+    }
+}

@@ -79,3 +79,71 @@ pub(super) fn affine(m: &sys::aiMatrix4x4) -> Option<DAffine3> {
 pub(super) fn vec3(v: &sys::aiVector3D) -> glam::Vec3 {
     glam::Vec3::new(v.x, v.y, v.z)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matrix(rows: [[f32; 4]; 4]) -> sys::aiMatrix4x4 {
+        let [a, b, c, d] = rows;
+        sys::aiMatrix4x4 {
+            a1: a[0],
+            a2: a[1],
+            a3: a[2],
+            a4: a[3],
+            b1: b[0],
+            b2: b[1],
+            b3: b[2],
+            b4: b[3],
+            c1: c[0],
+            c2: c[1],
+            c3: c[2],
+            c4: c[3],
+            d1: d[0],
+            d2: d[1],
+            d3: d[2],
+            d4: d[3],
+        }
+    }
+
+    #[test]
+    fn rows_are_rows_and_the_translation_is_the_fourth_column() {
+        let m = matrix([
+            [0.0, -1.0, 0.0, 5.0],
+            [1.0, 0.0, 0.0, 6.0],
+            [0.0, 0.0, 1.0, 7.0],
+            [0.0, 0.0, 0.0, 1.0],
+        ]);
+        let a = affine(&m).expect("affine");
+        assert_eq!(a.translation, DVec3::new(5.0, 6.0, 7.0));
+        // A quarter turn about z: x goes to y.
+        assert!((a.transform_vector3(DVec3::X) - DVec3::Y).length() < 1e-12);
+    }
+
+    #[test]
+    fn projective_and_non_finite_matrices_are_refused() {
+        let mut rows = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0; 4],
+        ];
+        rows[3] = [0.0, 0.0, 0.5, 1.0];
+        assert!(affine(&matrix(rows)).is_none());
+        rows[3] = [0.0, 0.0, 0.0, 1.0];
+        rows[0][0] = f32::NAN;
+        assert!(affine(&matrix(rows)).is_none());
+    }
+
+    #[test]
+    fn strings_are_bounded_by_their_buffer_and_errors_are_one_line() {
+        let mut s = sys::aiString {
+            length: 5000,
+            data: [b'a' as _; 1024],
+        };
+        assert_eq!(text(&s).len(), 1024);
+        s.length = 3;
+        s.data[1] = b'\n' as _;
+        assert_eq!(one_line(&text(&s)), "a a");
+    }
+}
