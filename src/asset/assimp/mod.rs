@@ -1,5 +1,5 @@
-//! Everything else through Assimp (cargo feature `assimp`): FBX, Collada, binary `.x`, BVH,
-//! ... read by the system's libassimp and converted into the same [`SkinnedModel`] the native
+//! Everything else through Assimp (cargo feature `assimp`): FBX, Collada, binary `.x`, ...
+//! read by the system's libassimp and converted into the same [`SkinnedModel`] the native
 //! loaders produce (`skeleton`, `clips`, `mesh`).
 //!
 //! The file is read through [`crate::asset::source`] (regular file, size cap) and handed to
