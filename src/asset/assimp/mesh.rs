@@ -146,7 +146,12 @@ pub(super) fn build(
             out.vertices.push(vertex);
         }
 
-        let index_start = u32::try_from(out.indices.len()).unwrap_or(u32::MAX);
+        let index_start = u32::try_from(out.indices.len()).map_err(|_| {
+            error(
+                ErrorKind::TooLarge,
+                "more than 2^32 indices in all".to_string(),
+            )
+        })?;
         for (f, face) in faces.iter().enumerate() {
             // SAFETY: `mIndices` holds `mNumIndices` indices owned by the scene.
             let corners = unsafe { raw::items(face.mIndices, face.mNumIndices) };

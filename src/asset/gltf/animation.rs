@@ -1,8 +1,8 @@
 //! Animations to clips: one clip per glTF animation (unnamed ones are `clip{index}`), with
 //! translation, rotation and scale channels of joints passed through the fold of the
 //! non-joint nodes above them. Animated nodes above the joints are joints themselves (see
-//! [`super::skin`]), so their channels are kept like any joint's. Samplers may be LINEAR, STEP or CUBICSPLINE; key times are
-//! kept on the file's own timeline.
+//! [`super::skin`]), so their channels are kept like any joint's. Samplers may be LINEAR,
+//! STEP or CUBICSPLINE; key times are kept on the file's own timeline.
 
 use glam::{Quat, Vec3};
 use gltf::Document;
