@@ -4,6 +4,7 @@ mod bench;
 mod bench_frame;
 mod bench_sweep;
 mod info;
+mod load_args;
 mod output;
 mod pass_args;
 mod plot;
