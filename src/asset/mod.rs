@@ -7,6 +7,7 @@ pub mod gltf;
 pub mod m3d;
 pub mod source;
 pub mod texture;
+pub mod x;
 
 pub use error::{ErrorKind, LoadError};
 
@@ -63,10 +64,11 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
     match extension.as_deref() {
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
+        Some("x") => x::load_with(path, options),
         _ => Err(LoadError::new(
             path.display().to_string(),
             ErrorKind::Unsupported,
-            "unknown model format (expected builtin, .m3d, .gltf or .glb)",
+            "unknown model format (expected builtin, .m3d, .gltf, .glb or .x)",
         )),
     }
 }
