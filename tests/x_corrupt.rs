@@ -35,7 +35,7 @@ fn cases() -> Vec<(&'static str, String, ErrorKind, &'static str)> {
         ("float size", edit("txt 0032", "txt 0016"), Syntax, "header"),
         ("stray brace", format!("{SMALL}\n}}"), Syntax, ""),
         ("unterminated string", edit("\"Spine\";", "\"Spine;"), Truncated, "Mesh 'body' > SkinWeights"),
-        ("ends in a frame", SMALL[..SMALL.find("Frame Body").unwrap()].to_string(), Truncated, "Frame 'Root'"),
+        ("ends in a frame", SMALL[..SMALL.find("Frame Spine").unwrap()].to_string(), Truncated, "Frame 'Hips'"),
         ("letters for a number", edit("0;0;0;, 1;0;0;", "0;zero;0;, 1;0;0;"), NotANumber, "Mesh 'body'"),
         ("not finite", edit("0;0;0;, 1;0;0;", "0;inf;0;, 1;0;0;"), NonFinite, "Mesh 'body'"),
         ("negative count", edit("   5;\n   0;0;0;", "   -5;\n   0;0;0;"), NotANumber, "Mesh 'body'"),

@@ -10,7 +10,7 @@
 //! Influences: each `SkinWeights` adds its bone to the vertices it lists; a vertex keeps its
 //! four largest weights, normalized to sum 1. A skinned vertex no `SkinWeights` lists follows
 //! the mesh's first bone (with a warning). A mesh without `SkinWeights` follows its frame's
-//! joint rigidly.
+//! joint rigidly. Every mesh is placed at its frame's bind pose (see `skeleton`).
 
 use std::collections::HashMap;
 
@@ -20,7 +20,7 @@ use super::document::Document;
 use super::materials::XMaterial;
 use super::mesh::XMesh;
 use super::reader::Result;
-use super::skeleton::{Rig, frame_named};
+use super::skeleton::{Rig, frame_named, mesh_bind};
 use crate::anim::{Subset, Vertex};
 use crate::asset::gltf::generate;
 use crate::asset::{ErrorKind, LoadError};
@@ -54,8 +54,9 @@ pub(super) fn build(file: &str, doc: &Document, rig: &Rig) -> Result<Geometry> {
     let mut generated = Vec::new();
     let mut warned = Warned::default();
     for (m, mesh) in doc.meshes.iter().enumerate() {
-        let (influences, to_bind) =
+        let influences =
             influences(file, doc, rig, mesh, rig.rigid_joint.get(m).copied().flatten(), &mut warned)?;
+        let place = Placement::new(mesh_bind(doc, mesh.frame));
         let default_list;
         let (per_face, list) = match &mesh.materials {
             Some((per_face, list)) => (per_face.as_slice(), list.as_slice()),
@@ -97,7 +98,7 @@ pub(super) fn build(file: &str, doc: &Document, rig: &Rig) -> Result<Geometry> {
                     })?;
                     let v = *corner_vertex.entry((p, n)).or_insert_with(|| {
                         let (vertex, needs_normal) =
-                            vertex(mesh, p, n, &influences, to_bind.as_ref());
+                            vertex(mesh, p, n, &influences, &place);
                         if needs_normal {
                             generated.push(next as usize);
                         }
@@ -131,13 +132,29 @@ fn fan(indices: &mut Vec<u32>, polygon: &[u32]) {
     }
 }
 
+/// Where a mesh's vertices go: its frame's bind to-root, for points and (inverse transpose)
+/// for normals.
+struct Placement {
+    points: Mat4,
+    normals: Mat4,
+}
+
+impl Placement {
+    fn new(m: Mat4) -> Self {
+        Self {
+            points: m,
+            normals: m.inverse().transpose(),
+        }
+    }
+}
+
 /// One output vertex; the flag says its normal must be generated.
 fn vertex(
     mesh: &XMesh,
     p: u32,
     n: u32,
     influences: &[Influence],
-    to_bind: Option<&Mat4>,
+    place: &Placement,
 ) -> (Vertex, bool) {
     let position = mesh.positions.get(p as usize).copied().unwrap_or(Vec3::ZERO);
     let normal = mesh
@@ -145,13 +162,8 @@ fn vertex(
         .as_ref()
         .and_then(|(list, _)| list.get(n as usize))
         .and_then(|v| v.try_normalize());
-    let (position, normal) = match to_bind {
-        Some(m) => (
-            m.transform_point3(position),
-            normal.and_then(|v| m.transform_vector3(v).try_normalize()),
-        ),
-        None => (position, normal),
-    };
+    let position = place.points.transform_point3(position);
+    let normal = normal.and_then(|v| place.normals.transform_vector3(v).try_normalize());
     let uv = mesh
         .uvs
         .as_ref()
@@ -200,8 +212,7 @@ struct Warned {
     more_than_four: bool,
 }
 
-/// Each position's influences, and the matrix that takes a rigid mesh's positions into its
-/// joint's bind space (when the joint has an offset of its own).
+/// Each position's influences.
 fn influences(
     file: &str,
     doc: &Document,
@@ -209,7 +220,7 @@ fn influences(
     mesh: &XMesh,
     rigid: Option<usize>,
     warned: &mut Warned,
-) -> Result<(Vec<Influence>, Option<Mat4>)> {
+) -> Result<Vec<Influence>> {
     let count = mesh.positions.len();
     if mesh.skins.is_empty() {
         let Some(joint) = rigid else {
@@ -220,12 +231,8 @@ fn influences(
             )
             .in_section(mesh.section.clone()));
         };
-        let offset = rig.skeleton.offsets().get(joint).copied().unwrap_or_default();
-        let to_bind = (offset != crate::anim::Mat3x4::IDENTITY)
-            .then(|| offset.inverse().map(|m| m.to_mat4()))
-            .flatten();
         let one = ([joint as u16, 0, 0, 0], [1.0, 0.0, 0.0, 0.0]);
-        return Ok((vec![one; count], to_bind));
+        return Ok(vec![one; count]);
     }
     let mut all = vec![([0u16; 4], [0f32; 4]); count];
     let mut used = vec![0u8; count];
@@ -301,5 +308,5 @@ fn influences(
             mesh.section
         );
     }
-    Ok((all, None))
+    Ok(all)
 }

@@ -12,8 +12,15 @@
 //!
 //! Every other frame above a joint is static: its matrix is folded into the joint below it,
 //! exactly as the glTF loader folds non-joint nodes ([`Similarity`]), and so are the keys of
-//! that joint. Offsets are `SkinWeights`' `matrixOffset`, which map the mesh's own space to the
-//! bone's, so the mesh's frame transform is not applied again.
+//! that joint.
+//!
+//! Offsets come from `SkinWeights`' `matrixOffset`, which maps the mesh's own space to the
+//! bone's: D3DX skins a vertex `v` of the mesh as `to_root(bone) * offset * v` and does not
+//! apply the mesh's frame transform `M` again. throng places the mesh at its bind pose instead
+//! (vertices `M v`, so bounds, framing and `pose --obj` see the model where it stands) and
+//! keeps the skinned result identical by using `offset * M⁻¹` as the joint's offset; for a
+//! consistent file that is the inverse of the bone's bind to-root, so the bind palette is the
+//! identity as for every other format. A rigid mesh's joint gets `M⁻¹`.
 
 use glam::{DAffine3, Mat4};
 
@@ -55,7 +62,11 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
     let mut offsets: Vec<Mat4> = Vec::new();
     let mut frame_source: Vec<Option<usize>> = vec![None; n];
     for mesh in &doc.meshes {
+        // The mesh is placed at its frame's bind pose (see `geometry`), so the offset, which
+        // starts from the mesh's own space, starts from there instead.
+        let from_model = mesh_bind(doc, mesh.frame).inverse();
         for skin in &mesh.skins {
+            let skin_offset = skin.offset * from_model;
             let Some(frame) = frame_named(doc, &skin.bone) else {
                 return Err(LoadError::new(
                     file,
@@ -70,7 +81,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
             match frame_source.get(frame).copied().flatten() {
                 Some(k) => {
                     let earlier = offsets.get(k).copied().unwrap_or(Mat4::IDENTITY);
-                    if !close(&earlier, &skin.offset) {
+                    if !close(&earlier, &skin_offset) {
                         return Err(LoadError::new(
                             file,
                             ErrorKind::Unsupported,
@@ -83,7 +94,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
                 None => {
                     frame_source[frame] = Some(sources.len());
                     sources.push(Some(frame));
-                    offsets.push(skin.offset);
+                    offsets.push(skin_offset);
                 }
             }
         }
@@ -94,7 +105,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
             Some(f) if frame_source.get(f).copied().flatten().is_none() => {
                 frame_source[f] = Some(sources.len());
                 sources.push(Some(f));
-                offsets.push(Mat4::IDENTITY);
+                offsets.push(mesh_bind(doc, Some(f)).inverse());
             }
             Some(_) => {}
             None => implicit_root = Some(()),
@@ -213,6 +224,21 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
         fold,
         rigid_joint,
     })
+}
+
+/// The bind to-root transform of `frame` (the product of the frame matrices from the root
+/// down), where a mesh in that frame is placed; the identity outside any frame.
+pub(super) fn mesh_bind(doc: &Document, frame: Option<usize>) -> Mat4 {
+    let mut m = Mat4::IDENTITY;
+    let mut at = frame;
+    let mut steps = 0;
+    while let Some(f) = at.filter(|_| steps <= doc.frames.len()) {
+        let Some(fr) = doc.frames.get(f) else { break };
+        m = fr.matrix * m;
+        at = fr.parent;
+        steps += 1;
+    }
+    m
 }
 
 /// A frame matrix as translation, rotation and scale, or `None` when that loses something
