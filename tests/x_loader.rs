@@ -55,9 +55,9 @@ fn tiny_has_its_bones_then_its_animated_ancestors() {
     let model = load(&tiny_path());
     assert_eq!((model.name(), model.format()), ("tiny", "x"));
     let text = textbook::read(&text_of(&tiny_path()));
-    // The 35 bones SkinWeights name, in that order; then the two frames above them that an
-    // AnimationSet moves (Box01 carries the walk's root motion; Bip01 the biped's sway), in
-    // file order. Scene_Root is animated too, but its keys repeat its matrix: it stays folded.
+    // The 35 bones SkinWeights name, in that order; then the two frames above them that the
+    // AnimationSet moves away from their own matrices (Box01, Bip01), in
+    // file order. Scene_Root is keyed too, but its keys repeat its matrix: it stays folded.
     let names = names_in_source_order(&model);
     assert_eq!(text.bones.len(), 35);
     assert_eq!(names.len(), 37);
