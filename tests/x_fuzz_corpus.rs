@@ -44,7 +44,11 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
 fn the_fuzz_corpus_replays_without_panics() {
     let files = corpus();
     assert!(!files.is_empty(), "the corpus is committed");
-    assert!(files.len() < 100, "keep the corpus small: {} files", files.len());
+    assert!(
+        files.len() < 100,
+        "keep the corpus small: {} files",
+        files.len()
+    );
     let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
     assert!(bytes < 200 * 1024, "keep the corpus small: {bytes} bytes");
     let loaded: Vec<&str> = files

@@ -76,11 +76,12 @@ fn tiny_has_its_bones_then_its_animated_ancestors() {
     for name in ["Box01", "Bip01"] {
         let j = model.skeleton().find(name).expect(name);
         assert_eq!(model.skeleton().offsets()[j], Mat3x4::IDENTITY);
-        assert!(
-            mesh.vertices
+        assert!(mesh.vertices.iter().all(|v| {
+            v.joints
                 .iter()
-                .all(|v| v.joints.iter().zip(v.weights).all(|(&k, w)| k as usize != j || w == 0.0))
-        );
+                .zip(v.weights)
+                .all(|(&k, w)| k as usize != j || w == 0.0)
+        }));
     }
 }
 
@@ -143,7 +144,12 @@ fn first_rotation_keys_reproduce_the_frame_matrices_one_way_round() {
             );
             let r = DMat4::from_scale(scale.recip()) * m;
             let same = |a: DMat4| {
-                (0..3).all(|i| (a.row(i).truncate() - r.row(i).truncate()).abs().max_element() < 1e-3)
+                (0..3).all(|i| {
+                    (a.row(i).truncate() - r.row(i).truncate())
+                        .abs()
+                        .max_element()
+                        < 1e-3
+                })
             };
             let w = q.1;
             if same(d3dx_rotation(w.conjugate())) {
@@ -188,7 +194,14 @@ fn tinys_first_matrix_keys_reproduce_most_frame_matrices() {
         };
         total += 1;
         let m = text.frames[frame].matrix;
-        if first.1.abs_diff_eq(m, 1e-3 * m.abs().to_cols_array().iter().fold(1.0f64, |a, &b| a.max(b))) {
+        if first.1.abs_diff_eq(
+            m,
+            1e-3 * m
+                .abs()
+                .to_cols_array()
+                .iter()
+                .fold(1.0f64, |a, &b| a.max(b)),
+        ) {
             same += 1;
         }
     }
@@ -293,9 +306,9 @@ mod textbook {
             ticks.sort();
             ticks.dedup();
             ticks.retain(|t| {
-                lists.iter().all(|l| {
-                    l.contains(t) || *t <= l[0] || *t >= l[l.len() - 1]
-                })
+                lists
+                    .iter()
+                    .all(|l| l.contains(t) || *t <= l[0] || *t >= l[l.len() - 1])
             });
             ticks
         }
@@ -366,7 +379,10 @@ mod textbook {
             .filter(|l| !l.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
-        let spaced = text.replace('{', " { ").replace('}', " } ").replace('"', " ");
+        let spaced = text
+            .replace('{', " { ")
+            .replace('}', " } ")
+            .replace('"', " ");
         let body = spaced.split_once("0032").expect("header").1;
         let t: Vec<&str> = body
             .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
@@ -504,7 +520,9 @@ mod textbook {
                             keys.rotation.push((time, DQuat::from_xyzw(x, y, z, w)));
                         }
                         1 => keys.scale.push((time, DVec3::new(tk.f(), tk.f(), tk.f()))),
-                        2 => keys.position.push((time, DVec3::new(tk.f(), tk.f(), tk.f()))),
+                        2 => keys
+                            .position
+                            .push((time, DVec3::new(tk.f(), tk.f(), tk.f()))),
                         _ => keys.matrix.push((time, tk.mat())),
                     }
                 }
@@ -525,8 +543,7 @@ mod textbook {
     impl File {
         fn local(&self, set: usize, frame: &str, tick: u32) -> DMat4 {
             let own = self.frames[frame].matrix;
-            let Some((_, keys)) = self.sets[set].animations.iter().find(|(f, _)| f == frame)
-            else {
+            let Some((_, keys)) = self.sets[set].animations.iter().find(|(f, _)| f == frame) else {
                 return own;
             };
             if let Some(m) = at(&keys.matrix, tick) {
@@ -618,7 +635,10 @@ fn small_file_fans_polygons_and_splits_corners_by_normal() {
     let red = &mesh.subsets[0];
     let blue = &mesh.subsets[1];
     assert_eq!((red.material, red.vertex_count, red.index_count), (0, 3, 3));
-    assert_eq!((blue.material, blue.vertex_count, blue.index_count), (1, 4, 6));
+    assert_eq!(
+        (blue.material, blue.vertex_count, blue.index_count),
+        (1, 4, 6)
+    );
     let position = |i: u32| Vec3::from(mesh.vertices[i as usize].position);
     let quad: Vec<Vec3> = mesh.indices[blue.index_start as usize..][..6]
         .iter()
@@ -633,13 +653,27 @@ fn small_file_fans_polygons_and_splits_corners_by_normal() {
         assert_eq!(mesh.vertices[i as usize].normal, [0.0, 0.0, -1.0]);
     }
     // Texture coordinates follow positions.
-    let top = mesh.vertices.iter().find(|v| v.position == [0.0, 2.0, 0.0]).expect("apex");
+    let top = mesh
+        .vertices
+        .iter()
+        .find(|v| v.position == [0.0, 2.0, 0.0])
+        .expect("apex");
     assert_eq!(top.uv, [0.0, 0.5]);
     // Weights: vertex 2 is half Hips, half Spine.
-    let v2 = mesh.vertices.iter().find(|v| v.position == [1.0, 1.0, 0.0]).expect("v2");
+    let v2 = mesh
+        .vertices
+        .iter()
+        .find(|v| v.position == [1.0, 1.0, 0.0])
+        .expect("v2");
     let hips = model.skeleton().find("Hips").expect("Hips") as u16;
     let spine = model.skeleton().find("Spine").expect("Spine") as u16;
-    let mut pairs: Vec<(u16, f32)> = v2.joints.iter().copied().zip(v2.weights).filter(|p| p.1 > 0.0).collect();
+    let mut pairs: Vec<(u16, f32)> = v2
+        .joints
+        .iter()
+        .copied()
+        .zip(v2.weights)
+        .filter(|p| p.1 > 0.0)
+        .collect();
     pairs.sort_by_key(|p| p.0);
     let mut want = vec![(hips, 0.5), (spine, 0.5)];
     want.sort_by_key(|p| p.0);
@@ -650,7 +684,11 @@ fn small_file_fans_polygons_and_splits_corners_by_normal() {
 fn small_file_clips_tick_rate_and_animated_root() {
     let model = x::parse("small.x", small().as_bytes(), None).expect("loads");
     assert_eq!(names_in_source_order(&model), ["Hips", "Spine", "Root"]);
-    let clips: Vec<(&str, f32)> = model.clips().iter().map(|c| (c.name(), c.duration())).collect();
+    let clips: Vec<(&str, f32)> = model
+        .clips()
+        .iter()
+        .map(|c| (c.name(), c.duration()))
+        .collect();
     // AnimTicksPerSecond 30: the Hips matrix key at tick 60 is 2 s; the unnamed set is clip1.
     assert_eq!(clips, [("Wave", 2.0), ("clip1", 1.0)]);
     // The offsets invert the bind pose, so the first keys (which repeat the frames) give
@@ -710,12 +748,26 @@ fn a_rigid_mesh_follows_its_frame_and_one_outside_frames_an_implicit_root() {
 
 #[test]
 fn a_pentagon_fans_into_three_triangles_in_order() {
-    let text = "xof 0303txt 0032\nMesh { 5; 0;0;0;, 1;0;0;, 2;1;0;, 1;2;0;, 0;1;0;; 1; 5;0,1,2,3,4;; }\n";
+    let text =
+        "xof 0303txt 0032\nMesh { 5; 0;0;0;, 1;0;0;, 2;1;0;, 1;2;0;, 0;1;0;; 1; 5;0,1,2,3,4;; }\n";
     let model = x::parse("fan.x", text.as_bytes(), None).expect("loads");
     let mesh = model.mesh();
-    let positions: Vec<[f32; 3]> = mesh.indices.iter().map(|&i| mesh.vertices[i as usize].position).collect();
-    let p = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [2.0, 1.0, 0.0], [1.0, 2.0, 0.0], [0.0, 1.0, 0.0]];
-    assert_eq!(positions, [p[0], p[1], p[2], p[0], p[2], p[3], p[0], p[3], p[4]]);
+    let positions: Vec<[f32; 3]> = mesh
+        .indices
+        .iter()
+        .map(|&i| mesh.vertices[i as usize].position)
+        .collect();
+    let p = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [2.0, 1.0, 0.0],
+        [1.0, 2.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ];
+    assert_eq!(
+        positions,
+        [p[0], p[1], p[2], p[0], p[2], p[3], p[0], p[3], p[4]]
+    );
 }
 
 #[test]

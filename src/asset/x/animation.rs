@@ -154,9 +154,7 @@ fn key_list(r: &mut Reader) -> Result<Keys> {
     let Some(kind) = KeyKind::from_type(t) else {
         return Err(r.error(
             ErrorKind::Unsupported,
-            format!(
-                "key type {t} is not one of 0 (rotation), 1 (scale), 2 (position), 4 (matrix)"
-            ),
+            format!("key type {t} is not one of 0 (rotation), 1 (scale), 2 (position), 4 (matrix)"),
         ));
     };
     let width = kind.width();

@@ -67,7 +67,8 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
 
 /// Checks the 16-byte header (`xof 0303txt 0032`) and returns where the body starts.
 fn header(file: &str, bytes: &[u8]) -> Result<usize> {
-    let fail = |kind, message: String| Err(LoadError::new(file, kind, message).in_section("header"));
+    let fail =
+        |kind, message: String| Err(LoadError::new(file, kind, message).in_section("header"));
     let Some(head) = bytes.get(..16) else {
         return fail(
             ErrorKind::Truncated,

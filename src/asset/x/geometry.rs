@@ -54,8 +54,14 @@ pub(super) fn build(file: &str, doc: &Document, rig: &Rig) -> Result<Geometry> {
     let mut generated = Vec::new();
     let mut warned = Warned::default();
     for (m, mesh) in doc.meshes.iter().enumerate() {
-        let influences =
-            influences(file, doc, rig, mesh, rig.rigid_joint.get(m).copied().flatten(), &mut warned)?;
+        let influences = influences(
+            file,
+            doc,
+            rig,
+            mesh,
+            rig.rigid_joint.get(m).copied().flatten(),
+            &mut warned,
+        )?;
         let place = Placement::new(mesh_bind(doc, mesh.frame));
         let default_list;
         let (per_face, list) = match &mesh.materials {
@@ -91,14 +97,16 @@ pub(super) fn build(file: &str, doc: &Document, rig: &Rig) -> Result<Geometry> {
                 let normal_corners = mesh.normals.as_ref().map(|(_, nf)| nf.face(f));
                 polygon.clear();
                 for (c, &p) in corners.iter().enumerate() {
-                    let n = normal_corners.and_then(|nc| nc.get(c)).copied().unwrap_or(u32::MAX);
+                    let n = normal_corners
+                        .and_then(|nc| nc.get(c))
+                        .copied()
+                        .unwrap_or(u32::MAX);
                     let next = u32::try_from(out.vertices.len()).map_err(|_| {
                         LoadError::new(file, ErrorKind::TooLarge, "more than 2^32 vertices")
                             .in_section(mesh.section.clone())
                     })?;
                     let v = *corner_vertex.entry((p, n)).or_insert_with(|| {
-                        let (vertex, needs_normal) =
-                            vertex(mesh, p, n, &influences, &place);
+                        let (vertex, needs_normal) = vertex(mesh, p, n, &influences, &place);
                         if needs_normal {
                             generated.push(next as usize);
                         }
@@ -156,7 +164,11 @@ fn vertex(
     influences: &[Influence],
     place: &Placement,
 ) -> (Vertex, bool) {
-    let position = mesh.positions.get(p as usize).copied().unwrap_or(Vec3::ZERO);
+    let position = mesh
+        .positions
+        .get(p as usize)
+        .copied()
+        .unwrap_or(Vec3::ZERO);
     let normal = mesh
         .normals
         .as_ref()
@@ -187,7 +199,11 @@ fn vertex(
 
 /// Generates the normals `generated` lists, and every tangent.
 fn finish_normals_and_tangents(out: &mut Geometry, generated: &[usize]) {
-    let positions: Vec<Vec3> = out.vertices.iter().map(|v| Vec3::from(v.position)).collect();
+    let positions: Vec<Vec3> = out
+        .vertices
+        .iter()
+        .map(|v| Vec3::from(v.position))
+        .collect();
     if !generated.is_empty() {
         let normals = generate::normals(&positions, &out.indices);
         for &v in generated {
@@ -258,10 +274,14 @@ fn influences(
             } else {
                 dropped = true;
                 // Replace the smallest if this one is larger (ties keep the earlier).
-                let (k, smallest) = weights
-                    .iter()
-                    .enumerate()
-                    .fold((0, f32::INFINITY), |a, (k, &x)| if x < a.1 { (k, x) } else { a });
+                let (k, smallest) =
+                    weights
+                        .iter()
+                        .enumerate()
+                        .fold(
+                            (0, f32::INFINITY),
+                            |a, (k, &x)| if x < a.1 { (k, x) } else { a },
+                        );
                 if w > smallest {
                     joints[k] = joint;
                     weights[k] = w;

@@ -102,7 +102,10 @@ impl<'a> Lexer<'a> {
             }
             _ => {
                 let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                let len = rest.iter().position(|&c| ends_word(c)).unwrap_or(rest.len());
+                let len = rest
+                    .iter()
+                    .position(|&c| ends_word(c))
+                    .unwrap_or(rest.len());
                 self.pos += len;
                 Token::Word(rest.get(..len).unwrap_or_default())
             }

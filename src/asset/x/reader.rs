@@ -174,11 +174,17 @@ impl<'a> Reader<'a> {
     #[inline]
     pub(super) fn u32(&mut self) -> Result<u32> {
         let w = self.word("a whole number")?;
-        match std::str::from_utf8(w).ok().and_then(|s| s.parse::<u32>().ok()) {
+        match std::str::from_utf8(w)
+            .ok()
+            .and_then(|s| s.parse::<u32>().ok())
+        {
             Some(v) => Ok(v),
             None => Err(self.error(
                 ErrorKind::NotANumber,
-                format!("expected a whole number from 0 to 4294967295, found '{}'", show(w)),
+                format!(
+                    "expected a whole number from 0 to 4294967295, found '{}'",
+                    show(w)
+                ),
             )),
         }
     }

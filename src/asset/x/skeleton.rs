@@ -246,13 +246,21 @@ pub(super) fn mesh_bind(doc: &Document, frame: Option<usize>) -> Mat4 {
 pub(super) fn decompose(m: &Mat4) -> Option<Transform> {
     let affine = Mat3x4::from_mat4(m);
     let t = Transform::from_matrix(&affine);
-    let scale = m.abs().to_cols_array().iter().fold(1.0f32, |a, &b| a.max(b));
+    let scale = m
+        .abs()
+        .to_cols_array()
+        .iter()
+        .fold(1.0f32, |a, &b| a.max(b));
     (t.is_finite() && t.to_matrix().abs_diff_eq(&affine, SAME * scale)).then_some(t)
 }
 
 /// Whether two matrices are the same up to rounding.
 fn close(a: &Mat4, b: &Mat4) -> bool {
-    let scale = a.abs().to_cols_array().iter().fold(1.0f32, |m, &x| m.max(x));
+    let scale = a
+        .abs()
+        .to_cols_array()
+        .iter()
+        .fold(1.0f32, |m, &x| m.max(x));
     a.abs_diff_eq(*b, SAME * scale)
 }
 
@@ -282,7 +290,8 @@ fn animated_frames(doc: &Document) -> Vec<bool> {
 /// Whether one key reproduces the frame's own transform.
 fn key_matches(kind: KeyKind, v: &[f32], bind: &Transform, matrix: &Mat4) -> bool {
     let near = |a: glam::Vec3, b: glam::Vec3| {
-        (a - b).abs().max_element() <= SAME * a.abs().max_element().max(b.abs().max_element()).max(1.0)
+        (a - b).abs().max_element()
+            <= SAME * a.abs().max_element().max(b.abs().max_element()).max(1.0)
     };
     match (kind, v) {
         (KeyKind::Rotation, &[w, x, y, z]) => {
@@ -290,9 +299,7 @@ fn key_matches(kind: KeyKind, v: &[f32], bind: &Transform, matrix: &Mat4) -> boo
             q.dot(bind.rotation).abs() >= 1.0 - 1e-6
         }
         (KeyKind::Scale, &[x, y, z]) => near(glam::Vec3::new(x, y, z), bind.scale.into()),
-        (KeyKind::Position, &[x, y, z]) => {
-            near(glam::Vec3::new(x, y, z), bind.translation.into())
-        }
+        (KeyKind::Position, &[x, y, z]) => near(glam::Vec3::new(x, y, z), bind.translation.into()),
         (KeyKind::Matrix, v) => {
             let mut m = [0.0; 16];
             m.iter_mut().zip(v).for_each(|(d, s)| *d = *s);
