@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use glam::{DMat4, DQuat, DVec3, Vec3};
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
@@ -20,12 +20,12 @@ fn wuson_path() -> PathBuf {
     common::shared_asset("assimp/Testwuson.X")
 }
 
-fn load(path: &PathBuf) -> SkinnedModel {
+fn load(path: &Path) -> SkinnedModel {
     x::load(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A sample's text (Testwuson.X has Latin-1 bytes in a comment string).
-fn text_of(path: &PathBuf) -> String {
+fn text_of(path: &Path) -> String {
     String::from_utf8_lossy(&std::fs::read(path).expect("readable")).into_owned()
 }
 
