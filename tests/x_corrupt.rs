@@ -281,3 +281,27 @@ fn every_single_byte_flip_loads_or_fails_cleanly() {
         bytes[at] = keep;
     }
 }
+
+#[test]
+fn many_sets_of_many_joints_are_refused_before_their_tracks_are_built() {
+    // 1,000 bones and 200,000 empty sets: every clip would hold 1,000 tracks.
+    let mut text = String::from("xof 0303txt 0032\n");
+    for b in 0..1000 {
+        text.push_str(&format!("Frame b{b} {{ }}\n"));
+    }
+    text.push_str("Mesh { 3; 0;0;0;, 1;0;0;, 0;1;0;; 1; 3;0,1,2;;\n");
+    for b in 0..1000 {
+        text.push_str(&format!(
+            "SkinWeights {{ \"b{b}\"; 1; 0; 1.0; 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1;; }}\n"
+        ));
+    }
+    text.push_str("}\n");
+    text.push_str(&"AnimationSet { }\n".repeat(200_000));
+    let e = parse_err(text.as_bytes());
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("bad.x: AnimationSet: 200000 animation sets of 1000 joints"),
+        "{e}"
+    );
+}

@@ -15,10 +15,17 @@ use glam::{Mat4, Quat, Vec3};
 use super::animation::{KeyKind, Keys};
 use super::document::Document;
 use super::reader::Result;
-use super::skeleton::{Rig, decompose, frame_named, rotation_key};
+use super::skeleton::{Rig, decompose, rotation_key};
 use crate::anim::{AnimationClip, Channel, JointTrack};
 use crate::asset::gltf::fold::Similarity;
 use crate::asset::{ErrorKind, LoadError};
+
+/// Bytes of tracks and sampler one clip may take per joint, for the budget below.
+const BYTES_PER_TRACK: usize = 512;
+/// Clips may take this much memory on top of what the file's size justifies.
+const BASE_BUDGET: usize = 64 << 20;
+/// How many bytes of clips each byte of the file may justify.
+const BUDGET_PER_INPUT_BYTE: usize = 16;
 
 /// D3DX's tick rate for files without `AnimTicksPerSecond`.
 pub const DEFAULT_TICKS_PER_SECOND: u32 = 4800;
@@ -26,6 +33,28 @@ pub const DEFAULT_TICKS_PER_SECOND: u32 = 4800;
 /// Every set of `doc` as a clip of `rig`'s skeleton.
 pub(super) fn read(file: &str, doc: &Document, rig: &Rig) -> Result<Vec<AnimationClip>> {
     let rate = f64::from(doc.ticks_per_second.unwrap_or(DEFAULT_TICKS_PER_SECOND));
+    // Every clip holds a track per joint: many (even empty) sets times many joints could ask
+    // for far more memory than the file's size justifies.
+    let need = doc
+        .sets
+        .len()
+        .saturating_mul(rig.skeleton.len())
+        .saturating_mul(BYTES_PER_TRACK);
+    let budget = BASE_BUDGET.saturating_add(doc.input_len.saturating_mul(BUDGET_PER_INPUT_BYTE));
+    if need > budget {
+        return Err(LoadError::new(
+            file,
+            ErrorKind::TooLarge,
+            format!(
+                "{} animation sets of {} joints would take about {need} bytes of tracks, more \
+                 than a file of {} bytes justifies",
+                doc.sets.len(),
+                rig.skeleton.len(),
+                doc.input_len
+            ),
+        )
+        .in_section("AnimationSet"));
+    }
     let mut clips = Vec::with_capacity(doc.sets.len());
     let mut names = HashSet::new();
     let mut warned_missing = false;
@@ -43,7 +72,7 @@ pub(super) fn read(file: &str, doc: &Document, rig: &Rig) -> Result<Vec<Animatio
         let mut tracks = vec![JointTrack::default(); rig.skeleton.len()];
         let mut driven = HashSet::new();
         for animation in &set.animations {
-            let Some(frame) = frame_named(doc, &animation.target) else {
+            let Some(frame) = doc.frame_named(&animation.target) else {
                 if !warned_missing {
                     log::warn!(
                         "{file}: {}: drives the frame '{}', which does not exist; ignored",

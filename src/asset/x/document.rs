@@ -2,10 +2,13 @@
 //! materials, animation sets, the tick rate), each read into plain structures. Templates and
 //! objects throng does not use are skipped by brace matching.
 
+use std::collections::HashMap;
+
 use glam::Mat4;
 
 use super::animation::{self, AnimationSet};
 use super::materials::{self, XMaterial};
+
 use super::mesh::{self, XMesh};
 use super::reader::{Child, MAX_DEPTH, Reader, Result, show};
 use crate::asset::{ErrorKind, LoadError};
@@ -35,15 +38,32 @@ pub(super) struct Document {
     pub sets: Vec<AnimationSet>,
     /// `AnimTicksPerSecond`, if the file has one.
     pub ticks_per_second: Option<u32>,
+    /// The first frame of each name (names are looked up once each, not searched).
+    pub first_frame: HashMap<String, usize>,
+    /// Size of the file in bytes, which bounds what the load may build from it.
+    pub input_len: usize,
 }
+
+impl Document {
+    /// The first frame called `name`.
+    pub fn frame_named(&self, name: &str) -> Option<usize> {
+        self.first_frame.get(name).copied()
+    }
+}
+
+/// Top-level materials by name, which meshes refer to with `{ Name }` (a later definition of
+/// a name replaces an earlier one).
+pub(super) type NamedMaterials = HashMap<Vec<u8>, XMaterial>;
 
 /// Reads the header and every top-level object.
 pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
     let start = header(file, bytes)?;
     let mut r = Reader::new(file, bytes, start);
-    let mut doc = Document::default();
-    // Top-level materials, which meshes may refer to by name.
-    let mut named: Vec<XMaterial> = Vec::new();
+    let mut doc = Document {
+        input_len: bytes.len(),
+        ..Document::default()
+    };
+    let mut named = NamedMaterials::new();
     while let Some(child) = r.top_level()? {
         match child {
             Child::Object { kind, name } => match kind {
@@ -52,7 +72,12 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
                     let m = mesh::read(&mut r, name, None, &named)?;
                     doc.meshes.push(m);
                 }
-                b"Material" => named.push(materials::read(&mut r, name)?),
+                b"Material" => {
+                    let material = materials::read(&mut r, name)?;
+                    if let Some(name) = name {
+                        named.insert(name.to_vec(), material);
+                    }
+                }
                 b"AnimationSet" => doc.sets.push(animation::read_set(&mut r, name)?),
                 b"AnimTicksPerSecond" => ticks(&mut r, &mut doc)?,
                 _ => r.skip_object()?,
@@ -61,6 +86,9 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
             Child::Reference(_) => {}
             Child::Close => {}
         }
+    }
+    for (f, frame) in doc.frames.iter().enumerate() {
+        doc.first_frame.entry(frame.name.clone()).or_insert(f);
     }
     Ok(doc)
 }
@@ -132,7 +160,7 @@ fn header(file: &str, bytes: &[u8]) -> Result<usize> {
 fn frame(
     r: &mut Reader,
     doc: &mut Document,
-    named: &[XMaterial],
+    named: &NamedMaterials,
     name: Option<&[u8]>,
     parent: Option<usize>,
     depth: usize,

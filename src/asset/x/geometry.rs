@@ -20,7 +20,7 @@ use super::document::Document;
 use super::materials::XMaterial;
 use super::mesh::XMesh;
 use super::reader::Result;
-use super::skeleton::{Rig, frame_named, mesh_bind};
+use super::skeleton::{Rig, mesh_bind};
 use crate::anim::{Subset, Vertex};
 use crate::asset::gltf::generate;
 use crate::asset::{ErrorKind, LoadError};
@@ -255,7 +255,8 @@ fn influences(
     let mut first_joint = None;
     let mut dropped = false;
     for skin in &mesh.skins {
-        let joint = frame_named(doc, &skin.bone)
+        let joint = doc
+            .frame_named(&skin.bone)
             .and_then(|f| rig.frame_joint.get(f).copied().flatten())
             .unwrap_or(0) as u16;
         first_joint.get_or_insert(joint);

@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec2, Vec3};
 
-use super::document::matrix;
+use super::document::{NamedMaterials, matrix};
 use super::materials::{self, XMaterial};
 use super::reader::{Child, Reader, Result, show};
 use crate::asset::ErrorKind;
@@ -78,7 +78,7 @@ pub(super) fn read(
     r: &mut Reader,
     name: Option<&[u8]>,
     frame: Option<usize>,
-    named: &[XMaterial],
+    named: &NamedMaterials,
 ) -> Result<XMesh> {
     let section = format!(
         "Mesh '{}'",
@@ -227,7 +227,7 @@ fn texture_coords(r: &mut Reader, vertices: usize) -> Result<Vec<Vec2>> {
 fn material_list(
     r: &mut Reader,
     faces: usize,
-    named: &[XMaterial],
+    named: &NamedMaterials,
 ) -> Result<(Vec<u32>, Vec<XMaterial>)> {
     let count = r.count("materials", NUMBER_BYTES)?;
     let n = r.count("face materials", NUMBER_BYTES)?;
@@ -254,24 +254,18 @@ fn material_list(
     loop {
         match r.child()? {
             Child::Close => break,
-            Child::Reference(name) => {
-                let found = named
-                    .iter()
-                    .rev()
-                    .find(|m| m.name.as_deref().map(str::as_bytes) == Some(name));
-                match found {
-                    Some(m) => list.push(m.clone()),
-                    None => {
-                        return Err(r.error(
-                            ErrorKind::IndexOutOfRange,
-                            format!(
-                                "refers to material '{}', which no earlier Material defines",
-                                show(name)
-                            ),
-                        ));
-                    }
+            Child::Reference(name) => match named.get(name) {
+                Some(m) => list.push(m.clone()),
+                None => {
+                    return Err(r.error(
+                        ErrorKind::IndexOutOfRange,
+                        format!(
+                            "refers to material '{}', which no earlier Material defines",
+                            show(name)
+                        ),
+                    ));
                 }
-            }
+            },
             Child::Object {
                 kind: b"Material",
                 name,

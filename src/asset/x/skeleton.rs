@@ -49,11 +49,6 @@ pub(super) struct Rig {
     pub rigid_joint: Vec<Option<usize>>,
 }
 
-/// The first frame called `name`.
-pub(super) fn frame_named(doc: &Document, name: &str) -> Option<usize> {
-    doc.frames.iter().position(|f| f.name == name)
-}
-
 /// Builds the skeleton of `doc` (see the module documentation).
 pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
     let n = doc.frames.len();
@@ -67,7 +62,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
         let from_model = mesh_bind(doc, mesh.frame).inverse();
         for skin in &mesh.skins {
             let skin_offset = skin.offset * from_model;
-            let Some(frame) = frame_named(doc, &skin.bone) else {
+            let Some(frame) = doc.frame_named(&skin.bone) else {
                 return Err(LoadError::new(
                     file,
                     ErrorKind::IndexOutOfRange,
@@ -268,7 +263,7 @@ fn close(a: &Mat4, b: &Mat4) -> bool {
 fn animated_frames(doc: &Document) -> Vec<bool> {
     let mut animated = vec![false; doc.frames.len()];
     for animation in doc.sets.iter().flat_map(|s| &s.animations) {
-        let Some(f) = frame_named(doc, &animation.target) else {
+        let Some(f) = doc.frame_named(&animation.target) else {
             continue;
         };
         let Some(bind) = doc.frames.get(f).and_then(|fr| decompose(&fr.matrix)) else {
