@@ -236,14 +236,11 @@ fn palettes_agree_with_the_file_walked_the_d3dx_way() {
                 let seconds = tick as f32 / text.ticks_per_second as f32;
                 let ours = palette(&model, c, seconds);
                 let theirs = text.palettes(c, tick);
-                // throng places the mesh at its frame's bind pose (vertices `M v`), so its
-                // palette times `M` is what D3DX applies to the file's vertices.
-                let place = Mat3x4::from_mat4(&text.mesh_bind().transpose().as_mat4());
                 for (bone, want) in &theirs {
                     let j = model.skeleton().find(bone).expect("bone is a joint");
                     // D3DX's row-vector matrix, transposed into throng's column-vector one.
                     let want = Mat3x4::from_mat4(&want.transpose().as_mat4());
-                    let got = ours[j] * place;
+                    let got = ours[j];
                     let scale = want.to_array().iter().fold(1.0f32, |m, x| m.max(x.abs()));
                     assert!(
                         got.abs_diff_eq(&want, 2e-4 * scale),
@@ -320,8 +317,6 @@ mod textbook {
         pub offsets: HashMap<String, DMat4>,
         pub sets: Vec<Set>,
         pub ticks_per_second: u32,
-        /// The frame the (skinned) mesh is in.
-        pub mesh_frame: Option<String>,
     }
 
     struct Tokens<'a> {
@@ -395,7 +390,6 @@ mod textbook {
             offsets: HashMap::new(),
             sets: Vec::new(),
             ticks_per_second: 4800,
-            mesh_frame: None,
         };
         while tk.at < tk.t.len() {
             let (kind, name) = tk.header();
@@ -433,10 +427,7 @@ mod textbook {
                     tk.skip();
                 }
                 "Frame" => frame(tk, file, child, Some(name.clone())),
-                "Mesh" => {
-                    file.mesh_frame = Some(name.clone());
-                    mesh(tk, file)
-                }
+                "Mesh" => mesh(tk, file),
                 _ => tk.skip(),
             }
         }
@@ -565,17 +556,6 @@ mod textbook {
                 Some(p) => local * self.combined(set, p, tick),
                 None => local,
             }
-        }
-
-        /// The mesh frame's bind combined matrix (its frame matrices only).
-        pub fn mesh_bind(&self) -> DMat4 {
-            let mut m = DMat4::IDENTITY;
-            let mut at = self.mesh_frame.clone();
-            while let Some(f) = at {
-                m *= self.frames[&f].matrix;
-                at = self.frames[&f].parent.clone();
-            }
-            m
         }
 
         /// Each bone's final matrix (row-vector layout) in `set` at `tick`: what D3DX
@@ -709,12 +689,11 @@ fn small_file_clips_tick_rate_and_animated_root() {
     for (c, set) in text.sets.iter().enumerate() {
         for tick in set.exact_ticks() {
             let ours = palette(&model, c, tick as f32 / 30.0);
-            let place = Mat3x4::from_mat4(&text.mesh_bind().transpose().as_mat4());
             for (bone, want) in text.palettes(c, tick) {
                 let j = model.skeleton().find(&bone).expect("bone");
                 let want = Mat3x4::from_mat4(&want.transpose().as_mat4());
                 assert!(
-                    (ours[j] * place).abs_diff_eq(&want, 1e-5),
+                    ours[j].abs_diff_eq(&want, 1e-5),
                     "set {c} tick {tick} {bone}: {:?} vs {want:?}",
                     ours[j]
                 );
@@ -734,11 +713,12 @@ fn a_rigid_mesh_follows_its_frame_and_one_outside_frames_an_implicit_root() {
     let mut scratch = PoseScratch::new(2);
     let mut bind = vec![Mat3x4::IDENTITY; 2];
     model.bind_palette(&mut scratch, &mut bind);
-    // The mesh is placed at its frame's bind pose and the joint's offset undoes it: the bind
-    // palette is the identity.
-    assert!(bind.iter().all(|m| m.abs_diff_eq(&Mat3x4::IDENTITY, 1e-6)));
+    // A rigid mesh keeps its own space; its joint's palette is its frame's to-root, as D3DX
+    // draws it.
+    let boxed = model.skeleton().find("Box").expect("Box");
+    assert_eq!(bind[boxed].translation(), Vec3::new(5.0, 0.0, 0.0));
     let positions: Vec<[f32; 3]> = model.mesh().vertices.iter().map(|v| v.position).collect();
-    assert!(positions.contains(&[6.0, 0.0, 0.0]));
+    assert!(positions.contains(&[1.0, 0.0, 0.0]));
     assert!(positions.contains(&[0.0, 0.0, 1.0]));
     // Normals the file does not give are generated from the faces.
     let normals: Vec<[f32; 3]> = model.mesh().vertices.iter().map(|v| v.normal).collect();

@@ -10,7 +10,7 @@
 //! Influences: each `SkinWeights` adds its bone to the vertices it lists; a vertex keeps its
 //! four largest weights, normalized to sum 1. A skinned vertex no `SkinWeights` lists follows
 //! the mesh's first bone (with a warning). A mesh without `SkinWeights` follows its frame's
-//! joint rigidly. Every mesh is placed at its frame's bind pose (see `skeleton`).
+//! joint rigidly. Positions stay in the mesh's own space (see `skeleton`).
 
 use std::collections::HashMap;
 
@@ -20,7 +20,7 @@ use super::document::Document;
 use super::materials::XMaterial;
 use super::mesh::XMesh;
 use super::reader::Result;
-use super::skeleton::{Rig, mesh_bind};
+use super::skeleton::Rig;
 use crate::anim::{Subset, Vertex};
 use crate::asset::gltf::generate;
 use crate::asset::{ErrorKind, LoadError};
@@ -54,15 +54,9 @@ pub(super) fn build(file: &str, doc: &Document, rig: &Rig) -> Result<Geometry> {
     let mut generated = Vec::new();
     let mut warned = Warned::default();
     for (m, mesh) in doc.meshes.iter().enumerate() {
-        let influences = influences(
-            file,
-            doc,
-            rig,
-            mesh,
-            rig.rigid_joint.get(m).copied().flatten(),
-            &mut warned,
-        )?;
-        let place = Placement::new(mesh_bind(doc, mesh.frame));
+        let rigid = rig.rigid_joint.get(m).copied().flatten();
+        let influences = influences(file, doc, rig, mesh, rigid, &mut warned)?;
+        let place = Placement::new(rigid_to_bind(rig, mesh, rigid));
         let default_list;
         let (per_face, list) = match &mesh.materials {
             Some((per_face, list)) => (per_face.as_slice(), list.as_slice()),
@@ -140,8 +134,22 @@ fn fan(indices: &mut Vec<u32>, polygon: &[u32]) {
     }
 }
 
-/// Where a mesh's vertices go: its frame's bind to-root, for points and (inverse transpose)
-/// for normals.
+/// The matrix that takes a rigid mesh's vertices into its joint's bind space: the inverse of
+/// the joint's offset, which is the identity unless the frame is also a bone with an offset of
+/// its own. Identity for skinned meshes, which keep their own space.
+fn rigid_to_bind(rig: &Rig, mesh: &XMesh, rigid: Option<usize>) -> Mat4 {
+    match rigid.filter(|_| mesh.skins.is_empty()) {
+        Some(j) => rig
+            .skeleton
+            .offsets()
+            .get(j)
+            .and_then(|o| o.inverse())
+            .map_or(Mat4::IDENTITY, |m| m.to_mat4()),
+        None => Mat4::IDENTITY,
+    }
+}
+
+/// Where a mesh's vertices go, for points and (inverse transpose) for normals.
 struct Placement {
     points: Mat4,
     normals: Mat4,

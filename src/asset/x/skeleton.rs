@@ -14,13 +14,11 @@
 //! exactly as the glTF loader folds non-joint nodes ([`Similarity`]), and so are the keys of
 //! that joint.
 //!
-//! Offsets come from `SkinWeights`' `matrixOffset`, which maps the mesh's own space to the
-//! bone's: D3DX skins a vertex `v` of the mesh as `to_root(bone) * offset * v` and does not
-//! apply the mesh's frame transform `M` again. throng places the mesh at its bind pose instead
-//! (vertices `M v`, so bounds, framing and `pose --obj` see the model where it stands) and
-//! keeps the skinned result identical by using `offset * M⁻¹` as the joint's offset; for a
-//! consistent file that is the inverse of the bone's bind to-root, so the bind palette is the
-//! identity as for every other format. A rigid mesh's joint gets `M⁻¹`.
+//! Offsets are `SkinWeights`' `matrixOffset`, which maps the mesh's own space to the bone's:
+//! D3DX skins a vertex `v` of the mesh as `to_root(bone) * matrixOffset * v` and does not apply
+//! the mesh's frame transform again, and neither does throng (the mesh keeps its own space, as
+//! a glTF skin's mesh does; the renderer frames the bind pose skinned). A rigid mesh's joint has
+//! an identity offset, so its palette is its frame's to-root, as D3DX draws it.
 
 use glam::{DAffine3, Mat4};
 
@@ -57,11 +55,8 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
     let mut offsets: Vec<Mat4> = Vec::new();
     let mut frame_source: Vec<Option<usize>> = vec![None; n];
     for mesh in &doc.meshes {
-        // The mesh is placed at its frame's bind pose (see `geometry`), so the offset, which
-        // starts from the mesh's own space, starts from there instead.
-        let from_model = mesh_bind(doc, mesh.frame).inverse();
         for skin in &mesh.skins {
-            let skin_offset = skin.offset * from_model;
+            let skin_offset = skin.offset;
             let Some(frame) = doc.frame_named(&skin.bone) else {
                 return Err(LoadError::new(
                     file,
@@ -100,7 +95,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
             Some(f) if frame_source.get(f).copied().flatten().is_none() => {
                 frame_source[f] = Some(sources.len());
                 sources.push(Some(f));
-                offsets.push(mesh_bind(doc, Some(f)).inverse());
+                offsets.push(Mat4::IDENTITY);
             }
             Some(_) => {}
             None => implicit_root = Some(()),
@@ -219,21 +214,6 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
         fold,
         rigid_joint,
     })
-}
-
-/// The bind to-root transform of `frame` (the product of the frame matrices from the root
-/// down), where a mesh in that frame is placed; the identity outside any frame.
-pub(super) fn mesh_bind(doc: &Document, frame: Option<usize>) -> Mat4 {
-    let mut m = Mat4::IDENTITY;
-    let mut at = frame;
-    let mut steps = 0;
-    while let Some(f) = at.filter(|_| steps <= doc.frames.len()) {
-        let Some(fr) = doc.frames.get(f) else { break };
-        m = fr.matrix * m;
-        at = fr.parent;
-        steps += 1;
-    }
-    m
 }
 
 /// A frame matrix as translation, rotation and scale, or `None` when that loses something
