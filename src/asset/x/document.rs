@@ -13,6 +13,9 @@ use super::mesh::{self, XMesh};
 use super::reader::{Child, MAX_DEPTH, Reader, Result, show};
 use crate::asset::{ErrorKind, LoadError};
 
+/// How the refusal of binary and compressed files ends.
+pub(super) const NEEDS_ASSIMP: &str = "is not read natively; build with --features assimp";
+
 /// How far a matrix's last column may be from `(0, 0, 0, 1)`.
 const AFFINE_TOLERANCE: f32 = 1e-4;
 
@@ -119,13 +122,13 @@ fn header(file: &str, bytes: &[u8]) -> Result<usize> {
         b"bin " => {
             return fail(
                 ErrorKind::Unsupported,
-                "binary .x is not read natively; build with --features assimp".into(),
+                format!("binary .x {NEEDS_ASSIMP}"),
             );
         }
         b"tzip" | b"bzip" => {
             return fail(
                 ErrorKind::Unsupported,
-                "compressed .x is not read natively; build with --features assimp".into(),
+                format!("compressed .x {NEEDS_ASSIMP}"),
             );
         }
         other => {

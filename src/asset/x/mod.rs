@@ -55,6 +55,14 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
     build::model(&file, &bytes, Some(dir), options)
 }
 
+/// Whether `error` is the native loader's refusal of a binary or compressed `.x` file, which
+/// Assimp (feature `assimp`) can read instead.
+pub fn needs_assimp(error: &LoadError) -> bool {
+    error.kind == crate::asset::ErrorKind::Unsupported
+        && error.section.as_deref() == Some("header")
+        && error.message.ends_with(document::NEEDS_ASSIMP)
+}
+
 /// Parses `.x` text. `name` is the file name errors and warnings use (the model is named after
 /// its stem); textures are looked for in `texture_dir`, and with `None` nothing outside
 /// `bytes` is touched (materials simply get no textures).
