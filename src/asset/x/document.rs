@@ -120,10 +120,7 @@ fn header(file: &str, bytes: &[u8]) -> Result<usize> {
     match format {
         b"txt " => {}
         b"bin " => {
-            return fail(
-                ErrorKind::Unsupported,
-                format!("binary .x {NEEDS_ASSIMP}"),
-            );
+            return fail(ErrorKind::Unsupported, format!("binary .x {NEEDS_ASSIMP}"));
         }
         b"tzip" | b"bzip" => {
             return fail(
