@@ -1,13 +1,14 @@
-//! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text) into a `SkinnedModel`.
+//! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text) and the DirectX SDK's
+//! `tiny.x` (1.5 MB of text) into a `SkinnedModel`.
 //!
-//! `cargo bench --bench load` (the file is read once, outside the timed loop; the timed part is
-//! `m3d::parse` without a texture folder, so no file-system access is measured).
+//! `cargo bench --bench load` (each file is read once, outside the timed loop; the timed part is
+//! the parser without a texture folder, so no file-system access is measured).
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use throng::asset::m3d;
+use throng::asset::{m3d, x};
 
 fn shared_asset(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -29,5 +30,19 @@ fn load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load);
+fn load_tiny_x(c: &mut Criterion) {
+    let path = shared_asset("dxsdk/tiny.x");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("{} is missing; skipping its load benchmark", path.display());
+        return;
+    };
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("tiny.x", |b| {
+        b.iter(|| x::parse("tiny.x", black_box(&bytes), None).expect("tiny.x loads"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, load, load_tiny_x);
 criterion_main!(benches);

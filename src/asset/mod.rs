@@ -9,6 +9,7 @@ pub mod gltf;
 pub mod m3d;
 pub mod source;
 pub mod texture;
+pub mod x;
 
 pub use error::{ErrorKind, LoadError};
 
@@ -81,10 +82,16 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
     match extension.as_deref() {
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
+        Some("x") => match x::load_with(path, options) {
+            // Binary and compressed `.x` go to Assimp when it is built in.
+            #[cfg(feature = "assimp")]
+            Err(e) if x::needs_assimp(&e) => load_with_assimp(path, options, ""),
+            other => other,
+        },
         _ => load_with_assimp(
             path,
             options,
-            "unknown model format (the native loaders read builtin, .m3d, .gltf and .glb)",
+            "unknown model format (the native loaders read builtin, .m3d, .gltf, .glb and .x)",
         ),
     }
 }

@@ -11,7 +11,7 @@
 use glam::{Vec2, Vec3, Vec4};
 
 /// Area-weighted vertex normals of an indexed triangle list (indices already checked).
-pub(super) fn normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
+pub(crate) fn normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
     let mut sum = vec![Vec3::ZERO; positions.len()];
     for tri in indices.chunks_exact(3) {
         let [a, b, c] = [tri[0] as usize, tri[1] as usize, tri[2] as usize];
@@ -28,7 +28,7 @@ pub(super) fn normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
 }
 
 /// Tangents from UV gradients (see the module documentation).
-pub(super) fn tangents(
+pub(crate) fn tangents(
     positions: &[Vec3],
     normals: &[Vec3],
     uvs: &[Vec2],

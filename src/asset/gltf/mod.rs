@@ -22,7 +22,7 @@ mod container;
 mod context;
 mod document;
 pub(crate) mod fold;
-mod generate;
+pub(crate) mod generate;
 mod material;
 mod mesh;
 mod nodes;
