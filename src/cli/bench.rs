@@ -6,11 +6,11 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 use throng::anim::SkinnedModel;
-use throng::asset;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
 use throng::scene::independent_time;
 
-use super::output::{print_json, write_file};
+use super::load_args::LoadArgs;
+use super::output::{print_json, say, shown, write_file};
 use super::plot::{Chart, Series, svg};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -58,6 +58,8 @@ struct SweepArgs {
     /// Print the measurements as a JSON array (one palette report per point).
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -96,6 +98,8 @@ struct PaletteArgs {
     /// under their old names "joints_per_s", "joints_per_s_per_thread", "ns_per_joint").
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 #[derive(Serialize)]
@@ -137,10 +141,11 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 
 /// The model and the clip to play (`walk` when there is one and none was named).
 fn model_and_clip(
+    load: &LoadArgs,
     model: Option<&str>,
     clip: Option<&str>,
 ) -> Result<(Arc<SkinnedModel>, usize), CliError> {
-    let model = Arc::new(asset::load_model(model)?);
+    let model = Arc::new(load.load(model)?);
     let clip = match clip {
         Some(c) => model.resolve_clip(c)?,
         None => model.clip_index("walk").unwrap_or(0),
@@ -149,7 +154,7 @@ fn model_and_clip(
 }
 
 fn palette(args: &PaletteArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let (model, clip) = model_and_clip(&args.load, args.model.as_deref(), args.clip.as_deref())?;
     let setup = BenchSetup {
         model: model.clone(),
         clip,
@@ -167,26 +172,32 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
     if args.json {
         return print_json(&report);
     }
-    println!(
+    say!(
         "{} ({} joints), clip {}, {} instances, {} threads, {} method",
-        report.model, report.joints, report.clip, report.instances, report.threads, report.method
-    );
-    println!(
+        shown(&report.model),
+        report.joints,
+        shown(&report.clip),
+        report.instances,
+        report.threads,
+        report.method
+    )?;
+    say!(
         "{:.1} M joints/s, {:.1} M joints/s per thread, {:.2} ns per joint, {:.2} GB/s written",
         report.joints_per_s / 1e6,
         report.joints_per_s_per_thread / 1e6,
         report.ns_per_joint,
         report.gb_per_s
-    );
-    println!(
+    )?;
+    say!(
         "{} frames in {:.2} s; clock update {:.1} ns per instance",
-        report.frames, report.seconds, report.update_ns_per_instance
-    );
-    Ok(())
+        report.frames,
+        report.seconds,
+        report.update_ns_per_instance
+    )
 }
 
 fn sweep(args: &SweepArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let (model, clip) = model_and_clip(&args.load, args.model.as_deref(), args.clip.as_deref())?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads.is_empty() {
         (1..=cores).collect()
@@ -195,10 +206,15 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
     };
     let mut reports = Vec::new();
     if !args.json {
-        println!(
+        say!(
             "{:>8} {:>10} {:>12} {:>14} {:>8} {:>16}",
-            "threads", "instances", "M joints/s", "per thread", "ns/joint", "worst..best"
-        );
+            "threads",
+            "instances",
+            "M joints/s",
+            "per thread",
+            "ns/joint",
+            "worst..best"
+        )?;
     }
     for &instances in &args.instances {
         for &t in &threads {
@@ -217,7 +233,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
             let r = report(&model, clip, Method::Crowd, &runs[runs.len() / 2]);
             if !args.json {
                 let (worst, best) = (runs[0].joints_per_s(), runs[runs.len() - 1].joints_per_s());
-                println!(
+                say!(
                     "{:>8} {:>10} {:>12.1} {:>14.1} {:>8.2} {:>7.1}..{:<7.1}",
                     r.threads,
                     r.instances,
@@ -226,7 +242,7 @@ fn sweep(args: &SweepArgs) -> Result<(), CliError> {
                     r.ns_per_joint,
                     worst / 1e6,
                     best / 1e6
-                );
+                )?;
             }
             reports.push(r);
         }
