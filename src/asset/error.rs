@@ -81,9 +81,12 @@ impl LoadError {
                 ErrorKind::IndexOutOfRange
             }
             AnimError::NonFinite { .. } => ErrorKind::NonFinite,
-            AnimError::TooManyJoints { .. } => ErrorKind::TooLarge,
+            AnimError::TooManyJoints { .. } | AnimError::Overflow { .. } => ErrorKind::TooLarge,
             AnimError::OffsetCount { .. } | AnimError::TrackCount { .. } => {
                 ErrorKind::CountMismatch
+            }
+            AnimError::Mesh(m) if m.contains("keeps skinned positions finite") => {
+                ErrorKind::TooLarge
             }
             AnimError::Mesh(m) if m.contains("not finite") => ErrorKind::NonFinite,
             AnimError::Mesh(_) => ErrorKind::IndexOutOfRange,

@@ -18,6 +18,8 @@ pub(super) struct Ctx {
     warned: HashSet<String>,
     warnings: Vec<String>,
     budget: u64,
+    /// Cap on any one external file read (`LoadOptions::max_file_size`).
+    pub max_file_size: u64,
 }
 
 impl Ctx {
@@ -28,6 +30,7 @@ impl Ctx {
             warned: HashSet::new(),
             warnings: Vec::new(),
             budget: BASE_BUDGET.saturating_add(input_bytes.saturating_mul(BUDGET_PER_INPUT_BYTE)),
+            max_file_size: crate::asset::source::DEFAULT_MAX_FILE_SIZE,
         }
     }
 

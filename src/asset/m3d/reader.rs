@@ -95,6 +95,11 @@ impl<'a> Reader<'a> {
         self.file
     }
 
+    /// The 1-based line of the last token read.
+    pub(super) fn line(&self) -> usize {
+        self.lex.line()
+    }
+
     /// An error in the current section, at the line of the last token read.
     pub(super) fn error(&self, kind: ErrorKind, message: impl fmt::Display) -> LoadError {
         LoadError::new(
