@@ -14,7 +14,7 @@ fn main() -> ExitCode {
             let text = record.args().to_string();
             writeln!(
                 buf,
-                "[{} {}] {}",
+                "[{:<5} {}] {}",
                 record.level(),
                 record.target(),
                 throng::text::printable(&text)

@@ -190,8 +190,9 @@ fn m3d_textures_outside_the_folder_are_not_opened() {
         let out = run(&["info", &model, "--json"], Stdio::piped());
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{map}: {stderr}");
-        let line =
-            format!("[WARN throng::asset::m3d::textures] {model}: {why}; using the material color");
+        let line = format!(
+            "[WARN  throng::asset::m3d::textures] {model}: {why}; using the material color"
+        );
         assert!(stderr.lines().any(|l| l == line), "{map}: {stderr}");
     }
 }

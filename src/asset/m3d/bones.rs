@@ -30,14 +30,14 @@ fn is_parent_label(token: &[u8]) -> bool {
 pub(super) fn read_offsets(r: &mut Reader, bones: usize) -> Result<(Vec<Mat3x4>, Vec<usize>)> {
     r.enter(super::BONE_OFFSETS)?;
     let mut offsets = Vec::with_capacity(bones);
-    let mut lines = Vec::with_capacity(bones);
+    let mut positions = Vec::with_capacity(bones);
     for i in 0..bones {
         let offset = read_offset(r, i).map_err(|e| e.at_record(format!("bone {i}")))?;
         offsets.push(offset);
-        lines.push(r.line());
+        positions.push(r.position());
     }
     r.end_of_records(bones, "bones", is_offset_label)?;
-    Ok((offsets, lines))
+    Ok((offsets, r.lines_at(&positions)))
 }
 
 fn read_offset(r: &mut Reader, i: usize) -> Result<Mat3x4> {

@@ -30,9 +30,11 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
     let materials = materials::read(&mut r, header.materials)?;
     let subsets = subsets::read(&mut r, &header)?;
     let vertices = vertices::read(&mut r, &header)?;
-    let vertices_line = r.line();
-    let (indices, triangle_lines) = triangles::read(&mut r, &header)?;
-    subsets::check_triangles(file, &subsets, &indices, &triangle_lines)?;
+    let vertices_end = r.position();
+    let (indices, banner) = triangles::read(&mut r, &header)?;
+    subsets::check_triangles(file, &subsets, &indices, |t| {
+        triangles::line_of(&r, banner, t)
+    })?;
     let mut offset_lines = Vec::new();
     let skeleton = if header.is_static() {
         // Static files (the rock) end after Triangles; their empty bone sections may also be
@@ -57,6 +59,7 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
         clips::read(&mut r, header.clips, &skeleton)?
     };
     r.finish()?;
+    let vertices_line = r.lines_at(&[vertices_end]).first().copied().unwrap_or(0);
     Ok(Contents {
         materials,
         subsets,

@@ -95,9 +95,24 @@ impl<'a> Reader<'a> {
         self.file
     }
 
-    /// The 1-based line of the last token read.
+    /// The 1-based line of the last token read (counted from the start: for errors only).
     pub(super) fn line(&self) -> usize {
         self.lex.line()
+    }
+
+    /// Where the last token read starts (see [`Lexer::position`]).
+    pub(super) fn position(&self) -> usize {
+        self.lex.position()
+    }
+
+    /// The lines of increasing byte offsets, in one pass.
+    pub(super) fn lines_at(&self, positions: &[usize]) -> Vec<usize> {
+        self.lex.lines_at(positions)
+    }
+
+    /// The line of the token `skip` tokens after the one starting at byte `from`.
+    pub(super) fn line_of_token(&self, from: usize, skip: usize) -> usize {
+        self.lex.line_of_token(from, skip)
     }
 
     /// An error in the current section, at the line of the last token read.

@@ -76,14 +76,13 @@ fn range(
 /// Checks that every triangle of a subset only uses the subset's own vertices (the real files
 /// all keep this promise, and a renderer may rely on it to draw a subset from its vertex
 /// range alone), and that every triangle belongs to a subset (one that none covers would be
-/// silently never drawn). `lines` holds each triangle's line, for the error.
+/// silently never drawn). `line` finds a triangle's line, for the error.
 pub(super) fn check_triangles(
     file: &str,
     subsets: &[Subset],
     indices: &[u32],
-    lines: &[u32],
+    line: impl Fn(usize) -> usize,
 ) -> Result<()> {
-    let line = |t: usize| lines.get(t).copied().unwrap_or(0);
     let mut covered = vec![false; indices.len() / 3];
     for s in subsets {
         let first = s.index_start as usize / 3;
