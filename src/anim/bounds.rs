@@ -49,6 +49,34 @@ pub(crate) fn check(
     clips: &[AnimationClip],
     mesh: &Mesh,
 ) -> Result<(), AnimError> {
+    let palette = palette_bounds(skeleton, clips)?;
+    for (i, v) in mesh.vertices.iter().enumerate() {
+        let distance = length(Vec3::from(v.position));
+        let mut reach = 0.0;
+        for (&j, &w) in v.joints.iter().zip(&v.weights) {
+            if w != 0.0 {
+                // Joint indices were checked by the mesh's own validation.
+                let (l, t) = palette.get(usize::from(j)).copied().unwrap_or((0.0, 0.0));
+                reach += f64::from(w.abs()) * (l * distance + t);
+            }
+        }
+        if !(reach <= MAX_MAGNITUDE) {
+            return Err(AnimError::Mesh(format!(
+                "vertex {i} can reach {reach:.1e} when skinned, more than the {MAX_MAGNITUDE:.0e} \
+                 that keeps skinned positions finite"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// For each joint, bounds on the magnitude of its palette's linear entries and translation
+/// entries over every pose of every clip; an error for the first joint whose bounds (or
+/// whose to-root transform's) exceed [`MAX_MAGNITUDE`].
+fn palette_bounds(
+    skeleton: &Skeleton,
+    clips: &[AnimationClip],
+) -> Result<Vec<(f64, f64)>, AnimError> {
     let n = skeleton.len();
     let mut local: Vec<LocalBound> = skeleton
         .bind_pose()
@@ -109,24 +137,7 @@ pub(crate) fn check(
         }
         palette[j] = (p_linear, p_translation);
     }
-    for (i, v) in mesh.vertices.iter().enumerate() {
-        let distance = length(Vec3::from(v.position));
-        let mut reach = 0.0;
-        for (&j, &w) in v.joints.iter().zip(&v.weights) {
-            if w != 0.0 {
-                // Joint indices were checked by the mesh's own validation.
-                let (l, t) = palette.get(usize::from(j)).copied().unwrap_or((0.0, 0.0));
-                reach += f64::from(w.abs()) * (l * distance + t);
-            }
-        }
-        if !(reach <= MAX_MAGNITUDE) {
-            return Err(AnimError::Mesh(format!(
-                "vertex {i} can reach {reach:.1e} when skinned, more than the {MAX_MAGNITUDE:.0e} \
-                 that keeps skinned positions finite"
-            )));
-        }
-    }
-    Ok(())
+    Ok(palette)
 }
 
 /// The length of `v`, computed in `f64` so that a finite `f32` vector has a finite length.
@@ -169,5 +180,107 @@ fn channel_bound<T: Copy>(channel: &Channel<T>, size: impl Fn(T) -> f64) -> f64 
             }
             bound
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Quat;
+
+    use super::*;
+    use crate::anim::pose::{PoseScratch, local_to_palette};
+    use crate::anim::skeleton::Joint;
+    use crate::anim::track::JointTrack;
+    use crate::anim::transform::Transform;
+
+    /// xorshift: reproducible without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.next()
+        }
+
+        fn transform(&mut self) -> Transform {
+            let axis = Vec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), 1.0).normalize();
+            Transform::new(
+                Vec3::new(
+                    self.range(-3.0, 3.0),
+                    self.range(-3.0, 3.0),
+                    self.range(-3.0, 3.0),
+                ),
+                Quat::from_axis_angle(axis, self.range(-3.0, 3.0)),
+                Vec3::new(
+                    self.range(0.2, 2.5),
+                    self.range(0.2, 2.5),
+                    self.range(-2.5, 2.5),
+                ),
+            )
+        }
+    }
+
+    /// The bound holds against evaluation itself: random hierarchies with non-uniform (and
+    /// mirroring) scales, sampled between and at keys, never exceed it.
+    #[test]
+    fn sampled_palettes_stay_within_the_bound() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..40 {
+            let n = 1 + (rng.next() * 12.0) as usize;
+            let joints: Vec<Joint> = (0..n)
+                .map(|j| {
+                    let parent = (j > 0).then(|| (rng.next() * j as f32) as usize);
+                    Joint::new(format!("j{j}"), parent, rng.transform())
+                })
+                .collect();
+            let skeleton = Skeleton::with_derived_offsets(joints).expect("invertible binds");
+            let tracks: Vec<JointTrack> = (0..n)
+                .map(|_| {
+                    let keys: Vec<Transform> = (0..4).map(|_| rng.transform()).collect();
+                    JointTrack::from_keys(vec![0.0, 0.3, 0.7, 1.0], &keys)
+                })
+                .collect();
+            let clip = AnimationClip::new("c", tracks, &skeleton).expect("valid clip");
+            let bounds = palette_bounds(&skeleton, std::slice::from_ref(&clip)).expect("small");
+            let mut scratch = PoseScratch::new(n);
+            let mut to_root = vec![crate::anim::Mat3x4::IDENTITY; n + 1];
+            let mut palette = vec![crate::anim::Mat3x4::IDENTITY; n];
+            for step in 0..=50 {
+                let t = step as f32 / 50.0;
+                clip.sample(t, &mut scratch.locals[..n]);
+                local_to_palette(&skeleton, &scratch.locals, &mut to_root, &mut palette);
+                for (j, m) in palette.iter().enumerate() {
+                    let (linear, translation) = bounds[j];
+                    let a = m.to_array();
+                    for (i, x) in a.iter().enumerate() {
+                        let limit = if i % 4 == 3 { translation } else { linear };
+                        assert!(
+                            f64::from(x.abs()) <= limit * (1.0 + 1e-4) + 1e-5,
+                            "joint {j} entry {i} = {x} beyond {limit} at {t}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn compounding_scales_are_refused_at_the_joint_that_overflows() {
+        let joints = vec![
+            Joint::new("a", None, Transform::IDENTITY),
+            Joint::new("b", Some(0), Transform::IDENTITY),
+        ];
+        let skeleton = Skeleton::with_derived_offsets(joints).expect("identity binds");
+        let big = Transform::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(1e10));
+        let track = || JointTrack::from_keys(vec![0.0], &[big]);
+        let clip = AnimationClip::new("c", vec![track(), track()], &skeleton).expect("clip");
+        let err = palette_bounds(&skeleton, &[clip]).expect_err("1e20");
+        assert!(matches!(err, AnimError::Overflow { joint: 1, .. }), "{err}");
     }
 }
