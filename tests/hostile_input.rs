@@ -250,6 +250,24 @@ fn unwritable_stdout_is_one_error_line_for_every_command() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end_matches('\n'), line, "{args:?}");
     }
+    // An unwritable stderr: the error still gives exit 1, warnings do not stop the command.
+    let dir = scratch("full-stderr");
+    let model = write(&dir, "warns.m3d", SKINNED);
+    for (args, code) in [
+        (&["info", "missing.m3d"][..], 1),
+        (&["pose", "--clip", "nope", "--time", "0"], 1),
+        (&["info", &model], 0),
+    ] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full");
+        let out = Command::new(env!("CARGO_BIN_EXE_throng"))
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(full))
+            .status()
+            .expect("throng runs");
+        assert_eq!(out.code(), Some(code), "{args:?}");
+    }
     // The rendering commands: one line and exit 1 whether or not a Vulkan device exists here
     // (without one, the line says what to install instead).
     for args in [
