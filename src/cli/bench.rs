@@ -312,10 +312,10 @@ fn plot(
             })
             .collect(),
     };
-    let clip_name = model.clips().get(clip).map_or("", |c| c.name());
+    let clip_name = shown(model.clips().get(clip).map_or("", |c| c.name()));
     let caption = format!(
         "throng bench sweep: {} ({} joints), clip {clip_name}, {cores}-core machine, instances at independent times, median of {repeat} runs of {seconds} s",
-        model.name(),
+        shown(model.name()),
         model.joint_count()
     );
     svg(&[by_threads, by_instances], &caption)

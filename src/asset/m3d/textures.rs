@@ -33,7 +33,7 @@ pub(super) fn resolve(
             Err(why) => {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
-                    name.escape_debug()
+                    crate::text::printable(name)
                 );
                 None
             }
