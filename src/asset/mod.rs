@@ -1,6 +1,8 @@
 //! Model sources: the generated built-in character and the file loaders. Each produces the one
 //! in-memory [`SkinnedModel`]; nothing downstream knows where a model came from.
 
+#[cfg(feature = "assimp")]
+pub mod assimp;
 pub mod builtin;
 mod error;
 pub mod gltf;
@@ -21,14 +23,27 @@ pub struct LoadOptions {
     /// Cap on the size of any one file read, the model's or one it refers to
     /// (`--max-file-size`).
     pub max_file_size: u64,
+    /// Which loader reads a file (`--loader`).
+    pub loader: Loader,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+            loader: Loader::Auto,
         }
     }
+}
+
+/// Which loader reads a model file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Loader {
+    /// The native loader of the file's extension; Assimp (feature `assimp`) for any other.
+    #[default]
+    Auto,
+    /// Assimp, even where a native loader exists (to compare the two).
+    Assimp,
 }
 
 /// Loads a model named on a command line: `builtin` (or nothing) for the generated character,
@@ -60,13 +75,43 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if options.loader == Loader::Assimp {
+        return load_with_assimp(path, options, "--loader assimp asks for Assimp");
+    }
     match extension.as_deref() {
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
-        _ => Err(LoadError::new(
-            path.display().to_string(),
-            ErrorKind::Unsupported,
-            "unknown model format (expected builtin, .m3d, .gltf or .glb)",
-        )),
+        _ => load_with_assimp(
+            path,
+            options,
+            "unknown model format (the native loaders read builtin, .m3d, .gltf and .glb)",
+        ),
     }
+}
+
+/// Loads through Assimp; `why` says why Assimp was chosen, for a build without it.
+#[cfg(feature = "assimp")]
+fn load_with_assimp(
+    path: &Path,
+    options: &LoadOptions,
+    _why: &str,
+) -> Result<SkinnedModel, LoadError> {
+    assimp::load_with(path, options)
+}
+
+/// Without the `assimp` feature: one line naming the feature.
+#[cfg(not(feature = "assimp"))]
+fn load_with_assimp(
+    path: &Path,
+    _options: &LoadOptions,
+    why: &str,
+) -> Result<SkinnedModel, LoadError> {
+    Err(LoadError::new(
+        path.display().to_string(),
+        ErrorKind::Unsupported,
+        format!(
+            "{why}; reading it through Assimp needs throng built with the `assimp` cargo \
+             feature (cargo build --features assimp)"
+        ),
+    ))
 }

@@ -12,12 +12,12 @@ use super::output::{print_json, say, shown};
 pub struct InfoArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    #[command(flatten)]
+    load: LoadArgs,
     /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "bounds": {"min", "max"}}.
     #[arg(long)]
     json: bool,
-    #[command(flatten)]
-    load: LoadArgs,
 }
 
 #[derive(Serialize)]

@@ -1,30 +1,47 @@
-//! The flags that limit how models are read, shared by every command that loads one.
+//! The flags that say how models are read, shared by every command that loads one:
+//! `--max-file-size` (a limit) and `--loader` (which loader reads the file).
 
-use clap::Args;
-use throng::asset::{self, LoadOptions, source::DEFAULT_MAX_FILE_SIZE};
+use clap::{Args, ValueEnum};
+use throng::anim::SkinnedModel;
+use throng::asset::{self, LoadOptions, Loader, source::DEFAULT_MAX_FILE_SIZE};
 
-/// `--max-file-size`.
+/// How model files are read.
 #[derive(Debug, Args)]
 pub struct LoadArgs {
-    /// Largest file read, in bytes: the model and every file it refers to (buffers,
+    /// Largest file read, in bytes: the model and every file it refers to (buffers, images,
     /// textures). Larger files are refused before they are read.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE, value_parser = parse_bytes)]
     max_file_size: u64,
+    /// Which loader reads the model: `auto` picks the native loader of the extension (Assimp,
+    /// when built with the `assimp` feature, for other extensions); `assimp` forces Assimp,
+    /// to compare it with a native loader.
+    #[arg(long, value_enum, default_value_t = LoaderArg::Auto)]
+    loader: LoaderArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LoaderArg {
+    Auto,
+    Assimp,
 }
 
 impl LoadArgs {
-    /// The loader options these flags ask for.
+    /// The load options these arguments ask for (limits without a flag keep their defaults).
     pub fn options(&self) -> LoadOptions {
-        // Limits without a flag keep their defaults.
+        // Written so that a limit added to `LoadOptions` without a flag keeps its default.
         #[allow(clippy::needless_update)]
         LoadOptions {
             max_file_size: self.max_file_size,
+            loader: match self.loader {
+                LoaderArg::Auto => Loader::Auto,
+                LoaderArg::Assimp => Loader::Assimp,
+            },
             ..LoadOptions::default()
         }
     }
 
     /// Loads `builtin` (or nothing named) or a model file under these options.
-    pub fn load(&self, spec: Option<&str>) -> Result<throng::anim::SkinnedModel, asset::LoadError> {
+    pub fn load(&self, spec: Option<&str>) -> Result<SkinnedModel, asset::LoadError> {
         asset::load_model_with(spec, &self.options())
     }
 }

@@ -15,6 +15,8 @@ use super::{CliError, parse_time};
 pub struct PoseArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    #[command(flatten)]
+    load: LoadArgs,
     /// Clip name, or its index when no clip has that name.
     #[arg(long)]
     clip: String,
@@ -29,8 +31,6 @@ pub struct PoseArgs {
     /// Also write the mesh skinned with this palette as a Wavefront OBJ file.
     #[arg(long, value_name = "FILE")]
     obj: Option<PathBuf>,
-    #[command(flatten)]
-    load: LoadArgs,
 }
 
 #[derive(Serialize)]
