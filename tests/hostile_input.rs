@@ -369,7 +369,20 @@ fn finite_values_that_overflow_in_evaluation_are_refused_naming_the_joint() {
         &key0.replace("Scale: 1 1 1", "Scale: 1e10 1e10 1e10"),
     );
     let model = write(&dir, "one.m3d", &one);
-    succeed(&["pose", &model, "--clip", "wave", "--time", "0", "--json"]);
+    let obj = dir.join("one.obj");
+    let obj = obj.to_str().expect("utf-8");
+    let out = succeed(&[
+        "pose", &model, "--clip", "wave", "--time", "0.5", "--json", "--obj", obj,
+    ]);
+    // What is accepted evaluates to finite numbers: no `null` palette, no NaN in the OBJ.
+    let pose: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    for joint in pose["joints"].as_array().expect("joints") {
+        for x in joint["palette"].as_array().expect("palette") {
+            assert!(x.as_f64().is_some_and(f64::is_finite), "{joint}");
+        }
+    }
+    let text = std::fs::read_to_string(obj).expect("OBJ written");
+    assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
     let two = edit(
         &one,
         key1,
