@@ -18,3 +18,4 @@ pub mod asset;
 pub mod crowd;
 pub mod gpu;
 pub mod scene;
+pub mod text;

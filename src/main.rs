@@ -3,12 +3,23 @@
 
 mod cli;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .format_timestamp(None)
+        .format(|buf, record| {
+            // Warnings quote file names and names from files: escaped like every other line.
+            let text = record.args().to_string();
+            writeln!(
+                buf,
+                "[{:<5} {}] {}",
+                record.level(),
+                record.target(),
+                throng::text::printable(&text)
+            )
+        })
         .init();
     let args = match cli::parse() {
         Ok(args) => args,
@@ -17,8 +28,15 @@ fn main() -> ExitCode {
     match cli::execute(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            // One line, whatever went wrong: the chain of causes joined by ": ".
-            eprintln!("throng: error: {e:#}");
+            // One line, whatever went wrong: the chain of causes joined by ": ", with any
+            // control character from an argument or a file escaped. A failure to write it
+            // leaves only the exit code to tell.
+            let line = format!("{e:#}");
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "throng: error: {}",
+                throng::text::printable(&line)
+            );
             // Arguments that only make sense once the model is loaded (a --pose clip, say)
             // are still argument errors.
             if matches!(e, cli::CliError::Argument(_)) {

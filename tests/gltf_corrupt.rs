@@ -296,7 +296,7 @@ fn cases() -> Vec<Case> {
             joint["translation"] = json!([3e38, 0, 0]);
         }),
         ErrorKind::NonFinite,
-        "root line two",
+        "root\\nline two",
     ));
     out.push(case(
         "joint matrix with shear",

@@ -119,7 +119,7 @@ fn the_static_rock_has_one_joint_and_no_clips() {
         (v["vertices"].as_u64(), v["triangles"].as_u64()),
         (Some(42), Some(64))
     );
-    // No clip to pose: one error line (after the warnings about the missing .dds textures).
+    // No clip to pose: one error line (after the warnings about the .dds textures).
     let out = throng(&["pose", &rock, "--clip", "0", "--time", "0"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -134,6 +134,6 @@ fn the_static_rock_has_one_joint_and_no_clips() {
     );
     let warnings = stderr
         .lines()
-        .filter(|l| l.contains("not found; using the material color"));
+        .filter(|l| l.contains("is a DDS file, which throng cannot decode"));
     assert_eq!(warnings.count(), 2, "{stderr}");
 }

@@ -103,6 +103,23 @@ pub enum AnimError {
         /// The rate given.
         rate: f64,
     },
+    /// Finite keys that compound, through the hierarchy and the offset, into palettes or
+    /// skinned positions too large to stay finite (see `anim::bounds`).
+    #[error(
+        "joint {joint} ({name}): its scale and translation keys, compounded through its parents \
+         and its offset, can reach {reach:.1e}, more than the {limit:.0e} that keeps palettes \
+         finite"
+    )]
+    Overflow {
+        /// Index of the joint (skeleton order).
+        joint: usize,
+        /// Name of the joint.
+        name: String,
+        /// The bound reached (may be infinite).
+        reach: f64,
+        /// The largest magnitude allowed.
+        limit: f64,
+    },
     /// A mesh that references joints, vertices or materials that do not exist.
     #[error("mesh: {0}")]
     Mesh(String),
@@ -117,4 +134,22 @@ pub enum AnimError {
         /// Clips in the model.
         count: usize,
     },
+}
+
+impl AnimError {
+    /// The joint (skeleton index) the error is about, when it is about one: loaders use it to
+    /// point at the joint's record in the file.
+    #[must_use]
+    pub fn joint(&self) -> Option<usize> {
+        match self {
+            Self::ParentOutOfRange { joint, .. }
+            | Self::ParentOrder { joint, .. }
+            | Self::ParentCycle { joint, .. }
+            | Self::NonFinite { joint, .. }
+            | Self::SingularBind { joint, .. }
+            | Self::Channel { joint, .. }
+            | Self::Overflow { joint, .. } => Some(*joint),
+            _ => None,
+        }
+    }
 }

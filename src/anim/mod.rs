@@ -33,6 +33,7 @@
 //! applies palettes to vertices.
 
 mod batch;
+mod bounds;
 mod clip;
 mod error;
 mod instance;
@@ -49,6 +50,7 @@ mod transform;
 
 pub use batch::{Batch, BatchScratch, MAX_LANES, PaletteStores, batch_lanes, evaluate_batch};
 pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
+pub use bounds::MAX_MAGNITUDE;
 pub use clip::AnimationClip;
 pub use error::AnimError;
 pub use instance::{Playback, QueuedClip, SkinnedModelInstance};

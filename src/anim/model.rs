@@ -2,6 +2,7 @@
 
 use glam::Vec4;
 
+use super::bounds;
 use super::clip::AnimationClip;
 use super::error::AnimError;
 use super::matrix::Mat3x4;
@@ -24,8 +25,10 @@ pub struct SkinnedModel {
 }
 
 impl SkinnedModel {
-    /// Assembles a model, checking that every clip has one track per joint and that the mesh
-    /// only references joints, vertices, materials and textures that exist.
+    /// Assembles a model, checking that every clip has one track per joint, that the mesh
+    /// only references joints, vertices, materials and textures that exist, and that no
+    /// pose of any clip can overflow into an infinite palette or skinned position (the
+    /// bound of `anim::bounds`, so every loader refuses such files the same way).
     pub fn new(
         name: impl Into<String>,
         format: impl Into<String>,
@@ -43,6 +46,7 @@ impl SkinnedModel {
             }
         }
         mesh.validate(skeleton.len())?;
+        bounds::check(&skeleton, &clips, &mesh)?;
         let offset_lanes = skeleton.offsets().iter().map(SoaMat::splat).collect();
         Ok(Self {
             name: name.into(),

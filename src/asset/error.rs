@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::anim::AnimError;
+use crate::text::printable;
 
 /// The class of a load failure, for callers and tests that react to the kind rather than the
 /// wording.
@@ -80,9 +81,12 @@ impl LoadError {
                 ErrorKind::IndexOutOfRange
             }
             AnimError::NonFinite { .. } => ErrorKind::NonFinite,
-            AnimError::TooManyJoints { .. } => ErrorKind::TooLarge,
+            AnimError::TooManyJoints { .. } | AnimError::Overflow { .. } => ErrorKind::TooLarge,
             AnimError::OffsetCount { .. } | AnimError::TrackCount { .. } => {
                 ErrorKind::CountMismatch
+            }
+            AnimError::Mesh(m) if m.contains("keeps skinned positions finite") => {
+                ErrorKind::TooLarge
             }
             AnimError::Mesh(m) if m.contains("not finite") => ErrorKind::NonFinite,
             AnimError::Mesh(_) => ErrorKind::IndexOutOfRange,
@@ -92,18 +96,21 @@ impl LoadError {
     }
 }
 
+/// One line whatever the file and its names hold: every part goes through
+/// [`printable`], so control characters from a file name or a name inside the file are
+/// escaped rather than written to the terminal.
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: ", self.file)?;
+        write!(f, "{}: ", printable(&self.file))?;
         if let Some(section) = &self.section {
-            write!(f, "{section}: ")?;
+            write!(f, "{}: ", printable(section))?;
         }
         if let Some(record) = &self.record {
             if !self.message.starts_with(record.as_str()) {
-                write!(f, "{record}: ")?;
+                write!(f, "{}: ", printable(record))?;
             }
         }
-        f.write_str(&self.message)
+        f.write_str(&printable(&self.message))
     }
 }
 

@@ -8,13 +8,13 @@ use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 use throng::anim::PaletteStores;
 use throng::anim::SkinnedModel;
-use throng::asset;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
 use throng::crowd::{SyntheticShape, synthetic_model};
 use throng::scene::independent_time;
 
 use super::bench_sweep::{SweepArgs, sweep};
-use super::output::print_json;
+use super::load_args::LoadArgs;
+use super::output::{print_json, say, shown};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 #[derive(Debug, Args)]
@@ -57,6 +57,8 @@ pub(super) struct ModelArgs {
     /// crowd's way), or staged in scratch and copied out lane after lane (kept to measure).
     #[arg(long, value_enum, default_value_t = Stores::Auto)]
     pub(super) stores: Stores,
+    #[command(flatten)]
+    pub(super) load: LoadArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -188,7 +190,7 @@ pub(super) fn model_and_clip(
             };
             synthetic_model(n, shape)?
         }
-        None => asset::load_model(source.model.as_deref())?,
+        None => source.load.load(source.model.as_deref())?,
     };
     let model = Arc::new(model);
     let clip = match source.clip.as_deref() {
@@ -218,23 +220,30 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
     if args.json {
         return print_json(&report);
     }
-    println!(
+    say!(
         "{} ({} joints), clip {}, {} instances, {} threads, {} method",
-        report.model, report.joints, report.clip, report.instances, report.threads, report.method
-    );
-    println!(
+        shown(&report.model),
+        report.joints,
+        shown(&report.clip),
+        report.instances,
+        report.threads,
+        report.method
+    )?;
+    say!(
         "{:.1} M joints/s, {:.1} M joints/s per thread, {:.2} ns per joint, {:.2} GB/s written",
         report.joints_per_s / 1e6,
         report.joints_per_s_per_thread / 1e6,
         report.ns_per_joint,
         report.gb_per_s
-    );
-    println!(
+    )?;
+    say!(
         "{} frames in {:.2} s; clock update {:.1} ns per instance",
-        report.frames, report.seconds, report.update_ns_per_instance
-    );
+        report.frames,
+        report.seconds,
+        report.update_ns_per_instance
+    )?;
     if let Some(cpu) = report.joints_per_cpu_s {
-        println!("{:.1} M joints per processor second", cpu / 1e6);
+        say!("{:.1} M joints per processor second", cpu / 1e6)?;
     }
     Ok(())
 }

@@ -10,7 +10,8 @@ use clap::Args;
 use serde::Serialize;
 use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
 
-use super::output::{print_json, write_file};
+use super::load_args::LoadArgs;
+use super::output::{print_json, say, write_file};
 use super::pass_args::PassArgs;
 use super::plot::{Chart, Series, svg};
 use super::run::session::{Session, SessionSpec, load_models};
@@ -51,6 +52,8 @@ pub struct FrameArgs {
     /// Write a plot of the milliseconds against instances to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 /// One crowd size's figures.
@@ -75,7 +78,7 @@ struct FrameReport {
 }
 
 pub fn run(args: &FrameArgs) -> Result<(), CliError> {
-    let models = load_models(&args.models)?;
+    let models = load_models(&args.load, &args.models)?;
     let names = models
         .iter()
         .map(|m| m.name().to_string())
@@ -87,10 +90,14 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     };
     let mut reports = Vec::new();
     if !args.json {
-        println!(
+        say!(
             "{:>10} {:>10} {:>12} {:>10} {:>14}  gpu ms per pass",
-            "instances", "frame ms", "cpu anim ms", "gpu ms", "M triangles"
-        );
+            "instances",
+            "frame ms",
+            "cpu anim ms",
+            "gpu ms",
+            "M triangles"
+        )?;
     }
     for &instances in &args.instances {
         let mut session = Session::build(SessionSpec {
@@ -151,7 +158,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
                 .iter()
                 .map(|p| format!("{} {:.2}", p.name, p.average_ms()))
                 .collect();
-            println!(
+            say!(
                 "{:>10} {:>10.2} {:>12.2} {:>10} {:>14.2}  {}",
                 instances,
                 report.frame_ms,
@@ -161,7 +168,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
                     .map_or_else(|| String::from("n/a"), |g| format!("{g:.2}")),
                 triangles as f64 / 1e6,
                 per_pass.join(", ")
-            );
+            )?;
         }
         reports.push(report);
     }

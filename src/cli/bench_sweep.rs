@@ -13,7 +13,7 @@ use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd};
 use throng::scene::independent_time;
 
 use super::bench::{Method, ModelArgs, Report, model_and_clip, parse_joints, report};
-use super::output::{print_json, write_file};
+use super::output::{print_json, say, warn_line, write_file};
 use super::plot::{Chart, Series, svg};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -162,13 +162,13 @@ pub(super) fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         if let Some(cmd) = &args.versus {
             let run = run_versus(cmd, args.versus_joints)?;
             if !args.json {
-                eprintln!(
+                warn_line(format_args!(
                     "round {}: versus {:.1} M joints/s ({:?} clock), {:.3} us per character",
                     round + 1,
                     run.joints_per_s(args.clock) / 1e6,
                     args.clock,
                     run.us_per_character(args.clock)
-                );
+                ));
             }
             versus.push(run);
         }
@@ -179,7 +179,7 @@ pub(super) fn sweep(args: &SweepArgs) -> Result<(), CliError> {
         .map(|(setup, runs)| point_report(setup, runs, &versus, args.clock))
         .collect();
     if !args.json {
-        print_table(&reports, &versus, args.clock);
+        print_table(&reports, &versus, args.clock)?;
     }
     if let Some(path) = &args.svg {
         write_file(path, &plot(&reports, cores, args.repeat, args.seconds))?;
@@ -225,9 +225,13 @@ fn point_report(
     }
 }
 
-fn print_table(reports: &[PointReport], versus: &[VersusRun], clock: Clock) {
-    println!("figures by the {clock:?} clock");
-    println!(
+fn print_table(
+    reports: &[PointReport],
+    versus: &[VersusRun],
+    clock: Clock,
+) -> Result<(), CliError> {
+    say!("figures by the {clock:?} clock")?;
+    say!(
         "{:>6} {:>8} {:>10} {:>24} {:>12} {:>10} {:>22}",
         "joints",
         "threads",
@@ -236,13 +240,13 @@ fn print_table(reports: &[PointReport], versus: &[VersusRun], clock: Clock) {
         "per thread",
         "us/char",
         "versus x min/med/max"
-    );
+    )?;
     for p in reports {
         let r = &p.median;
         let ratio = p.versus_ratio.map_or(String::new(), |[lo, mid, hi]| {
             format!("{lo:.2} / {mid:.2} / {hi:.2}")
         });
-        println!(
+        say!(
             "{:>6} {:>8} {:>10} {:>24} {:>12.1} {:>10.3} {:>22}",
             r.joints,
             r.threads,
@@ -256,20 +260,21 @@ fn print_table(reports: &[PointReport], versus: &[VersusRun], clock: Clock) {
             p.joints_per_s_by_clock / r.threads as f64 / 1e6,
             p.us_per_character,
             ratio
-        );
+        )?;
     }
     if !versus.is_empty() {
         let mut us: Vec<f64> = versus.iter().map(|v| v.us_per_character(clock)).collect();
         us.sort_by(f64::total_cmp);
-        println!(
+        say!(
             "versus: {} joints per character, {:.3} / {:.3} / {:.3} us per character (best / median / worst); \
              ratio = its us per character over throng's, same round",
             versus[0].joints,
             us[0],
             us[us.len() / 2],
             us[us.len() - 1]
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// Runs `cmd` with `sh -c` and reads its figure, and its share of a processor.

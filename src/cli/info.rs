@@ -3,17 +3,17 @@
 use clap::Args;
 use serde::Serialize;
 use throng::anim::SkinnedModel;
-use throng::asset;
 
 use super::CliError;
-use super::output::print_json;
+use super::load_args::LoadArgs;
+use super::output::{print_json, say, shown};
 
 #[derive(Debug, Args)]
 pub struct InfoArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
     #[command(flatten)]
-    load: super::load_args::LoadArgs,
+    load: LoadArgs,
     /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "bounds": {"min", "max"}}.
     #[arg(long)]
@@ -89,28 +89,33 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let model = asset::load_model_with(args.model.as_deref(), &args.load.options())?;
+    let model = args.load.load(args.model.as_deref())?;
     let info = describe(&model);
     if args.json {
         return print_json(&info);
     }
-    println!("model      {} ({})", model.name(), info.format);
-    println!("joints     {}", info.joints);
-    println!("clips      {}", info.clips.len());
+    say!(
+        "model      {} ({})",
+        shown(model.name()),
+        shown(&info.format)
+    )?;
+    say!("joints     {}", info.joints)?;
+    say!("clips      {}", info.clips.len())?;
     for (i, c) in info.clips.iter().enumerate() {
-        println!("  {i:>3}  {:<24} {:>8.3} s", c.name, c.duration);
+        say!("  {i:>3}  {:<24} {:>8.3} s", shown(&c.name), c.duration)?;
     }
-    println!("vertices   {}", info.vertices);
-    println!("triangles  {}", info.triangles);
-    println!("subsets    {}", info.subsets.len());
+    say!("vertices   {}", info.vertices)?;
+    say!("triangles  {}", info.triangles)?;
+    say!("subsets    {}", info.subsets.len())?;
     for (i, s) in info.subsets.iter().enumerate() {
-        println!(
+        say!(
             "  {i:>3}  {:<24} {:>7} vertices {:>7} triangles",
-            s.material, s.vertices, s.triangles
-        );
+            shown(&s.material),
+            s.vertices,
+            s.triangles
+        )?;
     }
     let [x0, y0, z0] = info.bounds.min;
     let [x1, y1, z1] = info.bounds.max;
-    println!("bounds     min ({x0:.4}, {y0:.4}, {z0:.4})  max ({x1:.4}, {y1:.4}, {z1:.4})");
-    Ok(())
+    say!("bounds     min ({x0:.4}, {y0:.4}, {z0:.4})  max ({x1:.4}, {y1:.4}, {z1:.4})")
 }

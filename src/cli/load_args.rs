@@ -1,11 +1,17 @@
-//! `--loader`: which loader reads the model file, for the commands that inspect one model.
+//! The flags that say how models are read, shared by every command that loads one:
+//! `--max-file-size` (a limit) and `--loader` (which loader reads the file).
 
 use clap::{Args, ValueEnum};
-use throng::asset::{LoadOptions, Loader};
+use throng::anim::SkinnedModel;
+use throng::asset::{self, LoadOptions, Loader, source::DEFAULT_MAX_FILE_SIZE};
 
-/// How the model file is read.
+/// How model files are read.
 #[derive(Debug, Args)]
 pub struct LoadArgs {
+    /// Largest file read, in bytes: the model and every file it refers to (buffers, images,
+    /// textures). Larger files are refused before they are read.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_FILE_SIZE, value_parser = parse_bytes)]
+    max_file_size: u64,
     /// Which loader reads the model: `auto` picks the native loader of the extension (Assimp,
     /// when built with the `assimp` feature, for other extensions); `assimp` forces Assimp,
     /// to compare it with a native loader.
@@ -20,14 +26,31 @@ enum LoaderArg {
 }
 
 impl LoadArgs {
-    /// The load options these arguments ask for.
+    /// The load options these arguments ask for (limits without a flag keep their defaults).
     pub fn options(&self) -> LoadOptions {
+        // Written so that a limit added to `LoadOptions` without a flag keeps its default.
+        #[allow(clippy::needless_update)]
         LoadOptions {
+            max_file_size: self.max_file_size,
             loader: match self.loader {
                 LoaderArg::Auto => Loader::Auto,
                 LoaderArg::Assimp => Loader::Assimp,
             },
             ..LoadOptions::default()
         }
+    }
+
+    /// Loads `builtin` (or nothing named) or a model file under these options.
+    pub fn load(&self, spec: Option<&str>) -> Result<SkinnedModel, asset::LoadError> {
+        asset::load_model_with(spec, &self.options())
+    }
+}
+
+/// A whole number of bytes, at least 1.
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("at least one byte is needed".into()),
+        Err(_) => Err(format!("'{s}' is not a whole number of bytes")),
     }
 }

@@ -47,7 +47,10 @@ pub fn parse() -> Result<Cli, ExitCode> {
             ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                let _ = e.print();
+                if let Err(io) = e.print() {
+                    output::warn_line(format_args!("throng: error: writing to stdout: {io}"));
+                    return ExitCode::FAILURE;
+                }
                 if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                     ExitCode::from(2)
                 } else {
@@ -65,7 +68,10 @@ pub fn parse() -> Result<Cli, ExitCode> {
                     .collect();
                 let message = message.join(" ");
                 let message = message.strip_prefix("error: ").unwrap_or(&message);
-                eprintln!("throng: error: {message} (see 'throng --help')");
+                output::warn_line(format_args!(
+                    "throng: error: {} (see 'throng --help')",
+                    output::shown(message)
+                ));
                 ExitCode::from(2)
             }
         }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use clap::Args;
 use serde::Serialize;
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel, SkinnedVertex, skin_vertices};
-use throng::asset;
 
-use super::output::print_json;
+use super::load_args::LoadArgs;
+use super::output::{print_json, say, shown};
 use super::{CliError, parse_time};
 
 #[derive(Debug, Args)]
@@ -16,7 +16,7 @@ pub struct PoseArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
     #[command(flatten)]
-    load: super::load_args::LoadArgs,
+    load: LoadArgs,
     /// Clip name, or its index when no clip has that name.
     #[arg(long)]
     clip: String,
@@ -48,7 +48,7 @@ struct Pose {
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
-    let model = asset::load_model_with(args.model.as_deref(), &args.load.options())?;
+    let model = args.load.load(args.model.as_deref())?;
     let clip_index = model.resolve_clip(&args.clip)?;
     let clip = &model.clips()[clip_index];
     let time = args.time.clamp(0.0, clip.end());
@@ -63,20 +63,23 @@ pub fn run(args: &PoseArgs) -> Result<(), CliError> {
     if args.json {
         return print_json(&pose);
     }
-    println!(
+    say!(
         "clip {} at {time} s ({} joints)",
-        pose.clip,
+        shown(&pose.clip),
         pose.joints.len()
-    );
+    )?;
     for (i, j) in pose.joints.iter().enumerate() {
         let p = &j.palette;
-        println!("{i:>4} {:<28} parent {:>4}", j.name, j.parent);
+        say!("{i:>4} {:<28} parent {:>4}", shown(&j.name), j.parent)?;
         for r in 0..3 {
             let row = &p[r * 4..r * 4 + 4];
-            println!(
+            say!(
                 "       [{:>11.6} {:>11.6} {:>11.6} {:>11.6}]",
-                row[0], row[1], row[2], row[3]
-            );
+                row[0],
+                row[1],
+                row[2],
+                row[3]
+            )?;
         }
     }
     Ok(())
@@ -108,13 +111,13 @@ fn write_obj(model: &SkinnedModel, palette: &[Mat3x4], path: &PathBuf) -> Result
     let mut skinned = vec![SkinnedVertex::default(); mesh.vertices.len()];
     skin_vertices(&mesh.vertices, palette, &mut skinned);
     let io = |source| CliError::Io {
-        context: format!("writing {}", path.display()),
+        context: format!("writing {}", shown(&path.display().to_string())),
         source,
     };
     let file = std::fs::File::create(path).map_err(io)?;
     let mut w = BufWriter::new(file);
     (|| -> std::io::Result<()> {
-        writeln!(w, "# throng pose of {}", model.name())?;
+        writeln!(w, "# throng pose of {}", shown(model.name()))?;
         for (v, s) in mesh.vertices.iter().zip(&skinned) {
             let (p, n) = (s.position, s.normal);
             writeln!(w, "v {} {} {}", p.x, p.y, p.z)?;
@@ -122,7 +125,8 @@ fn write_obj(model: &SkinnedModel, palette: &[Mat3x4], path: &PathBuf) -> Result
             writeln!(w, "vt {} {}", v.uv[0], 1.0 - v.uv[1])?;
         }
         for subset in &mesh.subsets {
-            writeln!(w, "g {}", mesh.materials[subset.material].name)?;
+            // A name is one OBJ line whatever it holds.
+            writeln!(w, "g {}", shown(&mesh.materials[subset.material].name))?;
             let range =
                 subset.index_start as usize..(subset.index_start + subset.index_count) as usize;
             for tri in mesh.indices[range].chunks_exact(3) {

@@ -11,6 +11,7 @@
 //! path `end` returns. Device and window are wildcards, so whatever device is active is
 //! captured.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use renderdoc::{RenderDoc, V141};
@@ -69,9 +70,12 @@ impl FrameCapture {
                 }
             }
             Err(e) => {
-                eprintln!(
-                    "warning: --capture-frame {frame} ignored: not running under RenderDoc ({e}); \
-                     start with `renderdoccmd capture -w ...`"
+                // Never a panic when stderr cannot be written: a warning is not worth one.
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "warning: --capture-frame {frame} ignored: not running under RenderDoc ({}); \
+                     start with `renderdoccmd capture -w ...`",
+                    crate::text::printable(&e.to_string())
                 );
                 Self::inactive()
             }

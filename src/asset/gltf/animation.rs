@@ -193,10 +193,28 @@ fn fold_vec3(
         .collect()
 }
 
+/// Key values whose finiteness a channel checks (named by key, in the file's terms, rather
+/// than later by the animation core in its own).
+trait Finite {
+    fn finite(&self) -> bool;
+}
+
+impl Finite for Vec3 {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Finite for Quat {
+    fn finite(&self) -> bool {
+        self.is_finite()
+    }
+}
+
 /// A channel from raw times and values: checks counts and times. Keys that repeat the
 /// previous key's time (some exporters write them at clip boundaries) are dropped, keeping
 /// the later one, with a warning; times that go backwards or are negative are errors.
-fn channel_of<T: Copy>(
+fn channel_of<T: Copy + Finite>(
     ctx: &mut Ctx,
     section: &str,
     times: Vec<f32>,
@@ -243,6 +261,23 @@ fn channel_of<T: Copy>(
                 .at_record(record));
         }
         let key = &values[k * per_key..(k + 1) * per_key];
+        // Named by the key's index in the file, before duplicates are dropped.
+        for (slot, v) in key.iter().enumerate() {
+            if !v.finite() {
+                let what = match (per_key, slot) {
+                    (3, 0) => " in-tangent",
+                    (3, 2) => " out-tangent",
+                    _ => "",
+                };
+                return Err(ctx
+                    .error(
+                        ErrorKind::NonFinite,
+                        section,
+                        format!("{record}{what} is not finite"),
+                    )
+                    .at_record(record));
+            }
+        }
         match keep_times.last() {
             Some(&prev) if t < prev => {
                 return Err(ctx
@@ -280,6 +315,13 @@ fn channel_of<T: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Integers stand for key values where only their order matters.
+    impl Finite for i32 {
+        fn finite(&self) -> bool {
+            true
+        }
+    }
 
     #[test]
     fn repeated_times_keep_the_later_key() {

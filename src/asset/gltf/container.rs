@@ -78,7 +78,25 @@ fn split_glb<'a>(ctx: &Ctx, bytes: &'a [u8]) -> Result<Container<'a>, LoadError>
             ),
         ));
     }
+    if length < bytes.len() {
+        // Name what lies past the declared end: a BIN chunk there is otherwise reported as
+        // missing, which it is not.
+        let what = match u32_at(bytes, length + 4) {
+            Some(CHUNK_BIN) => "a BIN chunk",
+            Some(CHUNK_JSON) => "a JSON chunk",
+            _ => "data",
+        };
+        return Err(header(
+            ErrorKind::Invalid,
+            format!(
+                "the header declares {length} bytes, but the file has {} ({what} at byte \
+                 {length} lies past the declared length)",
+                bytes.len()
+            ),
+        ));
+    }
     let bytes = &bytes[..length];
+    let mut unknown_chunk = None;
     let mut at = 12usize;
     let mut json = None;
     let mut bin = None;
@@ -120,8 +138,23 @@ fn split_glb<'a>(ctx: &Ctx, bytes: &'a [u8]) -> Result<Container<'a>, LoadError>
             (_, CHUNK_JSON) => {
                 return Err(ctx.error(ErrorKind::Invalid, section, "a second JSON chunk"));
             }
+            (_, CHUNK_BIN) => {
+                let after = match unknown_chunk {
+                    Some((c, t)) => {
+                        format!("a BIN chunk after chunk {c} of unknown type 0x{t:08x}")
+                    }
+                    None => "a second BIN chunk".to_string(),
+                };
+                return Err(ctx.error(
+                    ErrorKind::Invalid,
+                    section,
+                    format!("{after}: the BIN chunk must be chunk 1, right after the JSON chunk"),
+                ));
+            }
             // Unknown chunk types are skipped (extensions may add them).
-            _ => {}
+            (c, t) => {
+                unknown_chunk.get_or_insert((c, t));
+            }
         }
         // Chunks are 4-byte aligned; tolerate writers that forgot the padding.
         at = end;

@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use crate::asset::{ErrorKind, LoadError};
+use crate::text::printable;
 
 /// Decoded data a load may produce on top of what its inputs justify (see [`Ctx::charge`]).
 const BASE_BUDGET: u64 = 64 << 20;
@@ -17,6 +18,8 @@ pub(super) struct Ctx {
     warned: HashSet<String>,
     warnings: Vec<String>,
     budget: u64,
+    /// Cap on any one external file read (`LoadOptions::max_file_size`).
+    pub max_file_size: u64,
 }
 
 impl Ctx {
@@ -27,6 +30,7 @@ impl Ctx {
             warned: HashSet::new(),
             warnings: Vec::new(),
             budget: BASE_BUDGET.saturating_add(input_bytes.saturating_mul(BUDGET_PER_INPUT_BYTE)),
+            max_file_size: crate::asset::source::DEFAULT_MAX_FILE_SIZE,
         }
     }
 
@@ -83,7 +87,8 @@ impl Ctx {
 }
 
 /// Errors are one line even when the file's own strings (node names, URIs) hold line breaks
-/// or other control characters: those become spaces.
+/// or other control characters: those are escaped (the one rule of [`printable`], which
+/// `LoadError`'s display applies again harmlessly: escaping twice changes nothing).
 pub(super) fn one_line(mut e: LoadError) -> LoadError {
     e.file = flatten(&e.file);
     e.section = e.section.map(|s| flatten(&s));
@@ -93,7 +98,5 @@ pub(super) fn one_line(mut e: LoadError) -> LoadError {
 }
 
 fn flatten(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    printable(s).into_owned()
 }

@@ -17,11 +17,62 @@ pub(super) fn parse(ctx: &Ctx, json: &[u8]) -> Result<Document, LoadError> {
             format!("not valid glTF JSON: {e}"),
         )
     })?;
+    check_version(ctx, &root.asset)?;
     check_before_validation(ctx, &root)?;
     Document::from_json(root).map_err(|e| match e {
         gltf::Error::Validation(errors) => validation_error(ctx, &errors),
         other => ctx.error(ErrorKind::Invalid, "json", other.to_string()),
     })
+}
+
+/// `asset.version` must be 2.x and `asset.minVersion`, when present, at most 2.0: the
+/// version this loader implements. Both are `major.minor` strings.
+fn check_version(ctx: &Ctx, asset: &gltf::json::Asset) -> Result<(), LoadError> {
+    let refuse = |message: String| Err(ctx.error(ErrorKind::Unsupported, "asset", message));
+    match parse_version(&asset.version) {
+        Some((2, _)) => {}
+        Some(_) => {
+            return refuse(format!(
+                "version '{}' is not glTF 2.x, the only version supported",
+                asset.version
+            ));
+        }
+        None => {
+            return Err(ctx.error(
+                ErrorKind::Syntax,
+                "asset",
+                format!("version '{}' is not of the form major.minor", asset.version),
+            ));
+        }
+    }
+    if let Some(min) = &asset.min_version {
+        match parse_version(min) {
+            Some((2, 0)) => {}
+            Some(_) => {
+                return refuse(format!(
+                    "minVersion '{min}' asks for more than glTF 2.0, the version supported"
+                ));
+            }
+            None => {
+                return Err(ctx.error(
+                    ErrorKind::Syntax,
+                    "asset",
+                    format!("minVersion '{min}' is not of the form major.minor"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `major.minor` (the glTF pattern `^[0-9]+\.[0-9]+$`) as numbers.
+fn parse_version(text: &str) -> Option<(u32, u32)> {
+    let (major, minor) = text.split_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(major) || !digits(minor) {
+        return None;
+    }
+    Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
 /// Checks what the `gltf` crate's validation itself indexes without a bounds check (it
@@ -87,7 +138,16 @@ fn split_path(path: &str) -> (&str, &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::split_path;
+    use super::{parse_version, split_path};
+
+    #[test]
+    fn versions_are_major_dot_minor() {
+        assert_eq!(parse_version("2.0"), Some((2, 0)));
+        assert_eq!(parse_version("2.15"), Some((2, 15)));
+        for bad in ["2", "2.", ".0", "2.0.1", "v2.0", "2.0 ", "+2.0", ""] {
+            assert_eq!(parse_version(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn paths_split_into_object_and_field() {

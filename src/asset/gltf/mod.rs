@@ -51,7 +51,9 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
     let name = path.display().to_string();
     let bytes = source::read_model_file(path, options.max_file_size)?;
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
-    parse(&name, &bytes, Some(base_dir))
+    load_document(&name, &bytes, Some(base_dir), options)
+        .map(|(model, _)| model)
+        .map_err(context::one_line)
 }
 
 /// Parses glTF from memory. `name` is used in errors and to name the model (its file stem);
@@ -68,15 +70,17 @@ pub fn parse_with_warnings(
     bytes: &[u8],
     base_dir: Option<&Path>,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
-    load_document(name, bytes, base_dir).map_err(context::one_line)
+    load_document(name, bytes, base_dir, &LoadOptions::default()).map_err(context::one_line)
 }
 
 fn load_document(
     name: &str,
     bytes: &[u8],
     base_dir: Option<&Path>,
+    options: &LoadOptions,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
     let mut ctx = Ctx::new(name, bytes.len() as u64);
+    ctx.max_file_size = options.max_file_size;
     let parts = container::split(&ctx, bytes)?;
     let doc = document::parse(&ctx, parts.json)?;
     let buffers = Buffers::load(&mut ctx, &doc, parts.bin, base_dir)?;

@@ -52,6 +52,8 @@ pub(super) fn primitive(
         (Dimensions::Vec3, Components::Float),
         Vec3::from_slice,
     )?;
+    let flat: Vec<f32> = positions.iter().flat_map(|p| p.to_array()).collect();
+    all_finite(ctx, section, "POSITION", pos_acc.index(), &flat, 3)?;
     let n = positions.len();
     let same_count = |ctx: &Ctx, what: &str, len: usize| {
         if len == n {
@@ -69,8 +71,11 @@ pub(super) fn primitive(
             match prim.get(&semantic) {
                 Some(acc) => {
                     let (dims, accept) = shape;
-                    let usage = usage(&semantic_name(&semantic));
-                    reader.floats(ctx, &acc, &usage, dims, accept).map(Some)
+                    let name = semantic_name(&semantic);
+                    let values = reader.floats(ctx, &acc, &usage(&name), dims, accept)?;
+                    let width = dims.multiplicity();
+                    all_finite(ctx, section, &name, acc.index(), &values, width)?;
+                    Ok(Some(values))
                 }
                 None => Ok(None),
             }
@@ -175,6 +180,15 @@ pub(super) fn primitive(
         let (joints, weights) = match (binding, &influences) {
             (Binding::Rigid(joint, m), _) => {
                 (p, nrm, tan) = rigid(m, p, nrm, tan);
+                if !(p.is_finite() && nrm.is_finite() && tan.is_finite()) {
+                    return Err(ctx
+                        .error(
+                            ErrorKind::NonFinite,
+                            section,
+                            format!("vertex {v} is not finite once moved by its node's transform"),
+                        )
+                        .at_record(format!("vertex {v}")));
+                }
                 ([*joint, 0, 0, 0], [1.0, 0.0, 0.0, 0.0])
             }
             (Binding::Skin(_), Some(inf)) => inf[v],
@@ -200,6 +214,29 @@ pub(super) fn primitive(
         material,
     });
     Ok(())
+}
+
+/// Checks that every value of attribute `what` (read from `accessors[accessor]`, `width`
+/// floats per vertex) is finite, naming the first vertex that is not.
+fn all_finite(
+    ctx: &Ctx,
+    section: &str,
+    what: &str,
+    accessor: usize,
+    values: &[f32],
+    width: usize,
+) -> Result<(), LoadError> {
+    match values.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(i) => {
+            let v = i / width.max(1);
+            Err(ctx.error(
+                ErrorKind::NonFinite,
+                section,
+                format!("{what} (accessors[{accessor}]): vertex {v} is not finite"),
+            ))
+        }
+    }
 }
 
 /// `JOINTS_n`/`WEIGHTS_n` pairs present on a skinned primitive (at least set 0).
@@ -282,5 +319,7 @@ fn semantic_name(semantic: &Semantic) -> String {
         Semantic::TexCoords(i) => format!("TEXCOORD_{i}"),
         Semantic::Joints(i) => format!("JOINTS_{i}"),
         Semantic::Weights(i) => format!("WEIGHTS_{i}"),
+        // Application-specific attributes (`_NAME`), kept by the `extras` feature.
+        Semantic::Extras(name) => format!("_{name}"),
     }
 }

@@ -105,6 +105,9 @@ pub(super) fn read_file(
             ),
         ));
     };
+    // The caller's limit (a buffer's declared length, the image cap) never exceeds the
+    // user's cap on any one file.
+    let limit = limit.min(ctx.max_file_size);
     source::read_referenced(base, relative, limit).map_err(|f| {
         ctx.error(
             f.kind,

@@ -21,8 +21,10 @@ pub(super) struct Sets {
 }
 
 /// Joints (skeleton indices) and weights of every vertex. `skin` maps skin joint indices to
-/// skeleton joints. A joint index past the skin with a non-zero weight is an error; a vertex
-/// whose weights are all zero is bound to its first listed joint (warned once).
+/// skeleton joints. A joint index past the skin is an error even with a zero weight (the
+/// specification requires every index in range), and so are weights whose sum is not finite
+/// (they cannot be renormalized); a vertex whose weights are all zero is bound to its first
+/// listed joint (warned once).
 pub(super) fn influences(
     ctx: &mut Ctx,
     section: &str,
@@ -58,14 +60,7 @@ pub(super) fn influences(
                         )
                         .at_record(record()));
                 }
-                let mapped = skin.get(j as usize).copied();
-                if first_joint.is_none() {
-                    first_joint = mapped;
-                }
-                if w == 0.0 {
-                    continue;
-                }
-                let Some(joint) = mapped else {
+                let Some(joint) = skin.get(j as usize).copied() else {
                     return Err(ctx
                         .error(
                             ErrorKind::IndexOutOfRange,
@@ -77,11 +72,26 @@ pub(super) fn influences(
                         )
                         .at_record(record()));
                 };
+                if first_joint.is_none() {
+                    first_joint = Some(joint);
+                }
+                if w == 0.0 {
+                    continue;
+                }
                 all.push((joint, w));
             }
         }
         // Judged before dropping influences: a sum below 1 caused by dropping is expected.
         let total: f32 = all.iter().map(|&(_, w)| w).sum();
+        if !total.is_finite() {
+            return Err(ctx
+                .error(
+                    ErrorKind::NonFinite,
+                    section,
+                    "the weights sum to infinity, so they cannot be normalized",
+                )
+                .at_record(format!("vertex {v}")));
+        }
         if all.len() > 4 {
             // Largest first; ties keep the file's order (stable sort).
             all.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -153,11 +163,23 @@ mod tests {
         let err =
             influences(&mut ctx, "s", &sets, 1, &[0, 1], "skins[0]").expect_err("out of range");
         assert_eq!(err.kind, ErrorKind::IndexOutOfRange);
-        // The same index with zero weight is harmless.
+        // The specification requires every index in range, weighted or not.
         let sets = Sets {
             joints: vec![vec![0, 9, 0, 0]],
             weights: vec![vec![1.0, 0.0, 0.0, 0.0]],
         };
-        assert!(influences(&mut ctx, "s", &sets, 1, &[0, 1], "skins[0]").is_ok());
+        let err = influences(&mut ctx, "s", &sets, 1, &[0, 1], "skins[0]").expect_err("range");
+        assert_eq!(err.kind, ErrorKind::IndexOutOfRange);
+    }
+
+    #[test]
+    fn weights_summing_to_infinity_are_refused() {
+        let mut ctx = Ctx::new("t.gltf", 0);
+        let sets = Sets {
+            joints: vec![vec![0, 1, 0, 0]],
+            weights: vec![vec![3e38, 3e38, 0.0, 0.0]],
+        };
+        let err = influences(&mut ctx, "s", &sets, 1, &[0, 1], "skins[0]").expect_err("inf");
+        assert_eq!(err.kind, ErrorKind::NonFinite);
     }
 }

@@ -25,15 +25,19 @@ fn is_parent_label(token: &[u8]) -> bool {
 }
 
 /// Reads `bones` offset matrices.
-pub(super) fn read_offsets(r: &mut Reader, bones: usize) -> Result<Vec<Mat3x4>> {
+/// The offsets and the line each was read from (errors found once the skeleton is
+/// assembled point back there).
+pub(super) fn read_offsets(r: &mut Reader, bones: usize) -> Result<(Vec<Mat3x4>, Vec<usize>)> {
     r.enter(super::BONE_OFFSETS)?;
     let mut offsets = Vec::with_capacity(bones);
+    let mut positions = Vec::with_capacity(bones);
     for i in 0..bones {
         let offset = read_offset(r, i).map_err(|e| e.at_record(format!("bone {i}")))?;
         offsets.push(offset);
+        positions.push(r.position());
     }
     r.end_of_records(bones, "bones", is_offset_label)?;
-    Ok(offsets)
+    Ok((offsets, r.lines_at(&positions)))
 }
 
 fn read_offset(r: &mut Reader, i: usize) -> Result<Mat3x4> {
@@ -53,7 +57,15 @@ fn read_offset(r: &mut Reader, i: usize) -> Result<Mat3x4> {
             ),
         ));
     }
-    Ok(Mat3x4::from_mat4(&Mat4::from_cols_array(&m)))
+    let offset = Mat3x4::from_mat4(&Mat4::from_cols_array(&m));
+    // The bind pose is derived from the offset's inverse.
+    if offset.inverse().is_none() {
+        return Err(r.error(
+            ErrorKind::Invalid,
+            "the offset matrix is singular, so the bind pose cannot be derived",
+        ));
+    }
+    Ok(offset)
 }
 
 /// Reads `bones` parent indices (`None` for a root), each of which must come before its child.

@@ -6,7 +6,7 @@ use super::materials::FileMaterial;
 use super::reader::{Reader, Result};
 use super::{bones, clips, header, materials, skeleton, subsets, textures, triangles, vertices};
 use crate::anim::{AnimationClip, Mesh, Skeleton, SkinnedModel, Subset, Vertex};
-use crate::asset::LoadError;
+use crate::asset::{LoadError, LoadOptions};
 
 /// Everything the file says, checked, before textures are resolved.
 pub(super) struct Contents {
@@ -17,6 +17,10 @@ pub(super) struct Contents {
     indices: Vec<u32>,
     skeleton: Skeleton,
     clips: Vec<AnimationClip>,
+    /// Where each bone's offset was read, and where the vertices end (for errors the
+    /// model's assembly finds).
+    offset_lines: Vec<usize>,
+    vertices_line: usize,
 }
 
 /// Reads every section of `bytes`; `file` names the file in errors.
@@ -26,8 +30,12 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
     let materials = materials::read(&mut r, header.materials)?;
     let subsets = subsets::read(&mut r, &header)?;
     let vertices = vertices::read(&mut r, &header)?;
-    let indices = triangles::read(&mut r, &header)?;
-    subsets::check_triangles(file, &subsets, &indices)?;
+    let vertices_end = r.position();
+    let (indices, banner) = triangles::read(&mut r, &header)?;
+    subsets::check_triangles(file, &subsets, &indices, |t| {
+        triangles::line_of(&r, banner, t)
+    })?;
+    let mut offset_lines = Vec::new();
     let skeleton = if header.is_static() {
         // Static files (the rock) end after Triangles; their empty bone sections may also be
         // written out.
@@ -39,9 +47,10 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
         }
         skeleton::implicit_root(file)?
     } else {
-        let offsets = bones::read_offsets(&mut r, header.bones)?;
+        let (offsets, lines) = bones::read_offsets(&mut r, header.bones)?;
         let parents = bones::read_parents(&mut r, header.bones)?;
-        skeleton::skinned(file, offsets, &parents)?
+        offset_lines = lines;
+        skeleton::skinned(file, offsets, &offset_lines, &parents)?
     };
     // A file without clips may stop before their (empty) section.
     let clips = if header.clips == 0 && r.at_end() {
@@ -50,6 +59,7 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
         clips::read(&mut r, header.clips, &skeleton)?
     };
     r.finish()?;
+    let vertices_line = r.lines_at(&[vertices_end]).first().copied().unwrap_or(0);
     Ok(Contents {
         materials,
         subsets,
@@ -58,6 +68,8 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
         indices,
         skeleton,
         clips,
+        offset_lines,
+        vertices_line,
     })
 }
 
@@ -67,6 +79,7 @@ pub(super) fn model(
     file: &str,
     contents: Contents,
     texture_dir: Option<&Path>,
+    options: &LoadOptions,
 ) -> Result<SkinnedModel> {
     match contents.renormalized {
         0 => {}
@@ -75,7 +88,8 @@ pub(super) fn model(
             log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
         }
     }
-    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir);
+    let (materials, textures) =
+        textures::resolve(file, contents.materials, texture_dir, options.max_file_size);
     let mesh = Mesh {
         vertices: contents.vertices,
         indices: contents.indices,
@@ -86,6 +100,18 @@ pub(super) fn model(
     let name = Path::new(file)
         .file_stem()
         .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
-    SkinnedModel::new(name, super::FORMAT, contents.skeleton, contents.clips, mesh)
-        .map_err(|e| LoadError::from_anim(file, super::VERTICES, e))
+    let (offset_lines, vertices_line) = (contents.offset_lines, contents.vertices_line);
+    SkinnedModel::new(name, super::FORMAT, contents.skeleton, contents.clips, mesh).map_err(|e| {
+        // A joint's error points at its offset; a mesh error at the vertices' section.
+        match e.joint() {
+            Some(j) => super::at_line(
+                LoadError::from_anim(file, super::BONE_OFFSETS, e).at_record(format!("bone {j}")),
+                offset_lines.get(j).copied().unwrap_or(vertices_line),
+            ),
+            None => super::at_line(
+                LoadError::from_anim(file, super::VERTICES, e),
+                vertices_line,
+            ),
+        }
+    })
 }

@@ -55,8 +55,11 @@ fn read_clip(r: &mut Reader, c: usize, skeleton: &Skeleton) -> Result<AnimationC
         tracks.push(track);
     }
     r.keyword("}").map_err(|e| e.at_record(record.clone()))?;
-    AnimationClip::new(name, tracks, skeleton)
-        .map_err(|e| LoadError::from_anim(r.file(), super::ANIMATION_CLIPS, e).at_record(record))
+    // Checked once the clip is read: the error points at its closing brace.
+    AnimationClip::new(name, tracks, skeleton).map_err(|e| {
+        let e = LoadError::from_anim(r.file(), super::ANIMATION_CLIPS, e).at_record(record);
+        super::at_line(e, r.line())
+    })
 }
 
 /// One bone block: `BoneK #Keyframes: n { keys }`.

@@ -62,8 +62,50 @@ impl<'a> Lexer<'a> {
 
     /// The 1-based line of the token returned last.
     pub(super) fn line(&self) -> usize {
-        let upto = self.bytes.get(..self.last_start).unwrap_or(self.bytes);
+        self.line_at(self.last_start)
+    }
+
+    /// Where the token returned last starts (a byte offset, cheap to keep; turned into a
+    /// line by [`Lexer::line_at`] only when an error needs it).
+    pub(super) fn position(&self) -> usize {
+        self.last_start
+    }
+
+    /// The 1-based line of byte offset `pos`.
+    pub(super) fn line_at(&self, pos: usize) -> usize {
+        let upto = self.bytes.get(..pos).unwrap_or(self.bytes);
         1 + upto.iter().filter(|&&c| c == b'\n').count()
+    }
+
+    /// The lines of increasing byte offsets, in one pass over the input.
+    pub(super) fn lines_at(&self, positions: &[usize]) -> Vec<usize> {
+        let mut lines = Vec::with_capacity(positions.len());
+        let (mut at, mut line) = (0usize, 1usize);
+        for &pos in positions {
+            let pos = pos.clamp(at, self.bytes.len());
+            line += self
+                .bytes
+                .get(at..pos)
+                .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+            at = pos;
+            lines.push(line);
+        }
+        lines
+    }
+
+    /// The line of the token `skip` tokens after the one starting at byte `from`.
+    pub(super) fn line_of_token(&self, from: usize, skip: usize) -> usize {
+        let mut lex = Self {
+            bytes: self.bytes,
+            pos: from,
+            last_start: from,
+        };
+        for _ in 0..=skip {
+            if lex.next_token().is_none() {
+                break;
+            }
+        }
+        lex.line()
     }
 }
 

@@ -34,6 +34,13 @@ use std::path::Path;
 use crate::anim::SkinnedModel;
 use crate::asset::{LoadError, LoadOptions, source};
 
+/// `e` with `(line N)` added, for errors found after the record's tokens were read (by the
+/// animation core, or by checks across sections): every `.m3d` error names a line.
+fn at_line(mut e: LoadError, line: usize) -> LoadError {
+    e.message = format!("{} (line {line})", e.message);
+    e
+}
+
 /// The format name models loaded here report.
 pub const FORMAT: &str = "m3d";
 
@@ -61,7 +68,8 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    parse(&file, &bytes, Some(dir))
+    let contents = build::read(&file, &bytes)?;
+    build::model(&file, contents, Some(dir), options)
 }
 
 /// Parses `.m3d` text. `name` is the file name errors and warnings use (the model is named
@@ -73,5 +81,5 @@ pub fn parse(
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel, LoadError> {
     let contents = build::read(name, bytes)?;
-    build::model(name, contents, texture_dir)
+    build::model(name, contents, texture_dir, &LoadOptions::default())
 }

@@ -7,6 +7,7 @@ use std::fmt;
 use super::lexer::Lexer;
 use super::numbers::{IntError, parse_f32, parse_int};
 use crate::asset::{ErrorKind, LoadError};
+use crate::text::printable;
 
 /// Results of the parser.
 pub(super) type Result<T> = std::result::Result<T, LoadError>;
@@ -39,11 +40,11 @@ impl fmt::Display for Expected {
 }
 
 /// A token for a one-line message: at most 40 bytes, invalid UTF-8 replaced, control
-/// characters and quotes escaped.
+/// characters escaped (the one rule of [`printable`]).
 pub(super) fn show(token: &[u8]) -> String {
     const MAX: usize = 40;
     let text = String::from_utf8_lossy(token.get(..MAX).unwrap_or(token));
-    let mut shown: String = text.escape_debug().collect();
+    let mut shown = printable(&text).into_owned();
     if token.len() > MAX {
         shown.push_str("...");
     }
@@ -93,6 +94,26 @@ impl<'a> Reader<'a> {
     /// The file name errors use.
     pub(super) fn file(&self) -> &'a str {
         self.file
+    }
+
+    /// The 1-based line of the last token read (counted from the start: for errors only).
+    pub(super) fn line(&self) -> usize {
+        self.lex.line()
+    }
+
+    /// Where the last token read starts (see [`Lexer::position`]).
+    pub(super) fn position(&self) -> usize {
+        self.lex.position()
+    }
+
+    /// The lines of increasing byte offsets, in one pass.
+    pub(super) fn lines_at(&self, positions: &[usize]) -> Vec<usize> {
+        self.lex.lines_at(positions)
+    }
+
+    /// The line of the token `skip` tokens after the one starting at byte `from`.
+    pub(super) fn line_of_token(&self, from: usize, skip: usize) -> usize {
+        self.lex.line_of_token(from, skip)
     }
 
     /// An error in the current section, at the line of the last token read.

@@ -16,15 +16,20 @@ pub const STATIC_ROOT: &str = "root";
 pub(super) fn skinned(
     file: &str,
     offsets: Vec<Mat3x4>,
+    offset_lines: &[usize],
     parents: &[Option<usize>],
 ) -> Result<Skeleton, LoadError> {
+    let line = |i: usize| offset_lines.get(i).copied().unwrap_or(0);
     let mut joints = Vec::with_capacity(offsets.len());
     for (i, (offset, &parent)) in offsets.iter().zip(parents).enumerate() {
         let bind_to_root = offset.inverse().ok_or_else(|| {
             LoadError::new(
                 file,
                 ErrorKind::Invalid,
-                "the offset matrix is singular, so the bind pose cannot be derived",
+                format!(
+                    "the offset matrix is singular, so the bind pose cannot be derived (line {})",
+                    line(i)
+                ),
             )
             .in_section(super::BONE_OFFSETS)
             .at_record(format!("bone {i}"))
@@ -39,12 +44,16 @@ pub(super) fn skinned(
             Transform::from_matrix(&local),
         ));
     }
-    Skeleton::new(joints, offsets).map_err(|e| LoadError::from_anim(file, super::BONE_HIERARCHY, e))
+    Skeleton::new(joints, offsets).map_err(|e| {
+        let at = e.joint().map_or(0, line);
+        super::at_line(LoadError::from_anim(file, super::BONE_OFFSETS, e), at)
+    })
 }
 
 /// The one-joint skeleton of a static model.
 pub(super) fn implicit_root(file: &str) -> Result<Skeleton, LoadError> {
     let root = Joint::new(STATIC_ROOT, None, Transform::IDENTITY);
+    // Cannot fail (one finite root); line 1 keeps the format's promise all the same.
     Skeleton::new(vec![root], vec![Mat3x4::IDENTITY])
-        .map_err(|e| LoadError::from_anim(file, super::BONE_HIERARCHY, e))
+        .map_err(|e| super::at_line(LoadError::from_anim(file, super::BONE_HIERARCHY, e), 1))
 }

@@ -75,8 +75,34 @@ fn range(
 
 /// Checks that every triangle of a subset only uses the subset's own vertices (the real files
 /// all keep this promise, and a renderer may rely on it to draw a subset from its vertex
-/// range alone).
-pub(super) fn check_triangles(file: &str, subsets: &[Subset], indices: &[u32]) -> Result<()> {
+/// range alone), and that every triangle belongs to a subset (one that none covers would be
+/// silently never drawn). `line` finds a triangle's line, for the error.
+pub(super) fn check_triangles(
+    file: &str,
+    subsets: &[Subset],
+    indices: &[u32],
+    line: impl Fn(usize) -> usize,
+) -> Result<()> {
+    let mut covered = vec![false; indices.len() / 3];
+    for s in subsets {
+        let first = s.index_start as usize / 3;
+        let count = s.index_count as usize / 3;
+        if let Some(range) = covered.get_mut(first..first + count) {
+            range.fill(true);
+        }
+    }
+    if let Some(t) = covered.iter().position(|&c| !c) {
+        return Err(LoadError::new(
+            file,
+            ErrorKind::Invalid,
+            format!(
+                "triangle {t} is in no subset, so it would never be drawn (line {})",
+                line(t)
+            ),
+        )
+        .in_section(super::TRIANGLES)
+        .at_record(format!("triangle {t}")));
+    }
     for (i, s) in subsets.iter().enumerate() {
         let first = s.index_start as usize;
         let range = indices
@@ -88,11 +114,12 @@ pub(super) fn check_triangles(file: &str, subsets: &[Subset], indices: &[u32]) -
                 file,
                 ErrorKind::IndexOutOfRange,
                 format!(
-                    "triangle {} uses vertex {}, outside the subset's vertices {}..{}",
+                    "triangle {} uses vertex {}, outside the subset's vertices {}..{} (line {})",
                     (first + k) / 3,
                     range.get(k).copied().unwrap_or_default(),
                     vertices.start,
-                    vertices.end
+                    vertices.end,
+                    line((first + k) / 3)
                 ),
             )
             .in_section(super::SUBSET_TABLE)

@@ -16,6 +16,7 @@ pub(super) fn resolve(
     file: &str,
     materials: Vec<FileMaterial>,
     dir: Option<&Path>,
+    max_file_size: u64,
 ) -> (Vec<Material>, Vec<Texture>) {
     let mut textures = Vec::new();
     let mut cache: HashMap<String, Option<usize>> = HashMap::new();
@@ -24,7 +25,7 @@ pub(super) fn resolve(
         if let Some(&known) = cache.get(name) {
             return known;
         }
-        let index = match load(dir, name) {
+        let index = match load(dir, name, max_file_size) {
             Ok(t) => {
                 textures.push(t);
                 Some(textures.len() - 1)
@@ -32,7 +33,7 @@ pub(super) fn resolve(
             Err(why) => {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
-                    name.escape_debug()
+                    crate::text::printable(name)
                 );
                 None
             }
@@ -53,7 +54,7 @@ pub(super) fn resolve(
 
 /// Reads and decodes `name` from `dir`, or says why not (the end of a sentence that starts
 /// with the texture's name).
-fn load(dir: &Path, name: &str) -> Result<Texture, String> {
+fn load(dir: &Path, name: &str, max_file_size: u64) -> Result<Texture, String> {
     let mut components = Path::new(name).components();
     let plain = matches!(
         (components.next(), components.next()),
@@ -68,7 +69,6 @@ fn load(dir: &Path, name: &str) -> Result<Texture, String> {
     if is_dds {
         return Err("is a DDS file, which throng cannot decode (only PNG and JPEG)".into());
     }
-    let bytes = source::read_referenced(dir, Path::new(name), source::DEFAULT_MAX_FILE_SIZE)
-        .map_err(|f| f.why)?;
+    let bytes = source::read_referenced(dir, Path::new(name), max_file_size).map_err(|f| f.why)?;
     texture::decode(name, &bytes).map_err(|e| format!("cannot be decoded ({e})"))
 }

@@ -10,6 +10,7 @@ use super::session::Session;
 use super::stats::{Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
+use crate::cli::output::{say, shown};
 
 /// The animation step of a headless frame, seconds.
 pub const HEADLESS_DT: f32 = 1.0 / 60.0;
@@ -23,14 +24,14 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     session.upload(r.renderer())?;
     // After the instance: RenderDoc's layer (when present) came in with it.
     let mut capture = FrameCapture::new(args.capture_frame);
-    println!(
+    say!(
         "rendering {} instances of {} on {} ({}x{}, headless)",
         session.crowd.len(),
         session.model_names(),
-        r.context().device_name(),
+        shown(r.context().device_name()),
         args.width,
         args.height
-    );
+    )?;
 
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let mut stats = Stats::new(true);
@@ -51,13 +52,13 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         } else {
             r.render(&mut session.crowd, &inputs)?
         };
-        report_capture(capture.end(number), number);
+        report_capture(capture.end(number), number)?;
         stats.frame(
             anim_ms + times.palette_ms,
             &times,
             frame_start.elapsed().as_secs_f64() * 1e3,
             r.renderer().pass_times(),
-        );
+        )?;
         if last {
             break;
         }
@@ -65,10 +66,10 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     report_missed_capture(&capture, stats.frames());
     let gpu_ms_avg = r.renderer().gpu_ms_average()?;
     let passes = r.renderer().pass_times().to_vec();
-    stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg, &passes);
+    stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg, &passes)?;
     if let Some(path) = &screenshot {
         r.pixels()?.save_png(path)?;
-        println!("wrote {}", path.display());
+        say!("wrote {}", shown(&path.display().to_string()))?;
     }
     if let Some(path) = &args.stats_json {
         let device = r.context().device_name().to_string();

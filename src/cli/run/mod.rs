@@ -14,6 +14,8 @@ use throng::gpu::{
     validation_wanted,
 };
 
+use super::load_args::LoadArgs;
+use super::output::{say, shown, warn_line};
 use super::pass_args::PassArgs;
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -116,6 +118,8 @@ pub struct RunArgs {
     /// Ambient-occlusion radius in world units (default: a fifth of the tallest model).
     #[arg(long, value_parser = parse_radius)]
     ssao_radius: Option<f32>,
+    #[command(flatten)]
+    load: LoadArgs,
 }
 
 fn parse_radius(s: &str) -> Result<f32, String> {
@@ -188,14 +192,18 @@ fn display_available() -> bool {
 }
 
 /// Says where RenderDoc wrote the capture of `frame`, if this was the frame.
-fn report_capture(outcome: CaptureOutcome, frame: u64) {
+fn report_capture(outcome: CaptureOutcome, frame: u64) -> Result<(), CliError> {
     match outcome {
-        CaptureOutcome::NotThisFrame => {}
-        CaptureOutcome::Written(path) => {
-            println!("captured frame {frame} with RenderDoc: {}", path.display());
-        }
+        CaptureOutcome::NotThisFrame => Ok(()),
+        CaptureOutcome::Written(path) => say!(
+            "captured frame {frame} with RenderDoc: {}",
+            shown(&path.display().to_string())
+        ),
         CaptureOutcome::NoFile => {
-            eprintln!("warning: RenderDoc captured frame {frame} but reported no capture file");
+            warn_line(format_args!(
+                "warning: RenderDoc captured frame {frame} but reported no capture file"
+            ));
+            Ok(())
         }
     }
 }
@@ -203,7 +211,9 @@ fn report_capture(outcome: CaptureOutcome, frame: u64) {
 /// Warns when the run ended before the frame to capture.
 fn report_missed_capture(capture: &FrameCapture, frames: u64) {
     if let Some(k) = capture.frame() {
-        eprintln!("warning: frame {k} was not captured: the run ended after {frames} frames");
+        warn_line(format_args!(
+            "warning: frame {k} was not captured: the run ended after {frames} frames"
+        ));
     }
 }
 
@@ -225,7 +235,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             .screenshot
             .clone()
             .unwrap_or_else(|| PathBuf::from("throng-crowd.png"));
-        println!("no display (DISPLAY is not set): rendering headless");
+        say!("no display (DISPLAY is not set): rendering headless")?;
         return headless::run(args, Some(shot));
     }
     window::run(args)

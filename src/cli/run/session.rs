@@ -6,7 +6,6 @@ use std::time::Instant;
 
 use glam::{Vec3, Vec4};
 use throng::anim::{Mat3x4, SkinnedModel};
-use throng::asset;
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
@@ -16,6 +15,8 @@ use throng::scene::{
 use super::RunArgs;
 use super::stats::StatsJson;
 use crate::cli::CliError;
+use crate::cli::load_args::LoadArgs;
+use crate::cli::output::shown;
 
 /// Seconds between cross-fades of one instance to another clip, on average.
 const SWITCH_EVERY: f32 = 4.0;
@@ -82,13 +83,13 @@ pub struct SessionSpec<'a> {
 }
 
 /// Loads `builtin` when no model is named, else each named model.
-pub fn load_models(names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
+pub fn load_models(load: &LoadArgs, names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
     if names.is_empty() {
-        return Ok(vec![Arc::new(asset::load_model(None)?)]);
+        return Ok(vec![Arc::new(load.load(None)?)]);
     }
     names
         .iter()
-        .map(|n| Ok(Arc::new(asset::load_model(Some(n))?)))
+        .map(|n| Ok(Arc::new(load.load(Some(n))?)))
         .collect()
 }
 
@@ -96,7 +97,7 @@ impl Session {
     /// Loads the models and lays out the crowd as `args` say.
     pub fn new(args: &RunArgs) -> Result<Self, CliError> {
         Self::build(SessionSpec {
-            models: load_models(&args.models)?,
+            models: load_models(&args.load, &args.models)?,
             instances: args.instances,
             seed: args.seed,
             threads: args.threads,
@@ -264,7 +265,11 @@ impl Session {
 
     /// "builtin", or "builtin + robot".
     pub fn model_names(&self) -> String {
-        let names: Vec<&str> = self.models.iter().map(|m| m.name()).collect();
+        let names: Vec<String> = self
+            .models
+            .iter()
+            .map(|m| shown(m.name()).into_owned())
+            .collect();
         names.join(" + ")
     }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 use throng::gpu::{FrameTimes, PassTime, validation_messages};
 
 use crate::cli::CliError;
+use crate::cli::output::{say, shown};
 
 /// Running sums for one reporting window or the whole run.
 #[derive(Clone, Copy, Debug, Default)]
@@ -95,7 +96,7 @@ impl Stats {
         times: &FrameTimes,
         frame_ms: f64,
         passes: &[PassTime],
-    ) {
+    ) -> Result<(), CliError> {
         self.total.add(cpu_anim_ms, times, frame_ms);
         self.window.add(cpu_anim_ms, times, frame_ms);
         let elapsed = self.window_start.elapsed();
@@ -108,11 +109,12 @@ impl Stats {
                         let _ = write!(text, " {} {:.2}", p.name, p.last_ms);
                     }
                 }
-                println!("{text}");
+                say!("{text}")?;
             }
             self.window = Sums::default();
             self.window_start = Instant::now();
         }
+        Ok(())
     }
 
     /// Frames so far.
@@ -122,22 +124,28 @@ impl Stats {
 
     /// Prints the averages of the whole run; `gpu_ms_avg` replaces the per-frame GPU figures
     /// (which lag frames in flight behind) when known, and each pass's average follows.
-    pub fn print_overall(&self, seconds: f64, gpu_ms_avg: Option<f64>, passes: &[PassTime]) {
+    pub fn print_overall(
+        &self,
+        seconds: f64,
+        gpu_ms_avg: Option<f64>,
+        passes: &[PassTime],
+    ) -> Result<(), CliError> {
         if self.print {
             let mut total = self.total;
             if let Some(g) = gpu_ms_avg {
                 total.gpu_ms = g * total.frames as f64;
                 total.gpu_frames = total.frames;
             }
-            println!("overall: {}", line(&total, seconds));
+            say!("overall: {}", line(&total, seconds))?;
             if !passes.is_empty() {
                 let mut text = String::from("gpu ms per pass:");
                 for p in passes {
                     let _ = write!(text, " {} {:.2}", p.name, p.average_ms());
                 }
-                println!("{text}");
+                say!("{text}")?;
             }
         }
+        Ok(())
     }
 
     /// The JSON document, given the GPU averages (from every frame's timestamps: the
@@ -194,7 +202,7 @@ fn line(s: &Sums, seconds: f64) -> String {
 /// Writes `doc` to `path` as JSON.
 pub fn write_json(path: &Path, doc: &StatsJson) -> Result<(), CliError> {
     let io = |source| CliError::Io {
-        context: format!("writing {}", path.display()),
+        context: format!("writing {}", shown(&path.display().to_string())),
         source,
     };
     let mut file = std::fs::File::create(path).map_err(io)?;

@@ -21,6 +21,7 @@ use super::session::Session;
 use super::stats::{Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
+use crate::cli::output::{say, shown};
 
 /// Longest animation step taken at once (after a stall, the crowd jumps no further).
 const MAX_DT: f32 = 0.1;
@@ -56,8 +57,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         app.start.elapsed().as_secs_f64(),
         app.gpu_ms_avg,
         &app.pass_times,
-    );
-    Ok(())
+    )
 }
 
 /// What exists once the window does. Fields drop in order: the renderer and swapchain
@@ -145,12 +145,12 @@ impl App<'_> {
         self.session.upload(&mut renderer)?;
         // After the instance: RenderDoc's layer (when present) came in with it.
         self.capture = FrameCapture::new(self.args.capture_frame);
-        println!(
+        say!(
             "rendering {} instances of {} on {} in a window (Esc quits)",
             self.session.crowd.len(),
             self.session.model_names(),
-            ctx.device_name()
-        );
+            shown(ctx.device_name())
+        )?;
         let device = ctx.device_name().to_string();
         self.state = Some(Live {
             renderer,
@@ -205,7 +205,7 @@ impl App<'_> {
             None,
         )?;
         let presented = live.swapchain.present(&acquired)?;
-        report_capture(self.capture.end(number), number);
+        report_capture(self.capture.end(number), number)?;
         if !presented {
             self.resize_pending = true;
         }
@@ -214,7 +214,7 @@ impl App<'_> {
             &times,
             now.elapsed().as_secs_f64() * 1e3,
             live.renderer.pass_times(),
-        );
+        )?;
         let done = match (self.args.frames, self.args.seconds) {
             (Some(f), _) if self.stats.frames() >= f => true,
             (_, Some(s)) if self.start.elapsed() >= Duration::from_secs_f64(s) => true,
