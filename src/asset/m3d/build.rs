@@ -6,7 +6,7 @@ use super::materials::FileMaterial;
 use super::reader::{Reader, Result};
 use super::{bones, clips, header, materials, skeleton, subsets, textures, triangles, vertices};
 use crate::anim::{AnimationClip, Mesh, Skeleton, SkinnedModel, Subset, Vertex};
-use crate::asset::LoadError;
+use crate::asset::{LoadError, LoadOptions};
 
 /// Everything the file says, checked, before textures are resolved.
 pub(super) struct Contents {
@@ -67,6 +67,7 @@ pub(super) fn model(
     file: &str,
     contents: Contents,
     texture_dir: Option<&Path>,
+    options: &LoadOptions,
 ) -> Result<SkinnedModel> {
     match contents.renormalized {
         0 => {}
@@ -75,7 +76,7 @@ pub(super) fn model(
             log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
         }
     }
-    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir);
+    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir, options);
     let mesh = Mesh {
         vertices: contents.vertices,
         indices: contents.indices,
