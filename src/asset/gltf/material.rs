@@ -201,7 +201,7 @@ impl Images<'_, '_> {
                 // to it) are one texture; a path that does not resolve is reported by the read.
                 let key = match self.base_dir {
                     Some(base) => source::resolve_referenced(base, &relative)
-                        .map_or_else(|_| relative.clone(), |p| p),
+                        .unwrap_or_else(|_| relative.clone()),
                     None => relative.clone(),
                 };
                 let base_dir = self.base_dir;
