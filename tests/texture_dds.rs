@@ -1,8 +1,10 @@
 //! DDS textures: files generated here (uncompressed with masks, BC1, BC3 and BC7 with mip
 //! chains) probed and decoded, their texels checked against values computed from the format
-//! specifications in this file; strict header checks; and the DirectX SDK's `Tiny_skin.dds`.
+//! specifications in this file; strict header checks; an `.m3d` naming a DDS normal map; and
+//! the DirectX SDK's `Tiny_skin.dds`.
 
 mod common;
+mod m3d_samples;
 
 use std::sync::Arc;
 
@@ -300,4 +302,42 @@ fn tiny_skin_dds_loads_as_a_256_pixel_x8r8g8b8_texture() {
     // transparent.
     assert_eq!(d.levels[0][4..8], [0x1e, 0x1e, 0x1e, 255]);
     assert!(d.levels[0].chunks_exact(4).all(|p| p[3] == 255));
+}
+
+#[test]
+fn an_m3d_naming_a_dds_normal_map_loads_it_when_present() {
+    let dir = std::env::temp_dir().join(format!("throng-m3d-dds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch");
+    for name in ["skin_diff.png", "cloth_diff.png"] {
+        image::RgbaImage::from_pixel(2, 2, image::Rgba([9, 8, 7, 255]))
+            .save(dir.join(name))
+            .expect("png");
+    }
+    // A flat normal (128, 128, 255) as BC1 blocks: 565 (16, 32, 31).
+    let flat: u16 = (16 << 11) | (32 << 5) | 31;
+    let data: Vec<u8> = (0..chain_bytes(4, 4, 3, 8) / 8)
+        .flat_map(|_| bc1_constant(flat))
+        .collect();
+    std::fs::write(
+        dir.join("shared_norm.dds"),
+        dds(4, 4, 3, Pf::FourCc(b"DXT1"), None, &data),
+    )
+    .expect("dds");
+    let file = dir.join("skinned.m3d");
+    std::fs::write(&file, m3d_samples::SKINNED).expect("m3d");
+    let model = throng::asset::load_file(&file).expect("loads");
+    let mesh = model.mesh();
+    let dds: Vec<usize> = (0..mesh.textures.len())
+        .filter(|&i| mesh.textures[i].encoding == TextureEncoding::Dds)
+        .collect();
+    assert_eq!(dds.len(), 1, "{:?}", mesh.textures);
+    let normals: Vec<Option<usize>> = mesh.materials.iter().map(|m| m.normal_texture).collect();
+    assert!(normals.iter().all(|&n| n == Some(dds[0])), "{normals:?}");
+    let d = texture::decode(&mesh.textures[dds[0]]).expect("decodes");
+    assert_eq!(
+        (d.format, d.levels.len()),
+        (TexelFormat::Block(BlockFormat::Bc1), 3)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
