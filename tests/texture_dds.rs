@@ -341,3 +341,35 @@ fn an_m3d_naming_a_dds_normal_map_loads_it_when_present() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn every_header_byte_changed_is_a_clean_answer_never_a_panic() {
+    let bc7 = dds(
+        8,
+        4,
+        4,
+        Pf::FourCc(b"DX10"),
+        Some(98),
+        &vec![0x40; chain_bytes(8, 4, 4, 16)],
+    );
+    let masked = dds(
+        4,
+        2,
+        3,
+        Pf::Masks(16, DDPF_RGB | DDPF_ALPHAPIXELS, [0xf00, 0xf0, 0xf, 0xf000]),
+        None,
+        &[0x5a; 22],
+    );
+    for base in [bc7, masked] {
+        for at in 0..base.len().min(148) {
+            for value in [0u8, 1, 3, 0x7f, 0x80, 0xff] {
+                let mut bytes = base.clone();
+                bytes[at] = value;
+                if let Ok(t) = probe(bytes) {
+                    let decoded = texture::decode(&t).expect("a probed DDS decodes");
+                    let _ = decoded.to_rgba8(true);
+                }
+            }
+        }
+    }
+}
