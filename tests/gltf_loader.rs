@@ -139,7 +139,9 @@ fn cesium_man_has_its_jpeg_base_color_texture() {
         t.width,
         t.height
     );
-    assert_eq!(t.rgba8.len(), (t.width * t.height * 4) as usize);
+    let pixels = asset::texture::decode(t).expect("decodes");
+    assert_eq!((pixels.width, pixels.height), (t.width, t.height));
+    assert_eq!(pixels.levels[0].len(), (t.width * t.height * 4) as usize);
     assert_eq!(mesh.materials[0].name, "Cesium_Man-effect");
     assert_eq!(mesh.materials[0].base_color_texture, Some(0));
     // UVs were read (CesiumMan has TEXCOORD_0), so they are not all zero.
@@ -552,5 +554,6 @@ fn an_image_in_a_data_uri_is_decoded() {
     assert_eq!(mesh.materials[0].normal_texture, Some(0));
     let t = &mesh.textures[0];
     assert_eq!((t.width, t.height, t.name.as_str()), (3, 2, "image 0"));
-    assert_eq!(&t.rgba8[4..8], &[100, 0, 7, 255]);
+    let pixels = asset::texture::decode(t).expect("decodes");
+    assert_eq!(&pixels.levels[0][4..8], &[100, 0, 7, 255]);
 }

@@ -623,7 +623,8 @@ fn textures_are_read_once_and_unusable_ones_warn_once() {
             "one distinct readable file, read once"
         );
         assert_eq!((mesh.textures[0].width, mesh.textures[0].height), (4, 2));
-        assert_eq!(&mesh.textures[0].rgba8[4..8], [60, 0, 0, 255]);
+        let pixels = asset::texture::decode(&mesh.textures[0]).expect("decodes");
+        assert_eq!(&pixels.levels[0][4..8], [60, 0, 0, 255]);
         assert!(
             mesh.materials
                 .iter()

@@ -1,5 +1,8 @@
 //! The skinned mesh a model draws: vertices with up to four joint influences, triangle
-//! indices, subsets drawn with one material each, and decoded textures.
+//! indices, subsets drawn with one material each, and the textures they use (as their files
+//! store them: decoding is the renderer's business, done once when it uploads them).
+
+use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 use glam::Vec3;
@@ -72,17 +75,46 @@ impl Default for Material {
     }
 }
 
-/// A decoded texture: 8-bit RGBA rows, top row first.
-#[derive(Clone, Debug, PartialEq)]
+/// How a texture's source bytes are encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureEncoding {
+    /// A PNG file.
+    Png,
+    /// A JPEG file.
+    Jpeg,
+    /// A DirectDraw Surface (uncompressed or block-compressed, with its mip levels).
+    Dds,
+}
+
+/// A texture as its source stores it. Loaders check the header (format, size within the
+/// limits) and keep the encoded bytes; the pixels are decoded only when a renderer uploads
+/// it, so a model that is only inspected never pays for them. The bytes are shared: textures
+/// from one source (one buffer view, one file) are one `Texture`, and clones share them.
+#[derive(Clone, PartialEq)]
 pub struct Texture {
     /// Where it came from (file name or `image N` for embedded ones).
     pub name: String,
-    /// Width in pixels.
+    /// Width in pixels, from the header.
     pub width: u32,
-    /// Height in pixels.
+    /// Height in pixels, from the header.
     pub height: u32,
-    /// `width * height * 4` bytes.
-    pub rgba8: Vec<u8>,
+    /// How [`Self::source`] is encoded.
+    pub encoding: TextureEncoding,
+    /// The encoded file (PNG, JPEG or DDS bytes).
+    pub source: Arc<[u8]>,
+}
+
+impl std::fmt::Debug for Texture {
+    // The encoded bytes say nothing to a reader: their length stands for them.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Texture")
+            .field("name", &self.name)
+            .field("width", &self.width)
+            .field("height", &self.height)
+            .field("encoding", &self.encoding)
+            .field("source_bytes", &self.source.len())
+            .finish()
+    }
 }
 
 /// An axis-aligned box.
@@ -215,12 +247,12 @@ impl Mesh {
             }
         }
         for (t, texture) in self.textures.iter().enumerate() {
-            if texture.rgba8.len() as u64 != texture.width as u64 * texture.height as u64 * 4 {
+            if texture.width == 0 || texture.height == 0 || texture.source.is_empty() {
                 return fail(format!(
-                    "texture {t}: {} bytes for {}x{} pixels",
-                    texture.rgba8.len(),
+                    "texture {t}: {}x{} pixels from {} bytes",
                     texture.width,
-                    texture.height
+                    texture.height,
+                    texture.source.len()
                 ));
             }
         }

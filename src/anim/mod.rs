@@ -55,7 +55,7 @@ pub use clip::AnimationClip;
 pub use error::AnimError;
 pub use instance::{Playback, QueuedClip, SkinnedModelInstance};
 pub use matrix::Mat3x4;
-pub use mesh::{Bounds, Material, Mesh, Subset, Texture, Vertex};
+pub use mesh::{Bounds, Material, Mesh, Subset, Texture, TextureEncoding, Vertex};
 pub use model::SkinnedModel;
 #[allow(deprecated)]
 pub use pose::write_palette;

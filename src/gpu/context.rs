@@ -178,6 +178,17 @@ impl GpuContext {
         Ok(Arc::new(ctx))
     }
 
+    /// Whether the device has `textureCompressionBC` (turned on whenever it is supported).
+    pub fn block_compression(&self) -> bool {
+        // SAFETY: querying a valid physical device.
+        let features = unsafe {
+            self.instance
+                .instance
+                .get_physical_device_features(self.physical.physical)
+        };
+        features.texture_compression_bc == vk::TRUE
+    }
+
     /// The loader.
     pub fn entry(&self) -> &ash::Entry {
         &self.instance.entry
@@ -442,8 +453,11 @@ fn create_device(
             .instance
             .get_physical_device_features(physical.physical)
     };
+    // Block-compressed textures are sampled as they are where the device can
+    // (`GpuContext::block_compression` answers from the same query).
     let base = vk::PhysicalDeviceFeatures::default()
-        .sampler_anisotropy(supported.sampler_anisotropy == vk::TRUE);
+        .sampler_anisotropy(supported.sampler_anisotropy == vk::TRUE)
+        .texture_compression_bc(supported.texture_compression_bc == vk::TRUE);
     // Separate depth/stencil layouts: the frame graph uses DEPTH_ATTACHMENT_OPTIMAL and
     // DEPTH_READ_ONLY_OPTIMAL for depth-only images.
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()

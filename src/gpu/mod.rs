@@ -44,5 +44,8 @@ pub use pipeline::Culling;
 pub use renderer::{Presentation, Renderer};
 pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use swapchain::{Acquired, PresentMode, Swapchain};
-pub use texture::mip_chain;
+pub use texture::TexelSpace;
+pub use texture::{
+    BlockUpload, DECODE_BC_ON_CPU_ENV, block_format, mip_chain, samples as device_samples_format,
+};
 pub use validation::{validation_messages, validation_wanted};

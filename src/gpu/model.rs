@@ -1,5 +1,9 @@
 //! `GpuModel`: one model's mesh on the device (one vertex and one index buffer), its subsets
 //! and their materials (constants plus textures, or the shared 1x1 defaults).
+//!
+//! Each of the model's textures is decoded once, here, for every colour space its materials
+//! read it in; one that cannot be decoded or uploaded (a corrupt image, larger than the device
+//! allows) is left out with one warning, and its materials draw with their flat colour.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,7 +16,7 @@ use super::context::GpuContext;
 use super::error::GpuError;
 use super::frame_data::DrawConstants;
 use super::image::GpuImage;
-use super::texture::{self, TexelSpace};
+use super::texture::{self, BlockUpload, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::scene::{FrontFace, front_face, mirrors};
 
@@ -53,10 +57,12 @@ impl GpuModel {
     /// Uploads `model`'s mesh, materials and textures. `basis`: the correction every
     /// instance's world transform starts with (`scene::model_basis`), which decides the
     /// front face together with the mesh's own winding (`scene::front_face`).
+    /// `blocks`: how block-compressed textures go to the device.
     pub fn upload(
         ctx: &Arc<GpuContext>,
         model: &SkinnedModel,
         basis: &Mat3x4,
+        blocks: BlockUpload,
     ) -> Result<Self, GpuError> {
         let mirrored = mirrors(basis);
         let front_face = match front_face(model, basis) {
@@ -82,29 +88,10 @@ impl GpuModel {
             vk::BufferUsageFlags::INDEX_BUFFER,
             bytemuck::cast_slice(&mesh.indices),
         )?;
-        // Each source texture is uploaded once per colour space it is read in.
-        let mut textures = Vec::new();
-        let mut uploaded: HashMap<(usize, bool), usize> = HashMap::new();
-        let mut view_of =
-            |index: Option<usize>, space: TexelSpace| -> Result<Option<usize>, GpuError> {
-                let Some(index) = index else { return Ok(None) };
-                let key = (index, space == TexelSpace::Srgb);
-                if let Some(&at) = uploaded.get(&key) {
-                    return Ok(Some(at));
-                }
-                let source = mesh.textures.get(index).ok_or_else(|| {
-                    GpuError::Other(format!("model {name}: texture {index} does not exist"))
-                })?;
-                let image = texture::upload(
-                    ctx,
-                    &format!("{name} texture {}", source.name),
-                    source,
-                    space,
-                )?;
-                textures.push(image);
-                uploaded.insert(key, textures.len() - 1);
-                Ok(Some(textures.len() - 1))
-            };
+        let (textures, uploaded) = upload_textures(ctx, model, blocks)?;
+        let view_of = |index: Option<usize>, space: TexelSpace| {
+            index.and_then(|i| uploaded.get(&(i, space == TexelSpace::Srgb)).copied())
+        };
         let mut subsets = Vec::with_capacity(mesh.subsets.len());
         for s in &mesh.subsets {
             let material = mesh.materials.get(s.material).ok_or_else(|| {
@@ -113,8 +100,8 @@ impl GpuModel {
                     s.material
                 ))
             })?;
-            let base_color = view_of(material.base_color_texture, TexelSpace::Srgb)?;
-            let normal = view_of(material.normal_texture, TexelSpace::Linear)?;
+            let base_color = view_of(material.base_color_texture, TexelSpace::Srgb);
+            let normal = view_of(material.normal_texture, TexelSpace::Linear);
             let f0 = material.fresnel0;
             subsets.push(GpuSubset {
                 first_index: s.index_start,
@@ -143,4 +130,65 @@ impl GpuModel {
             front_face,
         })
     }
+}
+
+/// Uploads each texture the materials use, decoding it once for all the colour spaces it is
+/// read in. Returns the images and, for each (texture, sRGB?) uploaded, its image's index.
+#[allow(clippy::type_complexity)]
+fn upload_textures(
+    ctx: &Arc<GpuContext>,
+    model: &SkinnedModel,
+    blocks: BlockUpload,
+) -> Result<(Vec<GpuImage>, HashMap<(usize, bool), usize>), GpuError> {
+    let mesh = model.mesh();
+    let name = model.name();
+    // Which spaces each texture is read in, in the order materials first name them.
+    let mut wanted: Vec<(usize, Vec<TexelSpace>)> = Vec::new();
+    for m in &mesh.materials {
+        let uses = [
+            (m.base_color_texture, TexelSpace::Srgb),
+            (m.normal_texture, TexelSpace::Linear),
+        ];
+        for (index, space) in uses {
+            let Some(index) = index else { continue };
+            match wanted.iter_mut().find(|(i, _)| *i == index) {
+                Some((_, spaces)) if !spaces.contains(&space) => spaces.push(space),
+                Some(_) => {}
+                None => wanted.push((index, vec![space])),
+            }
+        }
+    }
+    let mut images = Vec::new();
+    let mut uploaded = HashMap::new();
+    for (index, spaces) in wanted {
+        let source = mesh.textures.get(index).ok_or_else(|| {
+            GpuError::Other(format!("model {name}: texture {index} does not exist"))
+        })?;
+        let decoded = match crate::asset::texture::decode(source) {
+            Ok(d) => d,
+            Err(why) => {
+                log::warn!(
+                    "model {name}: texture {} {why}; its materials use their flat colour",
+                    source.name.escape_debug()
+                );
+                continue;
+            }
+        };
+        for space in spaces {
+            let label = format!("{name} texture {}", source.name);
+            match texture::upload(ctx, &label, &decoded, space, blocks) {
+                Ok(image) => {
+                    images.push(image);
+                    uploaded.insert((index, space == TexelSpace::Srgb), images.len() - 1);
+                }
+                // Too large for this device: like an undecodable image, a flat colour.
+                Err(GpuError::Other(why)) => {
+                    log::warn!("model {name}: {why}; its materials use their flat colour");
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok((images, uploaded))
 }

@@ -13,7 +13,7 @@ use super::passes::Pipelines;
 use super::pipeline::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
 use super::shaders::{self, ShaderModule};
 use super::texture::{self, Sampler, TexelSpace, sampler};
-use crate::anim::Texture;
+use crate::asset::texture::Decoded;
 
 /// Depth bias of the shadow pass (constant, slope): enough that lit surfaces do not shadow
 /// themselves at grazing angles, little enough that feet keep their contact shadows.
@@ -239,11 +239,12 @@ pub fn noise_texture(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
         let enc = |x: f32| ((x * 0.5 + 0.5) * 255.0).round() as u8;
         rgba8.extend_from_slice(&[enc(a.cos()), enc(a.sin()), 128, 255]);
     }
-    let texture = Texture {
-        name: "ssao noise".into(),
-        width: 4,
-        height: 4,
-        rgba8,
-    };
-    texture::upload(ctx, "ssao noise", &texture, TexelSpace::Linear)
+    let texture = Decoded::rgba8(4, 4, rgba8);
+    texture::upload(
+        ctx,
+        "ssao noise",
+        &texture,
+        TexelSpace::Linear,
+        texture::BlockUpload::WhenSupported,
+    )
 }

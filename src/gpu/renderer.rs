@@ -29,7 +29,7 @@ use super::passes::{
 use super::pipeline::Culling;
 use super::pipelines::{self, ao_sampler, noise_texture, screen_sampler, shadow_sampler};
 use super::ring::{DeviceRingAllocator, Timeline};
-use super::texture::{self, Sampler, TexelSpace};
+use super::texture::{self, BlockUpload, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::light_view_proj;
@@ -79,6 +79,8 @@ pub struct Renderer {
     gpu_total: (f64, u64),
     pass_times: Vec<PassTime>,
     kernel: [Vec4; super::frame_data::SSAO_KERNEL],
+    /// How block-compressed textures are uploaded (see [`Self::set_block_upload`]).
+    block_upload: BlockUpload,
 }
 
 impl Renderer {
@@ -132,6 +134,7 @@ impl Renderer {
             gpu_total: (0.0, 0),
             pass_times: Vec::new(),
             kernel: ssao_kernel(),
+            block_upload: BlockUpload::from_env(),
         })
     }
 
@@ -167,11 +170,23 @@ impl Renderer {
         Ok(())
     }
 
+    /// How block-compressed textures of the models added from now on reach the device: as
+    /// their blocks where the device samples them (the default), or decoded on the CPU. The
+    /// default comes from `THRONG_DECODE_BC_ON_CPU` ([`texture::DECODE_BC_ON_CPU_ENV`]).
+    pub fn set_block_upload(&mut self, blocks: BlockUpload) {
+        self.block_upload = blocks;
+    }
+
     /// Uploads a model; call in the order models were added to the crowd, so that index
     /// `i` here draws [`ModelId`]`(i)`. `basis`: the correction its instances' world
     /// transforms start with (`scene::model_basis`; a mirror flips the front face).
     pub fn add_model(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
-        self.models.push(GpuModel::upload(&self.ctx, model, basis)?);
+        self.models.push(GpuModel::upload(
+            &self.ctx,
+            model,
+            basis,
+            self.block_upload,
+        )?);
         self.ranges.push(0..0);
         Ok(())
     }

@@ -1,6 +1,11 @@
-//! Textures: the loaders' RGBA8 images uploaded with a full mip chain (built on the CPU, so
-//! it does not depend on which formats a device can blit), plus the 1x1 defaults that stand
-//! in for a material without a texture, and the sampler they are all read with.
+//! Textures: a material's texture, decoded by the loader's [`crate::asset::texture::decode`] once
+//! when its model is uploaded, goes to the device either as its blocks (BC1, BC2, BC3 and BC7
+//! with the file's mip levels, when the device samples the format) or as RGBA8 (PNG and JPEG,
+//! uncompressed DDS, and block formats the device cannot sample or the renderer does not read
+//! as stored, decoded on the CPU). An RGBA8 texture with one level gets a full mip chain built
+//! on the CPU (so it does not depend on which formats a device can blit). Also here: the 1x1
+//! defaults that stand in for a material without a texture, and the sampler they are all read
+//! with.
 //!
 //! Uploads happen once at load time, outside the frame graph: their two layout transitions
 //! (before and after the copies), and the one that readies the shadow-map placeholder, are
@@ -15,7 +20,31 @@ use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
 use super::image::{GpuImage, ImageInfo};
-use crate::anim::Texture;
+use crate::asset::texture::{BlockFormat, Decoded, TexelFormat};
+
+/// Setting `THRONG_DECODE_BC_ON_CPU=1` makes every renderer decode block-compressed textures
+/// on the CPU, as on a device without BC support (to compare the two paths).
+pub const DECODE_BC_ON_CPU_ENV: &str = "THRONG_DECODE_BC_ON_CPU";
+
+/// How block-compressed (BCn) textures reach the device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BlockUpload {
+    /// As their blocks, where the device samples the format; decoded on the CPU otherwise.
+    #[default]
+    WhenSupported,
+    /// Always decoded to RGBA8 on the CPU.
+    DecodeOnCpu,
+}
+
+impl BlockUpload {
+    /// [`Self::DecodeOnCpu`] when [`DECODE_BC_ON_CPU_ENV`] is `1`, the default otherwise.
+    pub fn from_env() -> Self {
+        match std::env::var(DECODE_BC_ON_CPU_ENV).as_deref() {
+            Ok("1") => Self::DecodeOnCpu,
+            _ => Self::WhenSupported,
+        }
+    }
+}
 
 /// How a texture's texels are to be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,17 +56,109 @@ pub enum TexelSpace {
     Linear,
 }
 
-/// Uploads `texture` with every mip level down to 1x1.
+/// One mip level: width, height, bytes.
+type Level = (u32, u32, Vec<u8>);
+
+/// Uploads `texture` (see the module documentation for the format chosen and the levels).
 pub fn upload(
     ctx: &Arc<GpuContext>,
     name: &str,
-    texture: &Texture,
+    texture: &Decoded,
     space: TexelSpace,
+    blocks: BlockUpload,
 ) -> Result<GpuImage, GpuError> {
-    let chain = mip_chain(texture, space);
-    let format = match space {
-        TexelSpace::Srgb => vk::Format::R8G8B8A8_SRGB,
-        TexelSpace::Linear => vk::Format::R8G8B8A8_UNORM,
+    let max = ctx.physical.limits.max_image_dimension2_d;
+    if texture.width > max || texture.height > max {
+        return Err(GpuError::Other(format!(
+            "texture {name} is {}x{}, larger than the device's {max}x{max}",
+            texture.width, texture.height
+        )));
+    }
+    let srgb = space == TexelSpace::Srgb;
+    let as_blocks = match texture.format {
+        TexelFormat::Block(b) if blocks == BlockUpload::WhenSupported && b.sampled_as_stored() => {
+            let format = block_format(b, space);
+            samples(ctx, format).then_some(format)
+        }
+        _ => None,
+    };
+    let (format, chain) = match as_blocks {
+        Some(format) => (format, levels_of(texture)),
+        None => {
+            let rgba = texture.to_rgba8(srgb);
+            let chain = match rgba.levels.as_slice() {
+                [only] => mip_chain(rgba.width, rgba.height, only, space),
+                _ => levels_of(&rgba),
+            };
+            let format = if srgb {
+                vk::Format::R8G8B8A8_SRGB
+            } else {
+                vk::Format::R8G8B8A8_UNORM
+            };
+            (format, chain)
+        }
+    };
+    copy_levels(ctx, name, format, &chain)
+}
+
+/// The Vulkan format of `block` read as `space`.
+pub fn block_format(block: BlockFormat, space: TexelSpace) -> vk::Format {
+    let srgb = space == TexelSpace::Srgb;
+    match (block, srgb) {
+        (BlockFormat::Bc1, true) => vk::Format::BC1_RGBA_SRGB_BLOCK,
+        (BlockFormat::Bc1, false) => vk::Format::BC1_RGBA_UNORM_BLOCK,
+        (BlockFormat::Bc2, true) => vk::Format::BC2_SRGB_BLOCK,
+        (BlockFormat::Bc2, false) => vk::Format::BC2_UNORM_BLOCK,
+        (BlockFormat::Bc3, true) => vk::Format::BC3_SRGB_BLOCK,
+        (BlockFormat::Bc3, false) => vk::Format::BC3_UNORM_BLOCK,
+        (BlockFormat::Bc4, _) => vk::Format::BC4_UNORM_BLOCK,
+        (BlockFormat::Bc5, _) => vk::Format::BC5_UNORM_BLOCK,
+        (BlockFormat::Bc6hUnsigned, _) => vk::Format::BC6H_UFLOAT_BLOCK,
+        (BlockFormat::Bc6hSigned, _) => vk::Format::BC6H_SFLOAT_BLOCK,
+        (BlockFormat::Bc7, true) => vk::Format::BC7_SRGB_BLOCK,
+        (BlockFormat::Bc7, false) => vk::Format::BC7_UNORM_BLOCK,
+    }
+}
+
+/// Whether the device was given BC support (`textureCompressionBC`) and samples `format`
+/// with linear filtering from an image it can copy into.
+pub fn samples(ctx: &GpuContext, format: vk::Format) -> bool {
+    if !ctx.block_compression() {
+        return false;
+    }
+    // SAFETY: querying a valid physical device.
+    let props = unsafe {
+        ctx.instance()
+            .get_physical_device_format_properties(ctx.physical.physical, format)
+    };
+    props.optimal_tiling_features.contains(
+        vk::FormatFeatureFlags::SAMPLED_IMAGE
+            | vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR
+            | vk::FormatFeatureFlags::TRANSFER_DST,
+    )
+}
+
+fn levels_of(texture: &Decoded) -> Vec<Level> {
+    texture
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(i, data)| {
+            let (w, h) = texture.level_size(i);
+            (w, h, data.clone())
+        })
+        .collect()
+}
+
+/// Creates an image of `format` with `chain`'s levels and copies them in.
+fn copy_levels(
+    ctx: &Arc<GpuContext>,
+    name: &str,
+    format: vk::Format,
+    chain: &[Level],
+) -> Result<GpuImage, GpuError> {
+    let Some(&(width, height, _)) = chain.first() else {
+        return Err(GpuError::Other(format!("texture {name} has no levels")));
     };
     let bytes: usize = chain.iter().map(|m| m.2.len()).sum();
     let staging = GpuBuffer::new(
@@ -61,6 +182,8 @@ pub fn upload(
                     base_array_layer: 0,
                     layer_count: 1,
                 })
+                // For block formats the extent is the level's texel size; the copy reads
+                // whole blocks (partial ones at the edges), packed.
                 .image_extent(vk::Extent3D {
                     width: *w,
                     height: *h,
@@ -75,8 +198,8 @@ pub fn upload(
         ImageInfo {
             format,
             extent: vk::Extent2D {
-                width: texture.width.max(1),
-                height: texture.height.max(1),
+                width: width.max(1),
+                height: height.max(1),
             },
             usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
             mip_levels: chain.len() as u32,
@@ -145,13 +268,8 @@ pub fn solid(
     rgba: [u8; 4],
     space: TexelSpace,
 ) -> Result<GpuImage, GpuError> {
-    let texture = Texture {
-        name: name.to_string(),
-        width: 1,
-        height: 1,
-        rgba8: rgba.to_vec(),
-    };
-    upload(ctx, name, &texture, space)
+    let texture = Decoded::rgba8(1, 1, rgba.to_vec());
+    upload(ctx, name, &texture, space, BlockUpload::WhenSupported)
 }
 
 /// A 1x1 depth image in SHADER_READ_ONLY_OPTIMAL: what a depth-comparison binding holds
@@ -256,14 +374,16 @@ pub fn create_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
     sampler(ctx, "material", &info)
 }
 
-/// Every mip level as (width, height, RGBA8 bytes), level 0 first, down to 1x1. Each texel of
-/// a level averages the 2x2 (or 2x1 / 1x2 at odd edges) texels above it.
-pub fn mip_chain(texture: &Texture, space: TexelSpace) -> Vec<(u32, u32, Vec<u8>)> {
-    let mut levels = vec![(
-        texture.width.max(1),
-        texture.height.max(1),
-        texture.rgba8.clone(),
-    )];
+/// Every mip level of a `width` x `height` RGBA8 image as (width, height, RGBA8 bytes), level
+/// 0 (a copy of `rgba8`) first, down to 1x1. Each texel of a level averages the 2x2 (or 2x1 /
+/// 1x2 at odd edges) texels above it.
+pub fn mip_chain(
+    width: u32,
+    height: u32,
+    rgba8: &[u8],
+    space: TexelSpace,
+) -> Vec<(u32, u32, Vec<u8>)> {
+    let mut levels = vec![(width.max(1), height.max(1), rgba8.to_vec())];
     while let Some((w, h, data)) = levels.last() {
         if *w == 1 && *h == 1 {
             break;
@@ -277,7 +397,10 @@ pub fn mip_chain(texture: &Texture, space: TexelSpace) -> Vec<(u32, u32, Vec<u8>
                     let mut n = 0.0f32;
                     for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                         let (sx, sy) = ((x * 2 + dx).min(w - 1), (y * 2 + dy).min(h - 1));
-                        let v = data[((sy * w + sx) * 4 + c) as usize];
+                        let v = data
+                            .get(((sy * w + sx) * 4 + c) as usize)
+                            .copied()
+                            .unwrap_or(0);
                         sum += decode(v, space, c);
                         n += 1.0;
                     }
@@ -331,18 +454,12 @@ mod tests {
                 rgba8.extend_from_slice(&[v, v, v, 255]);
             }
         }
-        let t = Texture {
-            name: "t".into(),
-            width: 4,
-            height: 2,
-            rgba8,
-        };
-        let chain = mip_chain(&t, TexelSpace::Srgb);
+        let chain = mip_chain(4, 2, &rgba8, TexelSpace::Srgb);
         let sizes: Vec<(u32, u32)> = chain.iter().map(|(w, h, _)| (*w, *h)).collect();
         assert_eq!(sizes, [(4, 2), (2, 1), (1, 1)]);
         // Half black, half white is 0.5 linear: sRGB-encoded 188, not 128.
         assert_eq!(chain[2].2, [188, 188, 188, 255]);
-        let linear = mip_chain(&t, TexelSpace::Linear);
+        let linear = mip_chain(4, 2, &rgba8, TexelSpace::Linear);
         assert_eq!(linear[2].2, [128, 128, 128, 255]);
     }
 }

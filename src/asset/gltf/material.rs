@@ -1,22 +1,26 @@
 //! Materials and their textures. Images come from a buffer view, a data URI or a file next
-//! to the model, and are decoded by [`crate::asset::texture`].
+//! to the model; their headers are checked by [`crate::asset::texture`] and their bytes kept
+//! (the renderer decodes them when it uploads them). Images with one source (the same buffer
+//! view, the same data URI, the same file) are one texture, so a file that repeats one large
+//! image under many `images` entries costs it once.
 //!
 //! What is missing and what is broken are treated differently: an external image file that
 //! cannot be read (textures often do not travel with a model) is a warning, once per file,
 //! and its materials fall back to their base color; but an image stored inside the model
-//! (buffer view or data URI) that does not decode means the model itself is damaged, like a
-//! truncated accessor, and is an error naming the image. An external file that exists but
-//! does not decode is, like a missing one, a warning.
+//! (buffer view or data URI) whose header is not a usable image means the model itself is
+//! damaged, like a truncated accessor, and is an error naming the image. An external file
+//! that exists but is not a usable image is, like a missing one, a warning.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use gltf::Document;
 use gltf::material::AlphaMode;
 
 use crate::anim::{Material, Texture};
 use crate::asset::texture;
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::{ErrorKind, LoadError, source};
 
 use super::buffers::Buffers;
 use super::context::Ctx;
@@ -29,7 +33,7 @@ const MAX_IMAGE_FILE: u64 = 1 << 30;
 pub(super) struct Materials {
     /// One per glTF material.
     pub materials: Vec<Material>,
-    /// Decoded images, each once however many materials use it.
+    /// Images, each once however many materials and `images` entries use its source.
     pub textures: Vec<Texture>,
 }
 
@@ -44,6 +48,7 @@ pub(super) fn read(
         buffers,
         base_dir,
         loaded: HashMap::new(),
+        by_source: HashMap::new(),
         textures: Vec::new(),
     };
     let mut materials = Vec::with_capacity(doc.materials().len());
@@ -91,11 +96,22 @@ fn finite_or(x: f32, fallback: f32) -> f32 {
     if x.is_finite() { x } else { fallback }
 }
 
-/// Image decoding with a cache (several materials may share an image).
+/// Where an image's bytes are: what makes two `images` entries one texture.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum SourceKey {
+    View(usize),
+    DataUri(String),
+    File(PathBuf),
+}
+
+/// Image probing with caches: several materials may share an image, several images a source.
 struct Images<'b, 'a> {
     buffers: &'b Buffers<'a>,
     base_dir: Option<&'b Path>,
+    /// Texture slot of each `images` index seen.
     loaded: HashMap<usize, Option<usize>>,
+    /// Texture slot of each source read.
+    by_source: HashMap<SourceKey, Option<usize>>,
     textures: Vec<Texture>,
 }
 
@@ -110,21 +126,34 @@ impl Images<'_, '_> {
         if let Some(&known) = self.loaded.get(&index) {
             return Ok(known);
         }
-        let texture = self.decode(ctx, doc, index)?;
-        let slot = texture.map(|t| {
-            self.textures.push(t);
-            self.textures.len() - 1
-        });
+        let slot = self.probe(ctx, doc, index)?;
         self.loaded.insert(index, slot);
         Ok(slot)
     }
 
-    fn decode(
+    /// The slot of an image read from `key`, reading it with `read` the first time.
+    fn slot_of(
+        &mut self,
+        key: SourceKey,
+        read: impl FnOnce() -> Result<Option<Texture>, LoadError>,
+    ) -> Result<Option<usize>, LoadError> {
+        if let Some(&known) = self.by_source.get(&key) {
+            return Ok(known);
+        }
+        let slot = read()?.map(|t| {
+            self.textures.push(t);
+            self.textures.len() - 1
+        });
+        self.by_source.insert(key, slot);
+        Ok(slot)
+    }
+
+    fn probe(
         &mut self,
         ctx: &mut Ctx,
         doc: &Document,
         index: usize,
-    ) -> Result<Option<Texture>, LoadError> {
+    ) -> Result<Option<usize>, LoadError> {
         let section = format!("images[{index}]");
         let name = format!("image {index}");
         // The JSON is read directly: the crate's accessor assumes a MIME type is present.
@@ -132,13 +161,15 @@ impl Images<'_, '_> {
             return Err(ctx.error(ErrorKind::IndexOutOfRange, section, "does not exist"));
         };
         let embedded = |ctx: &Ctx, bytes: &[u8]| {
-            texture::decode(&name, bytes).map_err(|e| {
-                ctx.error(
-                    ErrorKind::Invalid,
-                    section.as_str(),
-                    format!("embedded image does not decode: {e}"),
-                )
-            })
+            texture::probe(&name, Arc::from(bytes))
+                .map(Some)
+                .map_err(|e| {
+                    ctx.error(
+                        ErrorKind::Invalid,
+                        section.as_str(),
+                        format!("embedded image {e}"),
+                    )
+                })
         };
         if let Some(view) = json.buffer_view {
             let Some(view) = doc.views().nth(view.value()) else {
@@ -148,8 +179,10 @@ impl Images<'_, '_> {
                     "buffer view does not exist",
                 ));
             };
-            let bytes = self.buffers.view(ctx, &view)?;
-            return embedded(ctx, bytes).map(Some);
+            let buffers = self.buffers;
+            return self.slot_of(SourceKey::View(view.index()), || {
+                embedded(ctx, buffers.view(ctx, &view)?)
+            });
         }
         let Some(text) = json.uri.as_deref() else {
             return Err(ctx.error(
@@ -159,42 +192,58 @@ impl Images<'_, '_> {
             ));
         };
         match uri::parse(ctx, &section, text)? {
-            Target::Data(payload) => {
+            Target::Data(payload) => self.slot_of(SourceKey::DataUri(text.to_string()), || {
                 let bytes = uri::decode_base64(ctx, &section, payload)?;
-                embedded(ctx, &bytes).map(Some)
-            }
+                embedded(ctx, &bytes)
+            }),
             Target::File(relative) => {
-                let bytes =
-                    match uri::read_file(ctx, &section, self.base_dir, &relative, MAX_IMAGE_FILE) {
-                        Ok(bytes) => bytes,
-                        // Without a folder there is no file to miss: that is the caller's choice
-                        // to pass bytes only, and external references are then an error.
-                        Err(e) if e.kind == ErrorKind::Unsupported => return Err(e),
-                        Err(e) => {
-                            ctx.warn_once(
-                            format!("image file {}", relative.display()),
-                            format!(
-                                "{section}: {}; materials using it fall back to their base color",
-                                e.message
-                            ),
-                        );
-                            return Ok(None);
-                        }
-                    };
-                ctx.add_input(bytes.len() as u64);
-                match texture::decode(&relative.display().to_string(), &bytes) {
-                    Ok(t) => Ok(Some(t)),
-                    Err(e) => {
-                        ctx.warn_once(
-                            format!("image file {}", relative.display()),
-                            format!(
-                                "{section}: {e}; materials using it fall back to their base color"
-                            ),
-                        );
-                        Ok(None)
-                    }
-                }
+                // The file as the folder resolves it, so two spellings of one file (or a link
+                // to it) are one texture; a path that does not resolve is reported by the read.
+                let key = match self.base_dir {
+                    Some(base) => source::resolve_referenced(base, &relative)
+                        .unwrap_or_else(|_| relative.clone()),
+                    None => relative.clone(),
+                };
+                let base_dir = self.base_dir;
+                self.slot_of(SourceKey::File(key), || {
+                    read_external(ctx, &section, base_dir, &relative)
+                })
             }
+        }
+    }
+}
+
+/// Reads and probes an external image file; a file that is missing or not a usable image is
+/// a warning (`None`).
+fn read_external(
+    ctx: &mut Ctx,
+    section: &str,
+    base_dir: Option<&Path>,
+    relative: &Path,
+) -> Result<Option<Texture>, LoadError> {
+    let fallback = |ctx: &mut Ctx, why: &str| {
+        ctx.warn_once(
+            format!("image file {}", relative.display()),
+            format!("{section}: {why}; materials using it fall back to their base color"),
+        );
+    };
+    let bytes = match uri::read_file(ctx, section, base_dir, relative, MAX_IMAGE_FILE) {
+        Ok(bytes) => bytes,
+        // Without a folder there is no file to miss: that is the caller's choice to pass
+        // bytes only, and external references are then an error.
+        Err(e) if e.kind == ErrorKind::Unsupported => return Err(e),
+        Err(e) => {
+            fallback(ctx, &e.message);
+            return Ok(None);
+        }
+    };
+    ctx.add_input(bytes.len() as u64);
+    let name = relative.display().to_string();
+    match texture::probe(&name, bytes.into()) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) => {
+            fallback(ctx, &format!("'{name}' {e}"));
+            Ok(None)
         }
     }
 }

@@ -88,8 +88,7 @@ pub(super) fn model(
             log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
         }
     }
-    let (materials, textures) =
-        textures::resolve(file, contents.materials, texture_dir, options.max_file_size);
+    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir, options);
     let mesh = Mesh {
         vertices: contents.vertices,
         indices: contents.indices,

@@ -68,8 +68,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let contents = build::read(&file, &bytes)?;
-    build::model(&file, contents, Some(dir), options)
+    parse_with(&file, &bytes, Some(dir), options)
 }
 
 /// Parses `.m3d` text. `name` is the file name errors and warnings use (the model is named
@@ -80,6 +79,16 @@ pub fn parse(
     bytes: &[u8],
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel, LoadError> {
+    parse_with(name, bytes, texture_dir, &LoadOptions::default())
+}
+
+/// [`parse`] with explicit limits (they apply to the texture files read).
+pub fn parse_with(
+    name: &str,
+    bytes: &[u8],
+    texture_dir: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<SkinnedModel, LoadError> {
     let contents = build::read(name, bytes)?;
-    build::model(name, contents, texture_dir, &LoadOptions::default())
+    build::model(name, contents, texture_dir, options)
 }

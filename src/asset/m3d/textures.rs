@@ -1,35 +1,37 @@
 //! Texture files named by materials (`DiffuseMap`, `NormalMap`), resolved beside the model.
 //!
-//! A texture that cannot be used (missing, DDS, undecodable, or a name that is not a plain file
-//! name) is not an error: the material keeps its flat color and the loader logs one warning per
-//! distinct file. Each distinct file is read and decoded once, however many materials use it.
+//! A texture that cannot be used (missing, not PNG, JPEG or DDS, a bad header, or a name that is
+//! not a plain file name) is not an error: the material keeps its flat color and the loader
+//! logs one warning per distinct name. Each distinct file is read once, however many materials
+//! use it; its pixels are decoded only when a renderer uploads it.
 
 use std::collections::HashMap;
 use std::path::{Component, Path};
 
 use super::materials::FileMaterial;
 use crate::anim::{Material, Texture};
-use crate::asset::{source, texture};
+use crate::asset::LoadOptions;
+use crate::asset::texture::FileTextures;
 
-/// The materials with texture indices filled in, and the decoded textures they index.
+/// The materials with texture indices filled in, and the textures they index.
 pub(super) fn resolve(
     file: &str,
     materials: Vec<FileMaterial>,
     dir: Option<&Path>,
-    max_file_size: u64,
+    options: &LoadOptions,
 ) -> (Vec<Material>, Vec<Texture>) {
-    let mut textures = Vec::new();
+    let Some(dir) = dir else {
+        let materials = materials.into_iter().map(|m| m.material).collect();
+        return (materials, Vec::new());
+    };
+    let mut files = FileTextures::new(dir, options);
     let mut cache: HashMap<String, Option<usize>> = HashMap::new();
     let mut lookup = |name: &str| -> Option<usize> {
-        let dir = dir?;
         if let Some(&known) = cache.get(name) {
             return known;
         }
-        let index = match load(dir, name, max_file_size) {
-            Ok(t) => {
-                textures.push(t);
-                Some(textures.len() - 1)
-            }
+        let index = match load(&mut files, name) {
+            Ok(t) => Some(t),
             Err(why) => {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
@@ -49,12 +51,12 @@ pub(super) fn resolve(
             ..m.material
         })
         .collect();
-    (materials, textures)
+    (materials, files.into_textures())
 }
 
-/// Reads and decodes `name` from `dir`, or says why not (the end of a sentence that starts
-/// with the texture's name).
-fn load(dir: &Path, name: &str, max_file_size: u64) -> Result<Texture, String> {
+/// The index of texture `name` in `files`, or why it cannot be used (the end of a sentence
+/// that starts with the texture's name).
+fn load(files: &mut FileTextures<'_>, name: &str) -> Result<usize, String> {
     let mut components = Path::new(name).components();
     let plain = matches!(
         (components.next(), components.next()),
@@ -63,12 +65,5 @@ fn load(dir: &Path, name: &str, max_file_size: u64) -> Result<Texture, String> {
     if !plain {
         return Err("is not a plain file name beside the model".into());
     }
-    let is_dds = Path::new(name)
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("dds"));
-    if is_dds {
-        return Err("is a DDS file, which throng cannot decode (only PNG and JPEG)".into());
-    }
-    let bytes = source::read_referenced(dir, Path::new(name), max_file_size).map_err(|f| f.why)?;
-    texture::decode(name, &bytes).map_err(|e| format!("cannot be decoded ({e})"))
+    files.index_of(name)
 }

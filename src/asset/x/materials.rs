@@ -4,15 +4,16 @@
 //! `fresnel0` the way the `.m3d` loader maps the same Blinn-Phong terms (roughness
 //! `(2 / (power + 2))^(1/4)`, `fresnel0` the specular color clamped to [0, 1]); the emissive
 //! color is read and not kept. Texture files are looked for beside the model through
-//! [`source::read_referenced`] and decoded by [`texture::decode`]; one that cannot be used is a
-//! warning (once per file name) and the material keeps its flat color.
+//! [`texture::load_beside`] (read under the path policy, header checked, decoded when the
+//! renderer uploads it); one that cannot be used is a warning (once per file name) and the
+//! material keeps its flat color.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use super::reader::{Child, Reader, Result, show};
 use crate::anim::{Material, Texture};
-use crate::asset::{source, texture};
+use crate::asset::{LoadOptions, texture};
 
 /// One `Material` as the file writes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -135,7 +136,9 @@ pub(super) fn resolve(
 /// with the texture's name). Windows separators in the name are read as `/`.
 fn load(dir: &Path, name: &str, max_file_size: u64) -> std::result::Result<Texture, String> {
     let relative = name.replace('\\', "/");
-    let bytes =
-        source::read_referenced(dir, Path::new(&relative), max_file_size).map_err(|f| f.why)?;
-    texture::decode(name, &bytes).map_err(|e| format!("cannot be decoded ({e})"))
+    let options = LoadOptions {
+        max_file_size,
+        ..LoadOptions::default()
+    };
+    texture::load_beside(dir, &relative, &options)
 }

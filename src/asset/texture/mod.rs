@@ -1,0 +1,246 @@
+//! Texture files: PNG, JPEG and DDS.
+//!
+//! Loading a model only *probes* its textures: the header is read (format, size within
+//! [`MAX_TEXTURE_SIZE`], and for DDS every size against the data length) and the encoded
+//! bytes are kept, shared, in an [`anim::Texture`](crate::anim::Texture). Pixels are decoded
+//! by [`decode`] when a renderer uploads the texture, once per texture, with the decoder's
+//! allocations bounded by the size the header promised. So `info` on a model with a
+//! 13000x13000 PNG costs the PNG's bytes, not 700 MB, and a corrupt image fails its own
+//! upload (the renderer falls back to the material colour) instead of the load.
+//!
+//! Textures named by a model file are read with [`load_beside`] (one file) or
+//! [`FileTextures`] (a model's set of them, each file read once however it is named).
+
+mod bcn;
+mod dds;
+mod image_file;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::anim::{Texture, TextureEncoding};
+use crate::asset::{LoadOptions, source};
+
+pub use bcn::BlockFormat;
+
+/// Largest width or height accepted, so a header cannot ask for more than 1 GiB of pixels.
+pub const MAX_TEXTURE_SIZE: u32 = 16384;
+
+/// What the levels of a [`Decoded`] texture hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexelFormat {
+    /// 8-bit RGBA, rows top first, as stored (sRGB-encoded colour or linear data: the use
+    /// decides).
+    Rgba8,
+    /// 4x4 blocks of a block-compressed format, rows of blocks top first.
+    Block(BlockFormat),
+}
+
+/// A texture's pixels, ready for upload: level 0 first, each level half the one before
+/// (rounded down, at least 1). PNG and JPEG give one RGBA8 level (the renderer builds the
+/// rest); DDS gives the levels its file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    /// Width of level 0.
+    pub width: u32,
+    /// Height of level 0.
+    pub height: u32,
+    /// What the levels hold.
+    pub format: TexelFormat,
+    /// The levels' bytes.
+    pub levels: Vec<Vec<u8>>,
+}
+
+impl Decoded {
+    /// One RGBA8 level of `width` x `height` (`rgba8` must hold `width * height * 4` bytes).
+    pub fn rgba8(width: u32, height: u32, rgba8: Vec<u8>) -> Self {
+        Self {
+            width,
+            height,
+            format: TexelFormat::Rgba8,
+            levels: vec![rgba8],
+        }
+    }
+
+    /// The size of level `level`.
+    pub fn level_size(&self, level: usize) -> (u32, u32) {
+        let shift = level.min(31) as u32;
+        ((self.width >> shift).max(1), (self.height >> shift).max(1))
+    }
+
+    /// The same texture in RGBA8 (block formats decoded on the CPU, every level). `srgb`:
+    /// whether colour is to be stored sRGB-encoded, which only matters for BC6H, whose
+    /// texels are linear floats.
+    pub fn to_rgba8(&self, srgb: bool) -> Self {
+        let TexelFormat::Block(block) = self.format else {
+            return self.clone();
+        };
+        let levels = self
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(i, data)| {
+                let (w, h) = self.level_size(i);
+                bcn::decode_level(block, w, h, data, srgb)
+            })
+            .collect();
+        Self {
+            width: self.width,
+            height: self.height,
+            format: TexelFormat::Rgba8,
+            levels,
+        }
+    }
+}
+
+/// Checks the header of an encoded image (PNG, JPEG or DDS, recognized by its content) and
+/// wraps it as a texture named `name`, without decoding its pixels. The error is the end of
+/// a sentence about the image (`is not a PNG, JPEG or DDS file`).
+pub fn probe(name: &str, bytes: Arc<[u8]>) -> Result<Texture, String> {
+    let (encoding, width, height) = if dds::is_dds(&bytes) {
+        let layout = dds::parse(&bytes)?;
+        (TextureEncoding::Dds, layout.width, layout.height)
+    } else {
+        let (encoding, width, height) = image_file::probe(&bytes)?;
+        check_size(width, height)?;
+        (encoding, width, height)
+    };
+    Ok(Texture {
+        name: name.to_string(),
+        width,
+        height,
+        encoding,
+        source: bytes,
+    })
+}
+
+/// Decodes `texture`'s pixels (see [`Decoded`]). Allocations are bounded by the size its
+/// header gave at load; an image whose data does not match its header is an error, never a
+/// panic.
+pub fn decode(texture: &Texture) -> Result<Decoded, String> {
+    match texture.encoding {
+        TextureEncoding::Png | TextureEncoding::Jpeg => {
+            image_file::decode(&texture.source, texture.width, texture.height)
+        }
+        TextureEncoding::Dds => dds::decode(&texture.source),
+    }
+}
+
+/// Reads the texture file `name` that a model in `dir` refers to (under the path policy of
+/// [`source::read_referenced`], with `options`' size cap) and probes it. The error is the
+/// end of a sentence that starts with the file's name (`not found`, `cannot be used: ...`).
+/// Every loader that names texture files beside the model goes through here.
+pub fn load_beside(dir: &Path, name: &str, options: &LoadOptions) -> Result<Texture, String> {
+    let bytes =
+        source::read_referenced(dir, Path::new(name), options.max_file_size).map_err(|f| f.why)?;
+    probe(name, bytes.into()).map_err(|e| format!("cannot be used ({e})"))
+}
+
+/// A model's texture files: each file is read and probed once, however many materials name
+/// it and under whichever names (`a.png`, `./a.png`, a link to it).
+pub struct FileTextures<'a> {
+    dir: &'a Path,
+    options: &'a LoadOptions,
+    by_file: HashMap<PathBuf, usize>,
+    textures: Vec<Texture>,
+}
+
+impl<'a> FileTextures<'a> {
+    /// No textures yet; files are looked for in `dir`.
+    pub fn new(dir: &'a Path, options: &'a LoadOptions) -> Self {
+        Self {
+            dir,
+            options,
+            by_file: HashMap::new(),
+            textures: Vec::new(),
+        }
+    }
+
+    /// The index in [`Self::into_textures`] of the texture file `name`, reading it the first
+    /// time its file is seen. Errors as [`load_beside`]'s.
+    pub fn index_of(&mut self, name: &str) -> Result<usize, String> {
+        let file = source::resolve_referenced(self.dir, Path::new(name)).map_err(|f| f.why)?;
+        if let Some(&known) = self.by_file.get(&file) {
+            return Ok(known);
+        }
+        let texture = load_beside(self.dir, name, self.options)?;
+        self.textures.push(texture);
+        let index = self.textures.len() - 1;
+        self.by_file.insert(file, index);
+        Ok(index)
+    }
+
+    /// The textures read, in the order they were first named.
+    pub fn into_textures(self) -> Vec<Texture> {
+        self.textures
+    }
+}
+
+fn check_size(width: u32, height: u32) -> Result<(), String> {
+    if width == 0 || height == 0 {
+        return Err(format!("has no pixels ({width}x{height})"));
+    }
+    if width > MAX_TEXTURE_SIZE || height > MAX_TEXTURE_SIZE {
+        return Err(format!(
+            "is {width}x{height} pixels, larger than the {MAX_TEXTURE_SIZE}x{MAX_TEXTURE_SIZE} \
+             limit on textures"
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    fn png(w: u32, h: u32) -> Vec<u8> {
+        let mut png = Vec::new();
+        let img = image::RgbaImage::from_fn(w, h, |x, y| image::Rgba([x as u8, y as u8, 7, 255]));
+        img.write_to(&mut Cursor::new(&mut png), image::ImageFormat::Png)
+            .expect("encode");
+        png
+    }
+
+    #[test]
+    fn probes_without_decoding_then_decodes_png() {
+        let t = probe("t.png", png(3, 2).into()).expect("probes");
+        assert_eq!(
+            (t.width, t.height, t.encoding),
+            (3, 2, TextureEncoding::Png)
+        );
+        let d = decode(&t).expect("decodes");
+        assert_eq!((d.width, d.height, d.format), (3, 2, TexelFormat::Rgba8));
+        assert_eq!(d.levels.len(), 1);
+        assert_eq!(&d.levels[0][4..8], &[1, 0, 7, 255]);
+        let err = probe("junk", Arc::from(&b"not an image"[..])).expect_err("junk");
+        assert!(err.contains("PNG, JPEG or DDS"), "{err}");
+    }
+
+    #[test]
+    fn an_image_that_lies_about_its_size_fails_to_decode_without_panicking() {
+        // A texture whose header promised 2x2 but whose data is a 3x2 PNG: the decoder is
+        // held to the promised size.
+        let mut t = probe("t.png", png(3, 2).into()).expect("probes");
+        t.width = 2;
+        let err = decode(&t).expect_err("lies");
+        assert!(!err.is_empty());
+        // A truncated PNG: the header probes, the decode fails.
+        let bytes = png(64, 64);
+        let cut: Arc<[u8]> = Arc::from(&bytes[..bytes.len() / 2]);
+        if let Ok(t) = probe("cut.png", cut) {
+            assert!(decode(&t).is_err());
+        }
+    }
+
+    #[test]
+    fn level_sizes_halve_down_to_one() {
+        let d = Decoded::rgba8(8, 2, vec![0; 64]);
+        assert_eq!(
+            [0, 1, 2, 3].map(|l| d.level_size(l)),
+            [(8, 2), (4, 1), (2, 1), (1, 1)]
+        );
+    }
+}
