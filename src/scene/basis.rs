@@ -47,6 +47,59 @@ pub fn bind_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {
     Bounds::of_points(vertices.iter().map(|v| skin_vertex(v, &palette).position))
 }
 
+/// Most clips whose first frame [`rest_pose_bounds`] skins: more than a character's usual
+/// set, and a bound on the work a file with thousands of clips can ask for.
+const MAX_REST_CLIPS: usize = 8;
+
+/// The box around the mesh as a crowd first shows it, in model space: skinned at the first
+/// frame of each clip (the first [`MAX_REST_CLIPS`]), or in the bind pose when the model has
+/// no clips. What decides where the ground is under a model ([`standing_basis`]): the bind
+/// pose need not be a pose anybody sees, and a clip may put the feet below it.
+pub fn rest_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {
+    let clips = model.clips().len().min(MAX_REST_CLIPS);
+    if clips == 0 {
+        return bind_pose_bounds(model);
+    }
+    let joints = model.joint_count();
+    let mut scratch = PoseScratch::new(joints);
+    let mut palette = vec![Mat3x4::IDENTITY; joints];
+    let vertices = &model.mesh().vertices;
+    let mut all: Option<Bounds> = None;
+    for clip in 0..clips {
+        model.evaluate(clip, 0.0, &mut scratch, &mut palette);
+        let Some(b) = Bounds::of_points(vertices.iter().map(|v| skin_vertex(v, &palette).position))
+        else {
+            continue;
+        };
+        all = Some(match all {
+            Some(a) => Bounds {
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+            },
+            None => b,
+        });
+    }
+    all
+}
+
+/// [`model_basis`], then lifted or lowered along +Y so that the lowest point of the model's
+/// [`rest_pose_bounds`] is on the ground plane y = 0: a file's origin may sit at the middle of
+/// the body (`tiny.x`'s is 255 units above its feet) or under the feet, and a crowd should
+/// stand on its ground either way. (Footprints and framing keep the bind pose, which the
+/// lift moves along with everything else.)
+pub fn standing_basis(model: &SkinnedModel) -> Mat3x4 {
+    let basis = model_basis(model);
+    let Some(placed) = rest_pose_bounds(model).map(|b| transform_bounds(&b, &basis)) else {
+        return basis;
+    };
+    let lift = Mat3x4::from_trs(
+        glam::Vec3A::new(0.0, -placed.min.y, 0.0),
+        glam::Quat::IDENTITY,
+        glam::Vec3A::ONE,
+    );
+    lift.mul(&basis)
+}
+
 /// The eight corners of `b`.
 pub(crate) fn corners(b: &Bounds) -> [Vec3; 8] {
     std::array::from_fn(|i| {
@@ -123,5 +176,31 @@ mod tests {
         let mirrored = placed_bounds(&model_of("m3d"), &MIRROR_Z);
         let b = mirrored.expect("bounds");
         assert_eq!((b.min.z, b.max.z), (-3.0, 0.0));
+    }
+
+    #[test]
+    fn standing_basis_puts_the_lowest_point_on_the_ground() {
+        // Origin in the middle of the body, as tiny.x has it: lifted by 1.
+        let centred = [[0.0, -1.0, 0.0], [1.0, 1.0, 0.0], [0.0, -1.0, 3.0]];
+        let model = one_triangle("x", centred, [0.0, 1.0, 0.0]);
+        let stood = standing_basis(&model);
+        let b = placed_bounds(&model, &stood).expect("bounds");
+        assert_eq!((b.min.y, b.max.y), (0.0, 2.0));
+        // Already standing: unchanged.
+        assert_eq!(standing_basis(&model_of("gltf")), Mat3x4::IDENTITY);
+    }
+
+    #[test]
+    fn the_rest_pose_is_the_clips_first_frames() {
+        // tiny.x's first frames agree with its bind pose here; the built-in walk's first
+        // frame moves the feet apart, which the bind pose does not show.
+        let model = crate::asset::builtin::model().expect("builtin");
+        let bind = bind_pose_bounds(&model).expect("bind");
+        let rest = rest_pose_bounds(&model).expect("rest");
+        assert!(rest.size().z > bind.size().z, "{rest:?} vs {bind:?}");
+        assert!(
+            rest.min.y.abs() < 1e-3,
+            "the built-in character stands at y = 0"
+        );
     }
 }

@@ -4,8 +4,9 @@
 //!   [`independent_time`]);
 //! - [`CrowdLayout`]: a seeded crowd of one or several models, interleaved on a grid centred
 //!   on the origin, with jittered positions and headings, varied clips, phases and speeds;
-//! - [`model_basis`]: each format's space to the world (right-handed, +Y up; `.m3d` is
-//!   mirrored in z), [`mirrors`], [`footprint`]; [`front_face`], the winding to draw a model
+//! - [`model_basis`]: each format's space to the world (right-handed, +Y up; identity for
+//!   every format read today), [`standing_basis`] (the basis with the model's rest pose
+//!   stood on y = 0), [`mirrors`], [`footprint`]; [`front_face`], the winding to draw a model
 //!   with, read from its triangles and normals (formats disagree even with themselves);
 //! - [`Camera`] (world to **Vulkan** clip space: y down, depth 0..1) with [`Camera::framing`],
 //!   and [`OrbitCamera`] for interactive use;
@@ -26,7 +27,8 @@ mod testing;
 mod winding;
 
 pub use basis::{
-    MIRROR_Z, bind_pose_bounds, footprint, mirrors, model_basis, placed_bounds, transform_bounds,
+    MIRROR_Z, bind_pose_bounds, footprint, mirrors, model_basis, placed_bounds, rest_pose_bounds,
+    standing_basis, transform_bounds,
 };
 pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
 pub use layout::{CrowdLayout, PlacedInstance, crowd_bounds};
