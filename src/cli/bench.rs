@@ -37,6 +37,9 @@ enum BenchCommand {
 struct SweepArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it).
+    #[arg(long, value_name = "FILE")]
+    anim: Option<std::path::PathBuf>,
     /// Clip name or index (default: `walk` if the model has one, else the first clip).
     #[arg(long)]
     clip: Option<String>,
@@ -72,6 +75,9 @@ enum Method {
 struct PaletteArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it).
+    #[arg(long, value_name = "FILE")]
+    anim: Option<std::path::PathBuf>,
     /// Clip name or index (default: `walk` if the model has one, else the first clip).
     #[arg(long)]
     clip: Option<String>,
@@ -138,9 +144,10 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 /// The model and the clip to play (`walk` when there is one and none was named).
 fn model_and_clip(
     model: Option<&str>,
+    anim: Option<&std::path::Path>,
     clip: Option<&str>,
 ) -> Result<(Arc<SkinnedModel>, usize), CliError> {
-    let model = Arc::new(asset::load_model(model)?);
+    let model = Arc::new(asset::load_model_with(model, &super::load_options(anim))?);
     let clip = match clip {
         Some(c) => model.resolve_clip(c)?,
         None => model.clip_index("walk").unwrap_or(0),
@@ -149,7 +156,11 @@ fn model_and_clip(
 }
 
 fn palette(args: &PaletteArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let (model, clip) = model_and_clip(
+        args.model.as_deref(),
+        args.anim.as_deref(),
+        args.clip.as_deref(),
+    )?;
     let setup = BenchSetup {
         model: model.clone(),
         clip,
@@ -186,7 +197,11 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
 }
 
 fn sweep(args: &SweepArgs) -> Result<(), CliError> {
-    let (model, clip) = model_and_clip(args.model.as_deref(), args.clip.as_deref())?;
+    let (model, clip) = model_and_clip(
+        args.model.as_deref(),
+        args.anim.as_deref(),
+        args.clip.as_deref(),
+    )?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = if args.threads.is_empty() {
         (1..=cores).collect()

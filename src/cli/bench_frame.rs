@@ -75,7 +75,7 @@ struct FrameReport {
 }
 
 pub fn run(args: &FrameArgs) -> Result<(), CliError> {
-    let models = load_models(&args.models)?;
+    let models = load_models(&args.models, None)?;
     let names = models
         .iter()
         .map(|m| m.name().to_string())

@@ -12,6 +12,9 @@ use super::output::print_json;
 pub struct InfoArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it).
+    #[arg(long, value_name = "FILE")]
+    anim: Option<std::path::PathBuf>,
     /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "bounds": {"min", "max"}}.
     #[arg(long)]
@@ -87,7 +90,10 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let model = asset::load_model(args.model.as_deref())?;
+    let model = asset::load_model_with(
+        args.model.as_deref(),
+        &super::load_options(args.anim.as_deref()),
+    )?;
     let info = describe(&model);
     if args.json {
         return print_json(&info);

@@ -15,8 +15,8 @@ use clap::{Parser, Subcommand};
 
 /// Crowds of skinned, animated characters.
 ///
-/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, or a glTF 2.0
-/// file (`.gltf` or `.glb`). Set RUST_LOG=info (or debug) for more detail on stderr.
+/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, a glTF 2.0
+/// file (`.gltf` or `.glb`), or a `.sdkmesh` file. Set RUST_LOG=info (or debug) for more detail on stderr.
 #[derive(Debug, Parser)]
 #[command(name = "throng", version, about, long_about)]
 pub struct Cli {
@@ -104,6 +104,14 @@ pub enum CliError {
         context: String,
         source: std::io::Error,
     },
+}
+
+/// Load options from the `--anim` flag (the size cap stays the default).
+fn load_options(anim: Option<&std::path::Path>) -> throng::asset::LoadOptions {
+    throng::asset::LoadOptions {
+        anim: anim.map(std::path::Path::to_path_buf),
+        ..throng::asset::LoadOptions::default()
+    }
 }
 
 /// Crowds bigger than this are refused up front rather than left to fail an allocation

@@ -15,6 +15,9 @@ use super::{CliError, parse_time};
 pub struct PoseArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it).
+    #[arg(long, value_name = "FILE")]
+    anim: Option<std::path::PathBuf>,
     /// Clip name, or its index when no clip has that name.
     #[arg(long)]
     clip: String,
@@ -46,7 +49,10 @@ struct Pose {
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
-    let model = asset::load_model(args.model.as_deref())?;
+    let model = asset::load_model_with(
+        args.model.as_deref(),
+        &super::load_options(args.anim.as_deref()),
+    )?;
     let clip_index = model.resolve_clip(&args.clip)?;
     let clip = &model.clips()[clip_index];
     let time = args.time.clamp(0.0, clip.end());

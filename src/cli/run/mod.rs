@@ -63,6 +63,9 @@ pub struct RunArgs {
     /// Models: `builtin` (default), `.m3d` files, `.gltf`/`.glb` files. Several models share
     /// the crowd, interleaved on the grid.
     models: Vec<String>,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it).
+    #[arg(long, value_name = "FILE")]
+    anim: Option<std::path::PathBuf>,
     /// Number of animated instances, all models together (1 to 4,000,000).
     #[arg(long, default_value_t = 4000, value_parser = parse_instances)]
     instances: usize,

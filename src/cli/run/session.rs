@@ -82,13 +82,17 @@ pub struct SessionSpec<'a> {
 }
 
 /// Loads `builtin` when no model is named, else each named model.
-pub fn load_models(names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
+pub fn load_models(
+    names: &[String],
+    anim: Option<&std::path::Path>,
+) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
+    let options = crate::cli::load_options(anim);
     if names.is_empty() {
-        return Ok(vec![Arc::new(asset::load_model(None)?)]);
+        return Ok(vec![Arc::new(asset::load_model_with(None, &options)?)]);
     }
     names
         .iter()
-        .map(|n| Ok(Arc::new(asset::load_model(Some(n))?)))
+        .map(|n| Ok(Arc::new(asset::load_model_with(Some(n), &options)?)))
         .collect()
 }
 
@@ -96,7 +100,7 @@ impl Session {
     /// Loads the models and lays out the crowd as `args` say.
     pub fn new(args: &RunArgs) -> Result<Self, CliError> {
         Self::build(SessionSpec {
-            models: load_models(&args.models)?,
+            models: load_models(&args.models, args.anim.as_deref())?,
             instances: args.instances,
             seed: args.seed,
             threads: args.threads,
