@@ -74,8 +74,8 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
                     ));
                 }
                 far_weights +=
-                    vertices::decode(vb, &binding, &mut mesh.vertices).map_err(|why| {
-                        fail(ErrorKind::Invalid, why).at_record(format!(
+                    vertices::decode(vb, &binding, &mut mesh.vertices).map_err(|(kind, why)| {
+                        fail(kind, why).at_record(format!(
                             "{record} vertex buffer {}",
                             file_mesh.vertex_buffer
                         ))

@@ -57,7 +57,8 @@ impl<'a> Bytes<'a> {
                 Ok(self.data.get(offset as usize..end as usize).unwrap_or(&[]))
             }
             _ => {
-                let kind = if offset > len || bytes > len {
+                // A count the file could never hold is too large; anything else is a file cut short.
+                let kind = if end.is_none() || (count > 1 && bytes > len) {
                     ErrorKind::TooLarge
                 } else {
                     ErrorKind::Truncated

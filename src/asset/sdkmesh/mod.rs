@@ -136,7 +136,7 @@ fn parse_with(
     let index_buffers = buffers::read_index_buffers(&b, header.index_buffers)?;
     let file_materials = materials::read(&b, header.materials)?;
     let subsets = meshes::read_subsets(&b, header.subsets, file_materials.len())?;
-    let frame_count = header.frames.count as usize;
+    let frames = frames::read(&b, header.frames, header.meshes.count as usize)?;
     let meshes = meshes::read_meshes(
         &b,
         header.meshes,
@@ -144,10 +144,9 @@ fn parse_with(
             vertex_buffers: &vertex_buffers,
             index_buffers: &index_buffers,
             subsets: &subsets,
-            frames: frame_count,
+            frames: frames.len(),
         },
     )?;
-    let frames = frames::read(&b, header.frames, meshes.len())?;
     let skeleton = skeleton::build(&b, &frames)?;
     let mut mesh = build::geometry(
         &b,

@@ -16,6 +16,16 @@ const DECOMPOSITION_TOLERANCE: f32 = 1e-4;
 pub(super) fn build(b: &Bytes, frames: &[Frame]) -> Result<Skeleton> {
     let section = super::FRAMES;
     let wrap = |e| LoadError::from_anim(b.file, section, e);
+    if let Some(i) = frames.iter().position(|f| f.matrix.inverse().is_none()) {
+        let name = frames.get(i).map_or("", |f| f.name.as_str());
+        return Err(b
+            .error(
+                section,
+                ErrorKind::Invalid,
+                "the matrix is singular (it flattens space)",
+            )
+            .at_record(format!("frame {i} ({})", show(name))));
+    }
     let mut sheared = 0usize;
     let joints: Vec<Joint> = frames
         .iter()
@@ -49,7 +59,10 @@ pub(super) fn build(b: &Bytes, frames: &[Frame]) -> Result<Skeleton> {
                 ErrorKind::Invalid,
                 "the bind to-root matrix is singular, so it has no inverse (offset)",
             )
-            .at_record(format!("frame {source} ({})", show(&joints[source].name)))
+            .at_record(format!(
+                "frame {source} ({})",
+                show(joints.get(source).map_or("", |j| j.name.as_str()))
+            ))
         })?;
         if let Some(slot) = offsets.get_mut(source) {
             *slot = offset;

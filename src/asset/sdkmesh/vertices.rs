@@ -10,6 +10,7 @@ use glam::{Mat3, Vec3};
 use super::buffers::VertexBuffer;
 use super::declaration::Element;
 use crate::anim::{Mat3x4, Vertex};
+use crate::asset::ErrorKind;
 
 /// How a mesh's vertices follow the skeleton.
 pub(super) enum Binding {
@@ -29,7 +30,7 @@ pub(super) fn decode(
     vb: &VertexBuffer,
     binding: &Binding,
     out: &mut Vec<Vertex>,
-) -> Result<usize, String> {
+) -> Result<usize, (ErrorKind, String)> {
     let d = &vb.declaration;
     let read = |e: Option<Element>, bytes: &[u8]| -> Option<[f32; 4]> {
         let e = e?;
@@ -67,7 +68,7 @@ pub(super) fn decode(
                 let indices = read(d.blend_indices, bytes).unwrap_or_default();
                 let weights = weights(d.blend_weights, read(d.blend_weights, bytes));
                 let far = skin(&mut vertex, joints, indices, weights)
-                    .map_err(|why| format!("vertex {v}: {why}"))?;
+                    .map_err(|(kind, why)| (kind, format!("vertex {v}: {why}")))?;
                 off += usize::from(far);
             }
             Binding::Rigid { joint, to_root } => {
@@ -108,13 +109,19 @@ fn skin(
     joints: &[u16],
     indices: [f32; 4],
     weights: [f32; 4],
-) -> Result<bool, String> {
+) -> Result<bool, (ErrorKind, String)> {
     if let Some(w) = weights.iter().find(|w| !(**w >= 0.0 && w.is_finite())) {
-        return Err(format!("blend weight {w} is negative or not finite"));
+        return Err((
+            ErrorKind::Invalid,
+            format!("blend weight {w} is negative or not finite"),
+        ));
     }
     let sum: f32 = weights.iter().sum();
     if !(sum > 0.0 && sum.is_finite()) {
-        return Err("all blend weights are 0, so the vertex follows no bone".into());
+        return Err((
+            ErrorKind::Invalid,
+            "all blend weights are 0, so the vertex follows no bone".into(),
+        ));
     }
     vertex.joints = [0; 4];
     vertex.weights = [0.0; 4];
@@ -128,9 +135,12 @@ fn skin(
             .then(|| joints.get(local as usize))
             .flatten()
             .ok_or_else(|| {
-                format!(
-                    "blend index {local} is outside the mesh's {} frame influences",
-                    joints.len()
+                (
+                    ErrorKind::IndexOutOfRange,
+                    format!(
+                        "blend index {local} is outside the mesh's {} frame influences",
+                        joints.len()
+                    ),
                 )
             })?;
         vertex.joints[k] = *joint;
@@ -160,8 +170,8 @@ mod tests {
         );
         let err = skin(&mut v, &[7], [3.0, 0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]).expect_err("oob");
         assert!(
-            err.contains("outside the mesh's 1 frame influences"),
-            "{err}"
+            err.1.contains("outside the mesh's 1 frame influences"),
+            "{err:?}"
         );
     }
 }
