@@ -37,7 +37,10 @@ fn load_sdkmesh(c: &mut Criterion) {
     let model = shared_asset("dxsdk/soldier.sdkmesh");
     let anim = shared_asset("dxsdk/soldier.sdkmesh_anim");
     let (Ok(bytes), Ok(anim_bytes)) = (std::fs::read(&model), std::fs::read(&anim)) else {
-        eprintln!("{} is missing; skipping its load benchmark", model.display());
+        eprintln!(
+            "{} is missing; skipping its load benchmark",
+            model.display()
+        );
         return;
     };
     let mut group = c.benchmark_group("load");

@@ -113,9 +113,9 @@ pub fn model(frames: &[FrameSpec], bones: &[u32]) -> (Vec<u8>, Offsets) {
         frames_at,
         material,
     ];
-    for i in 0..6 {
-        put_u32(&mut out, 32 + 4 * i, counts[i]);
-        put_u64(&mut out, 56 + 8 * i, offsets[i] as u64);
+    for (i, (count, offset)) in counts.iter().zip(offsets).enumerate() {
+        put_u32(&mut out, 32 + 4 * i, *count);
+        put_u64(&mut out, 56 + 8 * i, offset as u64);
     }
 
     // Vertex buffer: position FLOAT3, weights UBYTE4N, indices UBYTE4, normal FLOAT3,
@@ -179,8 +179,8 @@ pub fn model(frames: &[FrameSpec], bones: &[u32]) -> (Vec<u8>, Offsets) {
 
     put_name(&mut out, material, "skinM");
     put_name(&mut out, material + 360, "skin_diff.dds");
-    for k in 0..4 {
-        put_f32(&mut out, material + 1140 + 4 * k, [0.5, 0.25, 1.0, 1.0][k]);
+    for (k, c) in [0.5, 0.25, 1.0, 1.0].iter().enumerate() {
+        put_f32(&mut out, material + 1140 + 4 * k, *c);
     }
 
     put_u32(&mut out, subset_list, 0);
@@ -205,8 +205,8 @@ pub fn model(frames: &[FrameSpec], bones: &[u32]) -> (Vec<u8>, Offsets) {
     ];
     for (v, (p, (w, j))) in positions.iter().zip(blends).enumerate() {
         let at = vertex_data + VERTEX_STRIDE * v;
-        for k in 0..3 {
-            put_f32(&mut out, at + 4 * k, p[k]);
+        for (k, x) in p.iter().enumerate() {
+            put_f32(&mut out, at + 4 * k, *x);
         }
         out[at + 12..at + 16].copy_from_slice(&w);
         out[at + 16..at + 20].copy_from_slice(&j);

@@ -77,9 +77,7 @@ pub(super) fn read(
     for (i, t) in table.chunks_exact(TRACK_SIZE).enumerate() {
         let name = name_at(t, 0, NAME_LEN);
         let record = format!("track {i} ({})", show(&name));
-        let offset = u64_at(t, 104)
-            .checked_add(HEADER_SIZE as u64)
-            .unwrap_or(u64::MAX);
+        let offset = u64_at(t, 104).saturating_add(HEADER_SIZE as u64);
         let data = b
             .table(super::TRACKS, offset, u64::from(keys), KEY_SIZE, "keys")
             .map_err(|e| e.at_record(record))?;
