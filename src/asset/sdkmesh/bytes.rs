@@ -115,7 +115,8 @@ fn array_at<const N: usize>(record: &[u8], at: usize) -> Option<[u8; N]> {
 /// none), as text with invalid UTF-8 replaced. Names are kept verbatim otherwise (empty and
 /// repeated names included).
 pub(super) fn name_at(record: &[u8], at: usize, len: usize) -> String {
-    let field = record.get(at..at.saturating_add(len)).unwrap_or(&[]);
+    let rest = record.get(at..).unwrap_or(&[]);
+    let field = rest.get(..len).unwrap_or(rest);
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     String::from_utf8_lossy(field.get(..end).unwrap_or(&[])).into_owned()
 }

@@ -333,8 +333,10 @@ mod tests {
         let float_idx = parse(&records(&[element(0, 0, 2, 0), element(0, 12, 3, 2)]), 52)
             .expect_err("float indices");
         assert!(float_idx.contains("BLENDINDICES"), "{float_idx}");
-        let no_end = parse(&[0u8; MAX_ELEMENTS * ELEMENT_SIZE], 52).expect_err("no end");
-        assert!(no_end.contains("a second POSITION0"), "{no_end}");
+        let no_end = parse(&element(0, 0, 2, 7).repeat(MAX_ELEMENTS), 52).expect_err("no end");
+        assert!(no_end.contains("no end marker"), "{no_end}");
+        let short = parse(&records(&[element(0, 0, 0, 0)]), 52).expect_err("FLOAT1 position");
+        assert!(short.contains("POSITION stored as FLOAT1"), "{short}");
     }
 
     #[test]
