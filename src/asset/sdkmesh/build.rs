@@ -48,6 +48,13 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
     let mut mesh = Mesh::default();
     let mut decoded: HashMap<DecodeKey, usize> = HashMap::new();
     let mut far_weights = 0usize;
+    // The first frame that places each mesh, found in one pass.
+    let mut placing: HashMap<usize, usize> = HashMap::new();
+    for (f, frame) in parts.frames.iter().enumerate().rev() {
+        if let Some(m) = frame.mesh {
+            placing.insert(m, f);
+        }
+    }
     for (m, file_mesh) in parts.meshes.iter().enumerate() {
         let record = format!("mesh {m} ({})", show(&file_mesh.name));
         let fail = |kind, why: String| b.error(super::MESHES, kind, why).at_record(record.clone());
@@ -60,7 +67,13 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
                 "a buffer that does not exist".into(),
             ));
         };
-        let (key, binding) = binding(m, file_mesh, vb, parts.frames, &joint_of_frame, &to_root);
+        let (key, binding) = binding(
+            file_mesh,
+            vb,
+            placing.get(&m).copied(),
+            &joint_of_frame,
+            &to_root,
+        );
         let base = match decoded.get(&key) {
             Some(&base) => base,
             None => {
@@ -112,10 +125,9 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
 
 /// How mesh `m`'s vertices follow the skeleton (see [`Binding`]).
 fn binding(
-    m: usize,
     mesh: &FileMesh,
     vb: &VertexBuffer,
-    frames: &[Frame],
+    frame: Option<usize>,
     joint_of_frame: &[usize],
     to_root: &[Mat3x4],
 ) -> (DecodeKey, Binding) {
@@ -129,7 +141,6 @@ fn binding(
     }
     // A rigid mesh lives in the space of the first frame that places it; one that no frame
     // places is taken as already in model space, following the first joint.
-    let frame = frames.iter().position(|f| f.mesh == Some(m));
     let (joint, to_root) = match frame {
         Some(f) => {
             let j = joint(f);

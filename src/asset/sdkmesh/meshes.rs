@@ -108,6 +108,10 @@ pub(super) struct Targets<'s, 'a> {
     pub(super) frames: usize,
 }
 
+/// Meshes may list the same subsets many times; the indices checked across all meshes are
+/// capped at this many times the file's indices, so checking cannot take quadratic time.
+const MAX_CHECKS: u64 = 4;
+
 /// Reads the mesh table and checks every reference and every index of every subset.
 pub(super) fn read_meshes(b: &Bytes, table: Table, targets: &Targets) -> Result<Vec<Mesh>> {
     let section = super::MESHES;
@@ -119,10 +123,12 @@ pub(super) fn read_meshes(b: &Bytes, table: Table, targets: &Targets) -> Result<
         "meshes",
     )?;
     let mut meshes = Vec::with_capacity(table.count as usize);
+    let file_indices: u64 = targets.index_buffers.iter().map(|i| i.count as u64).sum();
+    let mut budget = file_indices.saturating_mul(MAX_CHECKS);
     for (i, m) in records.chunks_exact(MESH_SIZE).enumerate() {
         let name = name_at(m, 0, NAME_LEN);
         let record = format!("mesh {i} ({})", show(&name));
-        let mesh = read_mesh(b, m, name, targets).map_err(|e| {
+        let mesh = read_mesh(b, m, name, targets, &mut budget).map_err(|e| {
             let e = if e.section.is_none() {
                 e.in_section(section)
             } else {
@@ -138,7 +144,7 @@ pub(super) fn read_meshes(b: &Bytes, table: Table, targets: &Targets) -> Result<
     Ok(meshes)
 }
 
-fn read_mesh(b: &Bytes, m: &[u8], name: String, t: &Targets) -> Result<Mesh> {
+fn read_mesh(b: &Bytes, m: &[u8], name: String, t: &Targets, budget: &mut u64) -> Result<Mesh> {
     let section = super::MESHES;
     let fail = |kind, why: String| b.error(section, kind, why);
     let streams = u8_at(m, 100);
@@ -178,6 +184,13 @@ fn read_mesh(b: &Bytes, m: &[u8], name: String, t: &Targets) -> Result<Mesh> {
                 format!("subset {s}, but there are {}", t.subsets.len()),
             ));
         };
+        if subset.index_count > *budget {
+            return Err(fail(
+                ErrorKind::TooLarge,
+                format!("meshes list the subsets more than {MAX_CHECKS} times over"),
+            ));
+        }
+        *budget -= subset.index_count;
         check_subset_ranges(subset, vb, ib).map_err(|why| {
             fail(ErrorKind::IndexOutOfRange, why).at_record(format!("subset {s}"))
         })?;
