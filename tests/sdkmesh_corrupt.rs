@@ -108,6 +108,8 @@ fn corrupt_animations_are_refused_with_one_line_each() {
         ("version 7", patch(&a, 0, &u32b(7)), ErrorKind::Unsupported, "version 7"),
         ("no keys", patch(&a, 16, &u32b(0)), ErrorKind::CountMismatch, "no keys"),
         ("fps 0", patch(&a, 20, &u32b(0)), ErrorKind::Invalid, "AnimationFPS is 0"),
+        // Found by the fuzzer: a file with no tracks and four billion keys.
+        ("no tracks, many keys", patch(&patch(&a, 12, &u32b(0)), 16, &u32b(u32::MAX)), ErrorKind::TooLarge, "cannot fit"),
         ("many tracks", patch(&a, 12, &u32b(1 << 30)), ErrorKind::TooLarge, "tracks"),
         ("keys cut", a[..a.len() - 8].to_vec(), ErrorKind::Truncated, "track 3"),
         ("key offset far", patch(&a, 40 + 104, &u64b(u64::MAX - 8)), ErrorKind::TooLarge, "track 0"),

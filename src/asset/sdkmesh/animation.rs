@@ -61,6 +61,17 @@ pub(super) fn read(
             "the animation has no keys".into(),
         ));
     }
+    // Every track holds `keys` keys, so even one must fit in the file; checked before any
+    // allocation sized by the count (a file without tracks still has its key count read).
+    if u64::from(keys) * KEY_SIZE as u64 > b.data.len() as u64 {
+        return Err(fail(
+            ErrorKind::TooLarge,
+            format!(
+                "{keys} keys of {KEY_SIZE} bytes per track cannot fit in the {}-byte file",
+                b.data.len()
+            ),
+        ));
+    }
     if fps == 0 {
         return Err(fail(ErrorKind::Invalid, "AnimationFPS is 0".into()));
     }
