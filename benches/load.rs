@@ -1,5 +1,6 @@
-//! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text) and the DirectX SDK's
-//! `tiny.x` (1.5 MB of text) into a `SkinnedModel`.
+//! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text), the same soldier as
+//! SDKMESH (1 MB binary plus its 210 KB `.sdkmesh_anim`) and the DirectX SDK's `tiny.x`
+//! (1.5 MB of text) into a `SkinnedModel`.
 //!
 //! `cargo bench --bench load` (each file is read once, outside the timed loop; the timed part is
 //! the parser without a texture folder, so no file-system access is measured).
@@ -8,6 +9,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use throng::asset::sdkmesh::{self, AnimationFile};
 use throng::asset::{m3d, x};
 
 fn shared_asset(relative: &str) -> PathBuf {
@@ -44,5 +46,32 @@ fn load_tiny_x(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load, load_tiny_x);
+/// The SDKMESH soldier with its animation file, both read once outside the timed loop (the
+/// timed part is `sdkmesh::parse` without a texture folder).
+fn load_sdkmesh(c: &mut Criterion) {
+    let model = shared_asset("dxsdk/soldier.sdkmesh");
+    let anim = shared_asset("dxsdk/soldier.sdkmesh_anim");
+    let (Ok(bytes), Ok(anim_bytes)) = (std::fs::read(&model), std::fs::read(&anim)) else {
+        eprintln!(
+            "{} is missing; skipping its load benchmark",
+            model.display()
+        );
+        return;
+    };
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes((bytes.len() + anim_bytes.len()) as u64));
+    group.bench_function("soldier.sdkmesh", |b| {
+        b.iter(|| {
+            let animation = AnimationFile {
+                name: "soldier.sdkmesh_anim",
+                bytes: black_box(&anim_bytes),
+            };
+            sdkmesh::parse("soldier.sdkmesh", black_box(&bytes), Some(animation), None)
+                .expect("the soldier loads")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, load, load_tiny_x, load_sdkmesh);
 criterion_main!(benches);

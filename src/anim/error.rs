@@ -126,6 +126,17 @@ pub enum AnimError {
     /// A clip looked up by a name that the model does not have.
     #[error("no clip named '{0}'")]
     UnknownClip(String),
+    /// A clip or joint looked up by a name that several of them share (SDKMESH frames and
+    /// glTF nodes may repeat names); the caller must use an index instead.
+    #[error("{count} {what}s are named '{name}'; the name is ambiguous, use an index")]
+    AmbiguousName {
+        /// `clip` or `joint`.
+        what: &'static str,
+        /// The name looked up.
+        name: String,
+        /// How many share it.
+        count: usize,
+    },
     /// A clip looked up by an index past the end.
     #[error("clip index {index} is out of range (the model has {count} clips)")]
     ClipIndex {

@@ -115,7 +115,7 @@ impl SkinnedModelInstance {
     pub fn set_clip_by_name(&mut self, name: &str) -> Result<(), AnimError> {
         let clip = self
             .model
-            .clip_index(name)
+            .unique_clip(name)?
             .ok_or_else(|| AnimError::UnknownClip(name.to_string()))?;
         self.play(clip, 0.0)
     }

@@ -99,15 +99,30 @@ impl SkinnedModel {
         self.skeleton.len()
     }
 
-    /// Index of the clip named `name`.
+    /// Index of the first clip named `name` (see [`SkinnedModel::unique_clip`] for a look-up
+    /// that refuses a name several clips share).
     #[must_use]
     pub fn clip_index(&self, name: &str) -> Option<usize> {
         self.clips.iter().position(|c| c.name() == name)
     }
 
-    /// Finds a clip by name, or else by index when `name_or_index` is a number.
+    /// Index of the clip named `name`: `None` when no clip has it, an error when several do.
+    pub fn unique_clip(&self, name: &str) -> Result<Option<usize>, AnimError> {
+        let count = self.clips.iter().filter(|c| c.name() == name).count();
+        if count > 1 {
+            return Err(AnimError::AmbiguousName {
+                what: "clip",
+                name: name.to_string(),
+                count,
+            });
+        }
+        Ok(self.clip_index(name))
+    }
+
+    /// Finds a clip by name, or else by index when `name_or_index` is a number. A name that
+    /// several clips share is refused.
     pub fn resolve_clip(&self, name_or_index: &str) -> Result<usize, AnimError> {
-        if let Some(i) = self.clip_index(name_or_index) {
+        if let Some(i) = self.unique_clip(name_or_index)? {
             return Ok(i);
         }
         match name_or_index.parse::<usize>() {

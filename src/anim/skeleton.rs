@@ -184,10 +184,25 @@ impl Skeleton {
         &self.offsets
     }
 
-    /// Index of the joint named `name`.
+    /// Index of the first joint named `name` (see [`Skeleton::find_unique`] for a look-up
+    /// that refuses a name several joints share).
     #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|n| n == name)
+    }
+
+    /// Index of the joint named `name`: `None` when no joint has it, an error when several do
+    /// (SDKMESH frames, for one, may repeat names).
+    pub fn find_unique(&self, name: &str) -> Result<Option<usize>, AnimError> {
+        let count = self.names.iter().filter(|n| *n == name).count();
+        if count > 1 {
+            return Err(AnimError::AmbiguousName {
+                what: "joint",
+                name: name.to_string(),
+                count,
+            });
+        }
+        Ok(self.find(name))
     }
 
     /// Position of joint `j` in the source file.

@@ -7,13 +7,14 @@ pub mod builtin;
 mod error;
 pub mod gltf;
 pub mod m3d;
+pub mod sdkmesh;
 pub mod source;
 pub mod texture;
 pub mod x;
 
 pub use error::{ErrorKind, LoadError};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::anim::SkinnedModel;
 
@@ -26,6 +27,9 @@ pub struct LoadOptions {
     pub max_file_size: u64,
     /// Which loader reads a file (`--loader`).
     pub loader: Loader,
+    /// The animation file of an SDKMESH model (`--anim`); `None` looks for
+    /// `MODEL.sdkmesh_anim` beside it. Other formats refuse it.
+    pub anim: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -33,6 +37,7 @@ impl Default for LoadOptions {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
             loader: Loader::Auto,
+            anim: None,
         }
     }
 }
@@ -60,6 +65,7 @@ pub fn load_model_with(
 ) -> Result<SkinnedModel, LoadError> {
     match spec {
         None | Some(builtin::NAME) => {
+            refuse_anim(builtin::NAME, options)?;
             builtin::model().map_err(|e| LoadError::from_anim(builtin::NAME, "generator", e))
         }
         Some(path) => load_file_with(Path::new(path), options),
@@ -76,10 +82,14 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if extension.as_deref() != Some("sdkmesh") {
+        refuse_anim(&path.display().to_string(), options)?;
+    }
     if options.loader == Loader::Assimp {
         return load_with_assimp(path, options, "--loader assimp asks for Assimp");
     }
     match extension.as_deref() {
+        Some("sdkmesh") => sdkmesh::load_with(path, options),
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
         Some("x") => match x::load_with(path, options) {
@@ -91,7 +101,8 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
         _ => load_with_assimp(
             path,
             options,
-            "unknown model format (the native loaders read builtin, .m3d, .gltf, .glb and .x)",
+            "unknown model format (the native loaders read builtin, .m3d, .gltf, .glb, .x and \
+             .sdkmesh)",
         ),
     }
 }
@@ -121,4 +132,19 @@ fn load_with_assimp(
              feature (cargo build --features assimp)"
         ),
     ))
+}
+
+/// A separate animation file (`--anim`) only means something for SDKMESH models.
+fn refuse_anim(file: &str, options: &LoadOptions) -> Result<(), LoadError> {
+    match &options.anim {
+        Some(anim) => Err(LoadError::new(
+            file,
+            ErrorKind::Unsupported,
+            format!(
+                "--anim {} applies only to .sdkmesh models, whose animation is a separate file",
+                anim.display()
+            ),
+        )),
+        None => Ok(()),
+    }
 }

@@ -1,5 +1,8 @@
 //! The flags that say how models are read, shared by every command that loads one:
-//! `--max-file-size` (a limit) and `--loader` (which loader reads the file).
+//! `--max-file-size` (a limit), `--loader` (which loader reads the file) and `--anim` (an
+//! SDKMESH model's animation file).
+
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use throng::anim::SkinnedModel;
@@ -17,6 +20,10 @@ pub struct LoadArgs {
     /// to compare it with a native loader.
     #[arg(long, value_enum, default_value_t = LoaderArg::Auto)]
     loader: LoaderArg,
+    /// Animation file of a `.sdkmesh` model (default: MODEL.sdkmesh_anim beside it); other
+    /// formats refuse it.
+    #[arg(long, value_name = "FILE")]
+    anim: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -36,6 +43,7 @@ impl LoadArgs {
                 LoaderArg::Auto => Loader::Auto,
                 LoaderArg::Assimp => Loader::Assimp,
             },
+            anim: self.anim.clone(),
             ..LoadOptions::default()
         }
     }

@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand};
 
 /// Crowds of skinned, animated characters.
 ///
-/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, or a glTF 2.0
-/// file (`.gltf` or `.glb`). Set RUST_LOG=info (or debug) for more detail on stderr.
+/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, a glTF 2.0
+/// file (`.gltf` or `.glb`), or a `.sdkmesh` file. Set RUST_LOG=info (or debug) for more detail on stderr.
 #[derive(Debug, Parser)]
 #[command(name = "throng", version, about, long_about)]
 pub struct Cli {

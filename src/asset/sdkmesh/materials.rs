@@ -1,0 +1,117 @@
+//! Materials (1256 bytes each): `Name char[100]`, `MaterialInstancePath char[260]` (not used),
+//! `DiffuseTexture`, `NormalTexture`, `SpecularTexture` (`char[260]` each), then `Diffuse`,
+//! `Ambient`, `Specular`, `Emissive` (4 f32 each), `Power` (f32) and run-time pointers.
+//!
+//! The diffuse and normal maps are read beside the model through the texture entry point every
+//! loader uses. A map that cannot be used (missing, undecodable, a path out of the folder) is
+//! not an error: the material keeps its color and one warning names the file.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::bytes::{Bytes, Result, f32s_at, name_at, show};
+use super::header::Table;
+use crate::anim::{Material, Texture};
+use crate::asset::{ErrorKind, LoadOptions, texture};
+
+const MATERIAL_SIZE: usize = 1256;
+const NAME_LEN: usize = 100;
+const PATH_LEN: usize = 260;
+const DIFFUSE_TEXTURE_AT: usize = 360;
+const NORMAL_TEXTURE_AT: usize = 620;
+const DIFFUSE_COLOR_AT: usize = 1140;
+
+/// A material as the file gives it, before its maps are read.
+pub(super) struct FileMaterial {
+    pub(super) name: String,
+    pub(super) diffuse: [f32; 4],
+    pub(super) diffuse_map: String,
+    pub(super) normal_map: String,
+}
+
+/// Reads the material table.
+pub(super) fn read(b: &Bytes, table: Table) -> Result<Vec<FileMaterial>> {
+    let section = super::MATERIALS;
+    let records = b.table(
+        section,
+        table.offset,
+        u64::from(table.count),
+        MATERIAL_SIZE,
+        "materials",
+    )?;
+    let mut materials = Vec::with_capacity(table.count as usize);
+    for (i, m) in records.chunks_exact(MATERIAL_SIZE).enumerate() {
+        let name = name_at(m, 0, NAME_LEN);
+        let diffuse: [f32; 4] = f32s_at(m, DIFFUSE_COLOR_AT);
+        if diffuse.iter().any(|x| !x.is_finite()) {
+            return Err(b
+                .error(
+                    section,
+                    ErrorKind::NonFinite,
+                    "the diffuse color is not finite",
+                )
+                .at_record(format!("material {i} ({})", show(&name))));
+        }
+        materials.push(FileMaterial {
+            name,
+            diffuse,
+            diffuse_map: name_at(m, DIFFUSE_TEXTURE_AT, PATH_LEN),
+            normal_map: name_at(m, NORMAL_TEXTURE_AT, PATH_LEN),
+        });
+    }
+    Ok(materials)
+}
+
+/// The materials with their maps read from `dir` (none when `dir` is `None`), and the decoded
+/// textures they index. Each distinct file is read once; `max_size` caps each file.
+pub(super) fn resolve(
+    file: &str,
+    materials: Vec<FileMaterial>,
+    dir: Option<&Path>,
+    max_size: u64,
+) -> (Vec<Material>, Vec<Texture>) {
+    let mut textures = Vec::new();
+    let mut cache: HashMap<String, Option<usize>> = HashMap::new();
+    let mut lookup = |name: &str| -> Option<usize> {
+        let dir = dir.filter(|_| !name.is_empty())?;
+        if let Some(&known) = cache.get(name) {
+            return known;
+        }
+        let index = match load(dir, name, max_size) {
+            Ok(t) => {
+                textures.push(t);
+                Some(textures.len() - 1)
+            }
+            Err(why) => {
+                log::warn!(
+                    "{file}: texture {} {why}; using the material color",
+                    show(name)
+                );
+                None
+            }
+        };
+        cache.insert(name.to_string(), index);
+        index
+    };
+    let materials = materials
+        .into_iter()
+        .map(|m| Material {
+            base_color_texture: lookup(&m.diffuse_map),
+            normal_texture: lookup(&m.normal_map),
+            name: m.name,
+            base_color: m.diffuse,
+            ..Material::default()
+        })
+        .collect();
+    (materials, textures)
+}
+
+/// Reads `name` from `dir` and checks its header (it is decoded when the renderer uploads
+/// it), or says why not.
+fn load(dir: &Path, name: &str, max_size: u64) -> std::result::Result<Texture, String> {
+    let options = LoadOptions {
+        max_file_size: max_size,
+        ..LoadOptions::default()
+    };
+    texture::load_beside(dir, name, &options)
+}

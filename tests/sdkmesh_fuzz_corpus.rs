@@ -1,0 +1,110 @@
+//! Replays the fuzz corpus (`fuzz/corpus/sdkmesh`) through the loader on stable Rust, so CI
+//! runs every input the fuzzer kept without needing cargo-fuzz or nightly. An input is a
+//! little-endian u32 `n`, `n` bytes of model, then the animation file (see
+//! `fuzz/fuzz_targets/sdkmesh.rs`).
+//!
+//! The seeds (`seed-*`) are written by `cargo test --test sdkmesh_fuzz_corpus -- --ignored`
+//! from the generated samples; they are valid models.
+
+mod sdkmesh_samples;
+
+use std::path::PathBuf;
+
+use throng::asset::sdkmesh::{self, AnimationFile};
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/sdkmesh")
+}
+
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| {
+            let path = entry.expect("entry").path();
+            let bytes = std::fs::read(&path).expect("read");
+            (path.display().to_string(), bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Parses `data` as the fuzz target does: a model or a one-line error, and a model evaluates.
+fn replay(name: &str, data: &[u8]) -> bool {
+    let Some((len, rest)) = data.split_first_chunk::<4>() else {
+        return false;
+    };
+    let n = (u32::from_le_bytes(*len) as usize).min(rest.len());
+    let (model, anim) = rest.split_at(n);
+    let animation = (!anim.is_empty()).then_some(AnimationFile {
+        name: "fuzz.sdkmesh_anim",
+        bytes: anim,
+    });
+    match sdkmesh::parse("fuzz.sdkmesh", model, animation, None) {
+        Ok(model) => {
+            let n = model.joint_count();
+            let mut scratch = throng::anim::PoseScratch::new(n);
+            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
+            for (c, clip) in model.clips().iter().enumerate() {
+                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
+                    model.evaluate(c, t, &mut scratch, &mut palette);
+                }
+            }
+            true
+        }
+        Err(e) => {
+            assert!(!e.to_string().contains('\n'), "{name}: {e}");
+            false
+        }
+    }
+}
+
+fn input(model: &[u8], anim: &[u8]) -> Vec<u8> {
+    let mut out = (model.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(model);
+    out.extend_from_slice(anim);
+    out
+}
+
+#[test]
+#[ignore = "writes the seeds of the fuzz corpus"]
+fn write_seeds() {
+    let dir = corpus_dir();
+    std::fs::create_dir_all(&dir).expect("corpus folder");
+    let (model, _) = sdkmesh_samples::standard_model();
+    let anim = sdkmesh_samples::standard_animation();
+    let mut frames = sdkmesh_samples::standard_frames();
+    frames.swap(1, 2);
+    frames[1].parent = 2;
+    frames[2].parent = 0;
+    let (child_first, _) = sdkmesh_samples::model(&frames, &[2, 1]);
+    for (name, bytes) in [
+        ("seed-animated", input(&model, &anim)),
+        ("seed-static", input(&model, &[])),
+        ("seed-child-first", input(&child_first, &anim)),
+    ] {
+        std::fs::write(dir.join(name), bytes).expect("write seed");
+    }
+}
+
+#[test]
+fn the_fuzz_corpus_replays_without_panics() {
+    let files = corpus();
+    assert!(!files.is_empty(), "the corpus is committed");
+    assert!(
+        files.len() < 100,
+        "keep the corpus small: {} files",
+        files.len()
+    );
+    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    assert!(bytes < 400 * 1024, "keep the corpus small: {bytes} bytes");
+    let loaded: Vec<&str> = files
+        .iter()
+        .filter(|(name, b)| replay(name, b))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    for (name, _) in files.iter().filter(|(name, _)| name.contains("/seed-")) {
+        assert!(loaded.contains(&name.as_str()), "{name} should load");
+    }
+}
