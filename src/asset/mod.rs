@@ -1,6 +1,7 @@
 //! Model sources: the generated built-in character and the file loaders. Each produces the one
 //! in-memory [`SkinnedModel`]; nothing downstream knows where a model came from.
 
+pub mod budget;
 pub mod builtin;
 mod error;
 pub mod gltf;
@@ -21,12 +22,16 @@ pub struct LoadOptions {
     /// Cap on the size of any one file read, the model's or one it refers to
     /// (`--max-file-size`).
     pub max_file_size: u64,
+    /// Absolute cap on the memory budget of one load (`--max-memory`); below it the budget
+    /// is a function of the input's size (see [`budget`]).
+    pub max_memory: u64,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+            max_memory: budget::DEFAULT_MAX_MEMORY,
         }
     }
 }

@@ -32,6 +32,7 @@ pub use skeleton::STATIC_ROOT;
 use std::path::Path;
 
 use crate::anim::SkinnedModel;
+use crate::asset::budget::Budget;
 use crate::asset::{LoadError, LoadOptions, source};
 
 /// The format name models loaded here report.
@@ -61,7 +62,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    parse(&file, &bytes, Some(dir))
+    parse_with_options(&file, &bytes, Some(dir), options)
 }
 
 /// Parses `.m3d` text. `name` is the file name errors and warnings use (the model is named
@@ -72,6 +73,17 @@ pub fn parse(
     bytes: &[u8],
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel, LoadError> {
-    let contents = build::read(name, bytes)?;
+    parse_with_options(name, bytes, texture_dir, &LoadOptions::default())
+}
+
+/// [`parse`] under explicit limits (the memory budget's cap).
+pub fn parse_with_options(
+    name: &str,
+    bytes: &[u8],
+    texture_dir: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<SkinnedModel, LoadError> {
+    let mut budget = Budget::new(bytes.len() as u64, options);
+    let contents = build::read(name, bytes, &mut budget)?;
     build::model(name, contents, texture_dir)
 }
