@@ -87,6 +87,7 @@ impl Budget {
                 need: bytes,
                 used: self.used,
                 limit,
+                input: self.input,
                 capped: limit == self.cap,
             });
         }
@@ -105,6 +106,8 @@ pub struct OverBudget {
     pub used: u64,
     /// The load's limit.
     pub limit: u64,
+    /// The input's size the limit was computed from.
+    pub input: u64,
     /// Whether the limit is `--max-memory` rather than the input's share.
     pub capped: bool,
 }
@@ -120,23 +123,24 @@ impl fmt::Display for OverBudget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} need {}, over the load budget of {}",
+            "{} need {}, over the load budget of {} (",
             self.what,
             human(self.need),
             human(self.limit)
         )?;
-        if self.used > 0 {
-            write!(f, " ({} already used)", human(self.used))?;
-        }
         if self.capped {
-            f.write_str(" (the --max-memory cap)")
+            f.write_str("the --max-memory cap")?;
         } else {
             write!(
                 f,
-                " ({} + {PER_INPUT_BYTE} x the input's size; see README, Input safety)",
-                human(ALLOWANCE)
-            )
+                "64 MiB + {PER_INPUT_BYTE} x the {} input",
+                human(self.input)
+            )?;
         }
+        if self.used > 0 {
+            write!(f, "; {} already used", human(self.used))?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -237,7 +241,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "5 clips x 3 joints of tracks need 401 B, over the load budget of 1.0 KB \
-             (600 B already used) (the --max-memory cap)"
+             (the --max-memory cap; 600 B already used)"
         );
         assert_eq!(b.used(), 600);
         let e = err.into_load_error("a.gltf", "animations");
