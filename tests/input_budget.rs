@@ -264,6 +264,11 @@ fn real_models_load_within_their_budget() {
         let bytes = std::fs::read(&path).expect("shared asset");
         let (result, peak) = peak_of(|| throng::asset::load_file(&path).map(|_| ()));
         result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!(
+            "{name}: {} bytes, peak heap {peak} bytes, budget {}",
+            bytes.len(),
+            budget_for(bytes.len())
+        );
         // The file itself is read inside the measurement.
         assert!(
             peak <= bytes.len() + budget_for(bytes.len()),
