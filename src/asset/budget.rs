@@ -175,7 +175,10 @@ pub mod cost {
 
     /// One joint of a skeleton: name (up to 32 bytes on the heap), parent, bind pose,
     /// offset, source index, the batch's splatted offset, and the loader's joint record.
-    pub const JOINT: u64 = 64 + 8 + size_of::<Transform>() as u64 + 2 * size_of::<Mat3x4>() as u64
+    pub const JOINT: u64 = 64
+        + 8
+        + size_of::<Transform>() as u64
+        + 2 * size_of::<Mat3x4>() as u64
         + 16
         + 4 * size_of::<Mat3x4>() as u64
         + 128;
@@ -246,7 +249,10 @@ mod tests {
         assert_eq!(b.used(), 600);
         let e = err.into_load_error("a.gltf", "animations");
         assert_eq!(e.kind, ErrorKind::TooLarge);
-        assert!(e.to_string().starts_with("a.gltf: animations: 5 clips"), "{e}");
+        assert!(
+            e.to_string().starts_with("a.gltf: animations: 5 clips"),
+            "{e}"
+        );
     }
 
     #[test]

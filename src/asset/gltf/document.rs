@@ -18,9 +18,7 @@ pub(super) fn parse(ctx: &mut Ctx, json: &[u8]) -> Result<Document, LoadError> {
             format!("not valid glTF JSON: {e}"),
         )
     })?;
-    ctx.charge_for("json", weight, || {
-        "the document's objects (nodes, accessors, animations, ...)".to_string()
-    })?;
+    ctx.charge_for("json", weight.bytes, || weight.describe())?;
     let root: gltf::json::Root = gltf::json::deserialize::from_slice(json).map_err(|e| {
         ctx.error(
             ErrorKind::Syntax,

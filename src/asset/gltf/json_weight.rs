@@ -24,8 +24,8 @@ const STRING: u64 = 32;
 /// Anything outside the top-level arrays (`asset`, `scene`).
 const TOP_LEVEL_VALUE: u64 = 256;
 
-/// The size of each element of the top-level arrays the document holds.
-fn element_size(key: &str) -> Option<u64> {
+/// The name and element size of each top-level array the document holds.
+fn element_size(key: &str) -> Option<(&'static str, u64)> {
     let size = match key {
         "accessors" => size_of::<json::Accessor>(),
         "animations" => size_of::<json::Animation>(),
@@ -42,64 +42,107 @@ fn element_size(key: &str) -> Option<u64> {
         "textures" => size_of::<json::Texture>(),
         _ => return None,
     };
-    Some(size as u64)
+    KEYS.iter().find(|k| **k == key).map(|k| (*k, size as u64))
+}
+
+const KEYS: [&str; 13] = [
+    "accessors",
+    "animations",
+    "buffers",
+    "bufferViews",
+    "cameras",
+    "images",
+    "materials",
+    "meshes",
+    "nodes",
+    "samplers",
+    "scenes",
+    "skins",
+    "textures",
+];
+
+/// The weight of a document: bytes, and its longest top-level array (for the error line).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct Weight {
+    /// What the document will hold at most.
+    pub bytes: u64,
+    /// The longest of the top-level arrays (`nodes`, ...) and its length.
+    pub longest: Option<(&'static str, u64)>,
+}
+
+impl Weight {
+    /// What the weight is made of, as an error line says it: `2500000 nodes and the rest of
+    /// the document`.
+    pub fn describe(&self) -> String {
+        match self.longest {
+            Some((key, count)) => format!("the document's {count} {key} and the rest of it"),
+            None => "the document".to_string(),
+        }
+    }
 }
 
 /// What the document built from `json` will hold at most, counting the spare capacity of its
 /// vectors (they grow by doubling). A syntax error is returned as the parser would report it,
 /// so nothing is built from a file that is not JSON.
-pub(super) fn document_bytes(json: &[u8]) -> Result<u64, serde_json::Error> {
+pub(super) fn document_bytes(json: &[u8]) -> Result<Weight, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_slice(json);
-    let weight = de.deserialize_any(Root)?;
+    let mut weight = de.deserialize_any(Root)?;
     de.end()?;
-    Ok(weight.saturating_mul(2))
+    weight.bytes = weight.bytes.saturating_mul(2);
+    Ok(weight)
 }
 
 /// The root object: known arrays weighed by their element type, everything else generically.
 struct Root;
 
 impl<'de> Visitor<'de> for Root {
-    type Value = u64;
+    type Value = Weight;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a glTF JSON object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
-        let mut total = 0u64;
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Weight, A::Error> {
+        let mut total = Weight::default();
         while let Some(key) = map.next_key_seed(Key)? {
-            let weight = match key {
-                Some(size) => map.next_value_seed(Elements(size))?,
+            let bytes = match key {
+                Some((name, size)) => {
+                    let (bytes, count) = map.next_value_seed(Elements(size))?;
+                    if total.longest.is_none_or(|(_, longest)| count > longest) {
+                        total.longest = Some((name, count));
+                    }
+                    bytes
+                }
                 None => map.next_value_seed(Weigh(TOP_LEVEL_VALUE))?,
             };
-            total = total.saturating_add(weight);
+            total.bytes = total.bytes.saturating_add(bytes);
         }
         Ok(total)
     }
 
     // Not an object: the document parser says what is wrong; nothing large is built.
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Weight, A::Error> {
         while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(0)
+        Ok(Weight::default())
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<u64, E> {
-        Ok(0)
+    fn visit_bool<E>(self, _: bool) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
-    fn visit_i64<E>(self, _: i64) -> Result<u64, E> {
-        Ok(0)
+    fn visit_i64<E>(self, _: i64) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
-    fn visit_u64<E>(self, _: u64) -> Result<u64, E> {
-        Ok(0)
+    fn visit_u64<E>(self, _: u64) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
-    fn visit_f64<E>(self, _: f64) -> Result<u64, E> {
-        Ok(0)
+    fn visit_f64<E>(self, _: f64) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
-    fn visit_str<E>(self, _: &str) -> Result<u64, E> {
-        Ok(0)
+    fn visit_str<E>(self, _: &str) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
-    fn visit_unit<E>(self) -> Result<u64, E> {
-        Ok(0)
+    fn visit_unit<E>(self) -> Result<Weight, E> {
+        Ok(Weight::default())
     }
 }
 
@@ -108,7 +151,7 @@ impl<'de> Visitor<'de> for Root {
 struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Option<u64>;
+    type Value = Option<(&'static str, u64)>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_str(self)
@@ -116,7 +159,7 @@ impl<'de> DeserializeSeed<'de> for Key {
 }
 
 impl<'de> Visitor<'de> for Key {
-    type Value = Option<u64>;
+    type Value = Option<(&'static str, u64)>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a property name")
@@ -127,52 +170,55 @@ impl<'de> Visitor<'de> for Key {
     }
 }
 
-/// A top-level array whose elements cost `.0` bytes each, plus what they contain.
+/// A top-level array whose elements cost `.0` bytes each, plus what they contain: its
+/// weight and its length.
 struct Elements(u64);
 
 impl<'de> DeserializeSeed<'de> for Elements {
-    type Value = u64;
+    type Value = (u64, u64);
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(u64, u64), D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Elements {
-    type Value = u64;
+    type Value = (u64, u64);
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an array")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
-        let mut total = 0u64;
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(u64, u64), A::Error> {
+        let (mut total, mut count) = (0u64, 0u64);
         while let Some(weight) = seq.next_element_seed(Weigh(self.0))? {
             total = total.saturating_add(weight);
+            count += 1;
         }
-        Ok(total)
+        Ok((total, count))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<u64, A::Error> {
-        Weigh(self.0).visit_map(map)
+    // Not an array: the document parser refuses it; weigh it like any value meanwhile.
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(u64, u64), A::Error> {
+        Ok((Weigh(self.0).visit_map(map)?, 1))
     }
-    fn visit_bool<E>(self, _: bool) -> Result<u64, E> {
-        Ok(self.0)
+    fn visit_bool<E>(self, _: bool) -> Result<(u64, u64), E> {
+        Ok((self.0, 1))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<u64, E> {
-        Ok(self.0)
+    fn visit_i64<E>(self, _: i64) -> Result<(u64, u64), E> {
+        Ok((self.0, 1))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<u64, E> {
-        Ok(self.0)
+    fn visit_u64<E>(self, _: u64) -> Result<(u64, u64), E> {
+        Ok((self.0, 1))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<u64, E> {
-        Ok(self.0)
+    fn visit_f64<E>(self, _: f64) -> Result<(u64, u64), E> {
+        Ok((self.0, 1))
     }
-    fn visit_str<E>(self, v: &str) -> Result<u64, E> {
-        Ok(self.0 + STRING + v.len() as u64)
+    fn visit_str<E>(self, v: &str) -> Result<(u64, u64), E> {
+        Ok((self.0 + STRING + v.len() as u64, 1))
     }
-    fn visit_unit<E>(self) -> Result<u64, E> {
-        Ok(self.0)
+    fn visit_unit<E>(self) -> Result<(u64, u64), E> {
+        Ok((self.0, 1))
     }
 }
 
@@ -240,7 +286,9 @@ mod tests {
         let n = 1000;
         let nodes = vec!["{}"; n].join(",");
         let json = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{nodes}]}}"#);
-        let w = document_bytes(json.as_bytes()).expect("valid JSON");
+        let weight = document_bytes(json.as_bytes()).expect("valid JSON");
+        assert_eq!(weight.longest, Some(("nodes", n as u64)));
+        let w = weight.bytes;
         let node = size_of::<json::Node>() as u64;
         assert!(w >= 2 * n as u64 * node, "{w}");
         assert!(w < 2 * (n as u64 * node + 4096), "{w}");
@@ -251,8 +299,10 @@ mod tests {
         assert!(document_bytes(br#"{"nodes":[{},{}"#).is_err());
         assert!(document_bytes(br#"{"nodes":[]} x"#).is_err());
         // An escaped key names the same array for the document parser.
-        let escaped = document_bytes(br#"{"n\u006fdes":[{}]}"#).expect("JSON");
+        let escaped = document_bytes(br#"{"n\u006fdes":[{}]}"#)
+            .expect("JSON")
+            .bytes;
         assert!(escaped >= 2 * size_of::<json::Node>() as u64, "{escaped}");
-        assert_eq!(document_bytes(b"[1, 2]").expect("JSON"), 0);
+        assert_eq!(document_bytes(b"[1, 2]").expect("JSON").bytes, 0);
     }
 }
