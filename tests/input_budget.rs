@@ -307,3 +307,30 @@ fn the_command_line_says_one_line_and_exits_1() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_file_named_by_ten_thousand_buffers_is_read_once() {
+    let dir = std::env::temp_dir().join(format!("throng-shared-buffer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let size = 1_000_000;
+    std::fs::write(dir.join("big.bin"), vec![0u8; size]).expect("write");
+    let buffers = repeat(&format!(r#"{{"byteLength":{size},"uri":"big.bin"}}"#), 5000)
+        + ","
+        + &repeat(
+            &format!(r#"{{"byteLength":{size},"uri":"./big.bin"}}"#),
+            5000,
+        );
+    let text = format!(
+        r#"{{"asset":{{"version":"2.0"}},"buffers":[{buffers}],"nodes":[{{}}],"skins":[{{"joints":[0]}}]}}"#
+    );
+    let file = dir.join("shared.gltf");
+    std::fs::write(&file, &text).expect("write");
+    let (result, peak) = peak_of(|| gltf::load(&file).map(|_| ()));
+    if let Err(e) = result {
+        assert_ne!(e.kind, ErrorKind::TooLarge, "{e}");
+    }
+    // Ten thousand copies would be 10 GB; one is a megabyte.
+    assert!(peak <= budget_for(text.len() + size), "peak {peak}");
+    assert!(peak < 4 * size + 8 * text.len(), "peak {peak}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
