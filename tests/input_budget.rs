@@ -258,6 +258,8 @@ fn max_memory_caps_the_budget_for_every_format() {
         "{err}"
     );
     assert!(err.to_string().contains("--max-memory"), "{err}");
+    // Like every .m3d error, it says where: the header's last count.
+    assert!(err.to_string().ends_with("(line 6)"), "{err}");
 }
 
 fn shared_asset(relative: &str) -> PathBuf {

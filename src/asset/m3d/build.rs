@@ -6,8 +6,8 @@ use super::materials::FileMaterial;
 use super::reader::{Reader, Result};
 use super::{bones, clips, header, materials, skeleton, subsets, textures, triangles, vertices};
 use crate::anim::{AnimationClip, Mesh, Skeleton, SkinnedModel, Subset, Vertex};
-use crate::asset::LoadError;
 use crate::asset::budget::{Budget, cost, times};
+use crate::asset::{ErrorKind, LoadError};
 
 /// Everything the file says, checked, before textures are resolved.
 pub(super) struct Contents {
@@ -25,7 +25,7 @@ pub(super) struct Contents {
 pub(super) fn read(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Contents> {
     let mut r = Reader::new(file, bytes);
     let header = header::read(&mut r)?;
-    charge(file, &header, budget)?;
+    charge(&r, &header, budget)?;
     let materials = materials::read(&mut r, header.materials)?;
     let subsets = subsets::read(&mut r, &header)?;
     let vertices = vertices::read(&mut r, &header)?;
@@ -66,7 +66,7 @@ pub(super) fn read(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Cont
 
 /// Charges the mesh, the skeleton and every clip's per-joint tracks the header promises (the
 /// keys themselves are bounded by the file's size: a key is at least 45 bytes of text).
-fn charge(file: &str, h: &header::Header, budget: &mut Budget) -> Result<()> {
+fn charge(r: &Reader, h: &header::Header, budget: &mut Budget) -> Result<()> {
     let bones = h.bones.max(1);
     let parts = [
         (
@@ -85,7 +85,7 @@ fn charge(file: &str, h: &header::Header, budget: &mut Budget) -> Result<()> {
     for (bytes, what) in parts {
         budget
             .charge(bytes, || what)
-            .map_err(|e| e.into_load_error(file, super::HEADER))?;
+            .map_err(|e| r.error(ErrorKind::TooLarge, e))?;
     }
     Ok(())
 }
