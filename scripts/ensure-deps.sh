@@ -33,6 +33,10 @@ packages=(
   xdotool         # the window test resizes the window and types Escape
   renderdoc       # renderdoccmd + librenderdoc.so: `run --capture-frame` and tests/gpu_renderdoc.rs
   python3-renderdoc # RenderDoc's replay API for /usr/bin/python3: the test opens the capture
+  libassimp-dev   # the `assimp` feature (on in `make test`): libassimp.so and its headers
+  zlib1g-dev      # russimp-sys links -lz beside libassimp
+  libclang-dev    # bindgen (russimp-sys's build script) parses Assimp's headers with libclang
+  assimp-utils    # `assimp export`: tests/assimp_loader.rs converts huesitos.fbx to glTF
 )
 
 if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then

@@ -439,7 +439,8 @@ fn repairs_and_ignored_data_warn_once_each() {
         );
         fx.poke_f32(fx.acc.weights, k, w * 0.5);
     }
-    // Channels on the armature (not a joint), twice, and a morph-weights channel.
+    // Channels on the mesh node (neither a joint nor above one), twice, and a morph-weights
+    // channel. (A channel on the armature would make it a joint: tests/gltf_animated_ancestor.rs.)
     let samplers = fx.json["animations"][0]["samplers"]
         .as_array_mut()
         .expect("samplers");
@@ -448,8 +449,8 @@ fn repairs_and_ignored_data_warn_once_each() {
     let channels = fx.json["animations"][0]["channels"]
         .as_array_mut()
         .expect("channels");
-    channels.push(json!({"sampler": 1, "target": {"node": 1, "path": "rotation"}}));
-    channels.push(json!({"sampler": 1, "target": {"node": 1, "path": "rotation"}}));
+    channels.push(json!({"sampler": 1, "target": {"node": 0, "path": "rotation"}}));
+    channels.push(json!({"sampler": 1, "target": {"node": 0, "path": "rotation"}}));
     channels.push(json!({"sampler": s, "target": {"node": 0, "path": "weights"}}));
     let (m, warnings) = parse("warn.gltf", &fx.gltf());
     assert_eq!(warnings.len(), 4, "{warnings:#?}");

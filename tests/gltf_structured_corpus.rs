@@ -17,8 +17,7 @@ use throng::asset::gltf::parse;
 #[path = "../fuzz/structured/gltf_json.rs"]
 mod gltf_json;
 
-/// Live heap bytes and their peak (this binary runs its tests one at a time: see `main`-less
-/// note below, each test measures only inside `replay`).
+/// Live heap bytes and their peak since the last reset.
 struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -43,7 +42,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+/// One test at a time: the counters are global, so another test's allocations would land in
+/// this one's peak. Every test holds this for its whole run.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Builds the model `bytes` describe, loads it and evaluates a little; returns whether it
 /// loaded. Panics when the load's peak heap passes its budget.
@@ -51,7 +52,6 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
     let Ok(json) = gltf_json::gltf_json(&mut Unstructured::new(bytes)) else {
         return false;
     };
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let result = parse("fuzz.gltf", json.as_bytes(), None);
@@ -89,6 +89,7 @@ fn corpus_dir() -> PathBuf {
 
 #[test]
 fn every_corpus_input_loads_or_fails_within_its_budget() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .expect("fuzz/corpus/gltf_structured exists")
         .map(|e| e.expect("entry").path())
@@ -114,6 +115,7 @@ fn every_corpus_input_loads_or_fails_within_its_budget() {
 
 #[test]
 fn pseudo_random_choices_load_or_fail_within_their_budget() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // A fixed stream of choices (xorshift), independent of the corpus: 300 more models.
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for i in 0..300 {

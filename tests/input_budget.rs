@@ -54,12 +54,17 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// One measurement at a time: the counters are global.
-static MEASURE: Mutex<()> = Mutex::new(());
+/// One test at a time: the counters are global, so another test's allocations (building its
+/// input) would land in this one's peak. Every test holds this for its whole run.
+static SERIAL: Mutex<()> = Mutex::new(());
 
-/// Runs `load` and returns its result with the peak heap growth it caused, in bytes.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `load` and returns its result with the peak heap growth it caused, in bytes (the
+/// caller holds [`serial`]).
 fn peak_of<T>(load: impl FnOnce() -> T) -> (T, usize) {
-    let _one = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let out = load();
@@ -133,6 +138,7 @@ fn assert_refused(name: &str, result: Result<(), LoadError>, says: &[&str]) -> S
 
 #[test]
 fn thousands_of_empty_animations_over_thousands_of_joints_are_refused_up_front() {
+    let _serial = serial();
     for (joints, clips) in [(5000, 5000), (3000, 3000)] {
         let text = empty_animations(joints, clips);
         let (result, peak) = load_gltf("empty.gltf", &text);
@@ -156,6 +162,7 @@ fn thousands_of_empty_animations_over_thousands_of_joints_are_refused_up_front()
 
 #[test]
 fn many_empty_animations_within_the_budget_load_within_it() {
+    let _serial = serial();
     // 200 joints x 400 clips: each clip still holds a track per joint.
     let text = empty_animations(200, 400);
     let (result, peak) = load_gltf("fits.gltf", &text);
@@ -169,6 +176,7 @@ fn many_empty_animations_within_the_budget_load_within_it() {
 
 #[test]
 fn millions_of_empty_nodes_are_weighed_before_the_document_is_built() {
+    let _serial = serial();
     let count = 2_500_000;
     let text = gltf_text(&repeat("{}", count), "0", "");
     assert!(text.len() < 8_000_000);
@@ -208,6 +216,7 @@ fn chain(depth: usize, joint: impl Fn(usize) -> bool) -> String {
 
 #[test]
 fn a_chain_of_100000_non_joint_nodes_above_joints_loads_within_the_budget() {
+    let _serial = serial();
     // Joints at the bottom of the chain: each one's parent joint is found once, not by a
     // walk up the whole chain per joint.
     let depth = 100_000;
@@ -225,6 +234,7 @@ fn a_chain_of_100000_non_joint_nodes_above_joints_loads_within_the_budget() {
 
 #[test]
 fn a_chain_of_100000_joints_is_refused_before_the_skeleton_is_built() {
+    let _serial = serial();
     let depth = 100_000;
     let text = chain(depth, |_| true);
     let (result, peak) = load_gltf("joints.gltf", &text);
@@ -238,6 +248,7 @@ fn a_chain_of_100000_joints_is_refused_before_the_skeleton_is_built() {
 
 #[test]
 fn max_memory_caps_the_budget_for_every_format() {
+    let _serial = serial();
     let small = LoadOptions {
         max_memory: 100_000,
         ..LoadOptions::default()
@@ -270,6 +281,7 @@ fn shared_asset(relative: &str) -> PathBuf {
 
 #[test]
 fn real_models_load_within_their_budget() {
+    let _serial = serial();
     for name in ["gltf/CesiumMan.glb", "gltf/robot.glb", "m3d/soldier.m3d"] {
         let path = shared_asset(name);
         let bytes = std::fs::read(&path).expect("shared asset");
@@ -290,6 +302,7 @@ fn real_models_load_within_their_budget() {
 
 #[test]
 fn the_command_line_says_one_line_and_exits_1() {
+    let _serial = serial();
     let dir = std::env::temp_dir().join(format!("throng-budget-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch folder");
     let file = dir.join("amplify.gltf");
@@ -307,11 +320,34 @@ fn the_command_line_says_one_line_and_exits_1() {
         lines[0].contains("5000 clips x 5000 joints of tracks need"),
         "{stderr}"
     );
+
+    // --max-memory lowers the cap for a file that fits the default one.
+    let file = dir.join("small.gltf");
+    std::fs::write(&file, empty_animations(50, 20)).expect("write");
+    for command in ["info", "pose"] {
+        let mut args = vec![command.to_string(), file.display().to_string()];
+        if command == "pose" {
+            args.extend(["--clip", "0", "--time", "0"].map(String::from));
+        }
+        args.extend(["--max-memory", "100000"].map(String::from));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+            .args(&args)
+            .output()
+            .expect("throng runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        assert!(
+            stderr.contains("the --max-memory cap"),
+            "{command}: {stderr}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_file_named_by_ten_thousand_buffers_is_read_once() {
+    let _serial = serial();
     let dir = std::env::temp_dir().join(format!("throng-shared-buffer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch folder");
     let size = 1_000_000;

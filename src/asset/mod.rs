@@ -1,6 +1,8 @@
 //! Model sources: the generated built-in character and the file loaders. Each produces the one
 //! in-memory [`SkinnedModel`]; nothing downstream knows where a model came from.
 
+#[cfg(feature = "assimp")]
+pub mod assimp;
 pub mod budget;
 pub mod builtin;
 mod error;
@@ -25,6 +27,8 @@ pub struct LoadOptions {
     /// Absolute cap on the memory budget of one load (`--max-memory`); below it the budget
     /// is a function of the input's size (see [`budget`]).
     pub max_memory: u64,
+    /// Which loader reads a file (`--loader`).
+    pub loader: Loader,
 }
 
 impl Default for LoadOptions {
@@ -32,8 +36,19 @@ impl Default for LoadOptions {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
             max_memory: budget::DEFAULT_MAX_MEMORY,
+            loader: Loader::Auto,
         }
     }
+}
+
+/// Which loader reads a model file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Loader {
+    /// The native loader of the file's extension; Assimp (feature `assimp`) for any other.
+    #[default]
+    Auto,
+    /// Assimp, even where a native loader exists (to compare the two).
+    Assimp,
 }
 
 /// Loads a model named on a command line: `builtin` (or nothing) for the generated character,
@@ -65,13 +80,43 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
     let extension = path
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if options.loader == Loader::Assimp {
+        return load_with_assimp(path, options, "--loader assimp asks for Assimp");
+    }
     match extension.as_deref() {
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
-        _ => Err(LoadError::new(
-            path.display().to_string(),
-            ErrorKind::Unsupported,
-            "unknown model format (expected builtin, .m3d, .gltf or .glb)",
-        )),
+        _ => load_with_assimp(
+            path,
+            options,
+            "unknown model format (the native loaders read builtin, .m3d, .gltf and .glb)",
+        ),
     }
+}
+
+/// Loads through Assimp; `why` says why Assimp was chosen, for a build without it.
+#[cfg(feature = "assimp")]
+fn load_with_assimp(
+    path: &Path,
+    options: &LoadOptions,
+    _why: &str,
+) -> Result<SkinnedModel, LoadError> {
+    assimp::load_with(path, options)
+}
+
+/// Without the `assimp` feature: one line naming the feature.
+#[cfg(not(feature = "assimp"))]
+fn load_with_assimp(
+    path: &Path,
+    _options: &LoadOptions,
+    why: &str,
+) -> Result<SkinnedModel, LoadError> {
+    Err(LoadError::new(
+        path.display().to_string(),
+        ErrorKind::Unsupported,
+        format!(
+            "{why}; reading it through Assimp needs throng built with the `assimp` cargo \
+             feature (cargo build --features assimp)"
+        ),
+    ))
 }

@@ -12,6 +12,8 @@ use super::output::print_json;
 pub struct InfoArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    #[command(flatten)]
+    load: super::load_args::LoadArgs,
     /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "bounds": {"min", "max"}}.
     #[arg(long)]
@@ -87,7 +89,7 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let model = asset::load_model(args.model.as_deref())?;
+    let model = asset::load_model_with(args.model.as_deref(), &args.load.options())?;
     let info = describe(&model);
     if args.json {
         return print_json(&info);

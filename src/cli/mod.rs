@@ -3,6 +3,7 @@
 mod bench;
 mod bench_frame;
 mod info;
+mod load_args;
 mod output;
 mod pass_args;
 mod plot;

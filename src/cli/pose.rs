@@ -15,6 +15,8 @@ use super::{CliError, parse_time};
 pub struct PoseArgs {
     /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
     model: Option<String>,
+    #[command(flatten)]
+    load: super::load_args::LoadArgs,
     /// Clip name, or its index when no clip has that name.
     #[arg(long)]
     clip: String,
@@ -46,7 +48,7 @@ struct Pose {
 }
 
 pub fn run(args: &PoseArgs) -> Result<(), CliError> {
-    let model = asset::load_model(args.model.as_deref())?;
+    let model = asset::load_model_with(args.model.as_deref(), &args.load.options())?;
     let clip_index = model.resolve_clip(&args.clip)?;
     let clip = &model.clips()[clip_index];
     let time = args.time.clamp(0.0, clip.end());

@@ -1,7 +1,8 @@
 //! Animations to clips: one clip per glTF animation (unnamed ones are `clip{index}`), with
 //! translation, rotation and scale channels of joints passed through the fold of the
-//! non-joint nodes above them. Samplers may be LINEAR, STEP or CUBICSPLINE; key times are
-//! kept on the file's own timeline.
+//! non-joint nodes above them. Animated nodes above the joints are joints themselves (see
+//! [`super::skin`]), so their channels are kept like any joint's. Samplers may be LINEAR,
+//! STEP or CUBICSPLINE; key times are kept on the file's own timeline.
 
 use glam::{Quat, Vec3};
 use gltf::Document;
@@ -60,8 +61,8 @@ pub(super) fn clips(
                 ctx.warn_once(
                     "non-joint channel",
                     format!(
-                        "{section}: animates nodes[{node}], which is not a joint; channels of \
-                         non-joint nodes are ignored (their bind transform is folded into the joints below)"
+                        "{section}: animates nodes[{node}], which is not a joint nor above one; \
+                         channels of such nodes are ignored"
                     ),
                 );
                 continue;
@@ -129,6 +130,25 @@ pub(super) fn clips(
         clips.push(clip);
     }
     Ok(clips)
+}
+
+/// For each node, whether some channel animates its translation, rotation or scale. Read
+/// from the JSON like [`checked_target`]; targets that do not exist are skipped here and
+/// reported when the channel itself is converted.
+pub(super) fn animated_nodes(doc: &Document, node_count: usize) -> Vec<bool> {
+    let mut animated = vec![false; node_count];
+    for animation in &doc.as_json().animations {
+        for channel in &animation.channels {
+            let moves = matches!(
+                channel.target.path,
+                Checked::Valid(Property::Translation | Property::Rotation | Property::Scale)
+            );
+            if let (true, Some(slot)) = (moves, animated.get_mut(channel.target.node.value())) {
+                *slot = true;
+            }
+        }
+    }
+    animated
 }
 
 /// The target node and property of a channel, read from the JSON: the `gltf` crate's

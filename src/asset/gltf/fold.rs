@@ -17,7 +17,7 @@ const TOLERANCE: f64 = 1e-4;
 /// A similarity transform `x -> t + s R x` (`s` may be negative: a point reflection, which
 /// keeps `R` a proper rotation).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Similarity {
+pub(crate) struct Similarity {
     translation: Vec3,
     rotation: Quat,
     scale: f32,

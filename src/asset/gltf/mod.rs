@@ -11,8 +11,9 @@
 //! Every failure is a [`LoadError`] naming the file, the glTF object (`accessors[3]`,
 //! `skins[0]`, `meshes[1].primitives[0]`, `animations[2].channels[5]`) and, where useful,
 //! the record; nothing read from a file is unwrapped. Things that can be ignored safely
-//! (morph target weights, channels of non-joint nodes, a missing texture file, ...) are
-//! logged as warnings, each kind once per file.
+//! (morph target weights, channels of nodes neither joints nor above one, a missing texture
+//! file, ...) are logged as warnings, each kind once per file. Animated nodes above the
+//! joints become joints of their own, listed after the skins' joints (see `skin`).
 
 mod accessor;
 mod animation;
@@ -20,7 +21,7 @@ mod buffers;
 mod container;
 mod context;
 mod document;
-mod fold;
+pub(crate) mod fold;
 mod generate;
 mod json_weight;
 mod material;

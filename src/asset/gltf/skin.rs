@@ -2,6 +2,10 @@
 //! each joint's parent the nearest ancestor node that is also a joint, non-joint nodes in
 //! between folded into the joint's transform (see [`super::fold`]), and inverse bind
 //! matrices as offsets (identity when a skin has none).
+//!
+//! An animated node above the joints (an armature carrying root motion) cannot be folded:
+//! its transform changes over time. It becomes a joint of its own, after the skins' joints
+//! (so `info` and `pose` list it last), with an identity offset and no vertex influences.
 
 use glam::Mat4;
 use gltf::Document;
@@ -152,7 +156,26 @@ pub(super) fn build(
         skin_sources.push(sources);
     }
 
+    add_animated_ancestors(
+        doc,
+        nodes,
+        &mut node_source,
+        &mut source_nodes,
+        &mut source_ibm,
+    );
+
     let count = source_nodes.len();
+    // Animated ancestors add joints: the limit is checked again before the skeleton is built.
+    if count > MAX_JOINTS {
+        return Err(ctx.error(
+            ErrorKind::TooLarge,
+            "skins",
+            format!(
+                "the skins' joints and the animated nodes above them are {count}, more than the \
+                 {MAX_JOINTS} supported (vertex joint indices are 16-bit)"
+            ),
+        ));
+    }
     ctx.charge_for("skins", times(count, cost::JOINT), || {
         format!("a skeleton of {count} joints")
     })?;
@@ -208,6 +231,39 @@ pub(super) fn build(
         fold,
         frames,
     })
+}
+
+/// Appends, as extra joints after the skins' own, every animated node that is an ancestor of
+/// a joint: its motion must reach the joints below, which folding a static transform cannot
+/// do. Its offset is the identity: no vertex is bound to it, so only its children's palettes
+/// see it, through their to-root. Static ancestors are left to folding.
+fn add_animated_ancestors(
+    doc: &Document,
+    nodes: &Nodes,
+    node_source: &mut [Option<usize>],
+    source_nodes: &mut Vec<usize>,
+    source_ibm: &mut Vec<Mat4>,
+) {
+    let animated = super::animation::animated_nodes(doc, nodes.len());
+    // Mark every ancestor of a joint; each node is marked once, so this is linear.
+    let mut above_joint = vec![false; nodes.len()];
+    for &joint in source_nodes.iter() {
+        let mut at = nodes.parent[joint];
+        while let Some(p) = at {
+            if above_joint[p] {
+                break;
+            }
+            above_joint[p] = true;
+            at = nodes.parent[p];
+        }
+    }
+    for node in 0..nodes.len() {
+        if animated[node] && above_joint[node] && node_source[node].is_none() {
+            node_source[node] = Some(source_nodes.len());
+            source_nodes.push(node);
+            source_ibm.push(Mat4::IDENTITY);
+        }
+    }
 }
 
 /// Whether two inverse bind matrices are the same up to rounding.

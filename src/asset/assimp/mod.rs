@@ -1,0 +1,106 @@
+//! Everything else through Assimp (cargo feature `assimp`): FBX, Collada, binary `.x`, ...
+//! read by the system's libassimp and converted into the same [`SkinnedModel`] the native
+//! loaders produce (`skeleton`, `clips`, `mesh`).
+//!
+//! The file is read through [`crate::asset::source`] (regular file, size cap) and handed to
+//! Assimp from memory, never by path: Assimp then opens nothing itself, so the size cap and
+//! the "only the model's folder" rule cannot be bypassed. The price is that formats which
+//! need a second file (`.obj` + `.mtl`, `.md5mesh` + `.md5anim`, external textures) get none;
+//! FBX with embedded data, Collada and `.x` are self-contained.
+//!
+//! Assimp is C++ and not hardened against malformed input: each import runs first in a
+//! child process so that a crash or a hang refuses the file instead of taking throng down
+//! (see `import`). Palettes stay in the space Assimp delivers: for `.x` that is Assimp's
+//! right-handed conversion of the file (z mirrored), unlike the native `.x` loader.
+
+mod clips;
+mod import;
+mod mesh;
+mod raw;
+mod skeleton;
+
+use std::path::Path;
+
+use russimp_sys as sys;
+
+use crate::anim::SkinnedModel;
+use crate::asset::{LoadError, LoadOptions, source};
+
+/// Assimp's post-processing: triangles only, weights limited to four per vertex, normals and
+/// tangents generated where the file has none, texture coordinates flipped to a top-left
+/// origin (what `Vertex::uv` uses), and the scene validated (no null arrays, indices in
+/// range) before anything here reads it.
+const FLAGS: u32 = sys::aiPostProcessSteps_aiProcess_Triangulate
+    | sys::aiPostProcessSteps_aiProcess_SortByPType
+    | sys::aiPostProcessSteps_aiProcess_LimitBoneWeights
+    | sys::aiPostProcessSteps_aiProcess_GenSmoothNormals
+    | sys::aiPostProcessSteps_aiProcess_CalcTangentSpace
+    | sys::aiPostProcessSteps_aiProcess_FlipUVs
+    | sys::aiPostProcessSteps_aiProcess_ValidateDataStructure;
+
+/// Loads any file Assimp can read.
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {
+    let name = path.display().to_string();
+    let bytes = source::read_model_file(path, options.max_file_size)?;
+    let extension = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    parse_with_warnings(&name, &bytes, &extension).map(|(model, _)| model)
+}
+
+/// Converts `bytes` (a whole file whose extension is `extension`, lower case) and returns the
+/// warnings given, one line each and each kind once.
+pub fn parse_with_warnings(
+    name: &str,
+    bytes: &[u8],
+    extension: &str,
+) -> Result<(SkinnedModel, Vec<String>), LoadError> {
+    let scene = import::import(name, bytes, extension, FLAGS)?;
+    let scene = scene.get();
+    let mut warned = std::collections::HashSet::new();
+    let mut warnings = Vec::new();
+    let mut warn = |key: &str, message: String| {
+        if warned.insert(key.to_string()) {
+            let line = raw::one_line(&format!("{name}: {message}"));
+            log::warn!("{line}");
+            warnings.push(line);
+        }
+    };
+    // SAFETY: the root node and the arrays below are owned by the scene, which `scene` keeps
+    // alive; validation has checked their counts.
+    let root = unsafe { scene.mRootNode.as_ref() }.ok_or_else(|| {
+        LoadError::new(
+            name,
+            crate::asset::ErrorKind::Invalid,
+            "the scene has no root node",
+        )
+        .in_section("assimp")
+    })?;
+    let meshes = unsafe { raw::objects(scene.mMeshes, scene.mNumMeshes) };
+    let animations = unsafe { raw::objects(scene.mAnimations, scene.mNumAnimations) };
+
+    let nodes = skeleton::Nodes::read(name, root)?;
+    let bones = skeleton::bone_refs(name, &nodes, &meshes)?;
+    let animated = clips::animated_nodes(&nodes, &animations);
+    let rig = skeleton::build(name, &nodes, &bones, &animated)?;
+    let default_ticks = if extension == "x" {
+        clips::X_TICKS_PER_SECOND
+    } else {
+        clips::ASSIMP_TICKS_PER_SECOND
+    };
+    let clips = clips::clips(name, &nodes, &rig, &animations, default_ticks, &mut warn)?;
+    let materials = mesh::materials(scene);
+    let mesh = mesh::build(name, &meshes, &bones, &rig.node_joint, materials, &mut warn)?;
+    let model_name = Path::new(name)
+        .file_stem()
+        .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
+    let format = if extension.is_empty() {
+        "assimp".to_string()
+    } else {
+        format!("{extension} (assimp)")
+    };
+    let model = SkinnedModel::new(model_name, format, rig.skeleton, clips, mesh)
+        .map_err(|e| LoadError::from_anim(name, "model", e))?;
+    Ok((model, warnings))
+}
