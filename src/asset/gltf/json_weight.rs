@@ -15,8 +15,9 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 
 use gltf::json;
 
-/// A nested object or array (a primitive, a channel, a sampler, an attribute map, a list).
-const NESTED_CONTAINER: u64 = 96;
+/// A nested object or array (a primitive, a channel, a sampler, an attribute map, a list): at
+/// least one heap block.
+const NESTED_CONTAINER: u64 = 64;
 /// A nested number, boolean or null (an index in a list, a matrix element).
 const NESTED_SCALAR: u64 = 16;
 /// A string's fixed part (its bytes are added).
@@ -250,7 +251,7 @@ impl<'de> Visitor<'de> for Weigh {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
         let mut total = self.0;
-        while let Some(key) = map.next_key_seed(Weigh(NESTED_CONTAINER))? {
+        while let Some(key) = map.next_key_seed(KeyLength)? {
             let value = map.next_value_seed(Weigh(NESTED_CONTAINER))?;
             total = total.saturating_add(key).saturating_add(value);
         }
@@ -274,6 +275,30 @@ impl<'de> Visitor<'de> for Weigh {
     }
     fn visit_unit<E>(self) -> Result<u64, E> {
         Ok(NESTED_SCALAR)
+    }
+}
+
+/// A nested key: a struct's field name is matched, not stored; a map's key (a custom vertex
+/// attribute name) is stored, at most its length.
+struct KeyLength;
+
+impl<'de> DeserializeSeed<'de> for KeyLength {
+    type Value = u64;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyLength {
+    type Value = u64;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a property name")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<u64, E> {
+        Ok(v.len() as u64)
     }
 }
 
