@@ -148,9 +148,9 @@ pub fn gltf_json(u: &mut Unstructured) -> Result<String> {
     };
 
     // Nodes: mostly small trees; sometimes a long chain (the hierarchy must stay linear).
-    let chain = rare(u, 1, 12)?;
+    let chain = rare(u, 1, 32)?;
     let node_count = if chain {
-        u.int_in_range(100..=3_000usize)?
+        u.int_in_range(100..=2_000usize)?
     } else {
         u.int_in_range(1..=40usize)?
     };
@@ -314,9 +314,9 @@ pub fn gltf_json(u: &mut Unstructured) -> Result<String> {
     }
 
     // Animations: a few with channels, or (now and then) many, mostly empty.
-    let many = rare(u, 1, 10)?;
+    let many = rare(u, 1, 32)?;
     let animation_count = if many {
-        u.int_in_range(50..=1_000usize)?
+        u.int_in_range(50..=600usize)?
     } else {
         u.int_in_range(0..=4usize)?
     };

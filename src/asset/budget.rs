@@ -173,8 +173,10 @@ pub mod cost {
 
     use crate::anim::{JointTrack, Mat3x4, Transform, Vertex};
 
-    /// One joint of a skeleton: name (up to 32 bytes on the heap), parent, bind pose,
-    /// offset, source index, the batch's splatted offset, and the loader's joint record.
+    /// One joint of a skeleton: its name (64), parent (8), bind pose, offset in the skeleton
+    /// and in the loader's list (two `Mat3x4`), source index and parent slot (16), the
+    /// batch's offset splatted across four lanes (four `Mat3x4`), and the loader's own record
+    /// of it (128).
     pub const JOINT: u64 = 64
         + 8
         + size_of::<Transform>() as u64
@@ -199,9 +201,9 @@ pub mod cost {
         super::times(joints, CLIP_JOINT).saturating_add(256)
     }
 
-    /// One mesh vertex, and its index data (three `u32` per triangle).
+    /// One mesh vertex, and the loader's copy of it while building.
     pub const VERTEX: u64 = 2 * size_of::<Vertex>() as u64;
-    /// One triangle's indices.
+    /// One triangle's three `u32` indices, and the loader's copy.
     pub const TRIANGLE: u64 = 2 * 12;
 
     /// A decoded RGBA8 image of `width x height` pixels.
