@@ -3,6 +3,7 @@
 
 #[cfg(feature = "assimp")]
 pub mod assimp;
+pub mod budget;
 pub mod builtin;
 mod error;
 pub mod gltf;
@@ -25,6 +26,9 @@ pub struct LoadOptions {
     /// Cap on the size of any one file read, the model's or one it refers to
     /// (`--max-file-size`).
     pub max_file_size: u64,
+    /// Absolute cap on the memory budget of one load (`--max-memory`); below it the budget
+    /// is a function of the input's size (see [`budget`]).
+    pub max_memory: u64,
     /// Which loader reads a file (`--loader`).
     pub loader: Loader,
     /// The animation file of an SDKMESH model (`--anim`); `None` looks for
@@ -36,6 +40,7 @@ impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+            max_memory: budget::DEFAULT_MAX_MEMORY,
             loader: Loader::Auto,
             anim: None,
         }

@@ -1,11 +1,12 @@
 //! The flags that say how models are read, shared by every command that loads one:
-//! `--max-file-size` (a limit), `--loader` (which loader reads the file) and `--anim` (an
-//! SDKMESH model's animation file).
+//! `--max-file-size` and `--max-memory` (limits), `--loader` (which loader reads the file) and
+//! `--anim` (an SDKMESH model's animation file).
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use throng::anim::SkinnedModel;
+use throng::asset::budget::DEFAULT_MAX_MEMORY;
 use throng::asset::{self, LoadOptions, Loader, source::DEFAULT_MAX_FILE_SIZE};
 
 /// How model files are read.
@@ -24,6 +25,11 @@ pub struct LoadArgs {
     /// formats refuse it.
     #[arg(long, value_name = "FILE")]
     anim: Option<PathBuf>,
+    /// Cap, in bytes, on the memory one model load may hold; below it a load's budget is
+    /// 64 MiB plus 32 bytes per input byte (README, "Input safety"). A file that needs more
+    /// is refused with one line saying what needed how much.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MEMORY, value_parser = parse_bytes)]
+    max_memory: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -44,6 +50,7 @@ impl LoadArgs {
                 LoaderArg::Assimp => Loader::Assimp,
             },
             anim: self.anim.clone(),
+            max_memory: self.max_memory,
             ..LoadOptions::default()
         }
     }

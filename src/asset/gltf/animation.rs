@@ -11,6 +11,7 @@ use gltf::animation::{Interpolation as GltfInterpolation, Property};
 use gltf::json::validation::Checked;
 
 use crate::anim::{AnimationClip, Channel, Interpolation, JointTrack};
+use crate::asset::budget::{self, cost};
 use crate::asset::{ErrorKind, LoadError};
 
 use super::accessor::{Components, Reader};
@@ -30,7 +31,15 @@ pub(super) fn clips(
     rig: &Rig,
     reader: &Reader,
 ) -> Result<Vec<AnimationClip>, LoadError> {
-    let mut clips = Vec::with_capacity(doc.animations().len());
+    // Every clip holds a track for every joint, animated or not: charged for all clips at
+    // once, before the first is built, so thousands of empty animations over thousands of
+    // joints are refused up front.
+    let (count, joints) = (doc.animations().len(), rig.skeleton.len());
+    let tracks = cost::clip(joints).saturating_mul(count as u64);
+    ctx.charge_for("animations", tracks, || {
+        format!("{count} clips x {joints} joints of tracks")
+    })?;
+    let mut clips = Vec::with_capacity(count);
     for animation in doc.animations() {
         let a = animation.index();
         let name = match animation.name() {
@@ -69,7 +78,12 @@ pub(super) fn clips(
             } else {
                 1
             };
-            let times = reader.scalar(ctx, &sampler.input(), &format!("input of {section}"))?;
+            let input = sampler.input();
+            let keys = input.count().saturating_mul(per_key);
+            ctx.charge_for(&section, budget::times(keys, cost::KEY), || {
+                format!("{keys} keys of a channel")
+            })?;
+            let times = reader.scalar(ctx, &input, &format!("input of {section}"))?;
             let output = sampler.output();
             let usage = format!("output of {section}");
             let fold = &rig.fold[joint];

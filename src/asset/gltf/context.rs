@@ -3,13 +3,9 @@
 
 use std::collections::HashSet;
 
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::budget::Budget;
+use crate::asset::{ErrorKind, LoadError, LoadOptions};
 use crate::text::printable;
-
-/// Decoded data a load may produce on top of what its inputs justify (see [`Ctx::charge`]).
-const BASE_BUDGET: u64 = 64 << 20;
-/// How many decoded bytes each input byte may justify.
-const BUDGET_PER_INPUT_BYTE: u64 = 16;
 
 /// One load: file name, warnings, budget.
 pub(super) struct Ctx {
@@ -17,28 +13,33 @@ pub(super) struct Ctx {
     pub file: String,
     warned: HashSet<String>,
     warnings: Vec<String>,
-    budget: u64,
+    /// The load's memory budget: everything the file makes the loader hold is charged here.
+    pub budget: Budget,
     /// Cap on any one external file read (`LoadOptions::max_file_size`).
     pub max_file_size: u64,
 }
 
 impl Ctx {
-    /// A load of `file` whose inputs (file and buffers) hold `input_bytes` bytes.
+    /// A load of `file` of `input_bytes` bytes under the default limits.
+    #[cfg(test)]
     pub fn new(file: &str, input_bytes: u64) -> Self {
+        Self::with_options(file, input_bytes, &LoadOptions::default())
+    }
+
+    /// A load of `file` of `input_bytes` bytes under `options`' limits.
+    pub fn with_options(file: &str, input_bytes: u64, options: &LoadOptions) -> Self {
         Self {
             file: file.to_string(),
             warned: HashSet::new(),
             warnings: Vec::new(),
-            budget: BASE_BUDGET.saturating_add(input_bytes.saturating_mul(BUDGET_PER_INPUT_BYTE)),
-            max_file_size: crate::asset::source::DEFAULT_MAX_FILE_SIZE,
+            budget: Budget::new(input_bytes, options),
+            max_file_size: options.max_file_size,
         }
     }
 
     /// Adds bytes that arrived after the start (external buffers and images).
     pub fn add_input(&mut self, bytes: u64) {
-        self.budget = self
-            .budget
-            .saturating_add(bytes.saturating_mul(BUDGET_PER_INPUT_BYTE));
+        self.budget.add_input(bytes);
     }
 
     /// An error in `section` (such as `accessors[3]`).
@@ -65,24 +66,26 @@ impl Ctx {
         self.warnings
     }
 
-    /// Reserves `bytes` of decoded output. Every accessor read passes through here before it
-    /// allocates, so a small file cannot make the loader allocate without bound (for example
-    /// by reading one accessor from thousands of primitives, or by declaring a huge
-    /// accessor that has no buffer behind it).
+    /// Reserves `bytes` for `what` in `section` before they are allocated (see
+    /// [`crate::asset::budget`]). Every accessor read, node table, skeleton and clip passes
+    /// through here, so a small file cannot make the loader allocate without bound (reading
+    /// one accessor from thousands of primitives, thousands of empty animations over
+    /// thousands of joints, millions of empty nodes).
+    pub fn charge_for(
+        &mut self,
+        section: &str,
+        bytes: u64,
+        what: impl FnOnce() -> String,
+    ) -> Result<(), LoadError> {
+        let file = &self.file;
+        self.budget
+            .charge(bytes, what)
+            .map_err(|e| e.into_load_error(file.clone(), section))
+    }
+
+    /// [`Ctx::charge_for`] the decoded data of `section` (an accessor, a primitive).
     pub fn charge(&mut self, section: &str, bytes: u64) -> Result<(), LoadError> {
-        if bytes > self.budget {
-            return Err(self.error(
-                ErrorKind::TooLarge,
-                section,
-                format!(
-                    "decoding needs {bytes} more bytes, more than the file's size can justify \
-                     ({} left)",
-                    self.budget
-                ),
-            ));
-        }
-        self.budget -= bytes;
-        Ok(())
+        self.charge_for(section, bytes, || "its decoded data".to_string())
     }
 }
 

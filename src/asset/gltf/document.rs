@@ -9,7 +9,16 @@ use crate::asset::{ErrorKind, LoadError};
 use super::context::Ctx;
 
 /// Parses and validates the JSON (indices in range, enums known, required fields present).
-pub(super) fn parse(ctx: &Ctx, json: &[u8]) -> Result<Document, LoadError> {
+pub(super) fn parse(ctx: &mut Ctx, json: &[u8]) -> Result<Document, LoadError> {
+    // Weigh the document before building it: a few bytes of JSON can ask for a large struct.
+    let weight = super::json_weight::document_bytes(json).map_err(|e| {
+        ctx.error(
+            ErrorKind::Syntax,
+            "json",
+            format!("not valid glTF JSON: {e}"),
+        )
+    })?;
+    ctx.charge_for("json", weight.bytes, || weight.describe())?;
     let root: gltf::json::Root = gltf::json::deserialize::from_slice(json).map_err(|e| {
         ctx.error(
             ErrorKind::Syntax,

@@ -79,7 +79,7 @@ fn binding(
     let i = node.index();
     let joint_node = match rig.node_joint[i] {
         Some(_) => Some(i),
-        None => nodes.ancestor(i, |a| rig.node_joint[a].is_some()),
+        None => rig.frames.joint_above[i],
     };
     let Some(joint_node) = joint_node else {
         ctx.warn_once(
@@ -98,7 +98,7 @@ fn binding(
     let to_joint = if joint_node == i {
         glam::DAffine3::IDENTITY
     } else {
-        nodes.chain(i, Some(joint_node))
+        rig.frames.between[i] * nodes.local[i]
     };
     let offset = rig.skeleton.offsets()[joint];
     let inverse = offset.inverse().ok_or_else(|| {

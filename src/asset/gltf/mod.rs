@@ -23,6 +23,7 @@ mod context;
 mod document;
 pub(crate) mod fold;
 pub(crate) mod generate;
+mod json_weight;
 mod material;
 mod mesh;
 mod nodes;
@@ -51,9 +52,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
     let name = path.display().to_string();
     let bytes = source::read_model_file(path, options.max_file_size)?;
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
-    load_document(&name, &bytes, Some(base_dir), options)
-        .map(|(model, _)| model)
-        .map_err(context::one_line)
+    parse_with_options(&name, &bytes, Some(base_dir), options).map(|(model, _)| model)
 }
 
 /// Parses glTF from memory. `name` is used in errors and to name the model (its file stem);
@@ -70,7 +69,18 @@ pub fn parse_with_warnings(
     bytes: &[u8],
     base_dir: Option<&Path>,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
-    load_document(name, bytes, base_dir, &LoadOptions::default()).map_err(context::one_line)
+    parse_with_options(name, bytes, base_dir, &LoadOptions::default())
+}
+
+/// [`parse_with_warnings`] under explicit limits (the memory budget's cap, the size cap of
+/// external files).
+pub fn parse_with_options(
+    name: &str,
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<(SkinnedModel, Vec<String>), LoadError> {
+    load_document(name, bytes, base_dir, options).map_err(context::one_line)
 }
 
 fn load_document(
@@ -79,13 +89,12 @@ fn load_document(
     base_dir: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
-    let mut ctx = Ctx::new(name, bytes.len() as u64);
-    ctx.max_file_size = options.max_file_size;
+    let mut ctx = Ctx::with_options(name, bytes.len() as u64, options);
     let parts = container::split(&ctx, bytes)?;
-    let doc = document::parse(&ctx, parts.json)?;
+    let doc = document::parse(&mut ctx, parts.json)?;
     let buffers = Buffers::load(&mut ctx, &doc, parts.bin, base_dir)?;
     let reader = Reader::new(&buffers);
-    let nodes = nodes::Nodes::read(&ctx, &doc)?;
+    let nodes = nodes::Nodes::read(&mut ctx, &doc)?;
     let rig = skin::build(&mut ctx, &doc, &nodes, &reader)?;
     let clips = animation::clips(&mut ctx, &doc, &rig, &reader)?;
     let materials = material::read(&mut ctx, &doc, &buffers, base_dir)?;

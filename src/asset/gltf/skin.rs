@@ -10,13 +10,14 @@
 use glam::Mat4;
 use gltf::Document;
 
-use crate::anim::{Joint, Mat3x4, Skeleton};
+use crate::anim::{Joint, MAX_JOINTS, Mat3x4, Skeleton};
+use crate::asset::budget::{cost, times};
 use crate::asset::{ErrorKind, LoadError};
 
 use super::accessor::{Components, Reader};
 use super::context::Ctx;
 use super::fold::Similarity;
-use super::nodes::Nodes;
+use super::nodes::{JointFrames, Nodes};
 use gltf::accessor::Dimensions;
 
 /// The skeleton and the maps from glTF indices into it.
@@ -31,6 +32,8 @@ pub(super) struct Rig {
     /// For each joint of `skeleton`, the folded transform of the non-joint nodes above it,
     /// which animation keys must go through as well.
     pub fold: Vec<Similarity>,
+    /// For every node, the nearest joint above it and the transform of the nodes between.
+    pub frames: JointFrames,
 }
 
 /// Builds the skeleton of every skin in `doc`.
@@ -57,6 +60,17 @@ pub(super) fn build(
         let joints: Vec<usize> = skin.joints().map(|n| n.index()).collect();
         if joints.is_empty() {
             return Err(ctx.error(ErrorKind::Invalid, section, "has no joints"));
+        }
+        if joints.len() > MAX_JOINTS {
+            return Err(ctx.error(
+                ErrorKind::TooLarge,
+                section,
+                format!(
+                    "lists {} joints, more than the {MAX_JOINTS} supported (vertex joint indices \
+                     are 16-bit)",
+                    joints.len()
+                ),
+            ));
         }
         let ibms = match skin.inverse_bind_matrices() {
             Some(acc) => {
@@ -118,6 +132,19 @@ pub(super) fn build(
                     existing
                 }
                 None => {
+                    // Checked before the skeleton is built: the limit bounds that work.
+                    if source_nodes.len() == MAX_JOINTS {
+                        return Err(ctx
+                            .error(
+                                ErrorKind::TooLarge,
+                                section.as_str(),
+                                format!(
+                                    "the skins have more than {MAX_JOINTS} joints (vertex joint \
+                                     indices are 16-bit)"
+                                ),
+                            )
+                            .at_record(record));
+                    }
                     node_source[node] = Some(source_nodes.len());
                     source_nodes.push(node);
                     source_ibm.push(*ibm);
@@ -137,14 +164,28 @@ pub(super) fn build(
         &mut source_ibm,
     );
 
+    let count = source_nodes.len();
+    // Animated ancestors add joints: the limit is checked again before the skeleton is built.
+    if count > MAX_JOINTS {
+        return Err(ctx.error(
+            ErrorKind::TooLarge,
+            "skins",
+            format!(
+                "the skins' joints and the animated nodes above them are {count}, more than the \
+                 {MAX_JOINTS} supported (vertex joint indices are 16-bit)"
+            ),
+        ));
+    }
+    ctx.charge_for("skins", times(count, cost::JOINT), || {
+        format!("a skeleton of {count} joints")
+    })?;
+    let frames = nodes.joint_frames(|i| node_source[i].is_some());
     let mut joints = Vec::with_capacity(source_nodes.len());
     let mut folds = Vec::with_capacity(source_nodes.len());
     for &node in &source_nodes {
         let section = format!("nodes[{node}]");
-        let parent_node = nodes.ancestor(node, |i| node_source[i].is_some());
-        let between =
-            nodes.parent[node].map_or(glam::DAffine3::IDENTITY, |p| nodes.chain(p, parent_node));
-        let fold = Similarity::from_affine(&between).ok_or_else(|| {
+        let parent_node = frames.joint_above[node];
+        let fold = Similarity::from_affine(&frames.between[node]).ok_or_else(|| {
             ctx.error(
                 ErrorKind::Unsupported,
                 section.as_str(),
@@ -160,7 +201,7 @@ pub(super) fn build(
             )
         })?;
         joints.push(Joint::new(
-            nodes.names[node].clone(),
+            Nodes::name(doc, node),
             parent_node.and_then(|p| node_source[p]),
             fold.apply(&bind),
         ));
@@ -188,6 +229,7 @@ pub(super) fn build(
         node_joint,
         skin_joints,
         fold,
+        frames,
     })
 }
 

@@ -6,7 +6,8 @@ use super::materials::FileMaterial;
 use super::reader::{Reader, Result};
 use super::{bones, clips, header, materials, skeleton, subsets, textures, triangles, vertices};
 use crate::anim::{AnimationClip, Mesh, Skeleton, SkinnedModel, Subset, Vertex};
-use crate::asset::{LoadError, LoadOptions};
+use crate::asset::budget::{Budget, cost, times};
+use crate::asset::{ErrorKind, LoadError, LoadOptions};
 
 /// Everything the file says, checked, before textures are resolved.
 pub(super) struct Contents {
@@ -23,10 +24,12 @@ pub(super) struct Contents {
     vertices_line: usize,
 }
 
-/// Reads every section of `bytes`; `file` names the file in errors.
-pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
+/// Reads every section of `bytes`; `file` names the file in errors. What the header's counts
+/// will make the model hold is charged to `budget` before any section is read.
+pub(super) fn read(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Contents> {
     let mut r = Reader::new(file, bytes);
     let header = header::read(&mut r)?;
+    charge(&r, &header, budget)?;
     let materials = materials::read(&mut r, header.materials)?;
     let subsets = subsets::read(&mut r, &header)?;
     let vertices = vertices::read(&mut r, &header)?;
@@ -71,6 +74,32 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Contents> {
         offset_lines,
         vertices_line,
     })
+}
+
+/// Charges the mesh, the skeleton and every clip's per-joint tracks the header promises (the
+/// keys themselves are bounded by the file's size: a key is at least 45 bytes of text).
+fn charge(r: &Reader, h: &header::Header, budget: &mut Budget) -> Result<()> {
+    let bones = h.bones.max(1);
+    let parts = [
+        (
+            times(h.vertices, cost::VERTEX).saturating_add(times(h.triangles, cost::TRIANGLE)),
+            format!("{} vertices and {} triangles", h.vertices, h.triangles),
+        ),
+        (
+            times(bones, cost::JOINT),
+            format!("a skeleton of {bones} bones"),
+        ),
+        (
+            cost::clip(bones).saturating_mul(h.clips as u64),
+            format!("{} clips x {bones} bones of tracks", h.clips),
+        ),
+    ];
+    for (bytes, what) in parts {
+        budget
+            .charge(bytes, || what)
+            .map_err(|e| r.error(ErrorKind::TooLarge, e))?;
+    }
+    Ok(())
 }
 
 /// Resolves textures (in `texture_dir`, if any), logs the file's warnings and assembles the

@@ -32,6 +32,7 @@ pub use skeleton::STATIC_ROOT;
 use std::path::Path;
 
 use crate::anim::SkinnedModel;
+use crate::asset::budget::Budget;
 use crate::asset::{LoadError, LoadOptions, source};
 
 /// `e` with `(line N)` added, for errors found after the record's tokens were read (by the
@@ -68,7 +69,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    parse_with(&file, &bytes, Some(dir), options)
+    parse_with_options(&file, &bytes, Some(dir), options)
 }
 
 /// Parses `.m3d` text. `name` is the file name errors and warnings use (the model is named
@@ -79,16 +80,17 @@ pub fn parse(
     bytes: &[u8],
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel, LoadError> {
-    parse_with(name, bytes, texture_dir, &LoadOptions::default())
+    parse_with_options(name, bytes, texture_dir, &LoadOptions::default())
 }
 
-/// [`parse`] with explicit limits (they apply to the texture files read).
-pub fn parse_with(
+/// [`parse`] under explicit limits (the memory budget's cap).
+pub fn parse_with_options(
     name: &str,
     bytes: &[u8],
     texture_dir: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<SkinnedModel, LoadError> {
-    let contents = build::read(name, bytes)?;
+    let mut budget = Budget::new(bytes.len() as u64, options);
+    let contents = build::read(name, bytes, &mut budget)?;
     build::model(name, contents, texture_dir, options)
 }

@@ -1,0 +1,133 @@
+//! Replays the corpus of the structure-aware glTF fuzz target (`fuzz/corpus/gltf_structured`)
+//! on stable Rust: each file's bytes are read as choices that build a glTF file
+//! (`fuzz/structured/gltf_json.rs`, the generator the target uses), which must load or fail
+//! with one error line, never panic, and whose load must stay within its memory budget
+//! (measured with a counting allocator), as `-rss_limit_mb` demands of the fuzz target.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use arbitrary::Unstructured;
+use throng::anim::{Mat3x4, PoseScratch, SkinnedVertex, skin_vertices};
+use throng::asset::LoadOptions;
+use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
+use throng::asset::gltf::parse;
+
+#[path = "../fuzz/structured/gltf_json.rs"]
+mod gltf_json;
+
+/// Live heap bytes and their peak since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One test at a time: the counters are global, so another test's allocations would land in
+/// this one's peak. Every test holds this for its whole run.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Builds the model `bytes` describe, loads it and evaluates a little; returns whether it
+/// loaded. Panics when the load's peak heap passes its budget.
+fn replay(name: &str, bytes: &[u8]) -> bool {
+    let Ok(json) = gltf_json::gltf_json(&mut Unstructured::new(bytes)) else {
+        return false;
+    };
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let result = parse("fuzz.gltf", json.as_bytes(), None);
+    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let budget = (ALLOWANCE + PER_INPUT_BYTE * json.len() as u64)
+        .min(LoadOptions::default().max_memory) as usize;
+    assert!(
+        peak <= budget,
+        "{name}: the load of {} bytes of JSON peaked at {peak} bytes, over its budget of {budget}",
+        json.len()
+    );
+    let model = match result {
+        Ok(model) => model,
+        Err(e) => {
+            let line = e.to_string();
+            assert!(!line.contains('\n'), "{name}: {line}");
+            return false;
+        }
+    };
+    let n = model.joint_count();
+    let mut scratch = PoseScratch::new(n);
+    let mut palette = vec![Mat3x4::IDENTITY; n];
+    let vertices = &model.mesh().vertices[..model.mesh().vertices.len().min(256)];
+    let mut skinned = vec![SkinnedVertex::default(); vertices.len()];
+    for (c, clip) in model.clips().iter().enumerate().take(4) {
+        model.evaluate(c, clip.end() * 0.5, &mut scratch, &mut palette);
+        skin_vertices(vertices, &palette, &mut skinned);
+    }
+    true
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/gltf_structured")
+}
+
+#[test]
+fn every_corpus_input_loads_or_fails_within_its_budget() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("fuzz/corpus/gltf_structured exists")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    let total: u64 = files
+        .iter()
+        .map(|f| f.metadata().expect("meta").len())
+        .sum();
+    assert!(
+        !files.is_empty() && files.len() < 100 && total < 300_000,
+        "{} files, {total} bytes",
+        files.len()
+    );
+    let mut loaded = 0;
+    for file in &files {
+        let bytes = std::fs::read(file).expect("readable");
+        loaded += usize::from(replay(&file.display().to_string(), &bytes));
+    }
+    // The corpus reaches past validation: some of its models load.
+    assert!(loaded > 0, "none of {} corpus inputs loads", files.len());
+}
+
+#[test]
+fn pseudo_random_choices_load_or_fail_within_their_budget() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // A fixed stream of choices (xorshift), independent of the corpus: 300 more models.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for i in 0..300 {
+        let len = 64 + (i % 7) * 200;
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 24) as u8
+            })
+            .collect();
+        replay(&format!("stream {i}"), &bytes);
+    }
+}

@@ -1,0 +1,374 @@
+//! Amplification: a small file must not buy a large allocation or a long run (issue 11).
+//!
+//! Each case generates its input here (the large ones are never committed), loads it through
+//! the library under a counting global allocator, and checks the result (the one error line,
+//! or a model), and that the peak heap of the load stayed within the load's budget
+//! (`asset::budget`: 64 MiB + 32 x the input, at most `max_memory`). The command-line cases
+//! check the exit code and the single line on stderr.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
+use throng::asset::{ErrorKind, LoadError, LoadOptions, gltf, m3d};
+
+/// Counts live heap bytes and their peak since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(p, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, layout, new_size) };
+        if !q.is_null() {
+            if new_size >= layout.size() {
+                let grow = new_size - layout.size();
+                let live = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
+                PEAK.fetch_max(live, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One test at a time: the counters are global, so another test's allocations (building its
+/// input) would land in this one's peak. Every test holds this for its whole run.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `load` and returns its result with the peak heap growth it caused, in bytes (the
+/// caller holds [`serial`]).
+fn peak_of<T>(load: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = load();
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    (out, peak)
+}
+
+/// The budget README states for an input of `bytes` under the default cap.
+fn budget_for(bytes: usize) -> usize {
+    let limit = ALLOWANCE + PER_INPUT_BYTE * bytes as u64;
+    limit.min(LoadOptions::default().max_memory) as usize
+}
+
+/// A glTF file of `nodes` (JSON objects, comma-separated), one skin over `joints` and
+/// `animations` (comma-separated).
+fn gltf_text(nodes: &str, joints: &str, animations: &str) -> String {
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"nodes":[{nodes}],"skins":[{{"joints":[{joints}]}}],"animations":[{animations}]}}"#
+    )
+}
+
+/// `count` copies of `item`, comma-separated.
+fn repeat(item: &str, count: usize) -> String {
+    let mut s = String::with_capacity((item.len() + 1) * count);
+    for i in 0..count {
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(item);
+    }
+    s
+}
+
+/// `0,1,...,count-1`.
+fn indices(count: usize) -> String {
+    let mut s = String::new();
+    for i in 0..count {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "{i}");
+    }
+    s
+}
+
+/// `joints` root joints and `clips` animations with no channels.
+fn empty_animations(joints: usize, clips: usize) -> String {
+    gltf_text(
+        &repeat("{}", joints),
+        &indices(joints),
+        &repeat(r#"{"channels":[],"samplers":[]}"#, clips),
+    )
+}
+
+/// Parses `text` as `name` and measures it.
+fn load_gltf(name: &str, text: &str) -> (Result<(), LoadError>, usize) {
+    peak_of(|| gltf::parse(name, text.as_bytes(), None).map(|_| ()))
+}
+
+fn assert_refused(name: &str, result: Result<(), LoadError>, says: &[&str]) -> String {
+    let err = result.expect_err("refused");
+    let line = err.to_string();
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{line}");
+    assert!(line.starts_with(&format!("{name}: ")), "{line}");
+    assert!(!line.contains('\n'), "{line}");
+    for s in says {
+        assert!(line.contains(s), "{line} should say {s}");
+    }
+    line
+}
+
+#[test]
+fn thousands_of_empty_animations_over_thousands_of_joints_are_refused_up_front() {
+    let _serial = serial();
+    for (joints, clips) in [(5000, 5000), (3000, 3000)] {
+        let text = empty_animations(joints, clips);
+        let (result, peak) = load_gltf("empty.gltf", &text);
+        let line = assert_refused(
+            "empty.gltf",
+            result,
+            &[
+                "animations: ",
+                &format!("{clips} clips x {joints} joints of tracks need"),
+                "over the load budget of",
+            ],
+        );
+        // Refused before any clip was built: far below the budget, let alone gigabytes.
+        assert!(
+            peak < budget_for(text.len()) / 4,
+            "{joints} x {clips} ({} bytes) peaked at {peak} bytes: {line}",
+            text.len()
+        );
+    }
+}
+
+#[test]
+fn many_empty_animations_within_the_budget_load_within_it() {
+    let _serial = serial();
+    // 200 joints x 400 clips: each clip still holds a track per joint.
+    let text = empty_animations(200, 400);
+    let (result, peak) = load_gltf("fits.gltf", &text);
+    match result {
+        Ok(()) => {}
+        // No mesh: the model itself may be refused for that, but never for its size.
+        Err(e) => assert_ne!(e.kind, ErrorKind::TooLarge, "{e}"),
+    }
+    assert!(peak <= budget_for(text.len()), "peak {peak}");
+}
+
+#[test]
+fn millions_of_empty_nodes_are_weighed_before_the_document_is_built() {
+    let _serial = serial();
+    let count = 2_500_000;
+    let text = gltf_text(&repeat("{}", count), "0", "");
+    assert!(text.len() < 8_000_000);
+    let (result, peak) = load_gltf("nodes.gltf", &text);
+    assert_refused(
+        "nodes.gltf",
+        result,
+        &[
+            "json: the document's 2500000 nodes",
+            "need",
+            "over the load budget",
+        ],
+    );
+    // Weighing builds nothing: the peak is a few kilobytes, not a gigabyte.
+    assert!(peak < 1 << 20, "peak {peak}");
+}
+
+/// `depth` nodes in a chain (node `i + 1` a child of node `i`); `joint` says which are joints.
+fn chain(depth: usize, joint: impl Fn(usize) -> bool) -> String {
+    let mut nodes = String::with_capacity(depth * 20);
+    for i in 0..depth {
+        if i > 0 {
+            nodes.push(',');
+        }
+        if i + 1 < depth {
+            let _ = write!(nodes, r#"{{"children":[{}]}}"#, i + 1);
+        } else {
+            nodes.push_str("{}");
+        }
+    }
+    let joints: Vec<String> = (0..depth)
+        .filter(|&i| joint(i))
+        .map(|i| i.to_string())
+        .collect();
+    gltf_text(&nodes, &joints.join(","), "")
+}
+
+#[test]
+fn a_chain_of_100000_non_joint_nodes_above_joints_loads_within_the_budget() {
+    let _serial = serial();
+    // Joints at the bottom of the chain: each one's parent joint is found once, not by a
+    // walk up the whole chain per joint.
+    let depth = 100_000;
+    let text = chain(depth, |i| i + 3 >= depth);
+    let (result, peak) = load_gltf("deep.gltf", &text);
+    if let Err(e) = result {
+        // A file without a mesh may be refused for that, but not for its depth.
+        assert!(
+            !matches!(e.kind, ErrorKind::TooLarge | ErrorKind::ParentOrder),
+            "{e}"
+        );
+    }
+    assert!(peak <= budget_for(text.len()), "peak {peak}");
+}
+
+#[test]
+fn a_chain_of_100000_joints_is_refused_before_the_skeleton_is_built() {
+    let _serial = serial();
+    let depth = 100_000;
+    let text = chain(depth, |_| true);
+    let (result, peak) = load_gltf("joints.gltf", &text);
+    assert_refused(
+        "joints.gltf",
+        result,
+        &["skins[0]: ", "100000 joints, more than the 65535 supported"],
+    );
+    assert!(peak <= budget_for(text.len()), "peak {peak}");
+}
+
+#[test]
+fn max_memory_caps_the_budget_for_every_format() {
+    let _serial = serial();
+    let small = LoadOptions {
+        max_memory: 100_000,
+        ..LoadOptions::default()
+    };
+    let text = empty_animations(50, 20);
+    let err = gltf::parse_with_options("capped.gltf", text.as_bytes(), None, &small)
+        .expect_err("over the cap");
+    assert_eq!(err.kind, ErrorKind::TooLarge);
+    assert!(err.to_string().contains("--max-memory"), "{err}");
+
+    let soldier = shared_asset("m3d/soldier.m3d");
+    let bytes = std::fs::read(&soldier).expect("the shared soldier");
+    let err = m3d::parse_with_options("soldier.m3d", &bytes, None, &small).expect_err("capped");
+    assert_eq!(err.kind, ErrorKind::TooLarge);
+    assert!(
+        err.to_string()
+            .starts_with("soldier.m3d: m3d-File-Header: "),
+        "{err}"
+    );
+    assert!(err.to_string().contains("--max-memory"), "{err}");
+    // Like every .m3d error, it says where: the header's last count.
+    assert!(err.to_string().ends_with("(line 6)"), "{err}");
+}
+
+fn shared_asset(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/assets")
+        .join(relative)
+}
+
+#[test]
+fn real_models_load_within_their_budget() {
+    let _serial = serial();
+    for name in ["gltf/CesiumMan.glb", "gltf/robot.glb", "m3d/soldier.m3d"] {
+        let path = shared_asset(name);
+        let bytes = std::fs::read(&path).expect("shared asset");
+        let (result, peak) = peak_of(|| throng::asset::load_file(&path).map(|_| ()));
+        result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!(
+            "{name}: {} bytes, peak heap {peak} bytes, budget {}",
+            bytes.len(),
+            budget_for(bytes.len())
+        );
+        // The file itself is read inside the measurement.
+        assert!(
+            peak <= bytes.len() + budget_for(bytes.len()),
+            "{name}: peak {peak}"
+        );
+    }
+}
+
+#[test]
+fn the_command_line_says_one_line_and_exits_1() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("throng-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let file = dir.join("amplify.gltf");
+    std::fs::write(&file, empty_animations(5000, 5000)).expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+        .arg("info")
+        .arg(&file)
+        .output()
+        .expect("throng runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].contains("5000 clips x 5000 joints of tracks need"),
+        "{stderr}"
+    );
+
+    // --max-memory lowers the cap for a file that fits the default one.
+    let file = dir.join("small.gltf");
+    std::fs::write(&file, empty_animations(50, 20)).expect("write");
+    for command in ["info", "pose"] {
+        let mut args = vec![command.to_string(), file.display().to_string()];
+        if command == "pose" {
+            args.extend(["--clip", "0", "--time", "0"].map(String::from));
+        }
+        args.extend(["--max-memory", "100000"].map(String::from));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_throng"))
+            .args(&args)
+            .output()
+            .expect("throng runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
+        assert!(
+            stderr.contains("the --max-memory cap"),
+            "{command}: {stderr}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_named_by_ten_thousand_buffers_is_read_once() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("throng-shared-buffer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let size = 1_000_000;
+    std::fs::write(dir.join("big.bin"), vec![0u8; size]).expect("write");
+    let buffers = repeat(&format!(r#"{{"byteLength":{size},"uri":"big.bin"}}"#), 5000)
+        + ","
+        + &repeat(
+            &format!(r#"{{"byteLength":{size},"uri":"./big.bin"}}"#),
+            5000,
+        );
+    let text = format!(
+        r#"{{"asset":{{"version":"2.0"}},"buffers":[{buffers}],"nodes":[{{}}],"skins":[{{"joints":[0]}}]}}"#
+    );
+    let file = dir.join("shared.gltf");
+    std::fs::write(&file, &text).expect("write");
+    let (result, peak) = peak_of(|| gltf::load(&file).map(|_| ()));
+    if let Err(e) = result {
+        assert_ne!(e.kind, ErrorKind::TooLarge, "{e}");
+    }
+    // Ten thousand copies would be 10 GB; one is a megabyte.
+    assert!(peak <= budget_for(text.len() + size), "peak {peak}");
+    assert!(peak < 4 * size + 8 * text.len(), "peak {peak}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
