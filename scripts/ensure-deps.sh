@@ -36,6 +36,8 @@ packages=(
   libassimp-dev   # the `assimp` feature (on in `make test`): libassimp.so and its headers
   zlib1g-dev      # russimp-sys links -lz beside libassimp
   libclang-dev    # bindgen (russimp-sys's build script) parses Assimp's headers with libclang
+  libssl-dev      # russimp-sys's build script depends on reqwest (native-tls -> openssl-sys),
+                  # which must compile although nothing is downloaded with the system Assimp
   assimp-utils    # `assimp export`: tests/assimp_loader.rs converts huesitos.fbx to glTF
 )
 
