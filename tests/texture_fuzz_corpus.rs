@@ -1,6 +1,8 @@
 //! Replays the texture fuzz corpus (`fuzz/corpus/texture`: DDS, PNG) on stable Rust, the way
 //! the fuzz target reads it: probed at load, then decoded and converted as the renderer's
 //! upload does. Every input is a texture or a one-line refusal; the seeds all decode.
+//! `crash-jpeg-error-two-lines.jpg` is what the first campaign found: the image crate's
+//! message for a truncated JPEG spans two lines, and a reason must be one.
 
 use std::path::PathBuf;
 use std::sync::Arc;

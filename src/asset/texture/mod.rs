@@ -98,6 +98,10 @@ impl Decoded {
 /// wraps it as a texture named `name`, without decoding its pixels. The error is the end of
 /// a sentence about the image (`is not a PNG, JPEG or DDS file`).
 pub fn probe(name: &str, bytes: Arc<[u8]>) -> Result<Texture, String> {
+    probe_header(name, bytes).map_err(one_line)
+}
+
+fn probe_header(name: &str, bytes: Arc<[u8]>) -> Result<Texture, String> {
     let (encoding, width, height) = if dds::is_dds(&bytes) {
         let layout = dds::parse(&bytes)?;
         (TextureEncoding::Dds, layout.width, layout.height)
@@ -119,6 +123,16 @@ pub fn probe(name: &str, bytes: Arc<[u8]>) -> Result<Texture, String> {
 /// header gave at load; an image whose data does not match its header is an error, never a
 /// panic.
 pub fn decode(texture: &Texture) -> Result<Decoded, String> {
+    decode_pixels(texture).map_err(one_line)
+}
+
+/// The decoders' messages can span lines (the image crate's I/O errors do; the texture fuzz
+/// target found one): every reason leaves here as one line, control characters escaped.
+fn one_line(why: String) -> String {
+    crate::text::printable(&why).into_owned()
+}
+
+fn decode_pixels(texture: &Texture) -> Result<Decoded, String> {
     match texture.encoding {
         TextureEncoding::Png | TextureEncoding::Jpeg => {
             image_file::decode(&texture.source, texture.width, texture.height)
