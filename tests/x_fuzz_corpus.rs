@@ -1,23 +1,10 @@
 //! Replays the fuzz corpus (`fuzz/corpus/x`) through the parser on stable Rust, so CI runs
 //! every input the fuzzer kept without needing cargo-fuzz or nightly.
 
-use std::path::PathBuf;
+#[path = "common/fuzz_corpus.rs"]
+mod fuzz_corpus;
 
 use throng::asset::x;
-
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/x");
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| {
-            let path = entry.expect("entry").path();
-            let bytes = std::fs::read(&path).expect("read");
-            (path.display().to_string(), bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Parses `bytes` as the fuzz target does: a model or a one-line error, and a model evaluates.
 fn replay(name: &str, bytes: &[u8]) -> bool {
@@ -42,7 +29,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
 
 #[test]
 fn the_fuzz_corpus_replays_without_panics() {
-    let files = corpus();
+    let files = fuzz_corpus::corpus("x");
     assert!(!files.is_empty(), "the corpus is committed");
     assert!(
         files.len() < 100,
