@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 
 use arbitrary::Unstructured;
-use throng::anim::{Mat3x4, PoseScratch, SkinnedVertex, skin_vertices};
 use throng::asset::LoadOptions;
 use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
 use throng::asset::gltf::parse;
@@ -44,15 +43,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
             return false;
         }
     };
-    let n = model.joint_count();
-    let mut scratch = PoseScratch::new(n);
-    let mut palette = vec![Mat3x4::IDENTITY; n];
-    let vertices = &model.mesh().vertices[..model.mesh().vertices.len().min(256)];
-    let mut skinned = vec![SkinnedVertex::default(); vertices.len()];
-    for (c, clip) in model.clips().iter().enumerate().take(4) {
-        model.evaluate(c, clip.end() * 0.5, &mut scratch, &mut palette);
-        skin_vertices(vertices, &palette, &mut skinned);
-    }
+    model.exercise();
     true
 }
 

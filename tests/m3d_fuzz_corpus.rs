@@ -14,14 +14,7 @@ use throng::asset::m3d;
 fn replay(name: &str, bytes: &[u8]) -> bool {
     match m3d::parse(name, bytes, None) {
         Ok(model) => {
-            let n = model.joint_count();
-            let mut scratch = throng::anim::PoseScratch::new(n);
-            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
-            for (c, clip) in model.clips().iter().enumerate() {
-                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
-                    model.evaluate(c, t, &mut scratch, &mut palette);
-                }
-            }
+            model.exercise();
             true
         }
         Err(e) => {

@@ -26,14 +26,7 @@ fn replay(name: &str, data: &[u8]) -> bool {
     });
     match sdkmesh::parse("fuzz.sdkmesh", model, animation, None) {
         Ok(model) => {
-            let n = model.joint_count();
-            let mut scratch = throng::anim::PoseScratch::new(n);
-            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
-            for (c, clip) in model.clips().iter().enumerate() {
-                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
-                    model.evaluate(c, t, &mut scratch, &mut palette);
-                }
-            }
+            model.exercise();
             true
         }
         Err(e) => {
