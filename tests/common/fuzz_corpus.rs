@@ -23,3 +23,27 @@ pub fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     files.sort();
     files
 }
+
+/// Replays every file of `target`'s corpus with `replay` (which returns whether the input
+/// loaded), checks the corpus is committed and small (under 100 files, `max_bytes` in all),
+/// and that every seed (`is_seed` of its path) loads: seeds are valid models.
+pub fn replay_corpus(
+    target: &str,
+    max_bytes: usize,
+    replay: impl Fn(&str, &[u8]) -> bool,
+    is_seed: impl Fn(&str) -> bool,
+) {
+    let files = corpus(target);
+    assert!(!files.is_empty(), "the corpus is committed");
+    assert!(
+        files.len() < 100,
+        "keep the corpus small: {} files",
+        files.len()
+    );
+    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
+    assert!(bytes < max_bytes, "keep the corpus small: {bytes} bytes");
+    for (name, bytes) in &files {
+        let loaded = replay(name, bytes);
+        assert!(loaded || !is_seed(name), "{name} should load");
+    }
+}
