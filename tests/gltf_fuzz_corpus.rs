@@ -8,7 +8,6 @@
 
 use std::path::{Path, PathBuf};
 
-use throng::anim::{Mat3x4, PoseScratch, SkinnedVertex, skin_vertices};
 use throng::asset::gltf::parse;
 
 fn corpus_dir() -> PathBuf {
@@ -20,15 +19,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
     let Ok(model) = parse(name, bytes, None) else {
         return false;
     };
-    let n = model.joint_count();
-    let mut scratch = PoseScratch::new(n);
-    let mut palette = vec![Mat3x4::IDENTITY; n];
-    let vertices = model.mesh().vertices.as_slice();
-    let mut skinned = vec![SkinnedVertex::default(); vertices.len()];
-    for (c, clip) in model.clips().iter().enumerate() {
-        model.evaluate(c, clip.end() * 0.5, &mut scratch, &mut palette);
-        skin_vertices(vertices, &palette, &mut skinned);
-    }
+    model.exercise();
     true
 }
 

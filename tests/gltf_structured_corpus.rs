@@ -4,47 +4,22 @@
 //! with one error line, never panic, and whose load must stay within its memory budget
 //! (measured with a counting allocator), as `-rss_limit_mb` demands of the fuzz target.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arbitrary::Unstructured;
-use throng::anim::{Mat3x4, PoseScratch, SkinnedVertex, skin_vertices};
 use throng::asset::LoadOptions;
 use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
 use throng::asset::gltf::parse;
 
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 #[path = "../fuzz/structured/gltf_json.rs"]
 mod gltf_json;
 
-/// Live heap bytes and their peak since the last reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+use counting_alloc::{peak_of, serial};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// One test at a time: the counters are global, so another test's allocations would land in
-/// this one's peak. Every test holds this for its whole run.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 
 /// Builds the model `bytes` describe, loads it and evaluates a little; returns whether it
 /// loaded. Panics when the load's peak heap passes its budget.
@@ -52,10 +27,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
     let Ok(json) = gltf_json::gltf_json(&mut Unstructured::new(bytes)) else {
         return false;
     };
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let result = parse("fuzz.gltf", json.as_bytes(), None);
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let (result, peak) = peak_of(|| parse("fuzz.gltf", json.as_bytes(), None));
     let budget = (ALLOWANCE + PER_INPUT_BYTE * json.len() as u64)
         .min(LoadOptions::default().max_memory) as usize;
     assert!(
@@ -71,15 +43,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
             return false;
         }
     };
-    let n = model.joint_count();
-    let mut scratch = PoseScratch::new(n);
-    let mut palette = vec![Mat3x4::IDENTITY; n];
-    let vertices = &model.mesh().vertices[..model.mesh().vertices.len().min(256)];
-    let mut skinned = vec![SkinnedVertex::default(); vertices.len()];
-    for (c, clip) in model.clips().iter().enumerate().take(4) {
-        model.evaluate(c, clip.end() * 0.5, &mut scratch, &mut palette);
-        skin_vertices(vertices, &palette, &mut skinned);
-    }
+    model.exercise();
     true
 }
 
@@ -89,7 +53,7 @@ fn corpus_dir() -> PathBuf {
 
 #[test]
 fn every_corpus_input_loads_or_fails_within_its_budget() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .expect("fuzz/corpus/gltf_structured exists")
         .map(|e| e.expect("entry").path())
@@ -115,7 +79,7 @@ fn every_corpus_input_loads_or_fails_within_its_budget() {
 
 #[test]
 fn pseudo_random_choices_load_or_fail_within_their_budget() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     // A fixed stream of choices (xorshift), independent of the corpus: 300 more models.
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     for i in 0..300 {

@@ -6,71 +6,18 @@
 //! (`asset::budget`: 64 MiB + 32 x the input, at most `max_memory`). The command-line cases
 //! check the exit code and the single line on stderr.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use counting_alloc::{peak_of, serial};
 use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
 use throng::asset::{ErrorKind, LoadError, LoadOptions, gltf, m3d};
 
-/// Counts live heap bytes and their peak since the last reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, layout, new_size) };
-        if !q.is_null() {
-            if new_size >= layout.size() {
-                let grow = new_size - layout.size();
-                let live = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
-                PEAK.fetch_max(live, Ordering::Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
-            }
-        }
-        q
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// One test at a time: the counters are global, so another test's allocations (building its
-/// input) would land in this one's peak. Every test holds this for its whole run.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Runs `load` and returns its result with the peak heap growth it caused, in bytes (the
-/// caller holds [`serial`]).
-fn peak_of<T>(load: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    let out = load();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
-    (out, peak)
-}
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 
 /// The budget README states for an input of `bytes` under the default cap.
 fn budget_for(bytes: usize) -> usize {

@@ -5,36 +5,16 @@
 //! `tests/m3d_corrupt.rs` (a minimized corpus may later drop it from here). The campaigns so
 //! far (11 million executions) found none.
 
-use std::path::PathBuf;
+#[path = "common/fuzz_corpus.rs"]
+mod fuzz_corpus;
 
 use throng::asset::m3d;
-
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/m3d");
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| {
-            let path = entry.expect("entry").path();
-            let bytes = std::fs::read(&path).expect("read");
-            (path.display().to_string(), bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Parses `bytes` as the fuzz target does: a model or a one-line error, and a model evaluates.
 fn replay(name: &str, bytes: &[u8]) -> bool {
     match m3d::parse(name, bytes, None) {
         Ok(model) => {
-            let n = model.joint_count();
-            let mut scratch = throng::anim::PoseScratch::new(n);
-            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
-            for (c, clip) in model.clips().iter().enumerate() {
-                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
-                    model.evaluate(c, t, &mut scratch, &mut palette);
-                }
-            }
+            model.exercise();
             true
         }
         Err(e) => {
@@ -46,23 +26,6 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
 
 #[test]
 fn the_fuzz_corpus_replays_without_panics() {
-    let files = corpus();
-    assert!(!files.is_empty(), "the corpus is committed");
-    assert!(
-        files.len() < 100,
-        "keep the corpus small: {} files",
-        files.len()
-    );
-    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
-    assert!(bytes < 200 * 1024, "keep the corpus small: {bytes} bytes");
-    let loaded: Vec<&str> = files
-        .iter()
-        .filter(|(name, b)| replay(name, b))
-        .map(|(name, _)| name.as_str())
-        .collect();
     // The hand-written seeds (the only files named `*.m3d`) are valid models.
-    let seeds = files.iter().filter(|(name, _)| name.ends_with(".m3d"));
-    for (name, _) in seeds {
-        assert!(loaded.contains(&name.as_str()), "{name} should load");
-    }
+    fuzz_corpus::replay_corpus("m3d", 200 * 1024, replay, |name| name.ends_with(".m3d"));
 }

@@ -8,27 +8,10 @@
 
 mod sdkmesh_samples;
 
-use std::path::PathBuf;
+#[path = "common/fuzz_corpus.rs"]
+mod fuzz_corpus;
 
 use throng::asset::sdkmesh::{self, AnimationFile};
-
-fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/sdkmesh")
-}
-
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| {
-            let path = entry.expect("entry").path();
-            let bytes = std::fs::read(&path).expect("read");
-            (path.display().to_string(), bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Parses `data` as the fuzz target does: a model or a one-line error, and a model evaluates.
 fn replay(name: &str, data: &[u8]) -> bool {
@@ -43,14 +26,7 @@ fn replay(name: &str, data: &[u8]) -> bool {
     });
     match sdkmesh::parse("fuzz.sdkmesh", model, animation, None) {
         Ok(model) => {
-            let n = model.joint_count();
-            let mut scratch = throng::anim::PoseScratch::new(n);
-            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
-            for (c, clip) in model.clips().iter().enumerate() {
-                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
-                    model.evaluate(c, t, &mut scratch, &mut palette);
-                }
-            }
+            model.exercise();
             true
         }
         Err(e) => {
@@ -70,7 +46,7 @@ fn input(model: &[u8], anim: &[u8]) -> Vec<u8> {
 #[test]
 #[ignore = "writes the seeds of the fuzz corpus"]
 fn write_seeds() {
-    let dir = corpus_dir();
+    let dir = fuzz_corpus::corpus_dir("sdkmesh");
     std::fs::create_dir_all(&dir).expect("corpus folder");
     let (model, _) = sdkmesh_samples::standard_model();
     let anim = sdkmesh_samples::standard_animation();
@@ -90,21 +66,7 @@ fn write_seeds() {
 
 #[test]
 fn the_fuzz_corpus_replays_without_panics() {
-    let files = corpus();
-    assert!(!files.is_empty(), "the corpus is committed");
-    assert!(
-        files.len() < 100,
-        "keep the corpus small: {} files",
-        files.len()
-    );
-    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
-    assert!(bytes < 400 * 1024, "keep the corpus small: {bytes} bytes");
-    let loaded: Vec<&str> = files
-        .iter()
-        .filter(|(name, b)| replay(name, b))
-        .map(|(name, _)| name.as_str())
-        .collect();
-    for (name, _) in files.iter().filter(|(name, _)| name.contains("/seed-")) {
-        assert!(loaded.contains(&name.as_str()), "{name} should load");
-    }
+    fuzz_corpus::replay_corpus("sdkmesh", 400 * 1024, replay, |name| {
+        name.contains("/seed-")
+    });
 }

@@ -3,57 +3,21 @@
 //! use is measured with a counting allocator (this test binary's global allocator).
 
 mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 mod gltf_common;
 mod m3d_samples;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use counting_alloc::{peak_of, serial};
 use gltf_common::fixture::{Fixture, UNSIGNED_BYTE};
 use serde_json::json;
 use throng::asset::{self, texture};
 
-/// Counts live heap bytes and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only adds bookkeeping.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as the caller promised for `layout`.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-            PEAK.fetch_max(now, Ordering::SeqCst);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `alloc` with `layout`.
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// One measurement at a time (the counters are global).
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Runs `f` and returns its result and the peak heap growth it caused.
-fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.load(Ordering::SeqCst);
-    PEAK.store(base, Ordering::SeqCst);
-    let out = f();
-    (out, PEAK.load(Ordering::SeqCst).saturating_sub(base))
-}
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 
 const SIDE: u32 = 13000;
 /// What any of these loads may use: the decoded image would be 676 MB.
@@ -87,7 +51,7 @@ fn scratch(name: &str) -> PathBuf {
 
 #[test]
 fn sixteen_images_over_one_huge_png_view_are_one_texture_never_decoded() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let png = huge_png();
     assert!(png.len() < 1 << 20, "{} bytes", png.len());
     let mut fx = Fixture::strip([0, 1, 2]);
@@ -125,7 +89,7 @@ fn sixteen_images_over_one_huge_png_view_are_one_texture_never_decoded() {
 
 #[test]
 fn one_embedded_huge_png_costs_its_bytes_not_its_pixels() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let png = huge_png();
     let dir = scratch("embedded");
     let mut fx = Fixture::strip([0, 1, 2]);
@@ -151,7 +115,7 @@ fn one_embedded_huge_png_costs_its_bytes_not_its_pixels() {
 
 #[test]
 fn four_huge_pngs_named_by_an_m3d_are_not_decoded_at_load() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = serial();
     let png = huge_png();
     let dir = scratch("m3d");
     // Every map the sample names becomes its own copy of the huge PNG (the content decides

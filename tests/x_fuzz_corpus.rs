@@ -1,36 +1,16 @@
 //! Replays the fuzz corpus (`fuzz/corpus/x`) through the parser on stable Rust, so CI runs
 //! every input the fuzzer kept without needing cargo-fuzz or nightly.
 
-use std::path::PathBuf;
+#[path = "common/fuzz_corpus.rs"]
+mod fuzz_corpus;
 
 use throng::asset::x;
-
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/x");
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|entry| {
-            let path = entry.expect("entry").path();
-            let bytes = std::fs::read(&path).expect("read");
-            (path.display().to_string(), bytes)
-        })
-        .collect();
-    files.sort();
-    files
-}
 
 /// Parses `bytes` as the fuzz target does: a model or a one-line error, and a model evaluates.
 fn replay(name: &str, bytes: &[u8]) -> bool {
     match x::parse(name, bytes, None) {
         Ok(model) => {
-            let n = model.joint_count();
-            let mut scratch = throng::anim::PoseScratch::new(n);
-            let mut palette = vec![throng::anim::Mat3x4::IDENTITY; n];
-            for (c, clip) in model.clips().iter().enumerate() {
-                for t in [0.0, clip.end() * 0.37, clip.end(), clip.end() + 1.0] {
-                    model.evaluate(c, t, &mut scratch, &mut palette);
-                }
-            }
+            model.exercise();
             true
         }
         Err(e) => {
@@ -42,22 +22,6 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
 
 #[test]
 fn the_fuzz_corpus_replays_without_panics() {
-    let files = corpus();
-    assert!(!files.is_empty(), "the corpus is committed");
-    assert!(
-        files.len() < 100,
-        "keep the corpus small: {} files",
-        files.len()
-    );
-    let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
-    assert!(bytes < 200 * 1024, "keep the corpus small: {bytes} bytes");
-    let loaded: Vec<&str> = files
-        .iter()
-        .filter(|(name, b)| replay(name, b))
-        .map(|(name, _)| name.as_str())
-        .collect();
     // The hand-written seeds (the only files named `*.x`) are valid models.
-    for (name, _) in files.iter().filter(|(name, _)| name.ends_with(".x")) {
-        assert!(loaded.contains(&name.as_str()), "{name} should load");
-    }
+    fuzz_corpus::replay_corpus("x", 200 * 1024, replay, |name| name.ends_with(".x"));
 }

@@ -8,7 +8,6 @@
 
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
-use throng::anim::{Mat3x4, PoseScratch, SkinnedVertex, skin_vertices};
 
 #[path = "../structured/gltf_json.rs"]
 mod gltf_json;
@@ -20,15 +19,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(model) = throng::asset::gltf::parse("fuzz.gltf", json.as_bytes(), None) else {
         return;
     };
-    let n = model.joint_count();
-    let mut scratch = PoseScratch::new(n);
-    let mut palette = vec![Mat3x4::IDENTITY; n];
-    let vertices = &model.mesh().vertices[..model.mesh().vertices.len().min(256)];
-    let mut skinned = vec![SkinnedVertex::default(); vertices.len()];
-    for (c, clip) in model.clips().iter().enumerate().take(4) {
-        for t in [0.0, clip.end() * 0.37, clip.end()] {
-            model.evaluate(c, t, &mut scratch, &mut palette);
-            skin_vertices(vertices, &palette, &mut skinned);
-        }
-    }
+    model.exercise();
 });

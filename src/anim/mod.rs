@@ -36,6 +36,7 @@ mod batch;
 mod bounds;
 mod clip;
 mod error;
+mod exercise;
 mod instance;
 mod matrix;
 mod mesh;

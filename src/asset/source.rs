@@ -45,6 +45,15 @@ pub fn read_model_file(path: &Path, max_size: u64) -> Result<Vec<u8>, LoadError>
     read_regular(path, max_size).map_err(|f| f.into_load_error(&file))
 }
 
+/// The folder of the model file `path`, where the files it refers to are looked for: its
+/// parent, or `.` for a bare file name (whose parent is empty).
+pub fn model_folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Reads `relative`, a file a model refers to, inside `model_dir` under the path policy above.
 /// `relative` is as the model wrote it (already URI-decoded where the format uses URIs).
 pub fn read_referenced(

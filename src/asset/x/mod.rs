@@ -48,10 +48,7 @@ pub fn load(path: &Path) -> Result<SkinnedModel, LoadError> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {
     let file = path.display().to_string();
     let bytes = source::read_model_file(path, options.max_file_size)?;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = source::model_folder(path);
     build::model(&file, &bytes, Some(dir), options)
 }
 
