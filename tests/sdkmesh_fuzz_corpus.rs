@@ -3,8 +3,9 @@
 //! little-endian u32 `n`, `n` bytes of model, then the animation file (see
 //! `fuzz/fuzz_targets/sdkmesh.rs`).
 //!
-//! The seeds (`seed-*`) are written by `cargo test --test sdkmesh_fuzz_corpus -- --ignored`
-//! from the generated samples; they are valid models.
+//! The seeds (`seed-*`) are the generated samples of `tests/sdkmesh_samples`, and a test checks
+//! that the committed ones still are: when the samples change, rewrite them with
+//! `THRONG_UPDATE_SEEDS=1 cargo test --test sdkmesh_fuzz_corpus`.
 
 mod sdkmesh_samples;
 
@@ -44,10 +45,9 @@ fn input(model: &[u8], anim: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-#[ignore = "writes the seeds of the fuzz corpus"]
-fn write_seeds() {
+fn the_seeds_are_the_generated_samples() {
     let dir = fuzz_corpus::corpus_dir("sdkmesh");
-    std::fs::create_dir_all(&dir).expect("corpus folder");
+    let update = std::env::var_os("THRONG_UPDATE_SEEDS").is_some_and(|v| v == "1");
     let (model, _) = sdkmesh_samples::standard_model();
     let anim = sdkmesh_samples::standard_animation();
     let mut frames = sdkmesh_samples::standard_frames();
@@ -60,7 +60,18 @@ fn write_seeds() {
         ("seed-static", input(&model, &[])),
         ("seed-child-first", input(&child_first, &anim)),
     ] {
-        std::fs::write(dir.join(name), bytes).expect("write seed");
+        let path = dir.join(name);
+        if update {
+            std::fs::write(&path, &bytes).expect("write seed");
+        } else {
+            let committed =
+                std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                committed == bytes,
+                "{} is not the generated sample; THRONG_UPDATE_SEEDS=1 rewrites it",
+                path.display()
+            );
+        }
     }
 }
 
