@@ -1,6 +1,7 @@
 //! Model sources: the generated built-in character and the file loaders. Each produces the one
 //! in-memory [`SkinnedModel`]; nothing downstream knows where a model came from.
 
+mod affine;
 #[cfg(feature = "assimp")]
 pub mod assimp;
 pub mod budget;

@@ -17,7 +17,8 @@ use std::collections::HashMap;
 use glam::{DAffine3, Mat4};
 use russimp_sys as sys;
 
-use crate::anim::{Joint, MAX_JOINTS, Mat3x4, Skeleton, Transform};
+use crate::anim::{Joint, MAX_JOINTS, Mat3x4, Skeleton};
+use crate::asset::affine::{decompose, nearly_equal};
 use crate::asset::gltf::fold::Similarity;
 use crate::asset::{ErrorKind, LoadError};
 
@@ -148,7 +149,7 @@ pub(super) fn build(
     for (m, refs) in bones.iter().enumerate() {
         for bone in refs {
             match node_source[bone.node] {
-                Some(s) if !close(&offsets[s], &bone.offset) => {
+                Some(s) if !nearly_equal(&offsets[s], &bone.offset, 1e-4) => {
                     return Err(error(
                         ErrorKind::Unsupported,
                         &format!("meshes[{m}]"),
@@ -254,40 +255,4 @@ pub(super) fn build(
         node_joint,
         fold,
     })
-}
-
-/// Translation, rotation and scale of `m`, if recomposing them reproduces it (no shear).
-fn decompose(m: &DAffine3) -> Option<Transform> {
-    let (s, r, t) = m.to_scale_rotation_translation();
-    if !(s.is_finite() && r.is_finite() && t.is_finite()) || s.min_element().abs() < 1e-12 {
-        return None;
-    }
-    let r = r.normalize();
-    let back = DAffine3::from_scale_rotation_translation(s, r, t);
-    let size = m
-        .matrix3
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(1.0f64, |a, &b| a.max(b));
-    let err = (back.matrix3 - m.matrix3)
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(0.0f64, |a, &b| a.max(b));
-    (err <= 1e-5 * size).then(|| Transform::new(t.as_vec3(), r.as_quat(), s.as_vec3()))
-}
-
-/// Whether two offset matrices are the same up to rounding.
-fn close(a: &Mat4, b: &Mat4) -> bool {
-    let size = a
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(1.0f32, |m, &x| m.max(x));
-    (*a - *b)
-        .abs()
-        .to_cols_array()
-        .iter()
-        .all(|d| *d <= 1e-4 * size)
 }

@@ -9,6 +9,7 @@ use gltf::Document;
 use gltf::scene::Transform as NodeTransform;
 
 use crate::anim::Transform;
+use crate::asset::affine::decompose;
 use crate::asset::budget::times;
 use crate::asset::{ErrorKind, LoadError};
 
@@ -205,28 +206,6 @@ fn read_transform(
             Ok((affine, Some(trs)))
         }
     }
-}
-
-/// TRS of an affine matrix, if recomposing it reproduces the matrix (no shear).
-pub(super) fn decompose(m: &DAffine3) -> Option<Transform> {
-    let (s, r, t) = m.to_scale_rotation_translation();
-    if !(s.is_finite() && r.is_finite() && t.is_finite()) || s.min_element().abs() < 1e-12 {
-        return None;
-    }
-    let r = r.normalize();
-    let back = DAffine3::from_scale_rotation_translation(s, r, t);
-    let scale = m
-        .matrix3
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(1.0f64, |a, &b| a.max(b));
-    let err = (back.matrix3 - m.matrix3)
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(0.0f64, |a, &b| a.max(b));
-    (err <= 1e-5 * scale).then(|| Transform::new(t.as_vec3(), r.as_quat(), s.as_vec3()))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use glam::Mat4;
 use gltf::Document;
 
 use crate::anim::{Joint, MAX_JOINTS, Mat3x4, Skeleton};
+use crate::asset::affine::nearly_equal;
 use crate::asset::budget::{cost, times};
 use crate::asset::{ErrorKind, LoadError};
 
@@ -119,7 +120,7 @@ pub(super) fn build(
             }
             let source = match node_source[node] {
                 Some(existing) => {
-                    if !close(&source_ibm[existing], ibm) {
+                    if !nearly_equal(&source_ibm[existing], ibm, 1e-4) {
                         return Err(ctx
                             .error(
                                 ErrorKind::Unsupported,
@@ -264,18 +265,4 @@ fn add_animated_ancestors(
             source_ibm.push(Mat4::IDENTITY);
         }
     }
-}
-
-/// Whether two inverse bind matrices are the same up to rounding.
-fn close(a: &Mat4, b: &Mat4) -> bool {
-    let scale = a
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(1.0f32, |m, &x| m.max(x));
-    (*a - *b)
-        .abs()
-        .to_cols_array()
-        .iter()
-        .all(|d| *d <= 1e-4 * scale)
 }

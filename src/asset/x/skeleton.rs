@@ -26,6 +26,7 @@ use super::animation::KeyKind;
 use super::document::Document;
 use super::reader::Result;
 use crate::anim::{Joint, Mat3x4, Skeleton, Transform};
+use crate::asset::affine::nearly_equal;
 use crate::asset::gltf::fold::Similarity;
 use crate::asset::{ErrorKind, LoadError};
 
@@ -71,7 +72,7 @@ pub(super) fn build(file: &str, doc: &Document) -> Result<Rig> {
             match frame_source.get(frame).copied().flatten() {
                 Some(k) => {
                     let earlier = offsets.get(k).copied().unwrap_or(Mat4::IDENTITY);
-                    if !close(&earlier, &skin_offset) {
+                    if !nearly_equal(&earlier, &skin_offset, SAME) {
                         return Err(LoadError::new(
                             file,
                             ErrorKind::Unsupported,
@@ -229,16 +230,6 @@ pub(super) fn decompose(m: &Mat4) -> Option<Transform> {
     (t.is_finite() && t.to_matrix().abs_diff_eq(&affine, SAME * scale)).then_some(t)
 }
 
-/// Whether two matrices are the same up to rounding.
-fn close(a: &Mat4, b: &Mat4) -> bool {
-    let scale = a
-        .abs()
-        .to_cols_array()
-        .iter()
-        .fold(1.0f32, |m, &x| m.max(x));
-    a.abs_diff_eq(*b, SAME * scale)
-}
-
 /// For each frame, whether some `Animation` moves it away from its `FrameTransformMatrix`.
 fn animated_frames(doc: &Document) -> Vec<bool> {
     let mut animated = vec![false; doc.frames.len()];
@@ -278,7 +269,7 @@ fn key_matches(kind: KeyKind, v: &[f32], bind: &Transform, matrix: &Mat4) -> boo
         (KeyKind::Matrix, v) => {
             let mut m = [0.0; 16];
             m.iter_mut().zip(v).for_each(|(d, s)| *d = *s);
-            close(matrix, &Mat4::from_cols_array(&m))
+            nearly_equal(matrix, &Mat4::from_cols_array(&m), SAME)
         }
         _ => false,
     }
