@@ -133,8 +133,18 @@ fn a_lane_does_not_depend_on_its_neighbours() {
         evaluate_batch(&batch, scratch, &mut outs);
         outs
     };
-    let a = evaluate([0.3, 0.1, 0.7, 0.9, 0.2, 0.05, 0.6, 0.8], &mut scratch);
-    let b = evaluate([0.55, 0.01, 0.3, 0.42, 0.77, 0.3, 0.12, 0.99], &mut scratch);
+    let a = evaluate(
+        [
+            0.3, 0.1, 0.7, 0.9, 0.2, 0.05, 0.6, 0.8, 0.33, 0.44, 0.15, 0.25, 0.66, 0.07, 0.81, 0.5,
+        ],
+        &mut scratch,
+    );
+    let b = evaluate(
+        [
+            0.55, 0.01, 0.3, 0.42, 0.77, 0.3, 0.12, 0.99, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2,
+        ],
+        &mut scratch,
+    );
     assert_eq!(
         bytemuck::cast_slice::<Mat3x4, u32>(&a[..n]),
         bytemuck::cast_slice::<Mat3x4, u32>(&b[2 * n..3 * n]),

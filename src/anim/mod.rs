@@ -49,7 +49,10 @@ mod skinning;
 mod track;
 mod transform;
 
-pub use batch::{Batch, BatchScratch, MAX_LANES, PaletteStores, batch_lanes, evaluate_batch};
+pub use batch::{
+    Batch, BatchScratch, MAX_DIRECT_STREAMS, MAX_LANES, PaletteStores, VectorIsa, batch_lanes,
+    evaluate_batch, vector_isa,
+};
 pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
 pub use bounds::MAX_MAGNITUDE;
 pub use clip::AnimationClip;

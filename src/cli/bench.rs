@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::{Args, Subcommand, ValueEnum};
 use serde::Serialize;
 use throng::anim::PaletteStores;
-use throng::anim::SkinnedModel;
+use throng::anim::{SkinnedModel, vector_isa};
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd, measure_textbook};
 use throng::crowd::{SyntheticShape, synthetic_model};
 use throng::scene::independent_time;
@@ -147,6 +147,10 @@ pub(super) struct Report {
     pub(super) model: String,
     pub(super) clip: String,
     pub(super) method: &'static str,
+    /// The batch kernels' instruction set (`portable`, `avx2`, `avx512`; `THRONG_ISA` can
+    /// lower it) and their instances per batch.
+    pub(super) kernels: &'static str,
+    pub(super) lanes: usize,
     pub(super) frames: u64,
     pub(super) seconds: f64,
     pub(super) update_ns_per_instance: f64,
@@ -221,13 +225,15 @@ fn palette(args: &PaletteArgs) -> Result<(), CliError> {
         return print_json(&report);
     }
     say!(
-        "{} ({} joints), clip {}, {} instances, {} threads, {} method",
+        "{} ({} joints), clip {}, {} instances, {} threads, {} method, {} kernels ({} lanes)",
         shown(&report.model),
         report.joints,
         shown(&report.clip),
         report.instances,
         report.threads,
-        report.method
+        report.method,
+        report.kernels,
+        report.lanes
     )?;
     say!(
         "{:.1} M joints/s, {:.1} M joints/s per thread, {:.2} ns per joint, {:.2} GB/s written",
@@ -263,6 +269,8 @@ pub(super) fn report(model: &SkinnedModel, clip: usize, method: Method, m: &Meas
             Method::Crowd => "crowd",
             Method::Textbook => "textbook",
         },
+        kernels: vector_isa().name(),
+        lanes: vector_isa().lanes(),
         frames: m.frames,
         seconds: m.seconds,
         update_ns_per_instance: m.update_seconds * 1e9 / (m.frames as f64 * m.instances as f64),

@@ -230,7 +230,12 @@ fn print_table(
     versus: &[VersusRun],
     clock: Clock,
 ) -> Result<(), CliError> {
-    say!("figures by the {clock:?} clock")?;
+    let isa = throng::anim::vector_isa();
+    say!(
+        "figures by the {clock:?} clock; {} kernels, {} instances per batch",
+        isa.name(),
+        isa.lanes()
+    )?;
     say!(
         "{:>6} {:>8} {:>10} {:>24} {:>12} {:>10} {:>22}",
         "joints",

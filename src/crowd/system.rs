@@ -4,9 +4,9 @@
 //! Instances keep the index they were spawned with, but a slot lists them in *slot order*:
 //! grouped by model (so each model's records are one contiguous range, ready for one instanced
 //! draw per subset), and within a model by clip. Instances playing the same clip are evaluated
-//! eight at a time with AVX2 (four elsewhere), one per SIMD lane ([`evaluate_batch`]); an
-//! instance in a cross-fade is evaluated on its own. The order is rebuilt (a counting sort, no
-//! allocation) only when a clip or fade state changed.
+//! sixteen at a time with AVX-512, eight with AVX2 (four elsewhere), one per SIMD lane
+//! ([`evaluate_batch`]); an instance in a cross-fade is evaluated on its own. The order is
+//! rebuilt (a counting sort, no allocation) only when a clip or fade state changed.
 
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -182,7 +182,7 @@ impl Crowd {
     /// The stores a frame of `bytes` bytes of palettes is written with.
     fn palette_stores(&self, bytes: usize) -> PaletteStores {
         self.stores.unwrap_or(if bytes >= STREAMING_MIN_BYTES {
-            PaletteStores::Streaming
+            PaletteStores::streaming_for(self.lanes)
         } else {
             PaletteStores::Cached
         })

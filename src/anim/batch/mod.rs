@@ -2,7 +2,8 @@
 //!
 //! Every value of the pose (each component of a translation, rotation, scale and matrix
 //! element) is a vector whose lanes belong to different instances at independent times: four
-//! with `Vec4` on any target, eight with AVX2 registers where the processor has them. The
+//! with `Vec4` on any target, eight with AVX2 registers and sixteen with AVX-512 where the
+//! processor has them. The
 //! instances share the model and clip, so they share the key layout and the hierarchy: the
 //! only per-lane difference is which frame pair each lane reads. The polynomial slerp, the
 //! quaternion-to-matrix conversion and both matrix products then run several instances per
@@ -13,10 +14,13 @@
 //! an instance's palette is bit-identical whatever its lane, its batch width and the
 //! processor's instruction set; it matches the per-instance path to float rounding.
 
+mod isa;
 #[cfg(target_arch = "x86_64")]
-mod avx;
+mod x86;
 
 use glam::Vec4;
+
+pub use isa::{VectorIsa, vector_isa};
 
 use super::matrix::Mat3x4;
 use super::model::SkinnedModel;
@@ -27,14 +31,11 @@ pub(crate) use super::simd::finish_streaming;
 use super::simd::{Lanes, SoaMat, SoaTransform, store_row};
 use super::skeleton::Skeleton;
 
-/// How many instances one batch evaluates on this processor: 8 with AVX2, else 4.
+/// How many instances one batch evaluates: 16 with AVX-512 (F and VL), 8 with AVX2, else 4
+/// (see [`vector_isa`], which `THRONG_ISA` can lower).
 #[must_use]
 pub fn batch_lanes() -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        return 8;
-    }
-    4
+    vector_isa().lanes()
 }
 
 /// Working memory for one lane width.
@@ -62,7 +63,9 @@ impl<L: Lanes> LaneScratch<L> {
 pub struct BatchScratch {
     narrow: LaneScratch<Vec4>,
     #[cfg(target_arch = "x86_64")]
-    wide: LaneScratch<super::simd::F32x8>,
+    eight: LaneScratch<super::simd::F32x8>,
+    #[cfg(target_arch = "x86_64")]
+    sixteen: LaneScratch<super::simd::F32x16>,
 }
 
 impl BatchScratch {
@@ -70,7 +73,16 @@ impl BatchScratch {
     pub fn reserve(&mut self, joints: usize) {
         self.narrow.reserve(joints);
         #[cfg(target_arch = "x86_64")]
-        self.wide.reserve(joints);
+        {
+            // Only the widths this processor runs: the others would be memory never touched.
+            let lanes = batch_lanes();
+            if lanes >= 8 {
+                self.eight.reserve(joints);
+            }
+            if lanes >= 16 {
+                self.sixteen.reserve(joints);
+            }
+        }
     }
 }
 
@@ -97,9 +109,12 @@ pub struct Batch<'a> {
 /// per joint in its own palette; staged, the pass writes into a scratch block that stays in
 /// cache and the block is then copied out lane after lane, one sequential stream. Eight
 /// interleaved streaming-store streams were suspected of a slow mode (issue 12); measured by
-/// processor time, the direct stores were 5-10% faster than the staged ones at every joint
-/// count from 8 to 128 and showed no dip (README, "Palette throughput"), so the crowd uses
-/// them. The staged kinds stay to measure that again on other machines.
+/// processor time, at eight lanes the direct stores were 5-10% faster than the staged ones at
+/// every joint count from 8 to 128 and showed no dip (README, "Palette throughput"), so the
+/// crowd uses them there. At sixteen lanes (AVX-512) the suspicion holds: sixteen streams
+/// overflow the processor's write-combining buffers and direct streaming stores ran at half
+/// the speed of staged ones (robot, 10,000 instances: 57 against 128 M joints/s, AMD EPYC),
+/// so [`PaletteStores::streaming_for`] stages there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaletteStores {
     /// Direct from the lanes, ordinary stores (frames that stay in cache for their reader).
@@ -112,7 +127,22 @@ pub enum PaletteStores {
     StagedStreaming,
 }
 
+/// The most palettes a batch writes at once with direct streaming stores; wider batches
+/// stage them (see [`PaletteStores`]).
+pub const MAX_DIRECT_STREAMS: usize = 8;
+
 impl PaletteStores {
+    /// Stores that skip the cache for batches of `lanes` instances: direct from the lanes up
+    /// to [`MAX_DIRECT_STREAMS`], staged beyond.
+    #[must_use]
+    pub fn streaming_for(lanes: usize) -> Self {
+        if lanes > MAX_DIRECT_STREAMS {
+            Self::StagedStreaming
+        } else {
+            Self::Streaming
+        }
+    }
+
     /// Whether the stores skip the cache.
     #[must_use]
     pub fn streaming(self) -> bool {
@@ -152,16 +182,29 @@ pub(crate) fn evaluate_batch_unfenced(
     scratch: &mut BatchScratch,
     out: &mut [Mat3x4],
 ) {
+    // The narrowest kernel that holds the batch: a partial batch (the end of a clip's group)
+    // computes every lane of its kernel, so a short one is cheaper in a narrower kernel.
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        if batch.lanes > 4 {
-            // SAFETY: the processor supports AVX2, checked just above.
-            unsafe { avx::evaluate_avx2(batch, stores, scratch, out) };
-        } else {
-            // SAFETY: as above.
-            unsafe { evaluate_narrow_avx2(batch, stores, scratch, out) };
-        }
-        return;
+    match vector_isa() {
+        // SAFETY (both arms): `vector_isa` names only a family the processor supports
+        // (AVX-512 F and VL imply AVX2).
+        VectorIsa::Avx512 => unsafe {
+            match batch.lanes {
+                9.. => x86::avx512::evaluate(batch, stores, scratch, out),
+                5..=8 => x86::avx512_eight::evaluate(batch, stores, scratch, out),
+                _ => evaluate_narrow_avx2(batch, stores, scratch, out),
+            }
+            return;
+        },
+        VectorIsa::Avx2 => unsafe {
+            if batch.lanes > 4 {
+                x86::avx2::evaluate(batch, stores, scratch, out);
+            } else {
+                evaluate_narrow_avx2(batch, stores, scratch, out);
+            }
+            return;
+        },
+        VectorIsa::Portable => {}
     }
     run_narrow(batch, stores, scratch, out);
 }
@@ -321,90 +364,102 @@ mod tests {
         out
     }
 
-    /// The four-lane kernel compiled for AVX2 and the eight-lane AVX2 kernel, where the
-    /// processor has AVX2.
+    /// A kernel compiled for an instruction set, as a test's call.
     #[cfg(target_arch = "x86_64")]
-    fn avx2_kernels() -> Option<[Kernel; 2]> {
-        std::arch::is_x86_feature_detected!("avx2").then_some([
-            ("four-lane AVX2", 4, avx2_narrow),
-            ("eight-lane AVX2", 8, avx2_wide),
-        ])
+    macro_rules! isa_kernel {
+        ($name:ident, $evaluate:path) => {
+            fn $name(
+                batch: &Batch<'_>,
+                stores: PaletteStores,
+                scratch: &mut BatchScratch,
+            ) -> Vec<Mat3x4> {
+                let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
+                // SAFETY: only reached through `isa_kernels`, which checked the features.
+                unsafe { $evaluate(batch, stores, scratch, &mut out) };
+                finish_streaming();
+                out
+            }
+        };
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    isa_kernel!(avx2_narrow, evaluate_narrow_avx2);
+    #[cfg(target_arch = "x86_64")]
+    isa_kernel!(avx2_eight, x86::avx2::evaluate);
+    #[cfg(target_arch = "x86_64")]
+    isa_kernel!(avx512_eight, x86::avx512_eight::evaluate);
+    #[cfg(target_arch = "x86_64")]
+    isa_kernel!(avx512_sixteen, x86::avx512::evaluate);
+
+    /// The kernels compiled for this processor's vector extensions (AVX2: four and eight
+    /// lanes; AVX-512: eight and sixteen lanes), and a line naming those it cannot run.
+    #[cfg(target_arch = "x86_64")]
+    fn isa_kernels() -> (Vec<Kernel>, Option<&'static str>) {
+        let mut kernels: Vec<Kernel> = Vec::new();
+        let detected = VectorIsa::detected();
+        if detected < VectorIsa::Avx2 {
+            return (
+                kernels,
+                Some("no AVX2: the AVX2 and AVX-512 kernels were NOT compared"),
+            );
+        }
+        kernels.push(("four-lane AVX2", 4, avx2_narrow));
+        kernels.push(("eight-lane AVX2", 8, avx2_eight));
+        if detected < VectorIsa::Avx512 {
+            return (kernels, Some("no AVX-512: its kernels were NOT compared"));
+        }
+        kernels.push(("eight-lane AVX-512", 8, avx512_eight));
+        kernels.push(("sixteen-lane AVX-512", 16, avx512_sixteen));
+        (kernels, None)
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn avx2_kernels() -> Option<[Kernel; 2]> {
-        None
+    fn isa_kernels() -> (Vec<Kernel>, Option<&'static str>) {
+        (Vec::new(), Some("not x86-64: only the portable kernel ran"))
     }
 
-    #[cfg(target_arch = "x86_64")]
-    fn avx2_narrow(
-        batch: &Batch<'_>,
-        stores: PaletteStores,
-        scratch: &mut BatchScratch,
-    ) -> Vec<Mat3x4> {
-        let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
-        // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
-        unsafe { evaluate_narrow_avx2(batch, stores, scratch, &mut out) };
-        finish_streaming();
-        out
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn avx2_wide(
-        batch: &Batch<'_>,
-        stores: PaletteStores,
-        scratch: &mut BatchScratch,
-    ) -> Vec<Mat3x4> {
-        let mut out = vec![Mat3x4::IDENTITY; batch.lanes * batch.model.joint_count()];
-        // SAFETY: only reached through `avx2_kernels`, which checked for AVX2.
-        unsafe { avx::evaluate_avx2(batch, stores, scratch, &mut out) };
-        finish_streaming();
-        out
-    }
-
-    /// Every kernel this processor can run (the portable four-lane kernel, the four-lane
-    /// kernel compiled for AVX2 and the eight-lane AVX2 kernel) must give the bits of the
-    /// portable kernel for every instance, in full and partial batches, with every kind of
-    /// store (direct or staged, streaming or not): the crowd mixes them (partial batches end
-    /// each clip's group). A kernel the
-    /// processor lacks is reported on stderr, so a run that compared less says so.
+    /// Every kernel this processor can run (the portable four-lane kernel and those of
+    /// [`isa_kernels`]) must give the bits of the portable kernel for every instance, in full
+    /// and partial batches, with every kind of store (direct or staged, streaming or not):
+    /// the crowd mixes them (partial batches end each clip's group). A kernel the processor
+    /// lacks is reported on stderr, so a run that compared less says so.
     #[test]
     fn every_kernel_gives_the_same_bits() {
         let model = builtin::model().expect("builtin");
         let n = model.joint_count();
-        let times = [0.11, 0.52, 0.93, 0.34, 0.05, 0.76, 0.27, 0.68];
-        let kernels = avx2_kernels();
-        if kernels.is_none() {
-            eprintln!(
-                "every_kernel_gives_the_same_bits: no AVX2 on this processor; the four-lane \
-                 and eight-lane AVX2 kernels were NOT compared, only the portable kernel ran"
-            );
+        let times: [f32; MAX_LANES] = std::array::from_fn(|i| (i as f32 * 0.41 + 0.11) % 1.0);
+        let (kernels, missing) = isa_kernels();
+        if let Some(missing) = missing {
+            eprintln!("every_kernel_gives_the_same_bits: {missing}");
         }
         let mut scratch = BatchScratch::default();
         for clip in 0..model.clips().len() {
-            // The reference: instances 0..4 and 4..8 through the portable kernel.
+            // The reference: instances in fours through the portable kernel.
             let cached = PaletteStores::Cached;
-            let mut reference = portable(&batch(&model, clip, &times, 0, 4), cached, &mut scratch);
-            reference.extend(portable(
-                &batch(&model, clip, &times, 4, 4),
-                cached,
-                &mut scratch,
-            ));
+            let mut reference = Vec::new();
+            for first in (0..MAX_LANES).step_by(4) {
+                reference.extend(portable(
+                    &batch(&model, clip, &times, first, 4),
+                    cached,
+                    &mut scratch,
+                ));
+            }
             let expect = |got: &[Mat3x4], first: usize, what: &str| {
                 let want = &reference[first * n..first * n + got.len()];
                 assert_eq!(bits(got), bits(want), "clip {clip}: {what}");
             };
             for stores in ALL_STORES {
                 for lanes in 1..=4 {
-                    for first in [0, 4] {
+                    for first in (0..MAX_LANES).step_by(4) {
                         let b = batch(&model, clip, &times, first, lanes);
                         let what = format!("portable, {lanes} lanes from {first}, {stores:?}");
                         expect(&portable(&b, stores, &mut scratch), first, &what);
                     }
                 }
-                for (name, max, kernel) in kernels.iter().flatten() {
+                for (name, max, kernel) in &kernels {
                     for lanes in 1..=*max {
-                        for first in [0, 4].into_iter().filter(|f| f + lanes <= 8) {
+                        let starts = (0..MAX_LANES).step_by(4).filter(|f| f + lanes <= MAX_LANES);
+                        for first in starts {
                             let b = batch(&model, clip, &times, first, lanes);
                             let what = format!("{name}, {lanes} lanes from {first}, {stores:?}");
                             expect(&kernel(&b, stores, &mut scratch), first, &what);

@@ -146,9 +146,7 @@ fn interpolate<L: Lanes, const STEP: bool>(
         } else {
             slerp_weights(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], f)
         };
-        let mix = |c: usize| a[c] * wa + b[c] * wb;
-        // Spelled out: array `map` closures are not reliably inlined into the AVX2 kernel.
-        out[j as usize].r = [mix(0), mix(1), mix(2), mix(3)];
+        out[j as usize].r = mix4(&a, &b, wa, wb);
     }
     for (i, &j) in g.scales.iter().enumerate() {
         out[j as usize].s = lerp3(gather(&as_, i), gather(&bs, i), f);
@@ -171,20 +169,14 @@ fn interpolate_cubic<L: Lanes>(
     let h10 = (s3 - two * s2 + s) * dt;
     let h01 = three * s2 - two * s3;
     let h11 = (s3 - s2) * dt;
-    // Entry i of a property is the triple at 3i (in-tangent, value, out-tangent).
-    let eval = |a: &Frames<'_>, b: &Frames<'_>, i: usize| -> ([L; 4], [L; 4]) {
-        let (v0, out0): ([L; 4], [L; 4]) = (gather(a, 3 * i + 1), gather(a, 3 * i + 2));
-        let (in1, v1): ([L; 4], [L; 4]) = (gather(b, 3 * i), gather(b, 3 * i + 1));
-        let c = |k: usize| v0[k] * h00 + out0[k] * h10 + v1[k] * h01 + in1[k] * h11;
-        ([c(0), c(1), c(2), c(3)], v0)
-    };
+    let h = [h00, h10, h01, h11];
     let (at, ar, as_) = split(g, a, L::N, 3);
     let (bt, br, bs) = split(g, b, L::N, 3);
     for (i, &j) in g.translations.iter().enumerate() {
-        out[j as usize].t = xyz(eval(&at, &bt, i).0);
+        out[j as usize].t = xyz(hermite(&at, &bt, i, &h).0);
     }
     for (i, &j) in g.rotations.iter().enumerate() {
-        let (q, key) = eval(&ar, &br, i);
+        let (q, key) = hermite(&ar, &br, i, &h);
         let len = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
         // Near-zero results (absurd tangents) fall back to the key, as the per-instance path.
         let safe = len.select_gt(1e-6, len, one);
@@ -192,6 +184,29 @@ fn interpolate_cubic<L: Lanes>(
         out[j as usize].r = [unit(0), unit(1), unit(2), unit(3)];
     }
     for (i, &j) in g.scales.iter().enumerate() {
-        out[j as usize].s = xyz(eval(&as_, &bs, i).0);
+        out[j as usize].s = xyz(hermite(&as_, &bs, i, &h).0);
     }
+}
+
+/// Entry `i` of a cubic property (the triple at `3i`: in-tangent, value, out-tangent) with the
+/// Hermite basis `h` = (h00, h10, h01, h11); also returns the first key's value.
+#[inline(always)]
+fn hermite<L: Lanes>(a: &Frames<'_>, b: &Frames<'_>, i: usize, h: &[L; 4]) -> ([L; 4], [L; 4]) {
+    let (v0, out0): ([L; 4], [L; 4]) = (gather(a, 3 * i + 1), gather(a, 3 * i + 2));
+    let (in1, v1): ([L; 4], [L; 4]) = (gather(b, 3 * i), gather(b, 3 * i + 1));
+    let c = |k: usize| v0[k] * h[0] + out0[k] * h[1] + v1[k] * h[2] + in1[k] * h[3];
+    ([c(0), c(1), c(2), c(3)], v0)
+}
+
+/// `a * wa + b * wb` component by component. A function rather than a closure, and spelled
+/// out rather than an array `map`: closures were not reliably inlined into the vector
+/// kernels (at sixteen lanes the rotation blend became a call per component).
+#[inline(always)]
+fn mix4<L: Lanes>(a: &[L; 4], b: &[L; 4], wa: L, wb: L) -> [L; 4] {
+    [
+        a[0] * wa + b[0] * wb,
+        a[1] * wa + b[1] * wb,
+        a[2] * wa + b[2] * wb,
+        a[3] * wa + b[3] * wb,
+    ]
 }

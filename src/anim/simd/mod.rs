@@ -1,14 +1,14 @@
 //! The SIMD vocabulary every width of the animation core is written in: [`Real`] (a float or
 //! a vector of floats), [`Lanes`] (one float per instance of a batch: `Vec4` everywhere,
-//! [`F32x8`] with AVX2), the structure-of-arrays transform and matrix types whose lanes are
+//! [`F32x8`] with AVX2, [`F32x16`] with AVX-512), the structure-of-arrays transform and matrix types whose lanes are
 //! instances, the streaming palette stores, and the slerp weights written once for all of them.
 //!
 //! A leaf: it knows only glam and [`Mat3x4`]'s row layout, so the samplers, the hierarchy pass
 //! and the batch can all build on it without depending on each other.
 
-#[cfg(target_arch = "x86_64")]
-mod f32x8;
 mod slerp;
+#[cfg(target_arch = "x86_64")]
+mod wide;
 
 use std::ops::{Add, Div, Mul, Sub};
 
@@ -16,12 +16,12 @@ use glam::{Mat4, Vec4};
 
 use super::matrix::Mat3x4;
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) use f32x8::F32x8;
 pub(crate) use slerp::slerp_weights;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use wide::{F32x8, F32x16};
 
-/// The most instances one lane vector holds (eight: [`F32x8`] with AVX2).
-pub const MAX_LANES: usize = 8;
+/// The most instances one lane vector holds (sixteen: [`F32x16`] with AVX-512).
+pub const MAX_LANES: usize = 16;
 
 /// A float or a vector of floats with lane-wise arithmetic.
 pub(crate) trait Real:
