@@ -1,6 +1,7 @@
 //! Palette throughput in joints per second: 1k, 10k and 100k instances at independent times,
 //! one thread and all threads, the built-in walk and the `.m3d` soldier's `Take1`; plus the
-//! textbook baseline at 10k. Run with `cargo bench --bench palette`.
+//! textbook baseline at 10k; and the cost of handing a frame to the worker threads. Run with
+//! `cargo bench --bench palette`.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -114,5 +115,52 @@ fn textbook(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, palettes, textbook);
+/// The hand-off: a frame of 16 built-in characters (352 joints, a few microseconds of work)
+/// on the calling thread, and the same frame forced through the worker pool (two threads,
+/// `set_serial_below(0, 0)`), whose `update` and `write_palettes` each wake the pool and wait
+/// for it. The difference is twice the round trip the pool costs a frame; crowds below
+/// 32,768 joints per frame stay on the calling thread by default because of it.
+fn handoff(c: &mut Criterion) {
+    let Ok(model) = asset::builtin::model() else {
+        eprintln!("skipping the hand-off: no built-in character");
+        return;
+    };
+    let model = Arc::new(model);
+    let walk = model.clip_index("walk").unwrap_or(0);
+    let mut group = c.benchmark_group("handoff/builtin-walk");
+    group
+        .sample_size(30)
+        .measurement_time(Duration::from_secs(3));
+    for (name, threads, pooled) in [("calling-thread", 1, false), ("pool-2-threads", 2, true)] {
+        let setup = BenchSetup::new(
+            model.clone(),
+            walk,
+            16,
+            threads,
+            Duration::ZERO,
+            independent_time,
+        );
+        let Ok(mut crowd) = crowd_for(&setup) else {
+            eprintln!("skipping the hand-off: no crowd");
+            return;
+        };
+        if pooled {
+            crowd.set_serial_below(0, 0);
+        }
+        let Ok(mut ring) = PaletteRing::new(HostAllocator, 3, crowd.len(), crowd.joint_count())
+        else {
+            eprintln!("skipping the hand-off: no ring");
+            return;
+        };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                crowd.update(1.0 / 60.0);
+                crowd.write_frame(&mut ring, &mut NoConsumer)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, palettes, textbook, handoff);
 criterion_main!(benches);
