@@ -7,6 +7,12 @@
 //! write each channel's joint. Channels whose value never changes (single keys, equal keys,
 //! joints the clip does not animate) live in one constant group with a single frame.
 //!
+//! Frames of linearly interpolated groups end with the *arcs* of their rotations: for each
+//! rotation, the angle to the same channel's next key and its `sinc`, two per `Vec4`. They
+//! depend only on the keys, so the batch sampler reads them instead of computing an arc
+//! cosine and a polynomial per rotation, lane and frame; they are computed with the very
+//! operations the lanes would use ([`crate::anim::simd::arc`]), so the bits are the same.
+//!
 //! Key lookup is exact for any timeline: an O(1) guess from the timeline's average key spacing
 //! (exact for the uniform rates that real clips use), verified against the key times, with a
 //! binary search when the guess misses.
@@ -17,6 +23,7 @@ use glam::{Quat, Vec3A, Vec4};
 
 mod soa;
 
+use crate::anim::simd::arc;
 use crate::anim::track::{Channel, Interpolation, JointTrack};
 use crate::anim::transform::{Transform, lerp_exact, slerp_positive};
 
@@ -76,7 +83,8 @@ struct KeyGroup {
     kind: GroupKind,
     timeline: usize,
     base: usize,
-    /// `Vec4`s per frame (translations, then rotations, then scales; times three for cubic).
+    /// `Vec4`s per frame (translations, then rotations, then scales; times three for cubic;
+    /// then the rotations' arcs in linear groups).
     stride: usize,
     translations: Vec<u16>,
     rotations: Vec<u16>,
@@ -211,12 +219,25 @@ impl ClipSampler {
             } else {
                 timelines[timeline].times.len()
             };
-            let stride = channels.len() * per_key;
+            let rotations: Vec<&[Vec4]> = channels
+                .iter()
+                .filter(|c| c.property == Property::Rotation)
+                .map(|c| c.keys.as_slice())
+                .collect();
+            let arcs = if kind == GroupKind::Linear {
+                rotations.len().div_ceil(2)
+            } else {
+                0
+            };
+            let stride = channels.len() * per_key + arcs;
             let base = data.len();
             data.reserve(stride * frames);
             for k in 0..frames {
                 for c in &channels {
                     data.extend_from_slice(&c.keys[k * per_key..(k + 1) * per_key]);
+                }
+                if arcs > 0 {
+                    push_arcs(&mut data, &rotations, k);
                 }
             }
             let joints_of = |property| {
@@ -367,6 +388,25 @@ fn interpolate_cubic(g: &KeyGroup, a: &[Vec4], b: &[Vec4], s: f32, dt: f32, out:
     }
     for (i, &j) in g.scales.iter().enumerate() {
         out[j as usize].scale = Vec3A::from_vec4(eval(nt + nr + i));
+    }
+}
+
+/// Appends the arcs from frame `k` to frame `k + 1` of `rotations` (lerped channels, keys
+/// already on one hemisphere), two per `Vec4`: `(theta_0, sinc theta_0, theta_1, sinc
+/// theta_1)`. The last frame has no next key; its arcs are zero and never read (sampling at
+/// or past the last key interpolates from the frame before it).
+fn push_arcs(data: &mut Vec<Vec4>, rotations: &[&[Vec4]], k: usize) {
+    for pair in rotations.chunks(2) {
+        let mut entry = [0.0f32; 4];
+        for (slot, keys) in entry.chunks_exact_mut(2).zip(pair) {
+            if let (Some(a), Some(b)) = (keys.get(k), keys.get(k + 1)) {
+                // The dot product in the batch sampler's order of operations.
+                let d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+                let (theta, s) = arc(d);
+                slot.copy_from_slice(&[theta, s]);
+            }
+        }
+        data.push(Vec4::from_array(entry));
     }
 }
 

@@ -4,7 +4,7 @@
 use glam::Vec4;
 
 use super::{ClipSampler, GroupKind, KeyGroup};
-use crate::anim::simd::{Lanes, MAX_LANES, SoaTransform, slerp_weights};
+use crate::anim::simd::{Lanes, MAX_LANES, SoaTransform, slerp_weights_on_arc};
 
 /// Each lane's frame of one group (its keys at one key time); only the first `L::N` are used.
 type Frames<'a> = [&'a [Vec4]; MAX_LANES];
@@ -139,14 +139,24 @@ fn interpolate<L: Lanes, const STEP: bool>(
     for (i, &j) in g.translations.iter().enumerate() {
         out[j as usize].t = lerp3(gather(&at, i), gather(&bt, i), f);
     }
-    for (i, &j) in g.rotations.iter().enumerate() {
-        let (a, b): ([L; 4], [L; 4]) = (gather(&ar, i), gather(&br, i));
-        let (wa, wb) = if STEP {
-            (L::splat(1.0) - f, f)
-        } else {
-            slerp_weights(a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3], f)
-        };
-        out[j as usize].r = mix4(&a, &b, wa, wb);
+    if STEP {
+        for (i, &j) in g.rotations.iter().enumerate() {
+            let (a, b): ([L; 4], [L; 4]) = (gather(&ar, i), gather(&br, i));
+            out[j as usize].r = mix4(&a, &b, L::splat(1.0) - f, f);
+        }
+    } else {
+        // Two rotations per arc entry (the sampler's module documentation).
+        let arcs_at = g.stride - g.rotations.len().div_ceil(2);
+        let arcs = cut(a, L::N, arcs_at..g.stride);
+        for (pair, joints) in g.rotations.chunks(2).enumerate() {
+            let arc: [L; 4] = gather(&arcs, pair);
+            for (half, &j) in joints.iter().enumerate() {
+                let i = 2 * pair + half;
+                let (a, b): ([L; 4], [L; 4]) = (gather(&ar, i), gather(&br, i));
+                let (wa, wb) = slerp_weights_on_arc(arc[2 * half], arc[2 * half + 1], f);
+                out[j as usize].r = mix4(&a, &b, wa, wb);
+            }
+        }
     }
     for (i, &j) in g.scales.iter().enumerate() {
         out[j as usize].s = lerp3(gather(&as_, i), gather(&bs, i), f);

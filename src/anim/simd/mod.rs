@@ -16,7 +16,7 @@ use glam::{Mat4, Vec4};
 
 use super::matrix::Mat3x4;
 
-pub(crate) use slerp::slerp_weights;
+pub(crate) use slerp::{arc, slerp_weights, slerp_weights_on_arc};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use wide::{F32x8, F32x16};
 

@@ -44,8 +44,22 @@ pub(crate) fn acos_unit<R: Real>(d: R) -> R {
 /// weights come out as exactly 1 and 0, so sampling at a key returns the key bit for bit.
 #[inline(always)]
 pub(crate) fn slerp_weights<R: Real>(d: R, f: R) -> (R, R) {
+    let (theta, s) = arc(d);
+    slerp_weights_on_arc(theta, s, f)
+}
+
+/// The angle `theta = acos(d)` between two keys whose dot product is `d`, and `sinc(theta)`:
+/// the part of [`slerp_weights`] that depends only on the keys, not on the fraction, so a
+/// sampler can compute it once per key pair.
+#[inline(always)]
+pub(crate) fn arc<R: Real>(d: R) -> (R, R) {
     let theta = acos_unit(d);
-    let s = sinc(theta);
+    (theta, sinc(theta))
+}
+
+/// [`slerp_weights`] from the keys' [`arc`]: the same operations, so the same bits.
+#[inline(always)]
+pub(crate) fn slerp_weights_on_arc<R: Real>(theta: R, s: R, f: R) -> (R, R) {
     let g = R::splat(1.0) - f;
     (g * sinc(g * theta) / s, f * sinc(f * theta) / s)
 }
@@ -70,6 +84,29 @@ mod tests {
                 (acos_unit(d) as f64 - (d as f64).acos()).abs() < 2e-7,
                 "acos({d})"
             );
+        }
+    }
+
+    /// The batch sampler stores each key pair's arc and finishes the weights per lane: that
+    /// must be the one-step computation bit for bit, whatever the arc was computed in.
+    #[test]
+    fn weights_from_a_stored_arc_are_the_same_bits() {
+        for i in 0..=200 {
+            let d = i as f32 / 200.0;
+            let (theta, s) = arc(d);
+            for k in 0..=16 {
+                let f = k as f32 / 16.0;
+                let one_step = slerp_weights(d, f);
+                let from_arc = slerp_weights_on_arc(theta, s, f);
+                let lanes =
+                    slerp_weights_on_arc(Vec4::splat(theta), Vec4::splat(s), Vec4::splat(f));
+                assert_eq!(one_step.0.to_bits(), from_arc.0.to_bits(), "d {d} f {f}");
+                assert_eq!(one_step.1.to_bits(), from_arc.1.to_bits(), "d {d} f {f}");
+                assert_eq!(
+                    (lanes.0[2].to_bits(), lanes.1[2].to_bits()),
+                    (one_step.0.to_bits(), one_step.1.to_bits())
+                );
+            }
         }
     }
 
