@@ -107,14 +107,16 @@ pub struct Batch<'a> {
 /// The hierarchy pass produces one row of one joint for every lane at once. Written straight
 /// to the output it feeds as many store streams as there are lanes, each advancing 48 bytes
 /// per joint in its own palette; staged, the pass writes into a scratch block that stays in
-/// cache and the block is then copied out lane after lane, one sequential stream. Eight
-/// interleaved streaming-store streams were suspected of a slow mode (issue 12); measured by
-/// processor time, at eight lanes the direct stores were 5-10% faster than the staged ones at
-/// every joint count from 8 to 128 and showed no dip (README, "Palette throughput"), so the
-/// crowd uses them there. At sixteen lanes (AVX-512) the suspicion holds: sixteen streams
-/// overflow the processor's write-combining buffers and direct streaming stores ran at half
-/// the speed of staged ones (robot, 10,000 instances: 57 against 128 M joints/s, AMD EPYC),
-/// so [`PaletteStores::streaming_for`] stages there.
+/// cache and the block is then copied out lane after lane, one sequential stream. Many
+/// interleaved streaming-store streams were suspected of a slow mode (issue 12), and that is
+/// what they are once the kernel is fast enough to feed them: measured by processor time on
+/// an AMD EPYC (robot, 10,000 instances, one thread), sixteen direct streams (AVX-512) ran at
+/// 64 M joints/s against 186 staged, eight (AVX2) at 160 against 176, while four (portable)
+/// ran direct at 137 against 127 staged. The write-combining buffers that let a streaming
+/// store skip the cache are few; more open streams than buffers flush partial lines. So
+/// [`PaletteStores::streaming_for`] stages beyond [`MAX_DIRECT_STREAMS`]. (With the slower
+/// kernels of before, eight direct streams were 5-10% ahead of staged ones: the balance
+/// depends on how fast the stores come.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaletteStores {
     /// Direct from the lanes, ordinary stores (frames that stay in cache for their reader).
@@ -129,7 +131,7 @@ pub enum PaletteStores {
 
 /// The most palettes a batch writes at once with direct streaming stores; wider batches
 /// stage them (see [`PaletteStores`]).
-pub const MAX_DIRECT_STREAMS: usize = 8;
+pub const MAX_DIRECT_STREAMS: usize = 4;
 
 impl PaletteStores {
     /// Stores that skip the cache for batches of `lanes` instances: direct from the lanes up

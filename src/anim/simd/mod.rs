@@ -8,6 +8,8 @@
 
 mod slerp;
 #[cfg(target_arch = "x86_64")]
+mod transpose;
+#[cfg(target_arch = "x86_64")]
 mod wide;
 
 use std::ops::{Add, Div, Mul, Sub};

@@ -15,11 +15,11 @@ use std::ops::{Add, Div, Mul, Sub};
 
 use glam::{Mat4, Vec4};
 
-use super::{Lanes, Real, store_row};
+use super::{Lanes, Real, store_row, transpose};
 use crate::anim::matrix::Mat3x4;
 
 macro_rules! lane_vector {
-    ($(#[$doc:meta])* $name:ident, $n:literal, $align:literal) => {
+    ($(#[$doc:meta])* $name:ident, $n:literal, $align:literal, $gather:ident, $scatter:ident) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[repr(C, align($align))]
@@ -140,8 +140,26 @@ macro_rules! lane_vector {
 
             #[inline(always)]
             fn gather(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
-                // One 4x4 SSE transpose per four lanes (SSE is baseline, so they inline
-                // anywhere); the quarters then join into whole vectors.
+                Self::$gather(frames, i)
+            }
+
+            #[inline(always)]
+            fn scatter_row<const STREAM: bool>(
+                columns: [Self; 4],
+                out: &mut [Mat3x4],
+                joints: usize,
+                j: usize,
+                r: usize,
+            ) {
+                Self::$scatter::<STREAM>(columns, out, joints, j, r)
+            }
+        }
+
+        impl $name {
+            /// [`Lanes::gather`] with one 4x4 SSE transpose per four lanes (SSE is baseline,
+            /// so they inline anywhere); the quarters then join into whole vectors.
+            #[inline(always)]
+            fn gather_by_quarters(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
                 let mut c = [[0.0; $n]; 4];
                 for q in (0..$n).step_by(4) {
                     let t = Mat4::from_cols(
@@ -159,8 +177,9 @@ macro_rules! lane_vector {
                 c.map(Self)
             }
 
+            /// [`Lanes::scatter_row`] by quarters, as [`Self::gather_by_quarters`].
             #[inline(always)]
-            fn scatter_row<const STREAM: bool>(
+            fn scatter_by_quarters<const STREAM: bool>(
                 columns: [Self; 4],
                 out: &mut [Mat3x4],
                 joints: usize,
@@ -185,12 +204,57 @@ lane_vector!(
     /// Eight floats, one per instance (AVX2).
     F32x8,
     8,
-    32
+    32,
+    gather_x86,
+    scatter_x86
 );
 
 lane_vector!(
     /// Sixteen floats, one per instance (AVX-512).
     F32x16,
     16,
-    64
+    64,
+    gather_x86,
+    scatter_x86
 );
+
+/// `impl_x86_transposes!(Type, "feature", module)`: [`Lanes::gather`] and
+/// [`Lanes::scatter_row`] through `module`'s shuffles (see `transpose.rs`) where the processor
+/// has `feature`, by quarters otherwise.
+macro_rules! impl_x86_transposes {
+    ($name:ident, $feature:tt, $module:ident) => {
+        impl $name {
+            #[inline(always)]
+            fn gather_x86(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
+                if !std::arch::is_x86_feature_detected!($feature) {
+                    return Self::gather_by_quarters(frames, i);
+                }
+                // SAFETY: the processor has the feature, checked just above (a cached flag).
+                let [x, y, z, w] = unsafe { transpose::$module::gather(frames, i) };
+                [Self(x), Self(y), Self(z), Self(w)]
+            }
+
+            #[inline(always)]
+            fn scatter_x86<const STREAM: bool>(
+                columns: [Self; 4],
+                out: &mut [Mat3x4],
+                joints: usize,
+                j: usize,
+                r: usize,
+            ) {
+                if !std::arch::is_x86_feature_detected!($feature) {
+                    return Self::scatter_by_quarters::<STREAM>(columns, out, joints, j, r);
+                }
+                let [c0, c1, c2, c3] = columns;
+                // SAFETY: as in `gather_x86`.
+                let rows = unsafe { transpose::$module::rows(&[c0.0, c1.0, c2.0, c3.0]) };
+                for (l, row) in rows.into_iter().enumerate() {
+                    store_row::<STREAM>(&mut out[l * joints + j].rows[r], row);
+                }
+            }
+        }
+    };
+}
+
+impl_x86_transposes!(F32x8, "avx2", avx2);
+impl_x86_transposes!(F32x16, "avx512f", avx512);
