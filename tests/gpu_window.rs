@@ -61,13 +61,13 @@ impl Drop for Guard {
         if self.child.is_none() {
             return;
         }
-        if self.terminate {
-            if let Ok(pid) = libc::pid_t::try_from(self.child().id()) {
-                // SAFETY: signalling our own child, which has not been reaped yet.
-                unsafe { libc::kill(pid, libc::SIGTERM) };
-                if self.wait_for_exit(Duration::from_secs(5)).is_some() {
-                    return;
-                }
+        if self.terminate
+            && let Ok(pid) = libc::pid_t::try_from(self.child().id())
+        {
+            // SAFETY: signalling our own child, which has not been reaped yet.
+            unsafe { libc::kill(pid, libc::SIGTERM) };
+            if self.wait_for_exit(Duration::from_secs(5)).is_some() {
+                return;
             }
         }
         if let Some(mut child) = self.child.take() {

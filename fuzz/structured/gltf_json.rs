@@ -63,7 +63,7 @@ pub fn gltf_json(u: &mut Unstructured) -> Result<String> {
         let pattern: u32 = u.arbitrary()?;
         let raw = rare(u, 1, 8)?;
         let increasing = ty == "SCALAR" && component == 5126 && !raw;
-        while buffer.len() % 4 != 0 {
+        while !buffer.len().is_multiple_of(4) {
             buffer.push(0);
         }
         let offset = buffer.len();
@@ -168,10 +168,10 @@ pub fn gltf_json(u: &mut Unstructured) -> Result<String> {
     }
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); node_count];
     for (i, p) in parent.iter().enumerate() {
-        if let Some(p) = *p {
-            if let Some(list) = children.get_mut(p) {
-                list.push(i);
-            }
+        if let Some(p) = *p
+            && let Some(list) = children.get_mut(p)
+        {
+            list.push(i);
         }
     }
 
@@ -267,7 +267,7 @@ pub fn gltf_json(u: &mut Unstructured) -> Result<String> {
     // lazy texture decoding of issue 11 bounds bigger ones), then arbitrary bytes.
     let mut images = Vec::new();
     for _ in 0..u.int_in_range(0..=2usize)? {
-        while buffer.len() % 4 != 0 {
+        while !buffer.len().is_multiple_of(4) {
             buffer.push(0);
         }
         let offset = buffer.len();

@@ -179,7 +179,7 @@ impl Mesh {
     /// materials and textures, and that attributes are finite.
     pub fn validate(&self, joints: usize) -> Result<(), AnimError> {
         let fail = |m: String| Err(AnimError::Mesh(m));
-        if self.indices.len() % 3 != 0 {
+        if !self.indices.len().is_multiple_of(3) {
             return fail(format!(
                 "{} indices is not a whole number of triangles",
                 self.indices.len()

@@ -105,10 +105,10 @@ impl fmt::Display for LoadError {
         if let Some(section) = &self.section {
             write!(f, "{}: ", printable(section))?;
         }
-        if let Some(record) = &self.record {
-            if !self.message.starts_with(record.as_str()) {
-                write!(f, "{}: ", printable(record))?;
-            }
+        if let Some(record) = &self.record
+            && !self.message.starts_with(record.as_str())
+        {
+            write!(f, "{}: ", printable(record))?;
         }
         f.write_str(&printable(&self.message))
     }

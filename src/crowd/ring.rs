@@ -210,11 +210,11 @@ impl<A: RegionAllocator> PaletteRing<A> {
     /// The slot for this frame, once the consumer has released it (waiting through `waiter`).
     pub fn acquire(&mut self, waiter: &mut impl ReleaseWait) -> Result<Slot<'_>, RingError> {
         let index = self.next;
-        if let SlotState::InFlight(token) = self.state[index] {
-            if token > self.completed {
-                waiter.wait_released(token)?;
-                self.completed = token;
-            }
+        if let SlotState::InFlight(token) = self.state[index]
+            && token > self.completed
+        {
+            waiter.wait_released(token)?;
+            self.completed = token;
         }
         self.state[index] = SlotState::HandedOut;
         let completed = self.completed;
@@ -284,7 +284,7 @@ fn allocate<A: RegionAllocator>(
     }
     let region = allocator.allocate(bytes)?;
     let address = region.as_mut_ptr() as usize;
-    if region.len() < bytes || address % REGION_ALIGN != 0 {
+    if region.len() < bytes || !address.is_multiple_of(REGION_ALIGN) {
         return Err(RingError::BadRegion {
             len: region.len(),
             address,

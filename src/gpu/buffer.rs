@@ -182,10 +182,10 @@ impl Drop for GpuBuffer {
         // SAFETY: the owner guarantees the device no longer uses the buffer (frames are
         // waited for before their resources go).
         unsafe { self.ctx.device.destroy_buffer(self.buffer, None) };
-        if let Some(a) = self.allocation.take() {
-            if let Err(e) = self.ctx.allocator().free(a) {
-                log::warn!("freeing buffer memory: {e}");
-            }
+        if let Some(a) = self.allocation.take()
+            && let Err(e) = self.ctx.allocator().free(a)
+        {
+            log::warn!("freeing buffer memory: {e}");
         }
     }
 }

@@ -142,10 +142,10 @@ impl Drop for FrameCapture {
     fn drop(&mut self) {
         // A run that stopped (an error) between begin and end: throw the half-captured
         // frame away rather than leave RenderDoc capturing.
-        if self.capturing {
-            if let Some(api) = self.api.as_mut() {
-                api.discard_frame_capture(std::ptr::null(), std::ptr::null());
-            }
+        if self.capturing
+            && let Some(api) = self.api.as_mut()
+        {
+            api.discard_frame_capture(std::ptr::null(), std::ptr::null());
         }
     }
 }

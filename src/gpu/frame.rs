@@ -112,15 +112,15 @@ impl FrameResources {
 
     /// Writes timestamp `query` once all earlier work reached `stage`.
     pub fn timestamp(&self, query: u32, stage: vk::PipelineStageFlags2) {
-        if let Some(pool) = self.queries {
-            if query < self.query_count {
-                // SAFETY: recording; the query was reset at `begin`.
-                unsafe {
-                    self.ctx
-                        .device
-                        .cmd_write_timestamp2(self.cmd, stage, pool, query)
-                };
-            }
+        if let Some(pool) = self.queries
+            && query < self.query_count
+        {
+            // SAFETY: recording; the query was reset at `begin`.
+            unsafe {
+                self.ctx
+                    .device
+                    .cmd_write_timestamp2(self.cmd, stage, pool, query)
+            };
         }
     }
 

@@ -125,10 +125,10 @@ impl Drop for GpuImage {
             }
             self.ctx.device.destroy_image(self.image, None);
         }
-        if let Some(a) = self.allocation.take() {
-            if let Err(e) = self.ctx.allocator().free(a) {
-                log::warn!("freeing image memory: {e}");
-            }
+        if let Some(a) = self.allocation.take()
+            && let Err(e) = self.ctx.allocator().free(a)
+        {
+            log::warn!("freeing image memory: {e}");
         }
     }
 }

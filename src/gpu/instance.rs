@@ -116,10 +116,10 @@ impl Drop for Instance {
         // SAFETY: the device and every object made from this instance were destroyed first
         // (GpuContext owns the instance and drops it last).
         unsafe {
-            if let Some(du) = &self.debug_utils {
-                if self.messenger != vk::DebugUtilsMessengerEXT::null() {
-                    du.destroy_debug_utils_messenger(self.messenger, None);
-                }
+            if let Some(du) = &self.debug_utils
+                && self.messenger != vk::DebugUtilsMessengerEXT::null()
+            {
+                du.destroy_debug_utils_messenger(self.messenger, None);
             }
             self.instance.destroy_instance(None);
         }

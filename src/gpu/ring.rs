@@ -79,7 +79,7 @@ impl RegionAllocator for DeviceRingAllocator {
         let ptr = buffer.mapped_ptr().ok_or_else(|| {
             RingError::Allocation("the palette ring's memory is not host-visible".into())
         })?;
-        if ptr as usize % REGION_ALIGN != 0 {
+        if !(ptr as usize).is_multiple_of(REGION_ALIGN) {
             return Err(RingError::Allocation(
                 format!(
                     "the palette ring's mapping at {ptr:p} is not aligned to {REGION_ALIGN} bytes"

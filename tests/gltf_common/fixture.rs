@@ -204,7 +204,7 @@ impl Fixture {
         ty: &str,
         normalized: bool,
     ) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -279,11 +279,11 @@ impl Fixture {
     /// `.glb` bytes: header, JSON chunk, BIN chunk (both padded to 4 bytes).
     pub fn glb(&self) -> Vec<u8> {
         let mut json = serde_json::to_vec(&self.json).expect("serializes");
-        while json.len() % 4 != 0 {
+        while !json.len().is_multiple_of(4) {
             json.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let total = 12 + 8 + json.len() + 8 + bin.len();

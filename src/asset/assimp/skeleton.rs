@@ -180,10 +180,10 @@ pub(super) fn build(
     // walking them backwards marks every ancestor of a joint in one pass.
     let mut above_joint = vec![false; nodes.len()];
     for n in (0..nodes.len()).rev() {
-        if let Some(p) = nodes.parent[n] {
-            if above_joint[n] || node_source[n].is_some() {
-                above_joint[p] = true;
-            }
+        if let Some(p) = nodes.parent[n]
+            && (above_joint[n] || node_source[n].is_some())
+        {
+            above_joint[p] = true;
         }
     }
     for n in 0..nodes.len() {

@@ -91,18 +91,18 @@ fn check_before_validation(ctx: &Ctx, root: &gltf::json::Root) -> Result<(), Loa
     let positions = gltf::json::validation::Checked::Valid(gltf::json::mesh::Semantic::Positions);
     for (m, mesh) in root.meshes.iter().enumerate() {
         for (p, prim) in mesh.primitives.iter().enumerate() {
-            if let Some(acc) = prim.attributes.get(&positions) {
-                if acc.value() >= root.accessors.len() {
-                    return Err(ctx.error(
-                        ErrorKind::IndexOutOfRange,
-                        format!("meshes[{m}].primitives[{p}]"),
-                        format!(
-                            "POSITION accessor {} does not exist ({} accessors)",
-                            acc.value(),
-                            root.accessors.len()
-                        ),
-                    ));
-                }
+            if let Some(acc) = prim.attributes.get(&positions)
+                && acc.value() >= root.accessors.len()
+            {
+                return Err(ctx.error(
+                    ErrorKind::IndexOutOfRange,
+                    format!("meshes[{m}].primitives[{p}]"),
+                    format!(
+                        "POSITION accessor {} does not exist ({} accessors)",
+                        acc.value(),
+                        root.accessors.len()
+                    ),
+                ));
             }
         }
     }

@@ -84,7 +84,7 @@ pub(super) fn read_subsets(b: &Bytes, table: Table, materials: usize) -> Result<
             ));
         }
         let index_count = u64_at(s, 120);
-        if index_count % 3 != 0 {
+        if !index_count.is_multiple_of(3) {
             return Err(fail(
                 ErrorKind::Invalid,
                 format!("{index_count} indices is not a whole number of triangles"),

@@ -218,12 +218,12 @@ fn report_missed_capture(capture: &FrameCapture, frames: u64) {
 }
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
-    if let (Some(k), Some(frames)) = (args.capture_frame, args.frames) {
-        if k > frames {
-            return Err(CliError::Argument(format!(
-                "--capture-frame {k} is after the last frame (--frames {frames})"
-            )));
-        }
+    if let (Some(k), Some(frames)) = (args.capture_frame, args.frames)
+        && k > frames
+    {
+        return Err(CliError::Argument(format!(
+            "--capture-frame {k} is after the last frame (--frames {frames})"
+        )));
     }
     // A screenshot is a headless product: the window shows its frames instead.
     if args.headless || args.screenshot.is_some() {

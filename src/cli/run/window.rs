@@ -243,10 +243,10 @@ impl App<'_> {
 
 impl ApplicationHandler for App<'_> {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
-        if self.state.is_none() {
-            if let Err(e) = self.open(event_loop) {
-                self.fail(event_loop, e);
-            }
+        if self.state.is_none()
+            && let Err(e) = self.open(event_loop)
+        {
+            self.fail(event_loop, e);
         }
     }
 
@@ -313,10 +313,10 @@ impl ApplicationHandler for App<'_> {
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
-        if let Err(e) = self.write_stats() {
-            if self.error.is_none() {
-                self.error = Some(e);
-            }
+        if let Err(e) = self.write_stats()
+            && self.error.is_none()
+        {
+            self.error = Some(e);
         }
         if let Some(live) = self.state.take() {
             // Wait before tearing down so nothing in flight refers to what goes away.
