@@ -7,8 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use arbitrary::Unstructured;
-use throng::asset::LoadOptions;
-use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
+use throng::asset::budget::{ALLOWANCE, DEFAULT_MAX_MEMORY, PER_INPUT_BYTE};
 use throng::asset::gltf::parse;
 
 #[path = "common/counting_alloc.rs"]
@@ -28,8 +27,7 @@ fn replay(name: &str, bytes: &[u8]) -> bool {
         return false;
     };
     let (result, peak) = peak_of(|| parse("fuzz.gltf", json.as_bytes(), None));
-    let budget = (ALLOWANCE + PER_INPUT_BYTE * json.len() as u64)
-        .min(LoadOptions::default().max_memory) as usize;
+    let budget = (ALLOWANCE + PER_INPUT_BYTE * json.len() as u64).min(DEFAULT_MAX_MEMORY) as usize;
     assert!(
         peak <= budget,
         "{name}: the load of {} bytes of JSON peaked at {peak} bytes, over its budget of {budget}",

@@ -3,7 +3,7 @@
 //! Each case generates its input here (the large ones are never committed), loads it through
 //! the library under a counting global allocator, and checks the result (the one error line,
 //! or a model), and that the peak heap of the load stayed within the load's budget
-//! (`asset::budget`: 64 MiB + 32 x the input, at most `max_memory`). The command-line cases
+//! (`asset::budget`: 64 MiB + 32 x the input, at most 4 GiB, or `max_memory`). The command-line cases
 //! check the exit code and the single line on stderr.
 
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use std::path::PathBuf;
 mod counting_alloc;
 
 use counting_alloc::{peak_of, serial};
-use throng::asset::budget::{ALLOWANCE, PER_INPUT_BYTE};
+use throng::asset::budget::{ALLOWANCE, DEFAULT_MAX_MEMORY, PER_INPUT_BYTE};
 use throng::asset::{ErrorKind, LoadError, LoadOptions, gltf, m3d};
 
 #[global_allocator]
@@ -22,7 +22,7 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 /// The budget README states for an input of `bytes` under the default cap.
 fn budget_for(bytes: usize) -> usize {
     let limit = ALLOWANCE + PER_INPUT_BYTE * bytes as u64;
-    limit.min(LoadOptions::default().max_memory) as usize
+    limit.min(DEFAULT_MAX_MEMORY) as usize
 }
 
 /// A glTF file of `nodes` (JSON objects, comma-separated), one skin over `joints` and
@@ -194,10 +194,10 @@ fn a_chain_of_100000_joints_is_refused_before_the_skeleton_is_built() {
 }
 
 #[test]
-fn max_memory_caps_the_budget_for_every_format() {
+fn max_memory_sets_the_budget_for_every_format() {
     let _serial = serial();
     let small = LoadOptions {
-        max_memory: 100_000,
+        max_memory: Some(100_000),
         ..LoadOptions::default()
     };
     let text = empty_animations(50, 20);
@@ -218,6 +218,72 @@ fn max_memory_caps_the_budget_for_every_format() {
     assert!(err.to_string().contains("--max-memory"), "{err}");
     // Like every .m3d error, it says where: the header's last count.
     assert!(err.to_string().ends_with("(line 6)"), "{err}");
+
+    // SDKMESH and `.x` charge the same budget: the soldier's 57 frames fit in 100 KB, its
+    // decoded vertices do not; tiny.x's skeleton fits, its clip's tracks do not.
+    let soldier = shared_asset("dxsdk/soldier.sdkmesh");
+    let err = throng::asset::sdkmesh::load_with(&soldier, &small).expect_err("capped");
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    let line = err.to_string();
+    assert!(line.contains(": meshes: mesh 0 ("), "{line}");
+    assert!(line.contains("decoded vertices need"), "{line}");
+    assert!(
+        line.contains("over the load budget of 100.0 KB (--max-memory"),
+        "{line}"
+    );
+    let tiny = shared_asset("dxsdk/tiny.x");
+    let err = throng::asset::x::load_with(&tiny, &small).expect_err("capped");
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    assert!(
+        err.to_string()
+            .contains(": AnimationSet: 1 animation sets x 37 joints of tracks need"),
+        "{err}"
+    );
+    // And both load under their own budgets (the file's size decides), textures included.
+    let model = throng::asset::sdkmesh::load(&soldier).expect("soldier");
+    assert!(model.joint_count() > 0);
+    let model = throng::asset::x::load(&tiny).expect("tiny");
+    assert_eq!(model.mesh().textures.len(), 1, "Tiny_skin.dds fits");
+}
+
+/// Assimp allocates inside C++; its import runs first in a child whose address space may
+/// grow by the load's budget and no more, so a small budget refuses a file that makes Assimp
+/// allocate much more with one line, instead of letting Assimp take what it wants.
+#[cfg(feature = "assimp")]
+#[test]
+fn assimp_imports_within_the_budget() {
+    let _serial = serial();
+    let dir = std::env::temp_dir().join(format!("throng-assimp-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    // 600,000 vertices and triangles in 20 MB of OBJ text: Assimp holds every face as an
+    // object of its own, well over 100 MB.
+    let mut obj = String::new();
+    for i in 0..600_000 {
+        writeln!(obj, "v {i} 0 1").expect("text");
+    }
+    for i in 0..600_000 - 2 {
+        writeln!(obj, "f {} {} {}", i + 1, i + 2, i + 3).expect("text");
+    }
+    let file = dir.join("many.obj");
+    std::fs::write(&file, &obj).expect("write");
+    let small = LoadOptions {
+        max_memory: Some(10_000_000),
+        ..LoadOptions::default()
+    };
+    let err = throng::asset::assimp::load_with(&file, &small).expect_err("over 10 MB");
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    assert!(
+        err.to_string().ends_with(
+            "assimp: Assimp's import of this file needs more than the load budget of 10.0 MB \
+             (--max-memory)"
+        ),
+        "{err}"
+    );
+    // A real model imports under its own budget.
+    let fbx = shared_asset("assimp/huesitos.fbx");
+    let model = throng::asset::assimp::load_with(&fbx, &LoadOptions::default()).expect("fits");
+    assert_eq!(model.joint_count(), 10);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn shared_asset(relative: &str) -> PathBuf {
@@ -268,7 +334,7 @@ fn the_command_line_says_one_line_and_exits_1() {
         "{stderr}"
     );
 
-    // --max-memory lowers the cap for a file that fits the default one.
+    // --max-memory sets the budget, here below what a file that fits its own one needs.
     let file = dir.join("small.gltf");
     std::fs::write(&file, empty_animations(50, 20)).expect("write");
     for command in ["info", "pose"] {
@@ -285,7 +351,7 @@ fn the_command_line_says_one_line_and_exits_1() {
         assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{command}: {stderr}");
         assert!(
-            stderr.contains("the --max-memory cap"),
+            stderr.contains("over the load budget of 100.0 KB (--max-memory"),
             "{command}: {stderr}"
         );
     }

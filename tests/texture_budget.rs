@@ -1,6 +1,8 @@
 //! Large images in small files (issue 11): loading keeps a texture's encoded bytes, once per
-//! source, and never decodes it; decoding is held to the size the header promised. Peak heap
-//! use is measured with a counting allocator (this test binary's global allocator).
+//! source, and never decodes it; its decoded size is charged to the load's budget, and a
+//! texture that does not fit is left out with a warning (the model still loads); decoding is
+//! held to the size the header promised. Peak heap use is measured with a counting allocator
+//! (this test binary's global allocator).
 
 mod common;
 #[path = "common/counting_alloc.rs"]
@@ -14,7 +16,7 @@ use std::path::PathBuf;
 use counting_alloc::{peak_of, serial};
 use gltf_common::fixture::{Fixture, UNSIGNED_BYTE};
 use serde_json::json;
-use throng::asset::{self, texture};
+use throng::asset::{self, LoadOptions, texture};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -22,6 +24,15 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 const SIDE: u32 = 13000;
 /// What any of these loads may use: the decoded image would be 676 MB.
 const SMALL: usize = 32 << 20;
+
+/// A budget that holds the huge texture (its 13000x13000 pixels with mips: 901 MB), named
+/// with `--max-memory`.
+fn generous() -> LoadOptions {
+    LoadOptions {
+        max_memory: Some(2 << 30),
+        ..LoadOptions::default()
+    }
+}
 
 /// A 13000x13000 grey PNG of one value, written row by row (a few hundred KB).
 fn huge_png() -> Vec<u8> {
@@ -70,7 +81,35 @@ fn sixteen_images_over_one_huge_png_view_are_one_texture_never_decoded() {
         materials.push(json!({"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}}));
     }
     let glb = fx.glb();
-    let (model, peak) = peak_of(|| asset::gltf::parse("huge.glb", &glb, None).expect("loads"));
+    // Under the file's own budget the texture is left out, with one warning saying why.
+    let (loaded, peak) = peak_of(|| asset::gltf::parse_with_warnings("huge.glb", &glb, None));
+    let (model, warnings) = loaded.expect("loads without the texture");
+    assert!(peak < SMALL, "loading peaked at {peak} bytes");
+    assert!(model.mesh().textures.is_empty());
+    assert!(
+        model
+            .mesh()
+            .materials
+            .iter()
+            .all(|m| m.base_color_texture.is_none())
+    );
+    let left_out: Vec<&String> = warnings.iter().filter(|w| w.contains("left out")).collect();
+    assert_eq!(left_out.len(), 1, "{warnings:#?}");
+    eprintln!("{}", left_out[0]);
+    assert!(
+        left_out[0].starts_with("huge.glb: images[0]: the image is left out: its 13000x13000 pixels decoded with their mip chain need 901.3 MB, over the load budget of "),
+        "{}",
+        left_out[0]
+    );
+    assert!(
+        left_out[0].contains("(64 MiB + 32 x the "),
+        "{}",
+        left_out[0]
+    );
+    // With --max-memory raised it is kept: one source, one texture, never decoded at load.
+    let (loaded, peak) =
+        peak_of(|| asset::gltf::parse_with_options("huge.glb", &glb, None, &generous()));
+    let (model, _) = loaded.expect("loads");
     assert!(peak < SMALL, "loading peaked at {peak} bytes");
     let mesh = model.mesh();
     assert_eq!(mesh.textures.len(), 1, "one source, one texture");
@@ -101,6 +140,9 @@ fn one_embedded_huge_png_costs_its_bytes_not_its_pixels() {
     let path = dir.join("one.glb");
     std::fs::write(&path, fx.glb()).expect("write");
     let (model, peak) = peak_of(|| asset::load_file(&path).expect("loads"));
+    assert!(peak < SMALL, "loading peaked at {peak} bytes");
+    assert!(model.mesh().textures.is_empty(), "over the file's budget");
+    let (model, peak) = peak_of(|| asset::load_file_with(&path, &generous()).expect("loads"));
     assert!(peak < SMALL, "loading peaked at {peak} bytes");
     // A texture whose header promised less than its image holds: the decoder stops at the
     // promise instead of allocating the image.
@@ -141,6 +183,17 @@ fn four_huge_pngs_named_by_an_m3d_are_not_decoded_at_load() {
     let file = dir.join("huge.m3d");
     std::fs::write(&file, m3d_samples::SKINNED).expect("write");
     let (model, peak) = peak_of(|| asset::load_file(&file).expect("loads"));
+    assert!(peak < SMALL, "loading peaked at {peak} bytes");
+    assert!(
+        model.mesh().textures.is_empty(),
+        "each 901 MB texture is over the budget of the model and its files"
+    );
+    // 8 GB holds all of them (each is charged once, however many materials name it).
+    let enough = LoadOptions {
+        max_memory: Some(8 << 30),
+        ..LoadOptions::default()
+    };
+    let (model, peak) = peak_of(|| asset::load_file_with(&file, &enough).expect("loads"));
     assert!(peak < SMALL, "loading peaked at {peak} bytes");
     assert_eq!(model.mesh().textures.len(), names.len());
     assert!(

@@ -301,7 +301,7 @@ fn many_sets_of_many_joints_are_refused_before_their_tracks_are_built() {
     assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
     assert!(
         e.to_string()
-            .starts_with("bad.x: AnimationSet: 200000 animation sets of 1000 joints"),
+            .starts_with("bad.x: AnimationSet: 200000 animation sets x 1000 joints of tracks need"),
         "{e}"
     );
 }

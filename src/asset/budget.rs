@@ -6,12 +6,16 @@
 //! with the input, so a real model always fits and a crafted one cannot amplify:
 //!
 //! ```text
-//! limit = min(ALLOWANCE + PER_INPUT_BYTE x input bytes, --max-memory)
+//! limit = min(ALLOWANCE + PER_INPUT_BYTE x input bytes, DEFAULT_MAX_MEMORY)
 //! ```
 //!
-//! where the input is the model file plus every file it brings in (buffers, images). A charge
+//! where the input is the model file plus every file it brings in (buffers, images), unless
+//! `--max-memory` names the limit outright. A charge
 //! that would pass the limit is refused with one line saying what needed how much, for
 //! example `5000 clips x 5000 joints of tracks need 6.4 GB, over the load budget of 73.0 MB`.
+//! Decoded textures are charged too, when the texture is read (its header gives its size);
+//! one that does not fit is left out with a warning, since a model animates and draws without
+//! it.
 //!
 //! Charges are upper estimates of what the allocation will really take (including the
 //! transient copies made while building it), so the peak heap of a load stays within the
@@ -29,24 +33,26 @@ pub const ALLOWANCE: u64 = 64 << 20;
 /// How many bytes each input byte may make the program hold.
 pub const PER_INPUT_BYTE: u64 = 32;
 
-/// Default absolute cap on a load's budget (`--max-memory` changes it).
+/// The most a load's budget grows to with the input's size (`--max-memory` replaces the
+/// whole rule).
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
 
 /// The budget of one load. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct Budget {
     input: u64,
-    cap: u64,
+    /// `--max-memory`, if given: the limit itself.
+    fixed: Option<u64>,
     used: u64,
 }
 
 impl Budget {
-    /// The budget of a load whose model file has `input_bytes` bytes, capped by
-    /// `options.max_memory`.
+    /// The budget of a load whose model file has `input_bytes` bytes, or `options.max_memory`
+    /// if set.
     pub fn new(input_bytes: u64, options: &LoadOptions) -> Self {
         Self {
             input: input_bytes,
-            cap: options.max_memory,
+            fixed: options.max_memory,
             used: 0,
         }
     }
@@ -56,12 +62,34 @@ impl Budget {
         self.input = self.input.saturating_add(bytes);
     }
 
-    /// The most this load may hold: [`ALLOWANCE`] plus [`PER_INPUT_BYTE`] per input byte,
-    /// at most the cap.
+    /// The most this load may hold: [`ALLOWANCE`] plus [`PER_INPUT_BYTE`] per input byte, at
+    /// most [`DEFAULT_MAX_MEMORY`]; or `--max-memory`.
     pub fn limit(&self) -> u64 {
-        ALLOWANCE
-            .saturating_add(self.input.saturating_mul(PER_INPUT_BYTE))
-            .min(self.cap)
+        self.fixed.unwrap_or_else(|| {
+            ALLOWANCE
+                .saturating_add(self.input.saturating_mul(PER_INPUT_BYTE))
+                .min(DEFAULT_MAX_MEMORY)
+        })
+    }
+
+    /// The limit and where it came from, as a refusal states them: `73.0 MB (64 MiB + 32 x
+    /// the 189.0 KB input)`.
+    pub fn describe(&self) -> String {
+        let limit = self.limit();
+        format!(
+            "{} ({})",
+            human(limit),
+            rule_text(self.rule(limit), self.input)
+        )
+    }
+
+    /// Where `limit` (this budget's) came from.
+    fn rule(&self, limit: u64) -> Rule {
+        match self.fixed {
+            Some(_) => Rule::Flag,
+            None if limit == DEFAULT_MAX_MEMORY => Rule::Cap,
+            None => Rule::Input,
+        }
     }
 
     /// What has been charged so far.
@@ -88,7 +116,7 @@ impl Budget {
                 used: self.used,
                 limit,
                 input: self.input,
-                capped: limit == self.cap,
+                rule: self.rule(limit),
             });
         }
         Ok(())
@@ -108,8 +136,19 @@ pub struct OverBudget {
     pub limit: u64,
     /// The input's size the limit was computed from.
     pub input: u64,
-    /// Whether the limit is `--max-memory` rather than the input's share.
-    pub capped: bool,
+    /// Where the limit came from.
+    pub rule: Rule,
+}
+
+/// Where a load's limit came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// The input's share: [`ALLOWANCE`] plus [`PER_INPUT_BYTE`] per input byte.
+    Input,
+    /// The input's share reached [`DEFAULT_MAX_MEMORY`].
+    Cap,
+    /// `--max-memory`.
+    Flag,
 }
 
 impl OverBudget {
@@ -128,19 +167,20 @@ impl fmt::Display for OverBudget {
             human(self.need),
             human(self.limit)
         )?;
-        if self.capped {
-            f.write_str("the --max-memory cap")?;
-        } else {
-            write!(
-                f,
-                "64 MiB + {PER_INPUT_BYTE} x the {} input",
-                human(self.input)
-            )?;
-        }
+        f.write_str(&rule_text(self.rule, self.input))?;
         if self.used > 0 {
             write!(f, "; {} already used", human(self.used))?;
         }
         f.write_str(")")
+    }
+}
+
+/// How a limit came about, for the parenthesis after it.
+fn rule_text(rule: Rule, input: u64) -> String {
+    match rule {
+        Rule::Flag => "--max-memory".to_string(),
+        Rule::Cap => "the 4 GiB cap; --max-memory raises it".to_string(),
+        Rule::Input => format!("64 MiB + {PER_INPUT_BYTE} x the {} input", human(input)),
     }
 }
 
@@ -212,6 +252,14 @@ pub mod cost {
             .saturating_mul(u64::from(height))
             .saturating_mul(4)
     }
+
+    /// What decoding a `width x height` texture for upload holds: RGBA8 texels with a full
+    /// mip chain (a third more). Block-compressed DDS data uploaded as it is holds less; when
+    /// the device cannot sample it, it is decoded to exactly this.
+    pub fn texture(width: u32, height: u32) -> u64 {
+        let level0 = rgba8_image(width, height);
+        level0.saturating_add(level0 / 3)
+    }
 }
 
 #[cfg(test)]
@@ -220,19 +268,28 @@ mod tests {
 
     fn options(max_memory: u64) -> LoadOptions {
         LoadOptions {
-            max_memory,
+            max_memory: Some(max_memory),
             ..LoadOptions::default()
         }
     }
 
     #[test]
-    fn the_limit_grows_with_the_input_up_to_the_cap() {
-        let b = Budget::new(1000, &options(u64::MAX));
+    fn the_limit_grows_with_the_input_up_to_the_cap_unless_named() {
+        let default = LoadOptions::default();
+        let b = Budget::new(1000, &default);
         assert_eq!(b.limit(), ALLOWANCE + 32_000);
-        let mut b = Budget::new(1 << 40, &options(1 << 30));
-        assert_eq!(b.limit(), 1 << 30);
+        let mut b = Budget::new(1 << 40, &default);
+        assert_eq!(b.limit(), DEFAULT_MAX_MEMORY);
         b.add_input(u64::MAX);
-        assert_eq!(b.limit(), 1 << 30);
+        assert_eq!(b.limit(), DEFAULT_MAX_MEMORY);
+        let mut b = Budget::new(1000, &options(1 << 30));
+        assert_eq!(
+            b.limit(),
+            1 << 30,
+            "--max-memory is the limit, even above the formula"
+        );
+        b.add_input(1 << 40);
+        assert_eq!(b.limit(), 1 << 30, "and below it");
     }
 
     #[test]
@@ -246,7 +303,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "5 clips x 3 joints of tracks need 401 B, over the load budget of 1.0 KB \
-             (the --max-memory cap; 600 B already used)"
+             (--max-memory; 600 B already used)"
         );
         assert_eq!(b.used(), 600);
         let e = err.into_load_error("a.gltf", "animations");

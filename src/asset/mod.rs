@@ -27,9 +27,11 @@ pub struct LoadOptions {
     /// Cap on the size of any one file read, the model's or one it refers to
     /// (`--max-file-size`).
     pub max_file_size: u64,
-    /// Absolute cap on the memory budget of one load (`--max-memory`); below it the budget
-    /// is a function of the input's size (see [`budget`]).
-    pub max_memory: u64,
+    /// The memory budget of one load (`--max-memory`): `None` makes it a function of the
+    /// input's size, at most [`budget::DEFAULT_MAX_MEMORY`]; `Some(bytes)` sets it outright,
+    /// for a model that needs more (textures that compress unusually well) or to hold a load
+    /// to less (see [`budget`]).
+    pub max_memory: Option<u64>,
     /// Which loader reads a file (`--loader`).
     pub loader: Loader,
     /// The animation file of an SDKMESH model (`--anim`); `None` looks for
@@ -41,7 +43,7 @@ impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             max_file_size: source::DEFAULT_MAX_FILE_SIZE,
-            max_memory: budget::DEFAULT_MAX_MEMORY,
+            max_memory: None,
             loader: Loader::Auto,
             anim: None,
         }

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use throng::anim::SkinnedModel;
-use throng::asset::budget::DEFAULT_MAX_MEMORY;
 use throng::asset::{self, LoadOptions, Loader, source::DEFAULT_MAX_FILE_SIZE};
 
 /// How model files are read.
@@ -25,11 +24,12 @@ pub struct LoadArgs {
     /// formats refuse it.
     #[arg(long, value_name = "FILE")]
     anim: Option<PathBuf>,
-    /// Cap, in bytes, on the memory one model load may hold; below it a load's budget is
-    /// 64 MiB plus 32 bytes per input byte (README, "Input safety"). A file that needs more
-    /// is refused with one line saying what needed how much.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_MEMORY, value_parser = parse_bytes)]
-    max_memory: u64,
+    /// The memory one model load may hold, in bytes (default: 64 MiB plus 32 bytes per input
+    /// byte, at most 4 GiB; README, "Input safety"). A file that needs more is refused with
+    /// one line saying what needed how much; a texture that needs more is left out with a
+    /// warning. Raise it for a model that needs more, lower it to hold a load to less.
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    max_memory: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -20,7 +20,12 @@ use std::time::{Duration, Instant};
 
 use russimp_sys as sys;
 
+use crate::asset::budget::Budget;
 use crate::asset::{ErrorKind, LoadError};
+
+/// The child's exit code when Assimp reported that an allocation failed: the import needs
+/// more memory than the budget allows the child.
+const EXIT_OUT_OF_BUDGET: c_int = 3;
 
 /// How long the probe may take before the file counts as one Assimp cannot finish.
 const PROBE_TIME_LIMIT: Duration = Duration::from_secs(120);
@@ -52,7 +57,13 @@ impl Drop for Scene {
 
 /// Imports `bytes` (a whole file, already read under the size cap) with `flags`. `hint` is
 /// the file's extension, which tells Assimp the format when the content does not.
-pub(super) fn import(file: &str, bytes: &[u8], hint: &str, flags: u32) -> Result<Scene, LoadError> {
+pub(super) fn import(
+    file: &str,
+    bytes: &[u8],
+    hint: &str,
+    flags: u32,
+    budget: &Budget,
+) -> Result<Scene, LoadError> {
     let error = |kind, message: String| LoadError::new(file, kind, message).in_section("assimp");
     let length = c_uint::try_from(bytes.len()).map_err(|_| {
         error(
@@ -71,7 +82,19 @@ pub(super) fn import(file: &str, bytes: &[u8], hint: &str, flags: u32) -> Result
     };
     let hint = CString::new(hint).unwrap_or_default();
     let lock = ASSIMP.lock().unwrap_or_else(PoisonError::into_inner);
-    probe(bytes, length, &hint, flags).map_err(|why| error(why.kind, why.message))?;
+    let limit = budget.limit();
+    probe(bytes, length, &hint, flags, limit).map_err(|why| {
+        let message = if why.kind == ErrorKind::TooLarge {
+            // The child ran out of its address space: say so in the budget's words.
+            format!(
+                "Assimp's import of this file needs more than the load budget of {}",
+                budget.describe()
+            )
+        } else {
+            why.message
+        };
+        error(why.kind, message)
+    })?;
     // SAFETY: the buffer is valid for `length` bytes for the call; Assimp copies what it keeps.
     let scene = unsafe { import_raw(bytes, length, &hint, flags) };
     if scene.is_null() {
@@ -133,8 +156,18 @@ struct Refusal {
     message: String,
 }
 
-/// Imports in a forked child and reports how the child ended.
-fn probe(bytes: &[u8], length: c_uint, hint: &CStr, flags: u32) -> Result<(), Refusal> {
+/// Imports in a forked child whose address space may grow by at most `memory_limit` bytes,
+/// and reports how the child ended.
+fn probe(
+    bytes: &[u8],
+    length: c_uint,
+    hint: &CStr,
+    flags: u32,
+    memory_limit: u64,
+) -> Result<(), Refusal> {
+    // Measured here, where reading a file may allocate; the child inherits this size.
+    let address_space = current_address_space().unwrap_or(0);
+    let cap = address_space.saturating_add(memory_limit);
     // SAFETY: the child only calls Assimp (no Rust allocation, no locks of this process other
     // than malloc's, which glibc's fork makes safe) and leaves with `_exit`, never returning
     // into the caller's code.
@@ -149,11 +182,30 @@ fn probe(bytes: &[u8], length: c_uint, hint: &CStr, flags: u32) -> Result<(), Re
         });
     }
     if pid == 0 {
-        // SAFETY: see above; `bytes` is still mapped in the child.
+        // SAFETY: see above; `bytes` is still mapped in the child. `setrlimit` only reads
+        // the struct; Assimp's error string is its own, valid until the next import.
         unsafe {
+            let rlimit = libc::rlimit {
+                rlim_cur: cap,
+                rlim_max: cap,
+            };
+            if address_space > 0 {
+                libc::setrlimit(libc::RLIMIT_AS, &rlimit);
+            }
             let scene = import_raw(bytes, length, hint, flags);
             let code = if scene.is_null() {
-                1
+                // Assimp turns a failed allocation into an error whose text names it.
+                let raw = sys::aiGetErrorString();
+                let text = if raw.is_null() {
+                    &[][..]
+                } else {
+                    CStr::from_ptr(raw).to_bytes()
+                };
+                if text.windows(5).any(|w| w == b"alloc") {
+                    EXIT_OUT_OF_BUDGET
+                } else {
+                    1
+                }
             } else {
                 sys::aiReleaseImport(scene);
                 0
@@ -162,6 +214,15 @@ fn probe(bytes: &[u8], length: c_uint, hint: &CStr, flags: u32) -> Result<(), Re
         }
     }
     wait(pid)
+}
+
+/// This process's virtual address space in bytes (`/proc/self/statm`'s first field).
+fn current_address_space() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages.saturating_mul(u64::try_from(page).ok()?))
 }
 
 /// Waits for the probe child, killing it past the time limit.
@@ -182,6 +243,12 @@ fn wait(pid: libc::pid_t) -> Result<(), Refusal> {
                          hardened against malformed files, so throng refuses it",
                         signal_name(signal)
                     ),
+                });
+            }
+            if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == EXIT_OUT_OF_BUDGET {
+                return Err(Refusal {
+                    kind: ErrorKind::TooLarge,
+                    message: String::new(),
                 });
             }
             return Ok(());

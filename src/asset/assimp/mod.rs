@@ -24,6 +24,7 @@ use std::path::Path;
 use russimp_sys as sys;
 
 use crate::anim::SkinnedModel;
+use crate::asset::budget::{Budget, cost, times};
 use crate::asset::{LoadError, LoadOptions, source};
 
 /// Assimp's post-processing: triangles only, weights limited to four per vertex, normals and
@@ -46,7 +47,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    parse_with_warnings(&name, &bytes, &extension).map(|(model, _)| model)
+    parse_with_options(&name, &bytes, &extension, options).map(|(model, _)| model)
 }
 
 /// Converts `bytes` (a whole file whose extension is `extension`, lower case) and returns the
@@ -56,7 +57,21 @@ pub fn parse_with_warnings(
     bytes: &[u8],
     extension: &str,
 ) -> Result<(SkinnedModel, Vec<String>), LoadError> {
-    let scene = import::import(name, bytes, extension, FLAGS)?;
+    parse_with_options(name, bytes, extension, &LoadOptions::default())
+}
+
+/// [`parse_with_warnings`] under `options`' memory budget ([`crate::asset::budget`]): Assimp
+/// allocates inside C++, where nothing can be charged before it happens, so the import's
+/// child process runs with its address space limited to the budget (see `import`), and the
+/// same import in this process, which is the same work, stays within it too.
+pub fn parse_with_options(
+    name: &str,
+    bytes: &[u8],
+    extension: &str,
+    options: &LoadOptions,
+) -> Result<(SkinnedModel, Vec<String>), LoadError> {
+    let mut budget = Budget::new(bytes.len() as u64, options);
+    let scene = import::import(name, bytes, extension, FLAGS, &budget)?;
     let scene = scene.get();
     let mut warned = std::collections::HashSet::new();
     let mut warnings = Vec::new();
@@ -89,6 +104,31 @@ pub fn parse_with_warnings(
     } else {
         clips::ASSIMP_TICKS_PER_SECOND
     };
+    // The conversion can hold more than Assimp's scene: every clip gets a track for every
+    // joint, animated or not. Charged before the clips are built.
+    let keys: u64 = animations
+        .iter()
+        // SAFETY: the channels are owned by the scene, alive as long as `scene`.
+        .flat_map(|a| unsafe { raw::objects(a.mChannels, a.mNumChannels) })
+        .map(|c| {
+            u64::from(c.mNumPositionKeys)
+                + u64::from(c.mNumRotationKeys)
+                + u64::from(c.mNumScalingKeys)
+        })
+        .sum();
+    budget
+        .charge(
+            times(animations.len(), cost::clip(rig.skeleton.len()))
+                .saturating_add(keys.saturating_mul(cost::KEY)),
+            || {
+                format!(
+                    "{} animations x {} joints of tracks",
+                    animations.len(),
+                    rig.skeleton.len()
+                )
+            },
+        )
+        .map_err(|e| e.into_load_error(name, "animations"))?;
     let clips = clips::clips(name, &nodes, &rig, &animations, default_ticks, &mut warn)?;
     let materials = mesh::materials(scene);
     let mesh = mesh::build(name, &meshes, &bones, &rig.node_joint, materials, &mut warn)?;

@@ -131,19 +131,35 @@ impl Images<'_, '_> {
         Ok(slot)
     }
 
-    /// The slot of an image read from `key`, reading it with `read` the first time.
+    /// The slot of an image read from `key`, reading it with `read` the first time and
+    /// charging its decoded pixels to the load's budget: one that does not fit is left out
+    /// with a warning (`texture::charge`), like a missing file.
     fn slot_of(
         &mut self,
+        ctx: &mut Ctx,
+        section: &str,
         key: SourceKey,
-        read: impl FnOnce() -> Result<Option<Texture>, LoadError>,
+        read: impl FnOnce(&mut Ctx) -> Result<Option<Texture>, LoadError>,
     ) -> Result<Option<usize>, LoadError> {
         if let Some(&known) = self.by_source.get(&key) {
             return Ok(known);
         }
-        let slot = read()?.map(|t| {
-            self.textures.push(t);
-            self.textures.len() - 1
-        });
+        let slot = match read(ctx)? {
+            Some(t) => match texture::charge(&mut ctx.budget, &t) {
+                Ok(()) => {
+                    self.textures.push(t);
+                    Some(self.textures.len() - 1)
+                }
+                Err(why) => {
+                    ctx.warn_once(
+                        format!("budget {section}"),
+                        format!("{section}: the image {why}; materials using it fall back to their base color"),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
         self.by_source.insert(key, slot);
         Ok(slot)
     }
@@ -180,7 +196,7 @@ impl Images<'_, '_> {
                 ));
             };
             let buffers = self.buffers;
-            return self.slot_of(SourceKey::View(view.index()), || {
+            return self.slot_of(ctx, &section, SourceKey::View(view.index()), |ctx| {
                 embedded(ctx, buffers.view(ctx, &view)?)
             });
         }
@@ -192,10 +208,12 @@ impl Images<'_, '_> {
             ));
         };
         match uri::parse(ctx, &section, text)? {
-            Target::Data(payload) => self.slot_of(SourceKey::DataUri(text.to_string()), || {
-                let bytes = uri::decode_base64(ctx, &section, payload)?;
-                embedded(ctx, &bytes)
-            }),
+            Target::Data(payload) => {
+                self.slot_of(ctx, &section, SourceKey::DataUri(text.to_string()), |ctx| {
+                    let bytes = uri::decode_base64(ctx, &section, payload)?;
+                    embedded(ctx, &bytes)
+                })
+            }
             Target::File(relative) => {
                 // The file as the folder resolves it, so two spellings of one file (or a link
                 // to it) are one texture; a path that does not resolve is reported by the read.
@@ -205,7 +223,7 @@ impl Images<'_, '_> {
                     None => relative.clone(),
                 };
                 let base_dir = self.base_dir;
-                self.slot_of(SourceKey::File(key), || {
+                self.slot_of(ctx, &section, SourceKey::File(key), |ctx| {
                     read_external(ctx, &section, base_dir, &relative)
                 })
             }

@@ -109,6 +109,7 @@ pub(super) fn model(
     contents: Contents,
     texture_dir: Option<&Path>,
     options: &LoadOptions,
+    budget: &mut Budget,
 ) -> Result<SkinnedModel> {
     match contents.renormalized {
         0 => {}
@@ -117,7 +118,8 @@ pub(super) fn model(
             log::warn!("{file}: {n} vertices have blend weights that do not sum to 1; renormalized")
         }
     }
-    let (materials, textures) = textures::resolve(file, contents.materials, texture_dir, options);
+    let (materials, textures) =
+        textures::resolve(file, contents.materials, texture_dir, options, budget);
     let mesh = Mesh {
         vertices: contents.vertices,
         indices: contents.indices,

@@ -89,5 +89,5 @@ pub fn parse_with_options(
 ) -> Result<SkinnedModel, LoadError> {
     let mut budget = Budget::new(bytes.len() as u64, options);
     let contents = build::read(name, bytes, &mut budget)?;
-    build::model(name, contents, texture_dir, options)
+    build::model(name, contents, texture_dir, options, &mut budget)
 }

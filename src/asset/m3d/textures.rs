@@ -1,7 +1,7 @@
 //! Texture files named by materials (`DiffuseMap`, `NormalMap`), resolved beside the model.
 //!
-//! A texture that cannot be used (missing, not PNG, JPEG or DDS, a bad header, or a name that is
-//! not a plain file name) is not an error: the material keeps its flat color and the loader
+//! A texture that cannot be used (missing, not PNG, JPEG or DDS, a bad header, a name that is
+//! not a plain file name, or pixels that would pass the load's memory budget) is not an error: the material keeps its flat color and the loader
 //! logs one warning per distinct name. Each distinct file is read once, however many materials
 //! use it; its pixels are decoded only when a renderer uploads it.
 
@@ -11,6 +11,7 @@ use std::path::{Component, Path};
 use super::materials::FileMaterial;
 use crate::anim::{Material, Texture};
 use crate::asset::LoadOptions;
+use crate::asset::budget::Budget;
 use crate::asset::texture::FileTextures;
 
 /// The materials with texture indices filled in, and the textures they index.
@@ -19,12 +20,13 @@ pub(super) fn resolve(
     materials: Vec<FileMaterial>,
     dir: Option<&Path>,
     options: &LoadOptions,
+    budget: &mut Budget,
 ) -> (Vec<Material>, Vec<Texture>) {
     let Some(dir) = dir else {
         let materials = materials.into_iter().map(|m| m.material).collect();
         return (materials, Vec::new());
     };
-    let mut files = FileTextures::new(dir, options);
+    let mut files = FileTextures::new(dir, options, budget);
     let mut cache: HashMap<String, Option<usize>> = HashMap::new();
     let mut lookup = |name: &str| -> Option<usize> {
         if let Some(&known) = cache.get(name) {

@@ -18,6 +18,7 @@ use glam::{Quat, Vec3};
 
 use super::bytes::{Bytes, Result, f32s_at, name_at, show, u8_at, u32_at, u64_at};
 use crate::anim::{AnimationClip, JointTrack, Skeleton, Transform};
+use crate::asset::budget::{Budget, cost};
 use crate::asset::{ErrorKind, LoadError};
 
 const HEADER_SIZE: usize = 40;
@@ -38,6 +39,7 @@ pub(super) fn read(
     clip_name: &str,
     frame_names: &[String],
     skeleton: &Skeleton,
+    budget: &mut Budget,
 ) -> Result<AnimationClip> {
     let header = b.table(super::ANIM_HEADER, 0, 1, HEADER_SIZE, "header")?;
     let fail = |kind, why: String| b.error(super::ANIM_HEADER, kind, why);
@@ -108,6 +110,18 @@ pub(super) fn read(
             ),
         ));
     }
+    // Each bound frame gets a track of `keys` keys for translation, rotation and scale.
+    let channels = 3 * bound.max(1);
+    budget
+        .charge(
+            cost::clip(skeleton.len()).saturating_add(
+                channels
+                    .saturating_mul(u64::from(keys))
+                    .saturating_mul(cost::KEY),
+            ),
+            || format!("{bound} tracks of {keys} keys"),
+        )
+        .map_err(|e| fail(ErrorKind::TooLarge, e.to_string()))?;
     let times: Vec<f32> = (0..keys)
         .map(|k| (f64::from(k) / f64::from(fps)) as f32)
         .collect();

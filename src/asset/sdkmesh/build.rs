@@ -11,6 +11,7 @@ use super::meshes::{Mesh as FileMesh, Subset as FileSubset};
 use super::vertices::{self, Binding};
 use crate::anim::{Mat3x4, Mesh, Skeleton, Subset};
 use crate::asset::ErrorKind;
+use crate::asset::budget::{Budget, cost, times};
 
 /// Meshes may share a vertex or index buffer, and each sharing mesh gets its own copy (their
 /// bone lists differ); copies are capped at this many times the file's own vertices and
@@ -34,7 +35,12 @@ pub(super) struct Parts<'s, 'a> {
 }
 
 /// The vertices, indices and subsets of every mesh (materials are filled in by the caller).
-pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<Mesh> {
+pub(super) fn geometry(
+    b: &Bytes,
+    parts: &Parts,
+    skeleton: &Skeleton,
+    budget: &mut Budget,
+) -> Result<Mesh> {
     let file_vertices: usize = parts.vertex_buffers.iter().map(|v| v.count).sum();
     let file_indices: usize = parts.index_buffers.iter().map(|i| i.count).sum();
     let vertex_budget = file_vertices
@@ -86,6 +92,11 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
                         ),
                     ));
                 }
+                budget
+                    .charge(times(vb.count, cost::VERTEX), || {
+                        format!("{} decoded vertices", vb.count)
+                    })
+                    .map_err(|e| fail(ErrorKind::TooLarge, e.to_string()))?;
                 far_weights +=
                     vertices::decode(vb, &binding, &mut mesh.vertices).map_err(|(kind, why)| {
                         fail(kind, why).at_record(format!(
@@ -110,6 +121,12 @@ pub(super) fn geometry(b: &Bytes, parts: &Parts, skeleton: &Skeleton) -> Result<
                     format!("meshes reuse the subsets more than {MAX_COPIES} times over"),
                 ));
             }
+            let triangles = subset.index_count as usize / 3;
+            budget
+                .charge(times(triangles, cost::TRIANGLE), || {
+                    format!("subset {s}'s {triangles} triangles")
+                })
+                .map_err(|e| fail(ErrorKind::TooLarge, e.to_string()))?;
             mesh.subsets
                 .push(append_subset(&mut mesh.indices, subset, ib, base));
         }

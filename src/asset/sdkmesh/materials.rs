@@ -12,7 +12,9 @@ use std::path::Path;
 use super::bytes::{Bytes, Result, f32s_at, name_at, show};
 use super::header::Table;
 use crate::anim::{Material, Texture};
-use crate::asset::{ErrorKind, LoadOptions, texture};
+use crate::asset::budget::Budget;
+use crate::asset::texture::FileTextures;
+use crate::asset::{ErrorKind, LoadOptions};
 
 const MATERIAL_SIZE: usize = 1256;
 const NAME_LEN: usize = 100;
@@ -62,26 +64,34 @@ pub(super) fn read(b: &Bytes, table: Table) -> Result<Vec<FileMaterial>> {
     Ok(materials)
 }
 
-/// The materials with their maps read from `dir` (none when `dir` is `None`), and the decoded
-/// textures they index. Each distinct file is read once; `max_size` caps each file.
+/// The materials with their maps read from `dir` (none when `dir` is `None`), and the
+/// textures they index. Each distinct file is read once and charged to `budget`
+/// ([`FileTextures`]).
 pub(super) fn resolve(
     file: &str,
     materials: Vec<FileMaterial>,
     dir: Option<&Path>,
-    max_size: u64,
+    options: &LoadOptions,
+    budget: &mut Budget,
 ) -> (Vec<Material>, Vec<Texture>) {
-    let mut textures = Vec::new();
+    let Some(dir) = dir else {
+        let materials = materials
+            .into_iter()
+            .map(|m| plain(m, None, None))
+            .collect();
+        return (materials, Vec::new());
+    };
+    let mut files = FileTextures::new(dir, options, budget);
     let mut cache: HashMap<String, Option<usize>> = HashMap::new();
     let mut lookup = |name: &str| -> Option<usize> {
-        let dir = dir.filter(|_| !name.is_empty())?;
+        if name.is_empty() {
+            return None;
+        }
         if let Some(&known) = cache.get(name) {
             return known;
         }
-        let index = match load(dir, name, max_size) {
-            Ok(t) => {
-                textures.push(t);
-                Some(textures.len() - 1)
-            }
+        let index = match files.index_of(name) {
+            Ok(t) => Some(t),
             Err(why) => {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
@@ -95,23 +105,21 @@ pub(super) fn resolve(
     };
     let materials = materials
         .into_iter()
-        .map(|m| Material {
-            base_color_texture: lookup(&m.diffuse_map),
-            normal_texture: lookup(&m.normal_map),
-            name: m.name,
-            base_color: m.diffuse,
-            ..Material::default()
+        .map(|m| {
+            let (diffuse, normal) = (lookup(&m.diffuse_map), lookup(&m.normal_map));
+            plain(m, diffuse, normal)
         })
         .collect();
-    (materials, textures)
+    (materials, files.into_textures())
 }
 
-/// Reads `name` from `dir` and checks its header (it is decoded when the renderer uploads
-/// it), or says why not.
-fn load(dir: &Path, name: &str, max_size: u64) -> std::result::Result<Texture, String> {
-    let options = LoadOptions {
-        max_file_size: max_size,
-        ..LoadOptions::default()
-    };
-    texture::load_beside(dir, name, &options)
+/// A file material with its texture indices.
+fn plain(m: FileMaterial, diffuse: Option<usize>, normal: Option<usize>) -> Material {
+    Material {
+        base_color_texture: diffuse,
+        normal_texture: normal,
+        name: m.name,
+        base_color: m.diffuse,
+        ..Material::default()
+    }
 }

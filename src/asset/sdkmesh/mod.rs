@@ -27,6 +27,7 @@ mod vertices;
 use std::path::{Path, PathBuf};
 
 use crate::anim::SkinnedModel;
+use crate::asset::budget::{Budget, cost, times};
 use crate::asset::{ErrorKind, LoadError, LoadOptions, source};
 
 use bytes::Bytes;
@@ -77,7 +78,7 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, Loa
     let animation = anim
         .as_ref()
         .map(|(name, bytes)| AnimationFile { name, bytes });
-    parse_with(&file, &bytes, animation, Some(dir), options.max_file_size)
+    parse_with(&file, &bytes, animation, Some(dir), options)
 }
 
 /// `MODEL.sdkmesh_anim` beside the model, if there is one (read under the referenced-file
@@ -111,22 +112,24 @@ pub fn parse(
     animation: Option<AnimationFile<'_>>,
     texture_dir: Option<&Path>,
 ) -> Result<SkinnedModel, LoadError> {
-    parse_with(
-        name,
-        bytes,
-        animation,
-        texture_dir,
-        source::DEFAULT_MAX_FILE_SIZE,
-    )
+    parse_with(name, bytes, animation, texture_dir, &LoadOptions::default())
 }
 
-fn parse_with(
+/// [`parse`] under `options`' limits. One memory budget covers the load
+/// ([`crate::asset::budget`]): the model file and the animation file are its input; the
+/// decoded vertices and indices, the skeleton, the clip's keys and the textures' pixels are
+/// charged before they are built.
+pub fn parse_with(
     name: &str,
     bytes: &[u8],
     animation: Option<AnimationFile<'_>>,
     texture_dir: Option<&Path>,
-    max_file_size: u64,
+    options: &LoadOptions,
 ) -> Result<SkinnedModel, LoadError> {
+    let mut budget = Budget::new(bytes.len() as u64, options);
+    if let Some(anim) = &animation {
+        budget.add_input(anim.bytes.len() as u64);
+    }
     let b = Bytes::new(name, bytes);
     let header = header::read(&b)?;
     let vertex_buffers = buffers::read_vertex_buffers(&b, header.vertex_buffers)?;
@@ -144,6 +147,11 @@ fn parse_with(
             frames: frames.len(),
         },
     )?;
+    budget
+        .charge(times(frames.len(), cost::JOINT), || {
+            format!("a skeleton of {} frames", frames.len())
+        })
+        .map_err(|e| e.into_load_error(name, FRAMES))?;
     let skeleton = skeleton::build(&b, &frames)?;
     let mut mesh = build::geometry(
         &b,
@@ -155,6 +163,7 @@ fn parse_with(
             frames: &frames,
         },
         &skeleton,
+        &mut budget,
     )?;
     let clips = match animation {
         Some(anim) => {
@@ -165,12 +174,13 @@ fn parse_with(
                 &build::stem(anim.name),
                 &names,
                 &skeleton,
+                &mut budget,
             )?]
         }
         None => Vec::new(),
     };
     let (materials, textures) =
-        materials::resolve(name, file_materials, texture_dir, max_file_size);
+        materials::resolve(name, file_materials, texture_dir, options, &mut budget);
     mesh.materials = materials;
     mesh.textures = textures;
     SkinnedModel::new(build::stem(name), FORMAT, skeleton, clips, mesh)

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::anim::{Texture, TextureEncoding};
+use crate::asset::budget::{Budget, cost};
 use crate::asset::{LoadOptions, source};
 
 pub use bcn::BlockFormat;
@@ -141,6 +142,22 @@ fn decode_pixels(texture: &Texture) -> Result<Decoded, String> {
     }
 }
 
+/// Charges what decoding `texture` will hold ([`cost::texture`]) to the load's `budget`, or
+/// says why it is left out: the end of a sentence that starts with the texture's name (`is
+/// left out: its 13000x13000 pixels decoded with their mip chain need 901.3 MB, over the
+/// load budget of ...`). Every loader charges each texture it keeps, once, when it is read:
+/// the header has given its size, and no pixel has been decoded. A texture that does not fit
+/// is left out rather than failing the load: the model animates, and draws in its materials'
+/// colours, without it.
+pub fn charge(budget: &mut Budget, texture: &Texture) -> Result<(), String> {
+    let (width, height) = (texture.width, texture.height);
+    budget
+        .charge(cost::texture(width, height), || {
+            format!("is left out: its {width}x{height} pixels decoded with their mip chain")
+        })
+        .map_err(|over| over.to_string())
+}
+
 /// Reads the texture file `name` that a model in `dir` refers to (under the path policy of
 /// [`source::read_referenced`], with `options`' size cap) and probes it. The error is the
 /// end of a sentence that starts with the file's name (`not found`, `cannot be used: ...`).
@@ -151,38 +168,46 @@ pub fn load_beside(dir: &Path, name: &str, options: &LoadOptions) -> Result<Text
     probe(name, bytes.into()).map_err(|e| format!("cannot be used ({e})"))
 }
 
-/// A model's texture files: each file is read and probed once, however many materials name
-/// it and under whichever names (`a.png`, `./a.png`, a link to it).
+/// A model's texture files: each file is read, probed and charged to the load's budget
+/// once, however many materials name it and under whichever names (`a.png`, `./a.png`, a link
+/// to it).
 pub struct FileTextures<'a> {
     dir: &'a Path,
     options: &'a LoadOptions,
-    by_file: HashMap<PathBuf, usize>,
+    budget: &'a mut Budget,
+    /// The texture index of each file read, or why it is not used.
+    by_file: HashMap<PathBuf, Result<usize, String>>,
     textures: Vec<Texture>,
 }
 
 impl<'a> FileTextures<'a> {
-    /// No textures yet; files are looked for in `dir`.
-    pub fn new(dir: &'a Path, options: &'a LoadOptions) -> Self {
+    /// No textures yet; files are looked for in `dir`, and charged to `budget` (their bytes
+    /// raise it as input, their decoded pixels are charged against it).
+    pub fn new(dir: &'a Path, options: &'a LoadOptions, budget: &'a mut Budget) -> Self {
         Self {
             dir,
             options,
+            budget,
             by_file: HashMap::new(),
             textures: Vec::new(),
         }
     }
 
     /// The index in [`Self::into_textures`] of the texture file `name`, reading it the first
-    /// time its file is seen. Errors as [`load_beside`]'s.
+    /// time its file is seen. Errors as [`load_beside`]'s and [`charge`]'s.
     pub fn index_of(&mut self, name: &str) -> Result<usize, String> {
         let file = source::resolve_referenced(self.dir, Path::new(name)).map_err(|f| f.why)?;
-        if let Some(&known) = self.by_file.get(&file) {
-            return Ok(known);
+        if let Some(known) = self.by_file.get(&file) {
+            return known.clone();
         }
-        let texture = load_beside(self.dir, name, self.options)?;
-        self.textures.push(texture);
-        let index = self.textures.len() - 1;
-        self.by_file.insert(file, index);
-        Ok(index)
+        let index = load_beside(self.dir, name, self.options).and_then(|texture| {
+            self.budget.add_input(texture.source.len() as u64);
+            charge(self.budget, &texture)?;
+            self.textures.push(texture);
+            Ok(self.textures.len() - 1)
+        });
+        self.by_file.insert(file, index.clone());
+        index
     }
 
     /// The textures read, in the order they were first named.

@@ -17,44 +17,42 @@ use super::document::Document;
 use super::reader::Result;
 use super::skeleton::{Rig, decompose, rotation_key};
 use crate::anim::{AnimationClip, Channel, JointTrack};
+use crate::asset::budget::{Budget, cost, times};
 use crate::asset::gltf::fold::Similarity;
 use crate::asset::{ErrorKind, LoadError};
-
-/// Bytes of tracks and sampler one clip may take per joint, for the budget below.
-const BYTES_PER_TRACK: usize = 512;
-/// Clips may take this much memory on top of what the file's size justifies.
-const BASE_BUDGET: usize = 64 << 20;
-/// How many bytes of clips each byte of the file may justify.
-const BUDGET_PER_INPUT_BYTE: usize = 16;
 
 /// D3DX's tick rate for files without `AnimTicksPerSecond`.
 pub const DEFAULT_TICKS_PER_SECOND: u32 = 4800;
 
 /// Every set of `doc` as a clip of `rig`'s skeleton.
-pub(super) fn read(file: &str, doc: &Document, rig: &Rig) -> Result<Vec<AnimationClip>> {
+pub(super) fn read(
+    file: &str,
+    doc: &Document,
+    rig: &Rig,
+    budget: &mut Budget,
+) -> Result<Vec<AnimationClip>> {
     let rate = f64::from(doc.ticks_per_second.unwrap_or(DEFAULT_TICKS_PER_SECOND));
     // Every clip holds a track per joint: many (even empty) sets times many joints could ask
-    // for far more memory than the file's size justifies.
-    let need = doc
+    // for far more memory than the file's size justifies; charged before the first is built.
+    let keys: usize = doc
         .sets
-        .len()
-        .saturating_mul(rig.skeleton.len())
-        .saturating_mul(BYTES_PER_TRACK);
-    let budget = BASE_BUDGET.saturating_add(doc.input_len.saturating_mul(BUDGET_PER_INPUT_BYTE));
-    if need > budget {
-        return Err(LoadError::new(
-            file,
-            ErrorKind::TooLarge,
-            format!(
-                "{} animation sets of {} joints would take about {need} bytes of tracks, more \
-                 than a file of {} bytes justifies",
-                doc.sets.len(),
-                rig.skeleton.len(),
-                doc.input_len
-            ),
+        .iter()
+        .flat_map(|s| &s.animations)
+        .flat_map(|a| &a.keys)
+        .map(|k| k.times.len())
+        .sum();
+    let joints = rig.skeleton.len();
+    budget
+        .charge(
+            times(doc.sets.len(), cost::clip(joints)).saturating_add(times(keys, cost::KEY)),
+            || {
+                format!(
+                    "{} animation sets x {joints} joints of tracks",
+                    doc.sets.len()
+                )
+            },
         )
-        .in_section("AnimationSet"));
-    }
+        .map_err(|e| e.into_load_error(file, "AnimationSet"))?;
     let mut clips = Vec::with_capacity(doc.sets.len());
     let mut names = HashSet::new();
     let mut warned_missing = false;

@@ -43,8 +43,6 @@ pub(super) struct Document {
     pub ticks_per_second: Option<u32>,
     /// The first frame of each name (names are looked up once each, not searched).
     pub first_frame: HashMap<String, usize>,
-    /// Size of the file in bytes, which bounds what the load may build from it.
-    pub input_len: usize,
 }
 
 impl Document {
@@ -62,10 +60,7 @@ pub(super) type NamedMaterials = HashMap<Vec<u8>, XMaterial>;
 pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
     let start = header(file, bytes)?;
     let mut r = Reader::new(file, bytes, start);
-    let mut doc = Document {
-        input_len: bytes.len(),
-        ..Document::default()
-    };
+    let mut doc = Document::default();
     let mut named = NamedMaterials::new();
     while let Some(child) = r.top_level()? {
         match child {

@@ -4,7 +4,7 @@
 //! `fresnel0` the way the `.m3d` loader maps the same Blinn-Phong terms (roughness
 //! `(2 / (power + 2))^(1/4)`, `fresnel0` the specular color clamped to [0, 1]); the emissive
 //! color is read and not kept. Texture files are looked for beside the model through
-//! [`texture::load_beside`] (read under the path policy, header checked, decoded when the
+//! [`FileTextures`] (read under the path policy, header checked, decoded when the
 //! renderer uploads it); one that cannot be used is a warning (once per file name) and the
 //! material keeps its flat color.
 
@@ -13,7 +13,9 @@ use std::path::Path;
 
 use super::reader::{Child, Reader, Result, show};
 use crate::anim::{Material, Texture};
-use crate::asset::{LoadOptions, texture};
+use crate::asset::LoadOptions;
+use crate::asset::budget::Budget;
+use crate::asset::texture::FileTextures;
 
 /// One `Material` as the file writes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,19 +87,18 @@ pub(super) fn resolve(
     file: &str,
     materials: &[XMaterial],
     dir: Option<&Path>,
-    max_file_size: u64,
+    options: &LoadOptions,
+    budget: &mut Budget,
 ) -> (Vec<Material>, Vec<Texture>) {
-    let mut textures = Vec::new();
+    let mut files = dir.map(|dir| FileTextures::new(dir, options, budget));
     let mut cache: HashMap<&str, Option<usize>> = HashMap::new();
     let mut out = Vec::with_capacity(materials.len());
     for (k, m) in materials.iter().enumerate() {
-        let base_color_texture = match (&m.texture, dir) {
-            (Some(name), Some(dir)) => *cache.entry(name.as_str()).or_insert_with(|| {
-                match load(dir, name, max_file_size) {
-                    Ok(t) => {
-                        textures.push(t);
-                        Some(textures.len() - 1)
-                    }
+        let base_color_texture = match (&m.texture, files.as_mut()) {
+            (Some(name), Some(files)) => *cache.entry(name.as_str()).or_insert_with(|| {
+                // Windows separators in the name are read as `/`.
+                match files.index_of(&name.replace('\\', "/")) {
+                    Ok(t) => Some(t),
                     Err(why) => {
                         log::warn!(
                             "{file}: texture \"{}\" {why}; using the material color",
@@ -129,16 +130,8 @@ pub(super) fn resolve(
             alpha_clip: false,
         });
     }
-    (out, textures)
-}
-
-/// Reads and decodes `name` from `dir`, or says why not (the end of a sentence that starts
-/// with the texture's name). Windows separators in the name are read as `/`.
-fn load(dir: &Path, name: &str, max_file_size: u64) -> std::result::Result<Texture, String> {
-    let relative = name.replace('\\', "/");
-    let options = LoadOptions {
-        max_file_size,
-        ..LoadOptions::default()
-    };
-    texture::load_beside(dir, &relative, &options)
+    (
+        out,
+        files.map_or_else(Vec::new, FileTextures::into_textures),
+    )
 }
