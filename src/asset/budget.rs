@@ -233,8 +233,9 @@ pub mod cost {
 
     /// One animation key of one channel: time and value in the track, the same in the
     /// sampler's frame-major data, and the loader's copies while converting (cubic splines
-    /// count each tangent as a key).
-    pub const KEY: u64 = 4 * (4 + size_of::<Vec4>() as u64);
+    /// count each tangent as a key), plus the half `Vec4` of slerp arc the sampler keeps for
+    /// a rotation key.
+    pub const KEY: u64 = 4 * (4 + size_of::<Vec4>() as u64) + 8;
 
     /// A clip of `joints` joints before its keys ([`KEY`] each, charged separately).
     pub fn clip(joints: usize) -> u64 {
