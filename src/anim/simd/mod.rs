@@ -118,8 +118,7 @@ impl Lanes for Vec4 {
 
     #[inline(always)]
     fn gather(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
-        let m = Mat4::from_cols(frames[0][i], frames[1][i], frames[2][i], frames[3][i]).transpose();
-        [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+        gather_four(frames, 0, i)
     }
 
     #[inline(always)]
@@ -130,12 +129,36 @@ impl Lanes for Vec4 {
         j: usize,
         r: usize,
     ) {
-        let [c0, c1, c2, c3] = columns;
-        let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
-        let lanes = [rows.x_axis, rows.y_axis, rows.z_axis, rows.w_axis];
-        for (l, row) in lanes.into_iter().enumerate() {
-            store_row::<STREAM>(&mut out[l * joints + j].rows[r], row);
-        }
+        scatter_four::<STREAM>(columns, out, 0, joints, j, r);
+    }
+}
+
+/// Entry `i` of lanes `first..first + 4`'s frames, one `Vec4` per component (a 4x4 SSE
+/// transpose: SSE is baseline, so it inlines anywhere). Wider lane types use it by quarters
+/// where their own shuffles are not available.
+#[inline(always)]
+pub(crate) fn gather_four(frames: &[&[Vec4]], first: usize, i: usize) -> [Vec4; 4] {
+    let f = &frames[first..first + 4];
+    let m = Mat4::from_cols(f[0][i], f[1][i], f[2][i], f[3][i]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+}
+
+/// Stores row `r` of joint `j` of lanes `first..first + 4` from one `Vec4` per element (the
+/// inverse of [`gather_four`]).
+#[inline(always)]
+pub(crate) fn scatter_four<const STREAM: bool>(
+    columns: [Vec4; 4],
+    out: &mut [Mat3x4],
+    first: usize,
+    joints: usize,
+    j: usize,
+    r: usize,
+) {
+    let [c0, c1, c2, c3] = columns;
+    let rows = Mat4::from_cols(c0, c1, c2, c3).transpose();
+    let lanes = [rows.x_axis, rows.y_axis, rows.z_axis, rows.w_axis];
+    for (l, row) in lanes.into_iter().enumerate() {
+        store_row::<STREAM>(&mut out[(first + l) * joints + j].rows[r], row);
     }
 }
 

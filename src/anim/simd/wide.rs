@@ -13,9 +13,9 @@
 
 use std::ops::{Add, Div, Mul, Sub};
 
-use glam::{Mat4, Vec4};
+use glam::Vec4;
 
-use super::{Lanes, Real, store_row, transpose};
+use super::{Lanes, Real, gather_four, scatter_four, store_row, transpose};
 use crate::anim::matrix::Mat3x4;
 
 macro_rules! lane_vector {
@@ -156,23 +156,15 @@ macro_rules! lane_vector {
         }
 
         impl $name {
-            /// [`Lanes::gather`] with one 4x4 SSE transpose per four lanes (SSE is baseline,
-            /// so they inline anywhere); the quarters then join into whole vectors.
+            /// [`Lanes::gather`] by quarters ([`gather_four`]), joined into whole vectors.
             #[inline(always)]
             fn gather_by_quarters(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
                 let mut c = [[0.0; $n]; 4];
                 for q in (0..$n).step_by(4) {
-                    let t = Mat4::from_cols(
-                        frames[q][i],
-                        frames[q + 1][i],
-                        frames[q + 2][i],
-                        frames[q + 3][i],
-                    )
-                    .transpose();
-                    c[0][q..q + 4].copy_from_slice(&t.x_axis.to_array());
-                    c[1][q..q + 4].copy_from_slice(&t.y_axis.to_array());
-                    c[2][q..q + 4].copy_from_slice(&t.z_axis.to_array());
-                    c[3][q..q + 4].copy_from_slice(&t.w_axis.to_array());
+                    let t = gather_four(frames, q, i);
+                    for (column, part) in c.iter_mut().zip(t) {
+                        column[q..q + 4].copy_from_slice(&part.to_array());
+                    }
                 }
                 c.map(Self)
             }
@@ -186,14 +178,9 @@ macro_rules! lane_vector {
                 j: usize,
                 r: usize,
             ) {
-                let [c0, c1, c2, c3] = columns;
                 for q in (0..$n).step_by(4) {
-                    let part = |c: $name| Vec4::new(c.0[q], c.0[q + 1], c.0[q + 2], c.0[q + 3]);
-                    let rows = Mat4::from_cols(part(c0), part(c1), part(c2), part(c3)).transpose();
-                    let lanes = [rows.x_axis, rows.y_axis, rows.z_axis, rows.w_axis];
-                    for (l, row) in lanes.into_iter().enumerate() {
-                        store_row::<STREAM>(&mut out[(q + l) * joints + j].rows[r], row);
-                    }
+                    let part = columns.map(|c| Vec4::from_slice(&c.0[q..q + 4]));
+                    scatter_four::<STREAM>(part, out, q, joints, j, r);
                 }
             }
         }
