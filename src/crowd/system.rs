@@ -183,11 +183,8 @@ impl Crowd {
 
     /// The stores a frame of `bytes` bytes of palettes is written with.
     fn palette_stores(&self, bytes: usize) -> PaletteStores {
-        self.stores.unwrap_or(if bytes >= STREAMING_MIN_BYTES {
-            PaletteStores::streaming_for(self.lanes)
-        } else {
-            PaletteStores::cached_for(self.lanes)
-        })
+        self.stores
+            .unwrap_or_else(|| PaletteStores::for_batch(self.lanes, bytes >= STREAMING_MIN_BYTES))
     }
 
     /// Adds a model instances can be spawned from.

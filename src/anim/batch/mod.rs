@@ -114,13 +114,13 @@ pub struct Batch<'a> {
 /// 64 M joints/s against 186 staged, eight (AVX2) at 160 against 176, while four (portable)
 /// ran direct at 137 against 127 staged. The write-combining buffers that let a streaming
 /// store skip the cache are few; more open streams than buffers flush partial lines. So
-/// [`PaletteStores::streaming_for`] stages beyond [`MAX_DIRECT_STREAMS`]. (With the slower
+/// [`PaletteStores::for_batch`] stages beyond [`MAX_DIRECT_STREAMS`]. (With the slower
 /// kernels of before, eight direct streams were 5-10% ahead of staged ones: the balance
 /// depends on how fast the stores come.) Ordinary stores suffer the same way once the frame
 /// outgrows the core's own caches: sixteen direct streams wrote a 17-joint crowd of 10,000
 /// (8 MB) at 121 M joints/s against 178 staged, the robot at 4,000 (8 MB) at 170 against 188,
 /// and only at 1,000 robots (2 MB) were they even (211 against 207); so
-/// [`PaletteStores::cached_for`] stages beyond four lanes too.
+/// it stages ordinary stores beyond four lanes too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaletteStores {
     /// Direct from the lanes, ordinary stores (frames that stay in cache for their reader).
@@ -138,25 +138,15 @@ pub enum PaletteStores {
 pub const MAX_DIRECT_STREAMS: usize = 4;
 
 impl PaletteStores {
-    /// Stores that skip the cache for batches of `lanes` instances: direct from the lanes up
-    /// to [`MAX_DIRECT_STREAMS`], staged beyond.
+    /// The stores for batches of `lanes` instances, skipping the cache or not: direct from
+    /// the lanes up to [`MAX_DIRECT_STREAMS`], staged beyond.
     #[must_use]
-    pub fn streaming_for(lanes: usize) -> Self {
-        if lanes > MAX_DIRECT_STREAMS {
-            Self::StagedStreaming
-        } else {
-            Self::Streaming
-        }
-    }
-
-    /// Ordinary stores for batches of `lanes` instances: direct from the lanes up to
-    /// [`MAX_DIRECT_STREAMS`], staged beyond.
-    #[must_use]
-    pub fn cached_for(lanes: usize) -> Self {
-        if lanes > MAX_DIRECT_STREAMS {
-            Self::StagedCached
-        } else {
-            Self::Cached
+    pub fn for_batch(lanes: usize, streaming: bool) -> Self {
+        match (lanes > MAX_DIRECT_STREAMS, streaming) {
+            (false, false) => Self::Cached,
+            (false, true) => Self::Streaming,
+            (true, false) => Self::StagedCached,
+            (true, true) => Self::StagedStreaming,
         }
     }
 

@@ -91,6 +91,23 @@ struct KeyGroup {
     scales: Vec<u16>,
 }
 
+impl KeyGroup {
+    /// Where a frame's rotation arcs sit within it (empty except in linear groups with
+    /// rotations): two rotations per `Vec4`, after the keys.
+    fn arcs(&self) -> std::ops::Range<usize> {
+        self.stride - arc_entries(self.kind, self.rotations.len())..self.stride
+    }
+}
+
+/// `Vec4`s of rotation arcs per frame of a group of `kind` with `rotations` rotations.
+fn arc_entries(kind: GroupKind, rotations: usize) -> usize {
+    if kind == GroupKind::Linear {
+        rotations.div_ceil(2)
+    } else {
+        0
+    }
+}
+
 /// A clip compiled for fast exact sampling; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct ClipSampler {
@@ -224,11 +241,7 @@ impl ClipSampler {
                 .filter(|c| c.property == Property::Rotation)
                 .map(|c| c.keys.as_slice())
                 .collect();
-            let arcs = if kind == GroupKind::Linear {
-                rotations.len().div_ceil(2)
-            } else {
-                0
-            };
+            let arcs = arc_entries(kind, rotations.len());
             let stride = channels.len() * per_key + arcs;
             let base = data.len();
             data.reserve(stride * frames);

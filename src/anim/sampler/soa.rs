@@ -146,8 +146,7 @@ fn interpolate<L: Lanes, const STEP: bool>(
         }
     } else {
         // Two rotations per arc entry (the sampler's module documentation).
-        let arcs_at = g.stride - g.rotations.len().div_ceil(2);
-        let arcs = cut(a, L::N, arcs_at..g.stride);
+        let arcs = cut(a, L::N, g.arcs());
         for (pair, joints) in g.rotations.chunks(2).enumerate() {
             let arc: [L; 4] = gather(&arcs, pair);
             for (half, &j) in joints.iter().enumerate() {

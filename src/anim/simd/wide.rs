@@ -19,7 +19,7 @@ use super::{Lanes, Real, gather_four, scatter_four, store_row, transpose};
 use crate::anim::matrix::Mat3x4;
 
 macro_rules! lane_vector {
-    ($(#[$doc:meta])* $name:ident, $n:literal, $align:literal, $gather:ident, $scatter:ident) => {
+    ($(#[$doc:meta])* $name:ident, $n:literal, $align:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, PartialEq)]
         #[repr(C, align($align))]
@@ -140,7 +140,7 @@ macro_rules! lane_vector {
 
             #[inline(always)]
             fn gather(frames: &[&[Vec4]], i: usize) -> [Self; 4] {
-                Self::$gather(frames, i)
+                Self::gather_x86(frames, i)
             }
 
             #[inline(always)]
@@ -151,7 +151,7 @@ macro_rules! lane_vector {
                 j: usize,
                 r: usize,
             ) {
-                Self::$scatter::<STREAM>(columns, out, joints, j, r)
+                Self::scatter_x86::<STREAM>(columns, out, joints, j, r)
             }
         }
 
@@ -191,18 +191,14 @@ lane_vector!(
     /// Eight floats, one per instance (AVX2).
     F32x8,
     8,
-    32,
-    gather_x86,
-    scatter_x86
+    32
 );
 
 lane_vector!(
     /// Sixteen floats, one per instance (AVX-512).
     F32x16,
     16,
-    64,
-    gather_x86,
-    scatter_x86
+    64
 );
 
 /// `impl_x86_transposes!(Type, "feature", module)`: [`Lanes::gather`] and

@@ -1,11 +1,10 @@
 //! Texture files named by materials (`DiffuseMap`, `NormalMap`), resolved beside the model.
 //!
 //! A texture that cannot be used (missing, not PNG, JPEG or DDS, a bad header, a name that is
-//! not a plain file name, or pixels that would pass the load's memory budget) is not an error: the material keeps its flat color and the loader
-//! logs one warning per distinct name. Each distinct file is read once, however many materials
+//! not a plain file name, or pixels that would pass the load's memory budget) is not an error:
+//! the material keeps its flat color and the loader logs one warning per distinct name. Each distinct file is read once, however many materials
 //! use it; its pixels are decoded only when a renderer uploads it.
 
-use std::collections::HashMap;
 use std::path::{Component, Path};
 
 use super::materials::FileMaterial;
@@ -27,23 +26,17 @@ pub(super) fn resolve(
         return (materials, Vec::new());
     };
     let mut files = FileTextures::new(dir, options, budget);
-    let mut cache: HashMap<String, Option<usize>> = HashMap::new();
-    let mut lookup = |name: &str| -> Option<usize> {
-        if let Some(&known) = cache.get(name) {
-            return known;
-        }
-        let index = match load(&mut files, name) {
-            Ok(t) => Some(t),
-            Err(why) => {
+    let mut lookup = |name: &str| {
+        files.named(
+            name,
+            |files| load(files, name),
+            |why| {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
                     crate::text::printable(name)
-                );
-                None
-            }
-        };
-        cache.insert(name.to_string(), index);
-        index
+                )
+            },
+        )
     };
     let materials = materials
         .into_iter()

@@ -6,7 +6,6 @@
 //! loader uses. A map that cannot be used (missing, undecodable, a path out of the folder) is
 //! not an error: the material keeps its color and one warning names the file.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::bytes::{Bytes, Result, f32s_at, name_at, show};
@@ -82,26 +81,20 @@ pub(super) fn resolve(
         return (materials, Vec::new());
     };
     let mut files = FileTextures::new(dir, options, budget);
-    let mut cache: HashMap<String, Option<usize>> = HashMap::new();
-    let mut lookup = |name: &str| -> Option<usize> {
+    let mut lookup = |name: &str| {
         if name.is_empty() {
             return None;
         }
-        if let Some(&known) = cache.get(name) {
-            return known;
-        }
-        let index = match files.index_of(name) {
-            Ok(t) => Some(t),
-            Err(why) => {
+        files.named(
+            name,
+            |files| files.index_of(name),
+            |why| {
                 log::warn!(
                     "{file}: texture {} {why}; using the material color",
                     show(name)
-                );
-                None
-            }
-        };
-        cache.insert(name.to_string(), index);
-        index
+                )
+            },
+        )
     };
     let materials = materials
         .into_iter()

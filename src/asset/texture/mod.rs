@@ -177,6 +177,8 @@ pub struct FileTextures<'a> {
     budget: &'a mut Budget,
     /// The texture index of each file read, or why it is not used.
     by_file: HashMap<PathBuf, Result<usize, String>>,
+    /// What [`Self::named`] found for each name.
+    by_name: HashMap<String, Option<usize>>,
     textures: Vec<Texture>,
 }
 
@@ -189,6 +191,7 @@ impl<'a> FileTextures<'a> {
             options,
             budget,
             by_file: HashMap::new(),
+            by_name: HashMap::new(),
             textures: Vec::new(),
         }
     }
@@ -207,6 +210,25 @@ impl<'a> FileTextures<'a> {
             Ok(self.textures.len() - 1)
         });
         self.by_file.insert(file, index.clone());
+        index
+    }
+
+    /// The texture a material names as `name`, read with `read` (usually [`Self::index_of`]
+    /// of the name, spelled as the format needs) the first time the name is seen; a texture
+    /// that cannot be used calls `warn` with why (once per name) and is `None`, so the
+    /// material keeps its colour. The loaders of texture files beside the model all resolve
+    /// their materials' maps through here, each with its own warning.
+    pub fn named(
+        &mut self,
+        name: &str,
+        read: impl FnOnce(&mut Self) -> Result<usize, String>,
+        warn: impl FnOnce(&str),
+    ) -> Option<usize> {
+        if let Some(&known) = self.by_name.get(name) {
+            return known;
+        }
+        let index = read(self).map_err(|why| warn(&why)).ok();
+        self.by_name.insert(name.to_string(), index);
         index
     }
 

@@ -8,7 +8,6 @@
 //! renderer uploads it); one that cannot be used is a warning (once per file name) and the
 //! material keeps its flat color.
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use super::reader::{Child, Reader, Result, show};
@@ -91,23 +90,20 @@ pub(super) fn resolve(
     budget: &mut Budget,
 ) -> (Vec<Material>, Vec<Texture>) {
     let mut files = dir.map(|dir| FileTextures::new(dir, options, budget));
-    let mut cache: HashMap<&str, Option<usize>> = HashMap::new();
     let mut out = Vec::with_capacity(materials.len());
     for (k, m) in materials.iter().enumerate() {
         let base_color_texture = match (&m.texture, files.as_mut()) {
-            (Some(name), Some(files)) => *cache.entry(name.as_str()).or_insert_with(|| {
+            (Some(name), Some(files)) => files.named(
+                name,
                 // Windows separators in the name are read as `/`.
-                match files.index_of(&name.replace('\\', "/")) {
-                    Ok(t) => Some(t),
-                    Err(why) => {
-                        log::warn!(
-                            "{file}: texture \"{}\" {why}; using the material color",
-                            show(name.as_bytes())
-                        );
-                        None
-                    }
-                }
-            }),
+                |files| files.index_of(&name.replace('\\', "/")),
+                |why| {
+                    log::warn!(
+                        "{file}: texture \"{}\" {why}; using the material color",
+                        show(name.as_bytes())
+                    )
+                },
+            ),
             _ => None,
         };
         let stem = m.texture.as_deref().and_then(|t| {
