@@ -10,6 +10,21 @@ use super::validation::messenger_info;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
+/// Set to `0` to run the validation layer without its synchronization checks (they slow
+/// recording down; every test runs with them).
+pub const SYNC_VALIDATION_ENV: &str = "THRONG_SYNC_VALIDATION";
+
+/// What the validation layer checks beyond its core rules: synchronization hazards (a missing
+/// or too weak barrier is a `SYNC-HAZARD-*` message, which fails a test like any other), unless
+/// [`SYNC_VALIDATION_ENV`] is `0`.
+fn validation_features() -> &'static [vk::ValidationFeatureEnableEXT] {
+    if std::env::var(SYNC_VALIDATION_ENV).as_deref() == Ok("0") {
+        &[]
+    } else {
+        &[vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION]
+    }
+}
+
 /// The loaded library, the instance and (with validation) its messenger.
 pub struct Instance {
     /// The Vulkan loader.
@@ -52,10 +67,24 @@ impl Instance {
             validation
         };
         let debug_utils_available = has_ext(ash::ext::debug_utils::NAME);
+        // The layer provides VK_EXT_validation_features itself; the struct that turns on the
+        // synchronization checks needs the extension enabled.
+        let features_available = validation && {
+            // SAFETY: enumeration of the layer's own extensions on a loaded entry.
+            let layer_ext =
+                unsafe { entry.enumerate_instance_extension_properties(Some(VALIDATION_LAYER)) }
+                    .unwrap_or_default();
+            layer_ext
+                .iter()
+                .any(|e| e.extension_name_as_c_str() == Ok(ash::ext::validation_features::NAME))
+        };
 
         let mut ext: Vec<*const c_char> = extensions.to_vec();
         if debug_utils_available {
             ext.push(ash::ext::debug_utils::NAME.as_ptr());
+        }
+        if features_available {
+            ext.push(ash::ext::validation_features::NAME.as_ptr());
         }
         let layer_names: Vec<*const c_char> = if validation {
             vec![VALIDATION_LAYER.as_ptr()]
@@ -74,6 +103,11 @@ impl Instance {
             .application_info(&app)
             .enabled_extension_names(&ext)
             .enabled_layer_names(&layer_names);
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(validation_features());
+        if features_available {
+            info = info.push_next(&mut features);
+        }
         if validation && debug_utils_available {
             info = info.push_next(&mut early_messenger);
         }
@@ -99,7 +133,14 @@ impl Instance {
             _ => vk::DebugUtilsMessengerEXT::null(),
         };
         if validation {
-            log::info!("Vulkan validation enabled");
+            log::info!(
+                "Vulkan validation enabled (synchronization checks: {})",
+                if features_available && !validation_features().is_empty() {
+                    "on"
+                } else {
+                    "off"
+                }
+            );
         }
         Ok(Self {
             entry,
