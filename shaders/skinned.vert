@@ -1,7 +1,7 @@
 #version 460
 // Skinned forward pass: four-influence linear blend skinning of position, normal and tangent,
-// then the instance's world transform. gl_InstanceIndex includes the draw's firstInstance,
-// which is where the model's range of records starts in the ring slot.
+// then the instance's world transform. The instance comes from the culling pass's list for
+// the camera (see drawn_instance()).
 #include "common.glsl"
 
 // The depth prepass and the forward pass both run this shader, and the forward pass tests
@@ -21,11 +21,10 @@ layout(location = 2) out vec4 out_tangent;
 layout(location = 3) out vec2 out_uv;
 
 void main() {
-    InstanceRecord r = records[gl_InstanceIndex];
+    InstanceRecord r = drawn_instance();
     mat3x4 skin = skin_matrix(r, in_joints, in_weights);
     mat3x4 world = world_matrix(r);
-    vec3 model_pos = transform_point(skin, in_position);
-    vec3 world_pos = transform_point(world, model_pos);
+    vec3 world_pos = skinned_world_position(r, skin, in_position);
     out_world = world_pos;
     out_normal = transform_direction(world, transform_direction(skin, in_normal));
     out_tangent = vec4(transform_direction(world, transform_direction(skin, in_tangent.xyz)),

@@ -235,7 +235,7 @@ fn records_are_grouped_by_model() {
     let slot = run_frames(&mut crowd, &mut ring, 1);
     let (records, _) = last_slot(&mut ring, &crowd, slot);
     for (m, range) in crowd.model_ranges().enumerate() {
-        assert!(records[range.clone()].iter().all(|r| r.model as usize == m));
+        assert!(records[range.clone()].iter().all(|r| r.model() as usize == m));
     }
     // Palette bases follow the records without gaps.
     let mut base = 0;
@@ -260,7 +260,7 @@ fn the_ring_grows_with_the_crowd() {
     assert_eq!(ring.generation(), 1);
     assert!(ring.layout().instances >= 60);
     let (records, _) = last_slot(&mut ring, &crowd, slot);
-    assert_eq!(records.iter().filter(|r| r.model == 0).count(), 58);
+    assert_eq!(records.iter().filter(|r| r.model() == 0).count(), 58);
 }
 
 #[test]

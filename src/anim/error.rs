@@ -145,6 +145,47 @@ pub enum AnimError {
         /// Clips in the model.
         count: usize,
     },
+    /// A sampling or baking rate that is not a positive, finite number per second.
+    #[error("the rate {rate} is not a positive, finite number of samples per second")]
+    SampleRate {
+        /// The rate given.
+        rate: f32,
+    },
+    /// Sampling a clip at a rate would take more samples (or a baked table more palettes)
+    /// than the animation core allows.
+    #[error(
+        "clip '{clip}': {duration} s at {rate} per second is {samples} samples, more than the \
+         {max} allowed"
+    )]
+    TooManySamples {
+        /// Name of the clip.
+        clip: String,
+        /// Its duration, seconds.
+        duration: f32,
+        /// The rate asked for.
+        rate: f32,
+        /// The samples that rate needs.
+        samples: u64,
+        /// The most allowed.
+        max: u64,
+    },
+    /// A baked clip measured against a clip it was not baked from.
+    #[error(
+        "clip '{clip}' lasts {duration} s over {joints} joints, but the baked table lasts \
+         {baked_duration} s over {baked_joints} joints"
+    )]
+    BakedMismatch {
+        /// Name of the clip.
+        clip: String,
+        /// The clip's duration, seconds.
+        duration: f32,
+        /// The model's joints.
+        joints: usize,
+        /// The baked table's duration, seconds.
+        baked_duration: f32,
+        /// The baked table's joints per frame.
+        baked_joints: usize,
+    },
 }
 
 impl AnimError {

@@ -110,6 +110,11 @@ impl SkinnedModelInstance {
         self.fade.map(|f| (f.elapsed / f.duration).clamp(0.0, 1.0))
     }
 
+    /// The clip being faded from and its time, during a cross-fade.
+    pub fn fade_source(&self) -> Option<(usize, f32)> {
+        self.fade.map(|f| (f.from_clip, f.from_time))
+    }
+
     /// Switches to the clip named `name` at once (looked up by name here, by index from then
     /// on).
     pub fn set_clip_by_name(&mut self, name: &str) -> Result<(), AnimError> {

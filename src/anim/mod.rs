@@ -30,25 +30,35 @@
 //! `clip` owns tracks and their sampler; `pose` holds the stages after sampling (its `soa`
 //! child is the batch's hierarchy pass); `model` assembles a skeleton, clips and a mesh;
 //! `instance` plays a model; `batch` runs the lane stages for several instances; `skinning`
-//! applies palettes to vertices.
+//! applies palettes to vertices (`skin_gpu` as the shaders do). `sample_grid` spaces the
+//! times a clip is sampled at; `bake` turns a clip into a table of palettes at a fixed rate and
+//! `bake_error` measures it against the exact clip; `clip_bounds` bounds every pose of a clip.
 
+mod bake;
+mod bake_error;
 mod batch;
 mod bounds;
 mod clip;
+mod clip_bounds;
 mod error;
 mod exercise;
 mod instance;
+mod lod;
 mod matrix;
 mod mesh;
 mod model;
 mod pose;
+mod sample_grid;
 mod sampler;
 mod simd;
 mod skeleton;
+mod skin_gpu;
 mod skinning;
 mod track;
 mod transform;
 
+pub use bake::{BakedClip, bake_clip};
+pub use bake_error::{BakeError, bake_error};
 pub use batch::{
     Batch, BatchScratch, MAX_DIRECT_STREAMS, MAX_LANES, PaletteStores, VectorIsa, batch_lanes,
     evaluate_batch, vector_isa,
@@ -56,8 +66,10 @@ pub use batch::{
 pub(crate) use batch::{evaluate_batch_unfenced, finish_streaming};
 pub use bounds::MAX_MAGNITUDE;
 pub use clip::AnimationClip;
+pub use clip_bounds::{JointVolume, bind_bounds, clip_bounds, joint_volumes};
 pub use error::AnimError;
 pub use instance::{Playback, QueuedClip, SkinnedModelInstance};
+pub use lod::MeshLod;
 pub use matrix::Mat3x4;
 pub use mesh::{Bounds, Material, Mesh, Subset, Texture, TextureEncoding, Vertex};
 pub use model::SkinnedModel;
@@ -69,6 +81,7 @@ pub use pose::{
 };
 pub use sampler::ClipSampler;
 pub use skeleton::{Joint, MAX_JOINTS, Skeleton};
+pub use skin_gpu::{gpu_blend_matrix, gpu_skin_position};
 pub use skinning::{SkinnedVertex, blend_matrix, skin_vertex, skin_vertices};
 pub use track::{Channel, Interpolation, JointTrack};
 pub use transform::{Transform, nlerp_short, slerp_short};

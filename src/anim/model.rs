@@ -22,6 +22,8 @@ pub struct SkinnedModel {
     /// The skeleton's offsets with every element splatted across four lanes: derived data
     /// for the batch, computed once here so the skeleton knows nothing of batches.
     offset_lanes: Vec<SoaMat<Vec4>>,
+    /// SHIM until the lod branch lands.
+    lods: Vec<super::lod::MeshLod>,
 }
 
 impl SkinnedModel {
@@ -55,6 +57,7 @@ impl SkinnedModel {
             clips,
             mesh,
             offset_lanes,
+            lods: Vec::new(),
         })
     }
 
@@ -85,6 +88,11 @@ impl SkinnedModel {
     /// The offsets splatted across batch lanes (see [`crate::anim::Batch`]).
     pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
         &self.offset_lanes
+    }
+
+    /// SHIM: coarser meshes.
+    pub fn lods(&self) -> &[super::lod::MeshLod] {
+        &self.lods
     }
 
     /// The skinned mesh.

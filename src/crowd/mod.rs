@@ -4,6 +4,7 @@
 //! [`RegionAllocator`] and its fences through [`ReleaseWait`].
 
 pub mod bench;
+mod baked;
 mod dispatch;
 mod error;
 #[cfg(test)]
@@ -13,11 +14,13 @@ mod region;
 mod ring;
 mod synthetic;
 mod system;
+pub mod visibility;
 pub mod textbook;
 
 pub use error::RingError;
-pub use record::InstanceRecord;
+pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
+pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
 pub use synthetic::{SyntheticShape, synthetic_model};
-pub use system::{Crowd, CrowdError, ModelId, Placement};
+pub use system::{AnimationCounts, AnimationMode, Crowd, CrowdError, ModelId, Placement};

@@ -1,23 +1,55 @@
-//! `InstanceRecord`: what the GPU needs per instance besides its palette.
+//! `InstanceRecord`: what the GPU needs per instance besides its palette: where it stands,
+//! where its palette is (exact, in the ring slot; or baked, in the clip's table of frames),
+//! and which clip bounds the culling pass tests.
 
 use bytemuck::{Pod, Zeroable};
 
 use crate::anim::Mat3x4;
 
-/// Per-instance data written next to the palettes in the same pass (64 bytes, std430-ready).
+/// Set in [`InstanceRecord::model_flags`] when the palette comes from the baked frames.
+pub const RECORD_BAKED: u32 = 1 << 16;
+/// The model index's bits in [`InstanceRecord::model_flags`].
+pub const RECORD_MODEL_MASK: u32 = 0xffff;
+
+/// Per-instance data written next to the palettes in the same pass (80 bytes, std430-ready;
+/// `shaders/common.glsl` mirrors it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct InstanceRecord {
     /// Model-to-world transform, three rows of a column-vector affine matrix.
     pub world: Mat3x4,
-    /// Index of the instance's first palette matrix in the slot's palette array.
+    /// Exact: index of the instance's first palette matrix in the slot's palette array.
+    /// Baked: index, in the baked table, of the first matrix of the frame before its time.
     pub palette_base: u32,
-    /// Index of the instance's model in its crowd.
-    pub model: u32,
-    /// Palette matrices of this instance (its model's joint count).
+    /// Palette matrices per pose (its model's joint count; a baked frame's length).
     pub joints: u32,
-    /// Padding to 64 bytes.
-    pub reserved: u32,
+    /// The model's index in its crowd (low 16 bits) and [`RECORD_BAKED`].
+    pub model_flags: u32,
+    /// The bound the culling pass tests, as indices into the model's bounds (one per clip,
+    /// then the bind pose): the clip playing in the low 16 bits, the clip faded from in the
+    /// high 16 (the same when not fading), so a cross-fading instance is tested against the
+    /// union of both.
+    pub bounds: u32,
+    /// Baked: the weight of the frame after `palette_base`'s (0 to 1).
+    pub frame_weight: f32,
+    /// Baked and fading: the baked-table index of the faded-from clip's frame.
+    pub fade_base: u32,
+    /// Baked and fading: the weight of the frame after `fade_base`'s.
+    pub fade_frame_weight: f32,
+    /// Baked: the weight of the faded-from pose (0 when not fading).
+    pub fade: f32,
 }
 
-const _: () = assert!(std::mem::size_of::<InstanceRecord>() == 64);
+impl InstanceRecord {
+    /// The model's index in its crowd.
+    pub fn model(&self) -> u32 {
+        self.model_flags & RECORD_MODEL_MASK
+    }
+
+    /// Whether the palette is read from the baked frames.
+    pub fn is_baked(&self) -> bool {
+        self.model_flags & RECORD_BAKED != 0
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<InstanceRecord>() == 80);

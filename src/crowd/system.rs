@@ -14,14 +14,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 use thiserror::Error;
 
+use super::baked::{BakeReport, BakeSettings, BakedLibrary};
 use super::dispatch::Dispatcher;
 use super::error::RingError;
-use super::record::InstanceRecord;
+use super::record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, Slot};
+use super::visibility::{AnimationView, WorldBox, max_scale};
 use crate::anim::{
-    Batch, BatchScratch, MAX_LANES, Mat3x4, PaletteStores, PoseScratch, SkinnedModel,
-    SkinnedModelInstance, batch_lanes, evaluate_batch_unfenced, finish_streaming,
+    Batch, BatchScratch, Bounds, MAX_LANES, Mat3x4, PaletteStores, PoseScratch, SkinnedModel,
+    SkinnedModelInstance, batch_lanes, bind_bounds, clip_bounds, evaluate_batch_unfenced,
+    finish_streaming,
 };
 
 /// Joints per parallel task: big enough that scheduling is noise (a few microseconds of
@@ -42,6 +45,38 @@ const PARALLEL_MIN_JOINTS: usize = 32_768;
 /// 8 MB (190 against 178).
 const STREAMING_MIN_BYTES: usize = 5 << 20;
 const PARALLEL_MIN_INSTANCES: usize = 32_768;
+/// Samples per second of clip time at which clip bounds are computed (`anim::clip_bounds`
+/// pads them for the motion between samples).
+const BOUNDS_RATE: f32 = 60.0;
+/// Models a crowd can tell apart in an [`InstanceRecord`] (16 bits of it).
+const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
+/// Bounds one model can have in an [`InstanceRecord`] (16 bits): a model with more clips
+/// shares one bound, the union of them all, among every clip.
+const MAX_BOUNDS_PER_MODEL: usize = 0xffff;
+
+/// Where palettes come from (`--animation`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AnimationMode {
+    /// Every instance's palette is evaluated on the CPU each frame.
+    Exact,
+    /// Every instance whose clip is baked reads the baked frames.
+    Baked,
+    /// Near instances exact, far ones baked: exact where the baked frames' error could show
+    /// in the camera's view (see [`AnimationView`]).
+    #[default]
+    Auto,
+}
+
+/// How many instances of the last frame had exact palettes and how many baked frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnimationCounts {
+    /// Palettes evaluated on the CPU.
+    pub exact: usize,
+    /// Palettes read from baked frames.
+    pub baked: usize,
+    /// Palette matrices written into the ring.
+    pub palette_matrices: usize,
+}
 
 /// Why a crowd operation failed.
 #[derive(Debug, Error)]
@@ -60,6 +95,9 @@ pub enum CrowdError {
     /// More palette entries than a 32-bit palette base can address.
     #[error("the crowd would need {0} palette matrices; at most 4294967295 are addressable")]
     TooManyJoints(usize),
+    /// More models than an instance record can name.
+    #[error("a crowd holds at most {MAX_MODELS} models")]
+    TooManyModels,
     /// The ring could not provide or hold the frame.
     #[error(transparent)]
     Ring(#[from] RingError),
@@ -99,6 +137,16 @@ struct Entry {
     palette_base: u32,
 }
 
+/// Per model: the model-space boxes its mesh stays in.
+#[derive(Clone, Debug)]
+struct ModelBounds {
+    /// Index of its first entry in the crowd's bound list.
+    base: u32,
+    /// Entries: one per clip, then the bind pose (or one, the union of all, for a model
+    /// with more clips than a record can number).
+    count: u32,
+}
+
 /// Per worker thread: scratch for single instances and for batches.
 #[derive(Default)]
 struct WorkerScratch {
@@ -131,6 +179,23 @@ pub struct Crowd {
     /// One per worker thread, grown when a bigger model is added and reused every frame:
     /// evaluation itself never allocates.
     scratch: Vec<Mutex<WorkerScratch>>,
+    /// Each model's bounds in `bounds`.
+    model_bounds: Vec<ModelBounds>,
+    /// Model-space boxes, model after model: each clip's over the whole clip, then the bind
+    /// pose's. The renderer's culling reads them; records name them.
+    bounds: Vec<Bounds>,
+    /// Baked frames, indexed like `bounds` (empty until [`Crowd::bake`]).
+    baked: BakedLibrary,
+    /// Changes whenever `baked` does, so a renderer knows to upload it again.
+    baked_generation: u64,
+    /// Where palettes come from.
+    animation: AnimationMode,
+    /// The camera of the next frame, for [`AnimationMode::Auto`].
+    view: Option<AnimationView>,
+    /// Per slot position, this frame: exact palette (true) or baked frames.
+    exact: Vec<bool>,
+    /// The last frame's counts.
+    counts: AnimationCounts,
 }
 
 impl Crowd {
@@ -158,6 +223,14 @@ impl Crowd {
             serial_below_instances: PARALLEL_MIN_INSTANCES,
             stores: None,
             scratch,
+            model_bounds: Vec::new(),
+            bounds: Vec::new(),
+            baked: BakedLibrary::default(),
+            baked_generation: 0,
+            animation: AnimationMode::Exact,
+            view: None,
+            exact: Vec::new(),
+            counts: AnimationCounts::default(),
         })
     }
 
@@ -197,10 +270,106 @@ impl Crowd {
         }
         let base = self.bucket_count() as u32;
         self.bucket_base.push(base);
+        self.add_bounds(&model);
         self.models.push(model);
         self.bucket_start = vec![0; self.bucket_count() + 1];
         self.order_dirty = true;
         ModelId(self.models.len() as u32 - 1)
+    }
+
+    /// Computes `model`'s bounds (before it joins `models`).
+    fn add_bounds(&mut self, model: &SkinnedModel) {
+        let clips = model.clips().len();
+        // A mesh with no vertices draws nothing: a point box keeps the rules total.
+        let point = Bounds {
+            min: glam::Vec3::ZERO,
+            max: glam::Vec3::ZERO,
+        };
+        let bind = bind_bounds(model).unwrap_or(point);
+        let mut boxes: Vec<Bounds> = (0..clips)
+            .map(|c| {
+                // Only a bad index or rate fails, neither possible here; the bind pose's box
+                // is the fallback all the same.
+                clip_bounds(model, c, BOUNDS_RATE)
+                    .ok()
+                    .flatten()
+                    .unwrap_or(bind)
+            })
+            .collect();
+        boxes.push(bind);
+        if boxes.len() > MAX_BOUNDS_PER_MODEL {
+            let union = boxes.iter().fold(bind, |a, b| Bounds {
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+            });
+            boxes = vec![union];
+        }
+        self.model_bounds.push(ModelBounds {
+            base: self.bounds.len() as u32,
+            count: boxes.len() as u32,
+        });
+        self.bounds.extend(boxes);
+    }
+
+    /// Every model's bounds, model after model: for model `m`, its clips' boxes (model space,
+    /// each holding the mesh over the whole clip) then its bind pose's, from
+    /// [`Crowd::bounds_range`]`(m).start`. [`InstanceRecord::bounds`] indexes them from there.
+    pub fn bounds(&self) -> &[Bounds] {
+        &self.bounds
+    }
+
+    /// Where model `model`'s boxes are in [`Crowd::bounds`] (empty for an unknown model).
+    pub fn bounds_range(&self, model: ModelId) -> Range<usize> {
+        self.model_bounds
+            .get(model.0 as usize)
+            .map_or(0..0, |b| b.base as usize..(b.base + b.count) as usize)
+    }
+
+    /// Samples every clip of every model once at `settings.fps` into baked frames, within
+    /// `settings.memory_limit` (a clip that does not fit is left out, and the report says so:
+    /// its instances stay exact). Instances then read baked frames as the animation mode says.
+    pub fn bake(&mut self, settings: BakeSettings) -> BakeReport {
+        let counts: Vec<usize> = self
+            .model_bounds
+            .iter()
+            .map(|b| b.count as usize)
+            .collect();
+        let (baked, report) = BakedLibrary::bake(&self.models, |m| counts[m], settings);
+        self.baked = baked;
+        self.baked_generation += 1;
+        report
+    }
+
+    /// The baked frames (empty until [`Crowd::bake`]).
+    pub fn baked(&self) -> &BakedLibrary {
+        &self.baked
+    }
+
+    /// Changes each time the baked frames do.
+    pub fn baked_generation(&self) -> u64 {
+        self.baked_generation
+    }
+
+    /// Where palettes come from from the next frame on (the default: [`AnimationMode::Exact`]
+    /// until a renderer or caller chooses).
+    pub fn set_animation(&mut self, mode: AnimationMode) {
+        self.animation = mode;
+    }
+
+    /// Where palettes come from.
+    pub fn animation(&self) -> AnimationMode {
+        self.animation
+    }
+
+    /// The camera of the next frame, which [`AnimationMode::Auto`] decides with (without
+    /// one, every instance is exact).
+    pub fn set_view(&mut self, view: Option<AnimationView>) {
+        self.view = view;
+    }
+
+    /// How the last frame's palettes were made.
+    pub fn counts(&self) -> AnimationCounts {
+        self.counts
     }
 
     fn bucket_count(&self) -> usize {
@@ -219,6 +388,9 @@ impl Crowd {
             .models
             .get(model.0 as usize)
             .ok_or(CrowdError::UnknownModel(model.0 as usize))?;
+        if model.0 as usize >= MAX_MODELS {
+            return Err(CrowdError::TooManyModels);
+        }
         let joints = m.joint_count();
         let total = self.joints + joints;
         if total > u32::MAX as usize {
@@ -278,7 +450,7 @@ impl Crowd {
 
     /// Where instance `i`'s record and palette are written this frame.
     pub fn placement(&mut self, i: usize) -> Option<Placement> {
-        self.refresh_order();
+        self.choose_palettes();
         self.entries
             .iter()
             .position(|e| e.member as usize == i)
@@ -345,7 +517,7 @@ impl Crowd {
     }
 
     /// Rebuilds the slot order if a bucket may have changed: a stable counting sort of the
-    /// members by bucket, then palette bases along that order.
+    /// members by bucket.
     fn refresh_order(&mut self) {
         if !self.order_dirty {
             return;
@@ -364,6 +536,7 @@ impl Crowd {
             starts[b] += starts[b - 1];
         }
         self.entries.resize(self.members.len(), Entry::default());
+        self.exact.resize(self.members.len(), true);
         // Place members bucket by bucket, in index order within a bucket; `fill` counts
         // through each bucket and ends as the start of the next.
         self.bucket_fill.clear();
@@ -374,28 +547,69 @@ impl Crowd {
             self.entries[*at as usize].member = i as u32;
             *at += 1;
         }
-        let mut base = 0u32;
-        for e in &mut self.entries {
-            e.palette_base = base;
-            base += self.members[e.member as usize].joints;
-        }
     }
 
-    /// Evaluates every instance in parallel, writing records and palettes in slot order, in
-    /// place in `slot`. The output is bit-identical whatever the thread count: each instance
-    /// is computed by the same code with the same inputs, and a batch lane does not depend on
-    /// its neighbours.
-    pub fn write_palettes(&mut self, slot: &mut Slot<'_>) -> Result<(), CrowdError> {
-        check_capacity("instance records", slot.records.len(), self.members.len())?;
-        check_capacity("palette matrices", slot.palettes.len(), self.joints)?;
+    /// Decides, for every slot position, between an exact palette and baked frames, and
+    /// places the exact palettes one after another in slot order. Returns the palette
+    /// matrices the frame writes.
+    fn choose_palettes(&mut self) -> usize {
         self.refresh_order();
+        let rule = Rule {
+            members: &self.members,
+            model_bounds: &self.model_bounds,
+            bounds: &self.bounds,
+            baked: &self.baked,
+            mode: self.animation,
+            view: self.view,
+        };
+        let entries = &self.entries;
+        let exact = &mut self.exact[..entries.len()];
+        if rule.all_exact() {
+            exact.fill(true);
+        } else if self.pool.is_inline() || entries.len() < self.serial_below_instances {
+            rule.classify(entries, exact);
+        } else {
+            self.pool.run(|| {
+                exact
+                    .par_chunks_mut(INSTANCES_PER_UPDATE_TASK)
+                    .zip(entries.par_chunks(INSTANCES_PER_UPDATE_TASK))
+                    .for_each(|(exact, entries)| rule.classify(entries, exact));
+            });
+        }
+        let mut base = 0u32;
+        let mut exact_count = 0;
+        for (e, &x) in self.entries.iter_mut().zip(exact.iter()) {
+            e.palette_base = base;
+            if x {
+                base += self.members[e.member as usize].joints;
+                exact_count += 1;
+            }
+        }
+        self.counts = AnimationCounts {
+            exact: exact_count,
+            baked: self.entries.len() - exact_count,
+            palette_matrices: base as usize,
+        };
+        base as usize
+    }
+
+    /// Evaluates every instance in parallel, writing records (all of them) and exact
+    /// palettes in slot order, in place in `slot`. The output is bit-identical whatever the
+    /// thread count: each instance is computed by the same code with the same inputs, and a
+    /// batch lane does not depend on its neighbours.
+    pub fn write_palettes(&mut self, slot: &mut Slot<'_>) -> Result<(), CrowdError> {
+        let joints = self.choose_palettes();
+        check_capacity("instance records", slot.records.len(), self.members.len())?;
+        check_capacity("palette matrices", slot.palettes.len(), joints)?;
         let records = &mut slot.records[..self.members.len()];
-        let palettes = &mut slot.palettes[..self.joints];
-        let avg_joints = self.joints.div_ceil(self.members.len().max(1)).max(1);
+        let palettes = &mut slot.palettes[..joints];
+        let avg_joints = joints.div_ceil(self.counts.exact.max(1)).max(1);
         // A multiple of the lane count, so that only bucket ends leave lanes idle.
         // One thread, or a small frame: a single part, evaluated on the calling thread without
         // rayon.
-        let serial = self.pool.is_inline() || self.joints < self.serial_below_joints;
+        let serial = self.pool.is_inline()
+            || (joints < self.serial_below_joints
+                && self.members.len() < self.serial_below_instances);
         let grain = if serial {
             usize::MAX
         } else {
@@ -409,13 +623,17 @@ impl Crowd {
             scratch: &self.scratch,
             grain,
             lanes: self.lanes,
-            stores: self.palette_stores(self.joints * size_of::<Mat3x4>()),
+            stores: self.palette_stores(joints * size_of::<Mat3x4>()),
+            model_bounds: &self.model_bounds,
+            baked: &self.baked,
         };
         let entries = &self.entries;
+        let exact = &self.exact[..entries.len()];
         if serial {
-            job.evaluate(entries, records, palettes);
+            job.evaluate(entries, exact, records, palettes);
         } else {
-            self.pool.run(|| job.evaluate(entries, records, palettes));
+            self.pool
+                .run(|| job.evaluate(entries, exact, records, palettes));
         }
         Ok(())
     }
@@ -427,7 +645,8 @@ impl Crowd {
         ring: &mut PaletteRing<A>,
         waiter: &mut impl ReleaseWait,
     ) -> Result<usize, CrowdError> {
-        ring.reserve(self.members.len(), self.joints)?;
+        let joints = self.choose_palettes();
+        ring.reserve(self.members.len(), joints)?;
         let mut slot = ring.acquire(waiter)?;
         self.write_palettes(&mut slot)?;
         Ok(slot.index)
@@ -455,6 +674,82 @@ fn check_capacity(what: &'static str, capacity: usize, needed: usize) -> Result<
     Ok(())
 }
 
+/// The index among a model's bounds of `clip` (see [`ModelBounds`]).
+fn bound_index(bounds: &ModelBounds, model: &SkinnedModel, clip: usize) -> u32 {
+    let clips = model.clips().len();
+    if bounds.count == 1 {
+        0
+    } else {
+        clip.min(clips) as u32
+    }
+}
+
+/// An instance's clips as bound indices: the one playing, and the one faded from (the same
+/// when not fading).
+fn clip_bounds_of(m: &Member, bounds: &ModelBounds) -> (u32, u32) {
+    let model = m.anim.model();
+    let now = bound_index(bounds, model, m.anim.clip());
+    let from = m
+        .anim
+        .fade_source()
+        .map_or(now, |(clip, _)| bound_index(bounds, model, clip));
+    (now, from)
+}
+
+/// What decides between exact palettes and baked frames this frame.
+struct Rule<'a> {
+    members: &'a [Member],
+    model_bounds: &'a [ModelBounds],
+    bounds: &'a [Bounds],
+    baked: &'a BakedLibrary,
+    mode: AnimationMode,
+    view: Option<AnimationView>,
+}
+
+impl Rule<'_> {
+    /// Whether every instance is exact whatever it plays.
+    fn all_exact(&self) -> bool {
+        match self.mode {
+            AnimationMode::Exact => true,
+            AnimationMode::Baked => self.baked.matrices() == 0,
+            AnimationMode::Auto => self.baked.matrices() == 0 || self.view.is_none(),
+        }
+    }
+
+    /// Fills `exact` for the slot positions `entries`.
+    fn classify(&self, entries: &[Entry], exact: &mut [bool]) {
+        for (e, x) in entries.iter().zip(exact.iter_mut()) {
+            *x = self.needs_exact(&self.members[e.member as usize]);
+        }
+    }
+
+    fn needs_exact(&self, m: &Member) -> bool {
+        let mb = &self.model_bounds[m.model as usize];
+        let (now, from) = clip_bounds_of(m, mb);
+        let table = |b: u32| self.baked.entry((mb.base + b) as usize);
+        let (Some(a), Some(b)) = (table(now), table(from)) else {
+            // A clip without frames (not baked, or the bind pose) can only be exact.
+            return true;
+        };
+        if self.mode == AnimationMode::Baked {
+            return false;
+        }
+        let Some(view) = &self.view else {
+            return true;
+        };
+        let (lo, hi) = (
+            &self.bounds[(mb.base + now) as usize],
+            &self.bounds[(mb.base + from) as usize],
+        );
+        let union = Bounds {
+            min: lo.min.min(hi.min),
+            max: lo.max.max(hi.max),
+        };
+        let placed = WorldBox::placed(&union, &m.world);
+        view.needs_exact(&placed, max_scale(&m.world), a.error.max(b.error))
+    }
+}
+
 /// The read-only inputs of one frame's evaluation.
 struct Job<'a> {
     members: &'a [Member],
@@ -465,6 +760,8 @@ struct Job<'a> {
     lanes: usize,
     /// How batches write their palettes.
     stores: PaletteStores,
+    model_bounds: &'a [ModelBounds],
+    baked: &'a BakedLibrary,
 }
 
 impl Job<'_> {
@@ -472,13 +769,19 @@ impl Job<'_> {
     /// palette base, until a part is at most `grain` positions; each part is evaluated by
     /// whichever worker picks it up, with that worker's scratch. No allocation:
     /// `rayon::join` keeps its jobs on the stack.
-    fn evaluate(&self, entries: &[Entry], records: &mut [InstanceRecord], palettes: &mut [Mat3x4]) {
+    fn evaluate(
+        &self,
+        entries: &[Entry],
+        exact: &[bool],
+        records: &mut [InstanceRecord],
+        palettes: &mut [Mat3x4],
+    ) {
         if entries.len() <= self.grain {
             let worker = rayon::current_thread_index().unwrap_or(0) % self.scratch.len();
             let mut scratch = self.scratch[worker]
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            self.evaluate_serial(entries, records, palettes, &mut scratch);
+            self.evaluate_serial(entries, exact, records, palettes, &mut scratch);
             return;
         }
         let mid = (entries.len() / 2)
@@ -486,56 +789,103 @@ impl Job<'_> {
             .min(entries.len());
         let split = (entries[mid].palette_base - entries[0].palette_base) as usize;
         let (entries_a, entries_b) = entries.split_at(mid);
+        let (exact_a, exact_b) = exact.split_at(mid);
         let (records_a, records_b) = records.split_at_mut(mid);
         let (palettes_a, palettes_b) = palettes.split_at_mut(split);
         rayon::join(
-            || self.evaluate(entries_a, records_a, palettes_a),
-            || self.evaluate(entries_b, records_b, palettes_b),
+            || self.evaluate(entries_a, exact_a, records_a, palettes_a),
+            || self.evaluate(entries_b, exact_b, records_b, palettes_b),
         );
     }
 
-    /// Walks runs of positions in the same bucket: batches of up to [`batch_lanes`] for a shared clip,
-    /// one by one for instances in a cross-fade.
+    /// The record of the member at slot position `e`.
+    fn record(&self, e: &Entry, exact: bool) -> InstanceRecord {
+        let m = &self.members[e.member as usize];
+        let mb = &self.model_bounds[m.model as usize];
+        let (now, from) = clip_bounds_of(m, mb);
+        let mut r = InstanceRecord {
+            world: m.world,
+            palette_base: e.palette_base,
+            joints: m.joints,
+            model_flags: m.model,
+            bounds: now | from << 16,
+            ..InstanceRecord::default()
+        };
+        if exact {
+            return r;
+        }
+        // Baked: `Rule::needs_exact` only says no when both clips have frames.
+        let frame = |b: u32, time: f32| {
+            self.baked.entry((mb.base + b) as usize).map(|entry| {
+                let (f, w) = entry.clip.frame_at(time);
+                (entry.base + f * m.joints, w)
+            })
+        };
+        if let Some((base, w)) = frame(now, m.anim.time()) {
+            r.model_flags |= RECORD_BAKED;
+            r.palette_base = base;
+            r.frame_weight = w;
+            if let (Some((_, from_time)), Some(weight)) =
+                (m.anim.fade_source(), m.anim.fade_weight())
+                && let Some((base, w)) = frame(from, from_time)
+            {
+                r.fade_base = base;
+                r.fade_frame_weight = w;
+                r.fade = 1.0 - weight;
+            }
+        }
+        r
+    }
+
+    /// Writes the records of `entries` and, walking runs of exact positions in the same
+    /// bucket, their palettes: batches of up to [`batch_lanes`] for a shared clip, one by one
+    /// for instances in a cross-fade. Baked positions take no palette space.
     fn evaluate_serial(
         &self,
         entries: &[Entry],
+        exact: &[bool],
         records: &mut [InstanceRecord],
         palettes: &mut [Mat3x4],
         scratch: &mut WorkerScratch,
     ) {
         let base = entries.first().map_or(0, |e| e.palette_base);
-        for (e, r) in entries.iter().zip(records.iter_mut()) {
-            let m = &self.members[e.member as usize];
-            *r = InstanceRecord {
-                world: m.world,
-                palette_base: e.palette_base,
-                model: m.model,
-                joints: m.joints,
-                reserved: 0,
-            };
+        for ((e, &x), r) in entries.iter().zip(exact).zip(records.iter_mut()) {
+            *r = self.record(e, x);
         }
         let mut rest = palettes;
         let mut at = 0;
         while at < entries.len() {
+            if !exact[at] {
+                at += 1;
+                continue;
+            }
             let first = &self.members[entries[at].member as usize];
             let joints = first.joints as usize;
             let batchable = first.anim.fade_weight().is_none()
                 && first.anim.clip() < self.models[first.model as usize].clips().len();
+            // The exact positions of the batch (baked ones between them take no palette
+            // space, so their palettes are adjacent).
+            let mut lanes_at = [at; MAX_LANES];
             let mut lanes = 1;
+            let mut next = at + 1;
             if batchable {
                 while lanes < self.lanes
-                    && at + lanes < entries.len()
-                    && self.members[entries[at + lanes].member as usize].bucket == first.bucket
+                    && next < entries.len()
+                    && self.members[entries[next].member as usize].bucket == first.bucket
                 {
-                    lanes += 1;
+                    if exact[next] {
+                        lanes_at[lanes] = next;
+                        lanes += 1;
+                    }
+                    next += 1;
                 }
             }
             let (out, tail) = rest.split_at_mut(joints * lanes);
             rest = tail;
             if batchable {
                 let mut times = [first.anim.time(); MAX_LANES];
-                for (l, t) in times.iter_mut().enumerate().take(lanes) {
-                    *t = self.members[entries[at + l].member as usize].anim.time();
+                for (t, &p) in times.iter_mut().zip(&lanes_at[..lanes]) {
+                    *t = self.members[entries[p].member as usize].anim.time();
                 }
                 let batch = Batch {
                     model: &self.models[first.model as usize],
@@ -548,7 +898,7 @@ impl Job<'_> {
             } else {
                 first.anim.evaluate(&mut scratch.pose, out);
             }
-            at += lanes;
+            at = next;
         }
         debug_assert_eq!(
             rest.len(),

@@ -53,6 +53,9 @@ pub enum Access {
     StorageRead(Stages),
     /// Written as a storage image or storage buffer.
     StorageWrite(Stages),
+    /// Read and written as a storage buffer or image, e.g. by atomics (counters): the earlier
+    /// writes must be visible to it, and later uses must wait for its writes.
+    StorageReadWrite(Stages),
     /// Read as a uniform buffer.
     UniformRead(Stages),
     /// Source of a copy or blit.
@@ -161,6 +164,12 @@ impl Access {
                 A::SHADER_STORAGE_WRITE,
                 Some(L::GENERAL),
             ),
+            Access::StorageReadWrite(s) => (
+                s.flags(),
+                A::SHADER_STORAGE_READ,
+                A::SHADER_STORAGE_WRITE,
+                Some(L::GENERAL),
+            ),
             Access::UniformRead(s) => (s.flags(), A::UNIFORM_READ, A::NONE, None),
             // ALL_TRANSFER rather than COPY: the same access covers copies, blits and clears.
             Access::TransferSrc => (
@@ -219,6 +228,7 @@ impl Access {
             | Access::HostRead => Applies::Buffer,
             Access::StorageRead(_)
             | Access::StorageWrite(_)
+            | Access::StorageReadWrite(_)
             | Access::TransferSrc
             | Access::TransferDst => Applies::Both,
         }
@@ -234,7 +244,9 @@ impl Access {
                 U::DEPTH_STENCIL_ATTACHMENT
             }
             Access::Sampled(_) => U::SAMPLED,
-            Access::StorageRead(_) | Access::StorageWrite(_) => U::STORAGE,
+            Access::StorageRead(_) | Access::StorageWrite(_) | Access::StorageReadWrite(_) => {
+                U::STORAGE
+            }
             Access::TransferSrc => U::TRANSFER_SRC,
             Access::TransferDst => U::TRANSFER_DST,
             _ => U::empty(),
@@ -246,7 +258,9 @@ impl Access {
     pub fn buffer_usage(self) -> vk::BufferUsageFlags {
         use vk::BufferUsageFlags as U;
         match self {
-            Access::StorageRead(_) | Access::StorageWrite(_) => U::STORAGE_BUFFER,
+            Access::StorageRead(_) | Access::StorageWrite(_) | Access::StorageReadWrite(_) => {
+                U::STORAGE_BUFFER
+            }
             Access::UniformRead(_) => U::UNIFORM_BUFFER,
             Access::TransferSrc => U::TRANSFER_SRC,
             Access::TransferDst => U::TRANSFER_DST,

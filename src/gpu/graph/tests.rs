@@ -1038,3 +1038,80 @@ fn host_read_is_not_a_pass_access() {
     g.mark_output(buf);
     assert!(matches!(g.compile(), Err(GraphError::PresentInPass { .. })));
 }
+
+/// The culling pattern: counters cleared by a transfer, counted by compute atomics, read by
+/// compute to write indirect commands that draws read, and copied out for statistics.
+#[test]
+fn counters_cleared_counted_then_read() {
+    let mut g = GraphBuilder::new();
+    let sc = swapchain(&mut g);
+    let counters = g.imported_buffer("counters");
+    let commands = g.imported_buffer("commands");
+    let stats = g.host_read_buffer("stats");
+    g.pass("clear").write(counters, Access::TransferDst).finish();
+    let count = g
+        .pass("count")
+        .write(counters, Access::StorageReadWrite(Stages::Compute))
+        .finish();
+    let build = g
+        .pass("build")
+        .read(counters, Access::StorageRead(Stages::Compute))
+        .write(commands, Access::StorageWrite(Stages::Compute))
+        .finish();
+    let draw = g
+        .pass("draw")
+        .read(commands, Access::IndirectRead)
+        .write(sc, Access::ColorAttachmentWrite)
+        .finish();
+    let copy = g
+        .pass("copy")
+        .read(counters, Access::TransferSrc)
+        .write(stats, Access::TransferDst)
+        .finish();
+    let plan = g.compile().unwrap();
+    let atomics = (
+        S::COMPUTE_SHADER,
+        A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE,
+    );
+    // The atomics read what the clear wrote and write themselves.
+    assert_eq!(
+        before(&plan, count),
+        [buffer(
+            counters,
+            (S::ALL_TRANSFER, A::TRANSFER_WRITE),
+            atomics
+        )]
+    );
+    assert_eq!(
+        before(&plan, build),
+        [buffer(
+            counters,
+            (S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE),
+            (S::COMPUTE_SHADER, A::SHADER_STORAGE_READ)
+        )]
+    );
+    assert_eq!(
+        on(&plan, commands),
+        [buffer(
+            commands,
+            (S::COMPUTE_SHADER, A::SHADER_STORAGE_WRITE),
+            (S::DRAW_INDIRECT, A::INDIRECT_COMMAND_READ)
+        )]
+    );
+    assert_eq!(before(&plan, draw)[0].resource, commands);
+    // The copy reads the atomics' writes: not yet visible to transfers.
+    assert_eq!(
+        before(&plan, copy)
+            .iter()
+            .filter(|b| b.resource == counters)
+            .count(),
+        1
+    );
+    assert!(
+        plan.buffer_usage(counters).contains(
+            vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_DST
+                | vk::BufferUsageFlags::TRANSFER_SRC
+        )
+    );
+}

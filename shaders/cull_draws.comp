@@ -1,0 +1,57 @@
+#version 460
+// The indirect draws of the culled lists, one invocation per (view, model, subset): one
+// VkDrawIndexedIndirectCommand per level that has instances, packed at the front, and their
+// number, which vkCmdDrawIndexedIndirectCount reads. The CPU never reads the counts.
+#include "cull.glsl"
+
+layout(local_size_x = 64) in;
+
+struct DrawCommand {
+    uint index_count;
+    uint instance_count;
+    uint first_index;
+    int vertex_offset;
+    uint first_instance;
+};
+
+// [view][model][subset]: how many commands follow.
+layout(std430, set = 0, binding = 6) writeonly buffer DrawCounts {
+    uint draw_counts[];
+};
+
+// [view][model][subset][level]
+layout(std430, set = 0, binding = 7) writeonly buffer DrawCommands {
+    DrawCommand commands[];
+};
+
+void main() {
+    uint id = gl_GlobalInvocationID.x;
+    uint subsets = cull.counts.w;
+    uint per_view = cull.counts.y * subsets;
+    if (id >= VIEWS * per_view) {
+        return;
+    }
+    uint view = id / per_view;
+    uint model_index = (id % per_view) / subsets;
+    uint subset = id % subsets;
+    CullModel model = models[model_index];
+    uint written = 0u;
+    if (subset < model.draws.y) {
+        for (uint level = 0u; level < model.range.w; level++) {
+            uint n = counters[counter_index(view, model_index, level)];
+            uvec2 range = draw_ranges[model.draws.x + subset * LEVELS + level];
+            if (n == 0u || range.y == 0u) {
+                continue;
+            }
+            DrawCommand c;
+            c.index_count = range.y;
+            c.instance_count = n;
+            c.first_index = range.x;
+            c.vertex_offset = 0;
+            c.first_instance = list_start(view, level) + model.range.x;
+            commands[id * LEVELS + written] = c;
+            written++;
+        }
+    }
+    draw_counts[id] = written;
+}

@@ -1,0 +1,161 @@
+//! Baked animation for a crowd: every clip of every model sampled once at a fixed rate into
+//! one table of palettes (`anim::bake_clip`), which far instances read instead of palettes the
+//! CPU evaluates for them each frame. Instances of one clip share its frames: pose sharing for
+//! free.
+//!
+//! The table is charged to a memory limit: a clip whose frames do not fit is left out with a
+//! warning and its instances stay exact.
+
+use crate::anim::{BakedClip, SkinnedModel, bake_clip, bake_error};
+
+/// Sub-steps between two frames at which the baked error is measured.
+const ERROR_SUBSAMPLES: u32 = 4;
+
+/// How clips are baked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BakeSettings {
+    /// Frames per second of clip time (`--bake-fps`).
+    pub fps: f32,
+    /// The most the table may take, in bytes (`--bake-memory`).
+    pub memory_limit: u64,
+}
+
+impl Default for BakeSettings {
+    fn default() -> Self {
+        Self {
+            fps: 30.0,
+            memory_limit: 256 << 20,
+        }
+    }
+}
+
+/// One baked clip and where its frames sit in the table.
+#[derive(Clone, Debug)]
+pub struct BakedEntry {
+    /// Index of its first matrix in the table.
+    pub base: u32,
+    /// Its frames.
+    pub clip: BakedClip,
+    /// The largest distance, in model units, between a skinned vertex under the baked frames
+    /// (interpolated) and under exact palettes, anywhere in the clip.
+    pub error: f32,
+}
+
+/// What baking did, for the start-up line and warnings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BakeReport {
+    /// Clips baked.
+    pub clips: usize,
+    /// The table's size in bytes.
+    pub bytes: u64,
+    /// One line per clip left exact because it did not fit.
+    pub left_out: Vec<String>,
+}
+
+/// Every baked clip of a crowd, indexed like the crowd's bounds (model by model, one per
+/// clip); see the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct BakedLibrary {
+    entries: Vec<Option<BakedEntry>>,
+    matrices: usize,
+    settings: Option<BakeSettings>,
+}
+
+impl BakedLibrary {
+    /// Bakes the clips of `models`, in order, until the memory limit; `slots` says how many
+    /// entries each model takes (its clips, then its bind pose, which has none).
+    pub(crate) fn bake(
+        models: &[std::sync::Arc<SkinnedModel>],
+        slots: impl Fn(usize) -> usize,
+        settings: BakeSettings,
+    ) -> (Self, BakeReport) {
+        let mut entries = Vec::new();
+        let mut report = BakeReport::default();
+        let mut matrices = 0usize;
+        let fps = if settings.fps.is_finite() && settings.fps > 0.0 {
+            settings.fps
+        } else {
+            BakeSettings::default().fps
+        };
+        for (m, model) in models.iter().enumerate() {
+            let clips = model.clips();
+            for c in 0..slots(m) {
+                let Some(clip) = clips.get(c) else {
+                    entries.push(None);
+                    continue;
+                };
+                // Checked before baking: a clip that does not fit costs nothing.
+                let frames = (clip.duration() * fps).ceil().max(1.0) as u64 + 1;
+                let bytes = frames * model.joint_count() as u64 * 48;
+                if report.bytes + bytes > settings.memory_limit
+                    || matrices + (bytes / 48) as usize > u32::MAX as usize
+                {
+                    report.left_out.push(format!(
+                        "clip {} of {} ({:.1} MB at {fps} fps) does not fit the baked-animation \
+                         limit of {:.1} MB ({:.1} MB used): its instances stay exact",
+                        crate::text::printable(clip.name()),
+                        crate::text::printable(model.name()),
+                        bytes as f64 / 1e6,
+                        settings.memory_limit as f64 / 1e6,
+                        report.bytes as f64 / 1e6
+                    ));
+                    entries.push(None);
+                    continue;
+                }
+                let baked = bake_clip(model, c, fps).and_then(|baked| {
+                    let error = bake_error(model, c, &baked, ERROR_SUBSAMPLES)?.vertex;
+                    Ok((baked, error))
+                });
+                let (baked, error) = match baked {
+                    Ok(b) => b,
+                    Err(e) => {
+                        report.left_out.push(format!(
+                            "clip {} of {} cannot be baked ({e}): its instances stay exact",
+                            crate::text::printable(clip.name()),
+                            crate::text::printable(model.name()),
+                        ));
+                        entries.push(None);
+                        continue;
+                    }
+                };
+                let base = matrices as u32;
+                matrices += baked.palettes().len();
+                report.bytes += baked.bytes() as u64;
+                report.clips += 1;
+                entries.push(Some(BakedEntry {
+                    base,
+                    clip: baked,
+                    error,
+                }));
+            }
+        }
+        (
+            Self {
+                entries,
+                matrices,
+                settings: Some(settings),
+            },
+            report,
+        )
+    }
+
+    /// The entry of bound index `index` (the crowd's numbering), if baked.
+    pub fn entry(&self, index: usize) -> Option<&BakedEntry> {
+        self.entries.get(index).and_then(Option::as_ref)
+    }
+
+    /// Every baked clip, in table order.
+    pub fn entries(&self) -> impl Iterator<Item = &BakedEntry> {
+        self.entries.iter().flatten()
+    }
+
+    /// Matrices in the table.
+    pub fn matrices(&self) -> usize {
+        self.matrices
+    }
+
+    /// The settings it was baked with (`None`: nothing baked yet).
+    pub fn settings(&self) -> Option<BakeSettings> {
+        self.settings
+    }
+}

@@ -1,0 +1,280 @@
+//! The rules that decide, per instance and view, whether it is drawn, at which mesh level, and
+//! whether its animation may come from baked frames. The GPU's culling shader
+//! (`shaders/cull.comp`) applies the same rules to every instance each frame; this is their
+//! CPU statement: the crowd uses it to evaluate exact palettes only for the instances that
+//! need them, and the tests use it as the reference for the GPU's counts.
+//!
+//! Everything is conservative in one direction: a box that might be visible is drawn, and a
+//! coarser level or baked frames are chosen only when their error covers at most the allowed
+//! number of pixels at the box's nearest point to the eye.
+
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::anim::{Bounds, Mat3x4};
+
+/// Mesh levels a model may draw with: the full mesh and up to four coarser ones.
+pub const LOD_LEVELS: usize = 5;
+
+/// The smallest distance, in world units, at which projected sizes are computed: a box the eye
+/// is in (or touches) counts as this near, so it gets the finest level.
+pub const NEAREST: f32 = 1e-3;
+
+/// A view volume as six planes `(n, d)` with `n . p + d >= 0` inside, `n` of unit length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frustum {
+    /// Left, right, top, bottom, near, far.
+    pub planes: [Vec4; 6],
+}
+
+impl Frustum {
+    /// The volume a world-to-clip matrix keeps in Vulkan's clip space (`-w <= x, y <= w`,
+    /// `0 <= z <= w`), for perspective and orthographic projections alike.
+    pub fn from_clip(m: Mat4) -> Self {
+        let r = [m.row(0), m.row(1), m.row(2), m.row(3)];
+        let raw = [r[3] + r[0], r[3] - r[0], r[3] + r[1], r[3] - r[1], r[2], r[3] - r[2]];
+        Self {
+            planes: raw.map(|p| {
+                let len = p.truncate().length();
+                if len > 0.0 && len.is_finite() {
+                    p / len
+                } else {
+                    // A degenerate matrix keeps nothing out rather than everything.
+                    Vec4::new(0.0, 0.0, 0.0, 1.0)
+                }
+            }),
+        }
+    }
+
+    /// Whether any of the box can be inside: false only when the box lies wholly outside
+    /// one plane (a box near a corner may pass although it is outside: that only costs a
+    /// draw).
+    pub fn intersects(&self, b: &WorldBox) -> bool {
+        self.planes.iter().all(|p| {
+            let n = p.truncate();
+            n.dot(b.centre) + n.abs().dot(b.half) + p.w >= 0.0
+        })
+    }
+}
+
+/// An axis-aligned box in world space, as centre and half extents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldBox {
+    /// Its centre.
+    pub centre: Vec3,
+    /// Half its size along each axis (non-negative).
+    pub half: Vec3,
+}
+
+impl WorldBox {
+    /// The smallest axis-aligned box around `model` (model space) placed by `world`: the
+    /// centre transformed, and each half extent the sum of the absolute matrix entries times
+    /// the model box's half extents.
+    pub fn placed(model: &Bounds, world: &Mat3x4) -> Self {
+        let centre = 0.5 * (model.min + model.max);
+        let half = 0.5 * (model.max - model.min);
+        let rows = &world.rows;
+        let row = |i: usize| rows[i].truncate();
+        Self {
+            centre: Vec3::new(
+                row(0).dot(centre) + rows[0].w,
+                row(1).dot(centre) + rows[1].w,
+                row(2).dot(centre) + rows[2].w,
+            ),
+            half: Vec3::new(
+                row(0).abs().dot(half),
+                row(1).abs().dot(half),
+                row(2).abs().dot(half),
+            ),
+        }
+    }
+
+    /// The box grown to hold its own shadow on the ground: swept along `-towards_light` until
+    /// its top reaches `ground` height (the sun at least `min_elevation_sin` above the
+    /// horizon, so a low sun does not sweep it to infinity).
+    pub fn with_shadow(&self, towards_light: Vec3, ground: f32, min_elevation_sin: f32) -> Self {
+        let top = self.centre.y + self.half.y;
+        let height = (top - ground).max(0.0);
+        let run = -towards_light * (height / towards_light.y.max(min_elevation_sin));
+        let (bottom, top) = (self.centre - self.half, self.centre + self.half);
+        let mut lo = bottom.min(bottom + run);
+        let hi = top.max(top + run);
+        // The shadow stops at the ground: what the sweep takes below it casts nothing.
+        lo.y = lo.y.max(ground.min(bottom.y));
+        Self {
+            centre: 0.5 * (lo + hi),
+            half: 0.5 * (hi - lo),
+        }
+    }
+
+    /// Radius of the sphere around the box.
+    pub fn radius(&self) -> f32 {
+        self.half.length()
+    }
+}
+
+/// The largest factor by which `world` stretches a length (the longest column of its linear
+/// part): model-space errors times this are world-space errors.
+pub fn max_scale(world: &Mat3x4) -> f32 {
+    let rows = &world.rows;
+    let column = |c: usize| Vec3::new(rows[0][c], rows[1][c], rows[2][c]).length();
+    column(0).max(column(1)).max(column(2))
+}
+
+/// How large things look from the eye.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewScale {
+    /// The eye, world space.
+    pub eye: Vec3,
+    /// Pixels one world unit covers one unit in front of the eye: the render height over
+    /// `2 tan(fov_y / 2)`.
+    pub pixels_per_unit: f32,
+}
+
+impl ViewScale {
+    /// The view scale of a perspective camera with vertical field of view `fov_y` (radians)
+    /// rendering `height` pixels high.
+    pub fn new(eye: Vec3, fov_y: f32, height: u32) -> Self {
+        Self {
+            eye,
+            pixels_per_unit: height as f32 / (2.0 * (0.5 * fov_y).tan()),
+        }
+    }
+
+    /// Pixels per world unit at the point of the box nearest the eye (taken on its sphere).
+    pub fn pixels_per_unit_at(&self, b: &WorldBox) -> f32 {
+        let distance = (self.eye.distance(b.centre) - b.radius()).max(NEAREST);
+        self.pixels_per_unit / distance
+    }
+}
+
+/// The coarsest level whose error, `errors[k - 1]` model units for level `k` (non-decreasing),
+/// covers at most `max_error_px` pixels once scaled by `scale` (see [`max_scale`]) and seen at
+/// `pixels_per_unit` (see [`ViewScale::pixels_per_unit_at`]). Level 0 is the full mesh.
+pub fn lod_level(errors: &[f32], scale: f32, pixels_per_unit: f32, max_error_px: f32) -> usize {
+    let mut level = 0;
+    for (k, &e) in errors.iter().enumerate() {
+        if e * scale * pixels_per_unit <= max_error_px {
+            level = k + 1;
+        }
+    }
+    level
+}
+
+/// What the crowd needs of the camera each frame to choose between exact palettes and baked
+/// frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnimationView {
+    /// The camera's view volume: instances outside it do not need exact palettes (their
+    /// shadows may, but a shadow is forgiving).
+    pub frustum: Frustum,
+    /// How large things look.
+    pub scale: ViewScale,
+    /// Baked frames are used where their error covers at most this many pixels.
+    pub max_error_px: f32,
+}
+
+impl AnimationView {
+    /// Whether an instance whose baked frames may be `baked_error` model units off (see
+    /// `anim::bake_error`) needs exact palettes: it may be visible and the error could show.
+    pub fn needs_exact(&self, b: &WorldBox, scale: f32, baked_error: f32) -> bool {
+        self.frustum.intersects(b)
+            && baked_error * scale * self.scale.pixels_per_unit_at(b) > self.max_error_px
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::camera::rh::{proj::vulkan, view::look_at_mat4};
+    use glam::{Quat, Vec3A};
+
+    use super::*;
+
+    /// From z = 10 towards the origin, 90 degrees, near 1, far 100.
+    fn view_proj() -> Mat4 {
+        vulkan::perspective(std::f32::consts::FRAC_PI_2, 1.0, 1.0, 100.0)
+            * look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y)
+    }
+
+    fn cube(at: Vec3, half: f32) -> WorldBox {
+        WorldBox {
+            centre: at,
+            half: Vec3::splat(half),
+        }
+    }
+
+    #[test]
+    fn frustum_planes_keep_what_the_projection_keeps() {
+        let f = Frustum::from_clip(view_proj());
+        assert!(f.intersects(&cube(Vec3::ZERO, 0.1)));
+        // 90 degrees: at 10 units away, x = +-10 is the edge.
+        assert!(f.intersects(&cube(Vec3::new(10.05, 0.0, 0.0), 0.1)));
+        assert!(!f.intersects(&cube(Vec3::new(10.5, 0.0, 0.0), 0.1)));
+        assert!(!f.intersects(&cube(Vec3::new(0.0, -10.5, 0.0), 0.1)));
+        // Behind the eye, before the near plane, beyond the far plane.
+        assert!(!f.intersects(&cube(Vec3::new(0.0, 0.0, 12.0), 0.5)));
+        assert!(!f.intersects(&cube(Vec3::new(0.0, 0.0, 9.5), 0.2)));
+        assert!(!f.intersects(&cube(Vec3::new(0.0, 0.0, -91.0), 0.5)));
+        assert!(f.intersects(&cube(Vec3::new(0.0, 0.0, -89.5), 0.6)));
+    }
+
+    #[test]
+    fn placed_boxes_hold_the_transformed_corners() {
+        let model = Bounds {
+            min: Vec3::new(-1.0, 0.0, -0.5),
+            max: Vec3::new(1.0, 2.0, 0.5),
+        };
+        let world = Mat3x4::from_trs(
+            Vec3A::new(3.0, 1.0, -2.0),
+            Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.2),
+            Vec3A::splat(1.5),
+        );
+        let b = WorldBox::placed(&model, &world);
+        for i in 0..8 {
+            let pick = |bit: usize, lo: f32, hi: f32| if i & bit == 0 { lo } else { hi };
+            let corner = Vec3::new(
+                pick(1, model.min.x, model.max.x),
+                pick(2, model.min.y, model.max.y),
+                pick(4, model.min.z, model.max.z),
+            );
+            let p = world.transform_point3(corner);
+            let d = (p - b.centre).abs() - b.half;
+            assert!(d.max_element() <= 1e-5, "{p} outside {b:?}");
+        }
+        assert!((max_scale(&world) - 1.5).abs() < 1e-5);
+    }
+
+    #[test]
+    fn a_shadow_reaches_the_ground_away_from_the_sun() {
+        let b = cube(Vec3::new(0.0, 1.0, 0.0), 1.0);
+        let sun = Vec3::new(1.0, 1.0, 0.0).normalize();
+        let s = b.with_shadow(sun, 0.0, 0.2);
+        // The top (y = 2) is swept 2 units towards -x.
+        assert!((s.centre.x - s.half.x - (-3.0)).abs() < 1e-5, "{s:?}");
+        assert!((s.centre.x + s.half.x - 1.0).abs() < 1e-5);
+        assert!((s.centre.y - s.half.y).abs() < 1e-5);
+    }
+
+    #[test]
+    fn levels_get_coarser_with_distance() {
+        let errors = [0.001, 0.004, 0.01, 0.03];
+        let view = ViewScale::new(Vec3::ZERO, std::f32::consts::FRAC_PI_4, 720);
+        let at = |d: f32| {
+            let b = cube(Vec3::new(0.0, 0.0, -d), 0.5);
+            lod_level(&errors, 1.0, view.pixels_per_unit_at(&b), 1.0)
+        };
+        let levels: Vec<usize> = [0.5, 2.0, 5.0, 20.0, 60.0, 400.0]
+            .iter()
+            .map(|&d| at(d))
+            .collect();
+        assert!(levels.windows(2).all(|w| w[0] <= w[1]), "{levels:?}");
+        assert_eq!(levels[0], 0);
+        assert_eq!(*levels.last().expect("levels"), 4);
+        // Twice the allowed error: the same level from half the distance.
+        let b = cube(Vec3::new(0.0, 0.0, -20.0), 0.5);
+        let near = cube(Vec3::new(0.0, 0.0, -10.25), 0.5);
+        assert_eq!(
+            lod_level(&errors, 1.0, view.pixels_per_unit_at(&b), 1.0),
+            lod_level(&errors, 1.0, view.pixels_per_unit_at(&near), 2.0)
+        );
+    }
+}
