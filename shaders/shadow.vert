@@ -1,7 +1,8 @@
 #version 460
 // Shadow pass: the skinned position only, seen from the light. Same skinning as the other
-// passes (common.glsl), so shadows match what is drawn.
-#include "common.glsl"
+// passes (skinning.glsl), so shadows match what is drawn.
+#include "skinning.glsl"
+#include "frame.glsl"
 
 layout(location = 0) in vec3 in_position;
 layout(location = 4) in uvec4 in_joints;

@@ -2,7 +2,8 @@
 // Skinned forward pass: four-influence linear blend skinning of position, normal and tangent,
 // then the instance's world transform. The instance comes from the culling pass's list for
 // the camera (see drawn_instance()).
-#include "common.glsl"
+#include "skinning.glsl"
+#include "frame.glsl"
 
 // The depth prepass and the forward pass both run this shader, and the forward pass tests
 // depth with EQUAL: positions must come out bit-identical in both.

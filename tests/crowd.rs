@@ -235,7 +235,11 @@ fn records_are_grouped_by_model() {
     let slot = run_frames(&mut crowd, &mut ring, 1);
     let (records, _) = last_slot(&mut ring, &crowd, slot);
     for (m, range) in crowd.model_ranges().enumerate() {
-        assert!(records[range.clone()].iter().all(|r| r.model() as usize == m));
+        assert!(
+            records[range.clone()]
+                .iter()
+                .all(|r| r.model() as usize == m)
+        );
     }
     // Palette bases follow the records without gaps.
     let mut base = 0;

@@ -17,9 +17,15 @@ use bytemuck::Zeroable;
 use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
+use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
+use throng::gpu::pipeline::{
+    BINDING_BAKED, BINDING_PALETTES, BINDING_RECORDS, BINDING_VISIBLE, CULL_BOUNDS, CULL_COMMANDS,
+    CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OUTPUT, CULL_RECORDS,
+};
 use throng::gpu::shaders::{
-    DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG, FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG,
-    GROUND_VERT, SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP, SSAO_COMP,
+    CULL_COMP, CULL_DRAWS_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG, FULLSCREEN_VERT, GROUND_FRAG,
+    GROUND_NORMAL_FRAG, GROUND_VERT, SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP,
+    SSAO_COMP,
 };
 use throng::gpu::{DrawConstants, FrameData};
 
@@ -397,12 +403,51 @@ fn shaders() -> Vec<Module> {
         Module::parse("ssao_blur.comp", SSAO_BLUR_COMP),
         Module::parse("fullscreen.vert", FULLSCREEN_VERT),
         Module::parse("debug_view.frag", DEBUG_VIEW_FRAG),
+        Module::parse("cull.comp", CULL_COMP),
+        Module::parse("cull_draws.comp", CULL_DRAWS_COMP),
     ]
 }
 
 /// Modules that need no per-frame uniforms (the full-screen triangle is made from
-/// `gl_VertexIndex` alone).
-const WITHOUT_FRAME: &[&str] = &["fullscreen.vert"];
+/// `gl_VertexIndex` alone; the culling passes read their own `CullFrame`).
+const WITHOUT_FRAME: &[&str] = &["fullscreen.vert", "cull.comp", "cull_draws.comp"];
+
+/// The set and binding of the variable holding block `block` (a struct id).
+fn binding_of(m: &Module, block: u32) -> (u32, u32) {
+    let var = m
+        .variables
+        .iter()
+        .find_map(|(&var, &(ptr, _))| match m.ty(ptr) {
+            Type::Pointer { pointee, .. } if *pointee == block => Some(var),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{}: no variable of block %{block}", m.name));
+    let one = |d| {
+        m.decoration(var, d)
+            .unwrap_or_else(|| panic!("{}: block %{block} lacks a set or binding", m.name))[0]
+    };
+    (one(DEC_DESCRIPTOR_SET), one(DEC_BINDING))
+}
+
+/// The element type of the one runtime-array member of storage block `block_name`, with the
+/// array's stride; `None` when the module does not declare the block.
+fn runtime_array_of(m: &Module, block_name: &str) -> Option<(u32, u32, u32)> {
+    let block = m.laid_out_struct(block_name)?;
+    assert_eq!(
+        m.storage_of_block(block),
+        STORAGE_STORAGE_BUFFER,
+        "{}",
+        m.name
+    );
+    let layout = m.layout(block);
+    assert_eq!(layout.len(), 1, "{}: {block_name} has one member", m.name);
+    let (_, offset, array) = &layout[0];
+    assert_eq!(*offset, 0, "{}: {block_name}", m.name);
+    let Type::RuntimeArray { element } = m.ty(*array).clone() else {
+        panic!("{}: {block_name} does not hold a runtime array", m.name);
+    };
+    Some((block, element, m.array_stride(*array)))
+}
 
 /// The variable id called `name`.
 fn variable_id(m: &Module, name: &str) -> Option<u32> {
@@ -485,18 +530,23 @@ fn the_reader_reads_the_embedded_modules() {
 
 #[test]
 fn instance_records_match_the_rust_struct() {
-    let rust = rust_layout!(InstanceRecord; world, palette_base, model, joints, reserved);
-    // The numbers the comment in common.glsl promises, independent of both sides.
+    let rust = rust_layout!(InstanceRecord; world, palette_base, joints, model_flags, bounds,
+        frame_weight, fade_base, fade_frame_weight, fade);
+    // The numbers the comment in record.glsl promises, independent of both sides.
     let expected: Vec<(&str, u32)> = vec![
         ("world", 0),
         ("palette_base", 48),
-        ("model", 52),
-        ("joints", 56),
-        ("reserved", 60),
+        ("joints", 52),
+        ("model_flags", 56),
+        ("bounds", 60),
+        ("frame_weight", 64),
+        ("fade_base", 68),
+        ("fade_frame_weight", 72),
+        ("fade", 76),
     ];
     let rust_offsets: Vec<(&str, u32)> = rust.iter().map(|(n, o, _)| (n.as_str(), *o)).collect();
     assert_eq!(rust_offsets, expected);
-    assert_eq!(size_of::<InstanceRecord>(), 64);
+    assert_eq!(size_of::<InstanceRecord>(), 80);
 
     let mut seen = 0;
     for m in shaders() {
@@ -548,6 +598,97 @@ fn instance_records_match_the_rust_struct() {
         module("skinned.vert").laid_out_struct("Records").is_some(),
         "skinned.vert must read the records"
     );
+    assert!(
+        module("cull.comp").laid_out_struct("Records").is_some(),
+        "cull.comp must read the records"
+    );
+}
+
+/// Every storage buffer the skinned passes declare sits at the binding the renderer pushes
+/// it to (`gpu::pipeline::BINDING_*`).
+#[test]
+fn the_skinned_buffers_sit_at_the_pushed_bindings() {
+    let expected = [
+        ("Records", BINDING_RECORDS),
+        ("Palettes", BINDING_PALETTES),
+        ("Baked", BINDING_BAKED),
+        ("Visible", BINDING_VISIBLE),
+    ];
+    for name in ["skinned.vert", "shadow.vert"] {
+        let m = module(name);
+        for (block, binding) in expected {
+            let id = m
+                .laid_out_struct(block)
+                .unwrap_or_else(|| panic!("{name}: no {block} buffer"));
+            assert_eq!(binding_of(&m, id), (0, binding), "{name}: {block}");
+        }
+    }
+}
+
+/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::pipeline::CULL_*`.
+#[test]
+fn the_culling_blocks_match_cull_data() {
+    let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts);
+    let model = rust_layout!(CullModel; range, errors, draws);
+    let bound = rust_layout!(CullBound; lo, hi);
+    let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
+        vertex_offset, first_instance);
+    for name in ["cull.comp", "cull_draws.comp"] {
+        let m = module(name);
+        let block = m
+            .laid_out_struct("CullFrame")
+            .unwrap_or_else(|| panic!("{name}: no CullFrame"));
+        assert_eq!(m.storage_of_block(block), STORAGE_STORAGE_BUFFER);
+        assert_block_matches(&m, block, &frame, size_of::<CullFrame>());
+        assert_eq!(binding_of(&m, block), (0, CULL_FRAME), "{name}: CullFrame");
+        let (models, element, stride) = runtime_array_of(&m, "Models").expect("Models");
+        assert_block_matches(&m, element, &model, size_of::<CullModel>());
+        assert_eq!(stride as usize, size_of::<CullModel>());
+        assert_eq!(binding_of(&m, models), (0, CULL_MODELS), "{name}: Models");
+        // A block a shader does not use is not in its SPIR-V: only the cull pass reads the
+        // records and bounds, only the draws pass the draw ranges.
+        let culls = name == "cull.comp";
+        if let Some((records, ..)) = runtime_array_of(&m, "Records") {
+            assert_eq!(
+                binding_of(&m, records),
+                (0, CULL_RECORDS),
+                "{name}: Records"
+            );
+        } else {
+            assert!(!culls, "the cull pass reads the records");
+        }
+        if let Some((bounds, element, stride)) = runtime_array_of(&m, "Bounds") {
+            assert_block_matches(&m, element, &bound, size_of::<CullBound>());
+            assert_eq!(stride as usize, size_of::<CullBound>());
+            assert_eq!(binding_of(&m, bounds), (0, CULL_BOUNDS), "{name}: Bounds");
+        } else {
+            assert!(!culls, "the cull pass reads the bounds");
+        }
+        if let Some((ranges, element, stride)) = runtime_array_of(&m, "DrawRanges") {
+            assert_eq!(m.numeric(element), ("uint", 32, 2), "{name}: draw ranges");
+            assert_eq!(stride, 8, "{name}: draw range stride");
+            assert_eq!(binding_of(&m, ranges), (0, CULL_DRAW_RANGES), "{name}");
+        } else {
+            assert!(culls, "the draws pass reads the draw ranges");
+        }
+        let (counters, element, stride) = runtime_array_of(&m, "Counters").expect("Counters");
+        assert_eq!((m.numeric(element), stride), (("uint", 32, 1), 4), "{name}");
+        assert_eq!(
+            binding_of(&m, counters),
+            (0, CULL_COUNTERS),
+            "{name}: Counters"
+        );
+    }
+    let m = module("cull.comp");
+    let (lists, ..) = runtime_array_of(&m, "Lists").expect("Lists");
+    assert_eq!(binding_of(&m, lists), (0, CULL_OUTPUT));
+    let m = module("cull_draws.comp");
+    let (counts, ..) = runtime_array_of(&m, "DrawCounts").expect("DrawCounts");
+    assert_eq!(binding_of(&m, counts), (0, CULL_OUTPUT));
+    let (commands, element, stride) = runtime_array_of(&m, "DrawCommands").expect("commands");
+    assert_block_matches(&m, element, &command, size_of::<DrawCommand>());
+    assert_eq!(stride as usize, size_of::<DrawCommand>());
+    assert_eq!(binding_of(&m, commands), (0, CULL_COMMANDS));
 }
 
 #[test]

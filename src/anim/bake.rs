@@ -225,7 +225,11 @@ mod tests {
         for (frames, duration) in [(2, 0.3), (31, 1.0), (100, 2.7), (1001, 41.3)] {
             let t = table(frames, duration);
             for k in 0..frames - 1 {
-                assert_eq!(t.frame_at(t.time_of(k)), (k, 0.0), "{frames} {duration} {k}");
+                assert_eq!(
+                    t.frame_at(t.time_of(k)),
+                    (k, 0.0),
+                    "{frames} {duration} {k}"
+                );
             }
         }
     }
@@ -249,6 +253,10 @@ mod tests {
                 assert!((x - 2.5).abs() < 1e-5, "{x}");
             }
         }
-        assert_eq!(out[2], Mat3x4::IDENTITY, "the tail past the joints is left alone");
+        assert_eq!(
+            out[2],
+            Mat3x4::IDENTITY,
+            "the tail past the joints is left alone"
+        );
     }
 }

@@ -143,9 +143,7 @@ pub fn bind_bounds(model: &SkinnedModel) -> Option<Bounds> {
 fn sample_times(clip: &AnimationClip, rate: f32) -> Result<Vec<f32>, AnimError> {
     let n = sample_grid::intervals(clip, rate, sample_grid::MAX_INTERVALS)?;
     let duration = clip.duration();
-    let mut times: Vec<f32> = (0..=n)
-        .map(|k| sample_grid::time(k, n, duration))
-        .collect();
+    let mut times: Vec<f32> = (0..=n).map(|k| sample_grid::time(k, n, duration)).collect();
     for track in clip.tracks() {
         let keys = [
             track.translation.as_ref().map(|c| &c.times),
@@ -388,8 +386,7 @@ mod tests {
             turn(&[0.0, -0.25 * pi, -0.5 * pi, -0.75 * pi, -pi]),
             JointTrack::default(),
         ];
-        let clip = crate::anim::clip::AnimationClip::new("swing", tracks, &skeleton)
-            .expect("clip");
+        let clip = crate::anim::clip::AnimationClip::new("swing", tracks, &skeleton).expect("clip");
         let mesh = Mesh {
             vertices,
             ..Mesh::default()
@@ -403,7 +400,11 @@ mod tests {
             let y = i as f32 / 10.0;
             let elbow = ((y - 0.8) / 0.4).clamp(0.0, 1.0);
             for x in [-0.1, 0.1] {
-                vertices.push(vertex([x, y, 0.05], [0, 1, 0, 0], [1.0 - elbow, elbow, 0.0, 0.0]));
+                vertices.push(vertex(
+                    [x, y, 0.05],
+                    [0, 1, 0, 0],
+                    [1.0 - elbow, elbow, 0.0, 0.0],
+                ));
             }
         }
         vertices
@@ -436,7 +437,9 @@ mod tests {
     fn a_fast_swing_stays_inside_at_every_rate() {
         let model = arm(arm_vertices());
         for rate in [4.0, 10.0, 30.0] {
-            let b = clip_bounds(&model, 0, rate).expect("clip").expect("vertices");
+            let b = clip_bounds(&model, 0, rate)
+                .expect("clip")
+                .expect("vertices");
             assert_holds(&model, &b, 2000);
         }
     }
@@ -449,7 +452,11 @@ mod tests {
         let shoulder = volumes[0].expect("shoulder");
         // The shoulder moves the vertices from y = 0 to y = 1.2 (the elbow's blend zone).
         assert!(shoulder.centre.abs_diff_eq(Vec3::new(0.0, 0.6, 0.05), 1e-6));
-        assert!(shoulder.half_extents.abs_diff_eq(Vec3::new(0.1, 0.6, 0.0), 1e-6));
+        assert!(
+            shoulder
+                .half_extents
+                .abs_diff_eq(Vec3::new(0.1, 0.6, 0.0), 1e-6)
+        );
         assert!((shoulder.radius - (0.01f32 + 0.36).sqrt()).abs() < 1e-6);
     }
 
@@ -466,7 +473,9 @@ mod tests {
             vertex([0.0, 1.5, 0.0], [1, 0, 0, 0], [0.0; 4]),
         ];
         let model = arm(vertices);
-        let b = clip_bounds(&model, 0, 30.0).expect("clip").expect("vertices");
+        let b = clip_bounds(&model, 0, 30.0)
+            .expect("clip")
+            .expect("vertices");
         assert_holds(&model, &b, 2000);
         let bind = bind_bounds(&model).expect("vertices");
         assert_holds_in_bind_pose(&model, &bind);
@@ -524,7 +533,10 @@ mod tests {
         );
         let (t, _) = place(&volume, &turned);
         let diagonal = 1.1 * std::f32::consts::FRAC_1_SQRT_2;
-        assert!(t.extent.abs_diff_eq(Vec3::new(diagonal, diagonal, 0.1), 1e-6));
+        assert!(
+            t.extent
+                .abs_diff_eq(Vec3::new(diagonal, diagonal, 0.1), 1e-6)
+        );
         let round = JointVolume {
             half_extents: Vec3::ONE,
             ..volume

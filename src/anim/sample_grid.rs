@@ -20,7 +20,9 @@ pub(crate) fn intervals(clip: &AnimationClip, rate: f32, max: u32) -> Result<u32
     }
     let max = max.min(MAX_INTERVALS);
     // In f64 the product is exact enough that a whole number of frames stays whole.
-    let wanted = (f64::from(clip.duration()) * f64::from(rate)).ceil().max(1.0);
+    let wanted = (f64::from(clip.duration()) * f64::from(rate))
+        .ceil()
+        .max(1.0);
     if wanted > f64::from(max) {
         return Err(AnimError::TooManySamples {
             clip: clip.name().to_string(),
@@ -83,7 +85,10 @@ mod tests {
         }
         assert!(matches!(
             intervals(&clip(10.0), 1e6, MAX_INTERVALS),
-            Err(AnimError::TooManySamples { samples: 10_000_001, .. })
+            Err(AnimError::TooManySamples {
+                samples: 10_000_001,
+                ..
+            })
         ));
         assert!(matches!(
             intervals(&clip(1.0), 30.0, 10),

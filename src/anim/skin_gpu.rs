@@ -71,8 +71,16 @@ mod tests {
     #[test]
     fn agrees_with_the_cpu_blend_for_convex_weights() {
         let palette = [
-            Mat3x4::from_trs(Vec3A::new(1.0, 0.0, 0.0), Quat::from_rotation_y(0.4), Vec3A::ONE),
-            Mat3x4::from_trs(Vec3A::new(0.0, 2.0, 0.0), Quat::from_rotation_x(-0.3), Vec3A::ONE),
+            Mat3x4::from_trs(
+                Vec3A::new(1.0, 0.0, 0.0),
+                Quat::from_rotation_y(0.4),
+                Vec3A::ONE,
+            ),
+            Mat3x4::from_trs(
+                Vec3A::new(0.0, 2.0, 0.0),
+                Quat::from_rotation_x(-0.3),
+                Vec3A::ONE,
+            ),
             Mat3x4::IDENTITY,
         ];
         let v = vertex([0, 1, 2, 0], [0.5, 0.3, 0.2, 0.0]);

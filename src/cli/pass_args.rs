@@ -1,9 +1,24 @@
 //! The flags that switch the renderer's passes, shared by `run` and `bench frame`.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use throng::gpu::RenderSettings;
 
-/// `--no-shadows`, `--no-ssao`, `--shadow-size`.
+/// `on` or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Enabled.
+    On,
+    /// Disabled.
+    Off,
+}
+
+impl Switch {
+    fn on(self) -> bool {
+        self == Switch::On
+    }
+}
+
+/// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--lod-bias`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
     /// No shadow pass (the graph culls it).
@@ -15,6 +30,25 @@ pub struct PassArgs {
     /// Shadow map side in texels (64 to 8192).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
     shadow_size: u32,
+    /// Draw only instances whose bounds (over their whole clip) may be seen by the camera, or
+    /// may cast a shadow it sees; off draws every instance in every pass.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    cull: Switch,
+    /// Draw each instance with the coarsest mesh level whose error covers at most a pixel
+    /// (the shadow map one level coarser); off draws the full mesh everywhere.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    lod: Switch,
+    /// Scales the projected sizes at which coarser levels and baked animation take over:
+    /// 2 switches at twice the size (cheaper, coarser), 0.5 at half (0.01 to 100).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_bias)]
+    lod_bias: f32,
+}
+
+fn parse_bias(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(b) if (0.01..=100.0).contains(&b) => Ok(b),
+        _ => Err(format!("'{s}' is not a number from 0.01 to 100")),
+    }
 }
 
 impl PassArgs {
@@ -25,6 +59,9 @@ impl PassArgs {
             ssao: !self.no_ssao,
             prepass: true,
             shadow_size: self.shadow_size,
+            cull: self.cull.on(),
+            lod: self.lod.on(),
+            lod_bias: self.lod_bias,
         }
     }
 }

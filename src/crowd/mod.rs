@@ -3,8 +3,8 @@
 //! [`PaletteRing`] slot. Knows nothing of Vulkan: the renderer supplies GPU memory through
 //! [`RegionAllocator`] and its fences through [`ReleaseWait`].
 
-pub mod bench;
 mod baked;
+pub mod bench;
 mod dispatch;
 mod error;
 #[cfg(test)]
@@ -14,11 +14,11 @@ mod region;
 mod ring;
 mod synthetic;
 mod system;
-pub mod visibility;
 pub mod textbook;
+pub mod visibility;
 
-pub use error::RingError;
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
+pub use error::RingError;
 pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};

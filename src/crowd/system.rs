@@ -329,11 +329,7 @@ impl Crowd {
     /// `settings.memory_limit` (a clip that does not fit is left out, and the report says so:
     /// its instances stay exact). Instances then read baked frames as the animation mode says.
     pub fn bake(&mut self, settings: BakeSettings) -> BakeReport {
-        let counts: Vec<usize> = self
-            .model_bounds
-            .iter()
-            .map(|b| b.count as usize)
-            .collect();
+        let counts: Vec<usize> = self.model_bounds.iter().map(|b| b.count as usize).collect();
         let (baked, report) = BakedLibrary::bake(&self.models, |m| counts[m], settings);
         self.baked = baked;
         self.baked_generation += 1;
@@ -646,7 +642,8 @@ impl Crowd {
         waiter: &mut impl ReleaseWait,
     ) -> Result<usize, CrowdError> {
         let joints = self.choose_palettes();
-        ring.reserve(self.members.len(), joints)?;
+        // At least one matrix: the renderer binds the palettes even when all are baked.
+        ring.reserve(self.members.len(), joints.max(1))?;
         let mut slot = ring.acquire(waiter)?;
         self.write_palettes(&mut slot)?;
         Ok(slot.index)

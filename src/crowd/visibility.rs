@@ -31,7 +31,14 @@ impl Frustum {
     /// `0 <= z <= w`), for perspective and orthographic projections alike.
     pub fn from_clip(m: Mat4) -> Self {
         let r = [m.row(0), m.row(1), m.row(2), m.row(3)];
-        let raw = [r[3] + r[0], r[3] - r[0], r[3] + r[1], r[3] - r[1], r[2], r[3] - r[2]];
+        let raw = [
+            r[3] + r[0],
+            r[3] - r[0],
+            r[3] + r[1],
+            r[3] - r[1],
+            r[2],
+            r[3] - r[2],
+        ];
         Self {
             planes: raw.map(|p| {
                 let len = p.truncate().length();

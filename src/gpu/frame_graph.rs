@@ -28,6 +28,14 @@ pub const AO_SCALE: u32 = 2;
 
 /// Pass names, as they appear in labels, timings and `--stats-json`.
 pub mod pass {
+    /// Zeroes the culling counters.
+    pub const CULL_CLEAR: &str = "cull_clear";
+    /// Culling and level selection per instance, for the camera and the shadow map.
+    pub const CULL: &str = "cull";
+    /// The indirect draws of the culled lists.
+    pub const CULL_DRAWS: &str = "cull_draws";
+    /// The culling counters copied for the CPU's statistics.
+    pub const CULL_STATS: &str = "cull_stats";
     /// Skinned depth from the light.
     pub const SHADOW: &str = "shadow";
     /// Skinned depth and view-space normals from the camera.
@@ -56,6 +64,14 @@ pub struct RenderSettings {
     pub prepass: bool,
     /// Shadow map side in texels (`--shadow-size`).
     pub shadow_size: u32,
+    /// Instances are tested against each view and only those that may be seen are drawn
+    /// (`--cull`).
+    pub cull: bool,
+    /// Instances draw a coarser mesh level where its error stays under a pixel (`--lod`).
+    pub lod: bool,
+    /// Scales the projected sizes at which coarser levels and baked animation take over
+    /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
+    pub lod_bias: f32,
 }
 
 impl Default for RenderSettings {
@@ -65,6 +81,9 @@ impl Default for RenderSettings {
             ssao: true,
             prepass: true,
             shadow_size: 2048,
+            cull: true,
+            lod: true,
+            lod_bias: 1.0,
         }
     }
 }
@@ -110,6 +129,18 @@ pub struct GraphIds {
     pub ring: ResourceId,
     /// The readback buffer (imported).
     pub readback: ResourceId,
+    /// The culling inputs (imported, written by the CPU).
+    pub cull_inputs: ResourceId,
+    /// The culling counters (imported).
+    pub counters: ResourceId,
+    /// The visible lists (imported).
+    pub lists: ResourceId,
+    /// The indirect draw counts (imported).
+    pub draw_counts: ResourceId,
+    /// The indirect draw commands (imported).
+    pub commands: ResourceId,
+    /// The counters' copy the CPU reads (imported).
+    pub stats: ResourceId,
     /// Transients.
     pub shadow_map: ResourceId,
     /// Depth from the prepass.
@@ -149,6 +180,12 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
     );
     let ring = g.imported_buffer("palette ring slot");
     let readback = g.host_read_buffer("readback");
+    let cull_inputs = g.imported_buffer("culling inputs");
+    let counters = g.imported_buffer("culling counters");
+    let lists = g.imported_buffer("visible lists");
+    let draw_counts = g.imported_buffer("draw counts");
+    let commands = g.imported_buffer("draw commands");
+    let stats = g.host_read_buffer("draw statistics");
     let size = settings.shadow_size.max(1);
     let shadow_map = g.transient_image(ImageDesc {
         name: "shadow map",
@@ -188,14 +225,44 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         extent: Extent::TargetScaled(AO_SCALE),
     });
     let vertex_ring = Access::StorageRead(Stages::Vertex);
+    let compute_read = Access::StorageRead(Stages::Compute);
 
     // Every pass is declared; what the last pass reads decides which ones run.
-    g.pass(pass::SHADOW)
-        .read(ring, vertex_ring)
+    g.pass(pass::CULL_CLEAR)
+        .write(counters, Access::TransferDst)
+        .finish();
+    g.pass(pass::CULL)
+        .read(ring, compute_read)
+        .read(cull_inputs, compute_read)
+        .write(counters, Access::StorageReadWrite(Stages::Compute))
+        .write(lists, Access::StorageWrite(Stages::Compute))
+        .finish();
+    g.pass(pass::CULL_DRAWS)
+        .read(cull_inputs, compute_read)
+        .read(counters, compute_read)
+        .write(draw_counts, Access::StorageWrite(Stages::Compute))
+        .write(commands, Access::StorageWrite(Stages::Compute))
+        .finish();
+    // The counts of every frame, for the statistics (read a frame late, never waited for).
+    g.pass(pass::CULL_STATS)
+        .read(counters, Access::TransferSrc)
+        .write(stats, Access::TransferDst)
+        .finish();
+    // What every skinned pass reads: the ring, its view's lists and the indirect draws.
+    let skinned = |p: &mut super::graph::PassBuilder<'_>| {
+        p.read(ring, vertex_ring)
+            .read(lists, vertex_ring)
+            .read(draw_counts, Access::IndirectRead)
+            .read(commands, Access::IndirectRead);
+    };
+    let mut shadow = g.pass(pass::SHADOW);
+    skinned(&mut shadow);
+    shadow
         .write(shadow_map, Access::DepthAttachmentWrite)
         .finish();
-    g.pass(pass::DEPTH_NORMAL)
-        .read(ring, vertex_ring)
+    let mut prepass = g.pass(pass::DEPTH_NORMAL);
+    skinned(&mut prepass);
+    prepass
         .write(depth, Access::DepthAttachmentWrite)
         .write(normals, Access::ColorAttachmentWrite)
         .finish();
@@ -222,9 +289,8 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
             prepass: (settings.prepass || settings.ssao) && !silhouette,
         };
         let mut forward = g.pass(pass::FORWARD);
-        forward
-            .read(ring, vertex_ring)
-            .write(color, Access::ColorAttachmentWrite);
+        skinned(&mut forward);
+        forward.write(color, Access::ColorAttachmentWrite);
         if flags.prepass {
             forward.read(depth, Access::DepthAttachmentRead);
         } else {
@@ -266,6 +332,12 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
             color,
             ring,
             readback,
+            cull_inputs,
+            counters,
+            lists,
+            draw_counts,
+            commands,
+            stats,
             shadow_map,
             depth,
             forward_depth,

@@ -10,6 +10,8 @@
 mod buffer;
 mod capture;
 mod context;
+mod cull;
+pub mod cull_data;
 mod error;
 mod frame;
 mod frame_data;
@@ -41,7 +43,7 @@ pub use frame_inputs::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage
 pub use headless::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 pub use pipeline::Culling;
-pub use renderer::{Presentation, Renderer};
+pub use renderer::{BAKED_ERROR_PX, DrawStats, LOD_ERROR_PX, Presentation, Renderer};
 pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use swapchain::{Acquired, PresentMode, Swapchain};
 pub use texture::TexelSpace;

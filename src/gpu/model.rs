@@ -1,5 +1,7 @@
-//! `GpuModel`: one model's mesh on the device (one vertex and one index buffer), its subsets
-//! and their materials (constants plus textures, or the shared 1x1 defaults).
+//! `GpuModel`: one model's mesh on the device (one vertex and one index buffer holding the
+//! full mesh's triangles and then each coarser level's), its subsets and their materials
+//! (constants plus textures, or the shared 1x1 defaults), and where each subset's triangles
+//! are at each level.
 //!
 //! Each of the model's textures is decoded once, here, for every colour space its materials
 //! read it in; one that cannot be decoded or uploaded (a corrupt image, larger than the device
@@ -18,6 +20,7 @@ use super::frame_data::DrawConstants;
 use super::image::GpuImage;
 use super::texture::{self, BlockUpload, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
+use crate::crowd::visibility::LOD_LEVELS;
 use crate::scene::{FrontFace, front_face, mirrors};
 
 /// What one subset draws with.
@@ -51,6 +54,15 @@ pub struct GpuModel {
     pub mirrored: bool,
     /// Which on-screen winding faces the eye, for its instances.
     pub front_face: vk::FrontFace,
+    /// Levels: the full mesh and the coarser ones (1 to [`LOD_LEVELS`]).
+    pub levels: usize,
+    /// The coarser levels' errors, model units (levels 1 to 4; unused ones infinite).
+    pub errors: [f32; LOD_LEVELS - 1],
+    /// Per subset, per level: (first index, index count) in [`Self::indices`]; levels the
+    /// model does not have are empty.
+    pub draw_ranges: Vec<[u32; 2]>,
+    /// Triangles drawn per instance at each level.
+    pub level_triangles: [u64; LOD_LEVELS],
 }
 
 impl GpuModel {
@@ -82,11 +94,12 @@ impl GpuModel {
             vk::BufferUsageFlags::VERTEX_BUFFER,
             bytemuck::cast_slice(&mesh.vertices),
         )?;
+        let levels = Levels::of(model)?;
         let indices = GpuBuffer::with_data(
             ctx,
             &format!("{name} indices"),
             vk::BufferUsageFlags::INDEX_BUFFER,
-            bytemuck::cast_slice(&mesh.indices),
+            bytemuck::cast_slice(&levels.indices),
         )?;
         let (textures, uploaded) = upload_textures(ctx, model, blocks)?;
         let view_of = |index: Option<usize>, space: TexelSpace| {
@@ -128,6 +141,56 @@ impl GpuModel {
             textures,
             mirrored,
             front_face,
+            levels: levels.count,
+            errors: levels.errors,
+            draw_ranges: levels.draw_ranges,
+            level_triangles: levels.triangles,
+        })
+    }
+}
+
+/// A model's levels as the device holds them: one index list, the full mesh first.
+struct Levels {
+    indices: Vec<u32>,
+    count: usize,
+    errors: [f32; LOD_LEVELS - 1],
+    draw_ranges: Vec<[u32; 2]>,
+    triangles: [u64; LOD_LEVELS],
+}
+
+impl Levels {
+    /// The full mesh and up to `LOD_LEVELS - 1` of the model's coarser levels (checked when
+    /// the model was given them: subsets match and indices stay in range).
+    fn of(model: &SkinnedModel) -> Result<Self, GpuError> {
+        let mesh = model.mesh();
+        let lods = &model.lods()[..model.lods().len().min(LOD_LEVELS - 1)];
+        let subsets = mesh.subsets.len();
+        let mut indices = mesh.indices.clone();
+        let mut draw_ranges = vec![[0u32; 2]; subsets * LOD_LEVELS];
+        let mut triangles = [0u64; LOD_LEVELS];
+        let mut errors = [f32::INFINITY; LOD_LEVELS - 1];
+        for (s, subset) in mesh.subsets.iter().enumerate() {
+            draw_ranges[s * LOD_LEVELS] = [subset.index_start, subset.index_count];
+            triangles[0] += u64::from(subset.index_count / 3);
+        }
+        for (k, lod) in lods.iter().enumerate() {
+            let level = k + 1;
+            let start = u32::try_from(indices.len()).map_err(|_| {
+                GpuError::Other(format!("model {}: too many indices", model.name()))
+            })?;
+            indices.extend_from_slice(&lod.indices);
+            errors[k] = lod.error;
+            for (s, &(first, count)) in lod.subsets.iter().enumerate().take(subsets) {
+                draw_ranges[s * LOD_LEVELS + level] = [start + first, count];
+                triangles[level] += u64::from(count / 3);
+            }
+        }
+        Ok(Self {
+            indices,
+            count: 1 + lods.len(),
+            errors,
+            draw_ranges,
+            triangles,
         })
     }
 }

@@ -203,6 +203,17 @@ fn features_supported(
     if v12.separate_depth_stencil_layouts == vk::FALSE {
         missing.push("separateDepthStencilLayouts");
     }
+    // The culled crowd is drawn with vkCmdDrawIndexedIndirectCount: up to one command per
+    // level in each draw, the first instance starting the draw's list.
+    if v12.draw_indirect_count == vk::FALSE {
+        missing.push("drawIndirectCount");
+    }
+    if base.multi_draw_indirect == vk::FALSE {
+        missing.push("multiDrawIndirect");
+    }
+    if base.draw_indirect_first_instance == vk::FALSE {
+        missing.push("drawIndirectFirstInstance");
+    }
     let (dr, s2) = if core13 {
         (v13.dynamic_rendering, v13.synchronization2)
     } else {

@@ -33,6 +33,27 @@ pub const BINDING_SHADOW_MAP: u32 = 5;
 pub const BINDING_AO: u32 = 6;
 /// Binding of the image a debug view shows.
 pub const BINDING_DEBUG_SOURCE: u32 = 7;
+/// Binding of the baked frames (storage buffer).
+pub const BINDING_BAKED: u32 = 8;
+/// Binding of the culling pass's visible lists (storage buffer).
+pub const BINDING_VISIBLE: u32 = 9;
+
+/// Culling passes, set 0: the instance records.
+pub const CULL_RECORDS: u32 = 0;
+/// Culling: the frame's views (`CullFrame`).
+pub const CULL_FRAME: u32 = 1;
+/// Culling: the models.
+pub const CULL_MODELS: u32 = 2;
+/// Culling: the models' bounds.
+pub const CULL_BOUNDS: u32 = 3;
+/// Culling: the models' draw ranges.
+pub const CULL_DRAW_RANGES: u32 = 4;
+/// Culling: the counters.
+pub const CULL_COUNTERS: u32 = 5;
+/// Culling: the visible lists (the cull pass), or the draw counts (the draws pass).
+pub const CULL_OUTPUT: u32 = 6;
+/// Culling: the indirect commands (the draws pass).
+pub const CULL_COMMANDS: u32 = 7;
 
 /// Compute passes (SSAO and its blur), set 0: the depth buffer.
 pub const COMPUTE_DEPTH: u32 = 0;
@@ -56,6 +77,10 @@ pub struct Layouts {
     pub compute_set: vk::DescriptorSetLayout,
     /// The compute passes' pipeline layout.
     pub compute: vk::PipelineLayout,
+    /// Set 0 of the culling passes.
+    pub cull_set: vk::DescriptorSetLayout,
+    /// The culling passes' pipeline layout.
+    pub cull: vk::PipelineLayout,
 }
 
 impl Layouts {
@@ -106,6 +131,16 @@ impl Layouts {
                 vk::DescriptorType::COMBINED_IMAGE_SAMPLER,
                 vk::ShaderStageFlags::FRAGMENT,
             ),
+            binding(
+                BINDING_BAKED,
+                vk::DescriptorType::STORAGE_BUFFER,
+                vk::ShaderStageFlags::VERTEX,
+            ),
+            binding(
+                BINDING_VISIBLE,
+                vk::DescriptorType::STORAGE_BUFFER,
+                vk::ShaderStageFlags::VERTEX,
+            ),
         ];
         let info = vk::DescriptorSetLayoutCreateInfo::default()
             .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
@@ -153,6 +188,8 @@ impl Layouts {
             pipeline,
             compute_set: vk::DescriptorSetLayout::null(),
             compute: vk::PipelineLayout::null(),
+            cull_set: vk::DescriptorSetLayout::null(),
+            cull: vk::PipelineLayout::null(),
         };
         // SAFETY: valid device and create info; `this` destroys what was made if a later
         // step fails.
@@ -165,6 +202,31 @@ impl Layouts {
         this.compute = unsafe { ctx.device.create_pipeline_layout(&info, None) }
             .context("creating the compute pipeline layout")?;
         ctx.name(this.compute, "compute pipeline layout");
+        let storage = vk::DescriptorType::STORAGE_BUFFER;
+        let cull_bindings = [
+            CULL_RECORDS,
+            CULL_FRAME,
+            CULL_MODELS,
+            CULL_BOUNDS,
+            CULL_DRAW_RANGES,
+            CULL_COUNTERS,
+            CULL_OUTPUT,
+            CULL_COMMANDS,
+        ]
+        .map(|b| binding(b, storage, cs));
+        let info = vk::DescriptorSetLayoutCreateInfo::default()
+            .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
+            .bindings(&cull_bindings);
+        // SAFETY: as above.
+        this.cull_set = unsafe { ctx.device.create_descriptor_set_layout(&info, None) }
+            .context("creating the culling descriptor set layout")?;
+        ctx.name(this.cull_set, "culling descriptors (pushed)");
+        let sets = [this.cull_set];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+        // SAFETY: as above.
+        this.cull = unsafe { ctx.device.create_pipeline_layout(&info, None) }
+            .context("creating the culling pipeline layout")?;
+        ctx.name(this.cull, "culling pipeline layout");
         Ok(this)
     }
 }
@@ -181,6 +243,12 @@ impl Drop for Layouts {
             }
             if self.compute_set != vk::DescriptorSetLayout::null() {
                 d.destroy_descriptor_set_layout(self.compute_set, None);
+            }
+            if self.cull != vk::PipelineLayout::null() {
+                d.destroy_pipeline_layout(self.cull, None);
+            }
+            if self.cull_set != vk::DescriptorSetLayout::null() {
+                d.destroy_descriptor_set_layout(self.cull_set, None);
             }
         }
     }
@@ -394,13 +462,23 @@ impl Pipeline {
         name: &str,
         shader: &ShaderModule,
     ) -> Result<Self, GpuError> {
+        Self::compute_with(ctx, layouts.compute, name, shader)
+    }
+
+    /// A compute pipeline with `layout`.
+    pub fn compute_with(
+        ctx: &Arc<GpuContext>,
+        layout: vk::PipelineLayout,
+        name: &str,
+        shader: &ShaderModule,
+    ) -> Result<Self, GpuError> {
         let stage = vk::PipelineShaderStageCreateInfo::default()
             .stage(vk::ShaderStageFlags::COMPUTE)
             .module(shader.module)
             .name(c"main");
         let info = vk::ComputePipelineCreateInfo::default()
             .stage(stage)
-            .layout(layouts.compute);
+            .layout(layout);
         // SAFETY: valid device, shader and layout.
         let pipeline = unsafe {
             ctx.device

@@ -32,6 +32,8 @@ struct Modules {
     debug_view_frag: ShaderModule,
     ssao: ShaderModule,
     ssao_blur: ShaderModule,
+    cull: ShaderModule,
+    cull_draws: ShaderModule,
 }
 
 impl Modules {
@@ -49,6 +51,8 @@ impl Modules {
             debug_view_frag: m("debug_view.frag", shaders::DEBUG_VIEW_FRAG)?,
             ssao: m("ssao.comp", shaders::SSAO_COMP)?,
             ssao_blur: m("ssao_blur.comp", shaders::SSAO_BLUR_COMP)?,
+            cull: m("cull.comp", shaders::CULL_COMP)?,
+            cull_draws: m("cull_draws.comp", shaders::CULL_DRAWS_COMP)?,
         })
     }
 }
@@ -179,6 +183,8 @@ pub fn build(
         )?,
         ssao: Pipeline::compute(ctx, &layouts, "ssao", &m.ssao)?,
         ssao_blur: Pipeline::compute(ctx, &layouts, "ssao blur", &m.ssao_blur)?,
+        cull: Pipeline::compute_with(ctx, layouts.cull, "cull", &m.cull)?,
+        cull_draws: Pipeline::compute_with(ctx, layouts.cull, "cull draws", &m.cull_draws)?,
         layouts,
     })
 }

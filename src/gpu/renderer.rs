@@ -1,9 +1,11 @@
 //! `Renderer`: one frame of a crowd, from palettes in the mapped ring to pixels.
 //!
-//! Per frame: wait until the frame-in-flight's resources are free, let the crowd write its
-//! records and palettes straight into the next ring slot, write the frame's uniforms, then
-//! record the compiled frame graph (barriers, a debug label and a timestamp pair per pass)
-//! and submit, signalling the timeline value that releases the ring slot.
+//! Per frame: wait until the frame-in-flight's resources are free, tell the crowd what the
+//! camera sees (so it evaluates exact palettes only where baked frames would show) and let it
+//! write its records and palettes straight into the next ring slot, write the frame's
+//! uniforms and culling inputs, then record the compiled frame graph (culling, barriers, a
+//! debug label and a timestamp pair per pass) and submit, signalling the timeline value that
+//! releases the ring slot.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -11,9 +13,15 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ash::vk;
-use glam::{Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 
+use super::buffer::GpuBuffer;
 use super::context::GpuContext;
+use super::cull::{CullBuffers, CullSizes};
+use super::cull_data::{
+    CULL_FRUSTUM, CULL_LOD, CULL_SHADOWS, CullBound, CullFrame, CullModel, VIEW_CAMERA,
+    VIEW_SHADOW, counter_index,
+};
 use super::error::GpuError;
 use super::frame::{FrameResources, MAX_PASSES};
 use super::frame_data::{FrameData, ssao_kernel};
@@ -23,16 +31,40 @@ use super::graph::{Barrier, BarrierScratch, Bound, ResourceId};
 use super::image::GpuImage;
 use super::model::GpuModel;
 use super::passes::{
-    PassContext, Pipelines, RingBinding, Samplers, debug_view, depth_normal, forward, readback,
-    shadow, ssao,
+    PassContext, Pipelines, RingBinding, Samplers, cull, debug_view, depth_normal, forward,
+    readback, shadow, ssao,
 };
 use super::pipeline::Culling;
 use super::pipelines::{self, ao_sampler, noise_texture, screen_sampler, shadow_sampler};
 use super::ring::{DeviceRingAllocator, Timeline};
 use super::texture::{self, BlockUpload, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
+use crate::crowd::visibility::{AnimationView, Frustum, LOD_LEVELS, NEAREST, ViewScale};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::light_view_proj;
+
+/// A coarser mesh level is drawn where its error covers at most this many pixels (times
+/// `--lod-bias`).
+pub const LOD_ERROR_PX: f32 = 1.0;
+/// Baked frames replace exact palettes where their error covers at most this many pixels
+/// (times `--lod-bias`): half a pixel, so a near character looks the same either way.
+pub const BAKED_ERROR_PX: f32 = 0.5;
+/// The lowest sun, as the sine of its elevation, a shadow is swept along the ground for
+/// (lower suns are taken as this high: the shadow box stops growing).
+const LOWEST_SUN: f32 = 0.2;
+
+/// What the culling passes drew in one frame, read back a frame or more later.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Instances the camera's passes drew at each mesh level.
+    pub camera: [u64; LOD_LEVELS],
+    /// Instances the shadow pass drew at each level.
+    pub shadow: [u64; LOD_LEVELS],
+    /// Triangles per camera pass (the prepass and the forward pass draw the same).
+    pub camera_triangles: u64,
+    /// Triangles the shadow pass drew.
+    pub shadow_triangles: u64,
+}
 
 /// How frames leave the renderer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +113,20 @@ pub struct Renderer {
     kernel: [Vec4; super::frame_data::SSAO_KERNEL],
     /// How block-compressed textures are uploaded (see [`Self::set_block_upload`]).
     block_upload: BlockUpload,
+    /// Per frame in flight: its culling buffers (made for the first frame that needs them).
+    culls: Vec<Option<CullBuffers>>,
+    /// The baked frames on the device, and the crowd's generation they are of.
+    baked: Option<(GpuBuffer, u64)>,
+    /// What the baked-frames binding holds when nothing is baked.
+    no_baked: GpuBuffer,
+    /// Reused each frame to pack the culling inputs.
+    cull_models: Vec<CullModel>,
+    cull_bounds: Vec<CullBound>,
+    cull_ranges: Vec<[u32; 2]>,
+    /// Reused to read the statistics.
+    counter_scratch: Vec<u32>,
+    /// The latest statistics read.
+    draw_stats: Option<DrawStats>,
 }
 
 impl Renderer {
@@ -135,6 +181,21 @@ impl Renderer {
             pass_times: Vec::new(),
             kernel: ssao_kernel(),
             block_upload: BlockUpload::from_env(),
+            culls: (0..DEFAULT_SLOTS).map(|_| None).collect(),
+            baked: None,
+            no_baked: GpuBuffer::new(
+                ctx,
+                "no baked frames",
+                size_of::<Mat3x4>() as u64,
+                vk::BufferUsageFlags::STORAGE_BUFFER,
+                gpu_allocator::MemoryLocation::GpuOnly,
+                16,
+            )?,
+            cull_models: Vec::new(),
+            cull_bounds: Vec::new(),
+            cull_ranges: Vec::new(),
+            counter_scratch: Vec::new(),
+            draw_stats: None,
         })
     }
 
@@ -251,12 +312,57 @@ impl Renderer {
         }
     }
 
+    /// Reads frame-in-flight `fi`'s culling counters if it has unread ones (it has
+    /// completed): instances per level and the triangles they drew.
+    fn collect_draw_stats(&mut self, fi: usize) {
+        let Some(cull) = self.culls.get_mut(fi).and_then(Option::as_mut) else {
+            return;
+        };
+        if !cull.stats_pending {
+            return;
+        }
+        cull.stats_pending = false;
+        let models = self.models.len();
+        let n = cull.sizes.counters();
+        self.counter_scratch.resize(n, 0);
+        if cull
+            .stats
+            .read(0, bytemuck::cast_slice_mut(&mut self.counter_scratch[..n]))
+            .is_err()
+        {
+            return;
+        }
+        let stride = cull.sizes.models;
+        let mut stats = DrawStats::default();
+        for (m, model) in self.models.iter().enumerate().take(models) {
+            for level in 0..LOD_LEVELS {
+                let at = |view| self.counter_scratch[counter_index(stride, view, m, level)];
+                let (camera, shadow) = (u64::from(at(VIEW_CAMERA)), u64::from(at(VIEW_SHADOW)));
+                stats.camera[level] += camera;
+                stats.shadow[level] += shadow;
+                stats.camera_triangles += camera * model.level_triangles[level];
+                stats.shadow_triangles += shadow * model.level_triangles[level];
+            }
+        }
+        self.draw_stats = Some(stats);
+    }
+
+    /// What the culling passes drew in the latest frame whose counts were read (frames in
+    /// flight lag: after [`Self::gpu_ms_average`], the last frame's).
+    pub fn draw_stats(&self) -> Option<DrawStats> {
+        self.draw_stats
+    }
+
     /// Waits for every frame, then returns the average GPU milliseconds per frame over
     /// every frame whose timestamps were read (`None` without timestamp support).
     pub fn gpu_ms_average(&mut self) -> Result<Option<f64>, GpuError> {
         self.wait_idle()?;
-        for fi in 0..self.frames.len() {
+        // Oldest first, so the last frame's counts are the ones kept.
+        let next = (self.frame_number % self.frames.len() as u64) as usize;
+        for k in 0..self.frames.len() {
+            let fi = (next + k) % self.frames.len();
             self.collect_timestamps(fi);
+            self.collect_draw_stats(fi);
         }
         let (sum, n) = self.gpu_total;
         Ok((n > 0).then(|| sum / n as f64))
@@ -305,11 +411,15 @@ impl Renderer {
         // The frame-in-flight's command buffer, uniforms and queries are free again.
         self.timeline.wait(self.frames[fi].done_at)?;
         self.collect_timestamps(fi);
+        self.collect_draw_stats(fi);
 
-        // Palettes and records, straight into the slot the GPU will read.
+        // Palettes and records, straight into the slot the GPU will read: exact palettes only
+        // where the baked frames' error could show.
+        crowd.set_view(Some(self.animation_view(inputs)));
         let start = Instant::now();
         let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
         let palette_ms = start.elapsed().as_secs_f64() * 1e3;
+        self.ensure_baked(crowd)?;
         if self.ring.generation() != self.ring_generation {
             // Push descriptors name the region's buffer every frame, so the new one is
             // bound from this frame on; the old one lives until its frames are done.
@@ -333,7 +443,7 @@ impl Renderer {
             ),
             palettes: (
                 slot_offset + layout.palette_offset as u64,
-                (crowd.joint_count().max(1) * size_of::<Mat3x4>()) as u64,
+                (crowd.counts().palette_matrices.max(1) * size_of::<Mat3x4>()) as u64,
             ),
         };
 
@@ -355,6 +465,47 @@ impl Renderer {
         let data = self.frame_data(inputs, graph);
         let frame = &mut self.frames[fi];
         frame.uniforms.write(0, bytemuck::bytes_of(&data))?;
+        let subsets = self
+            .models
+            .iter()
+            .map(|m| m.subsets.len())
+            .max()
+            .unwrap_or(0);
+        CullBuffers::ensure(
+            &mut self.culls[fi],
+            &self.ctx,
+            fi,
+            CullSizes {
+                instances: crowd.len().max(1),
+                models: self.models.len().max(1),
+                subsets: subsets.max(1),
+                bounds: crowd.bounds().len().max(1),
+            },
+        )?;
+        Self::write_cull_inputs(
+            CullInputs {
+                crowd,
+                models: &self.models,
+                ranges: &self.ranges,
+                inputs,
+                light_view_proj: data.light_view_proj,
+                extent: self.extent,
+                settings: &self.settings,
+                shadows: graph.flags.shadows || graph.debug_source == Some(graph.ids.shadow_map),
+                subsets: subsets.max(1),
+            },
+            &mut self.cull_models,
+            &mut self.cull_bounds,
+            &mut self.cull_ranges,
+            self.culls[fi].as_ref(),
+        )?;
+        let cull = self.culls[fi]
+            .as_ref()
+            .ok_or_else(|| GpuError::Other("the culling buffers were not made".into()))?;
+        let baked = self
+            .baked
+            .as_ref()
+            .map_or(self.no_baked.buffer, |b| b.0.buffer);
 
         let view_of = |id: ResourceId| self.transients.view(graph, id);
         let white = self.white.view;
@@ -399,6 +550,10 @@ impl Renderer {
             },
             pipelines: &self.pipelines,
             readback: readback.unwrap_or(vk::Buffer::null()),
+            baked,
+            cull,
+            instances: crowd.len() as u32,
+            subsets: cull.sizes.subsets,
         };
         let extent = self.extent;
         let transients = &self.transients;
@@ -419,6 +574,22 @@ impl Renderer {
                     buffer: pc.readback,
                     offset: 0,
                     size: (extent.width as u64) * (extent.height as u64) * 4,
+                }
+            } else if let Some(buffer) = [
+                (ids.cull_inputs, cull.inputs.buffer),
+                (ids.counters, cull.counters.buffer),
+                (ids.lists, cull.lists.buffer),
+                (ids.draw_counts, cull.draw_counts.buffer),
+                (ids.commands, cull.commands.buffer),
+                (ids.stats, cull.stats.buffer),
+            ]
+            .iter()
+            .find_map(|&(i, b)| (i == id).then_some(b))
+            {
+                Bound::Buffer {
+                    buffer,
+                    offset: 0,
+                    size: vk::WHOLE_SIZE,
                 }
             } else {
                 // Compiled graphs only name transients the pool prepared.
@@ -445,6 +616,10 @@ impl Renderer {
                 frame.pass_names.push(step.name);
             }
             match step.name {
+                pass::CULL_CLEAR => cull::record_clear(&pc),
+                pass::CULL => cull::record_cull(&pc),
+                pass::CULL_DRAWS => cull::record_draws(&pc),
+                pass::CULL_STATS => cull::record_stats(&pc),
                 pass::SHADOW => shadow::record(&pc),
                 pass::DEPTH_NORMAL => depth_normal::record(&pc),
                 pass::SSAO => ssao::record(&pc),
@@ -514,11 +689,149 @@ impl Renderer {
         let frame = &mut self.frames[fi];
         frame.done_at = value;
         frame.queries_pending = true;
+        if let Some(cull) = self.culls[fi].as_mut() {
+            cull.stats_pending = graph
+                .plan
+                .steps()
+                .iter()
+                .any(|s| s.name == pass::CULL_STATS);
+        }
         self.frame_number += 1;
         Ok(FrameTimes {
             palette_ms,
             gpu_ms: self.last_gpu_ms,
         })
+    }
+
+    /// What the crowd needs to tell near instances (exact palettes) from far ones (baked).
+    fn animation_view(&self, inputs: &FrameInputs) -> AnimationView {
+        AnimationView {
+            frustum: Frustum::from_clip(inputs.view_proj),
+            scale: self.view_scale(inputs),
+            max_error_px: BAKED_ERROR_PX * self.settings.lod_bias,
+        }
+    }
+
+    /// How large things look in this frame: the projection's vertical scale is
+    /// `1 / tan(fov_y / 2)` (negated for Vulkan's y), so pixels per unit at distance one are
+    /// half the height times it.
+    fn view_scale(&self, inputs: &FrameInputs) -> ViewScale {
+        ViewScale {
+            eye: inputs.eye,
+            pixels_per_unit: 0.5 * self.extent.height as f32 * inputs.proj.y_axis.y.abs(),
+        }
+    }
+
+    /// Uploads the crowd's baked frames when they changed (after baking: at start-up).
+    fn ensure_baked(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        let generation = crowd.baked_generation();
+        if self.baked.as_ref().is_some_and(|b| b.1 == generation)
+            || (self.baked.is_none() && crowd.baked().matrices() == 0)
+        {
+            return Ok(());
+        }
+        // Frames in flight may read the old table.
+        self.wait_idle()?;
+        self.baked = None;
+        let library = crowd.baked();
+        if library.matrices() == 0 {
+            return Ok(());
+        }
+        let mut table = vec![Mat3x4::IDENTITY; library.matrices()];
+        for entry in library.entries() {
+            let at = entry.base as usize;
+            let frames = entry.clip.palettes();
+            table
+                .get_mut(at..at + frames.len())
+                .ok_or_else(|| GpuError::Other("a baked clip lies outside its table".into()))?
+                .copy_from_slice(frames);
+        }
+        let buffer = GpuBuffer::with_data(
+            &self.ctx,
+            "baked frames",
+            vk::BufferUsageFlags::STORAGE_BUFFER,
+            bytemuck::cast_slice(&table),
+        )?;
+        self.baked = Some((buffer, generation));
+        Ok(())
+    }
+
+    /// Packs this frame's culling inputs into `cull`'s inputs buffer, reusing the vectors.
+    fn write_cull_inputs(
+        c: CullInputs<'_>,
+        models: &mut Vec<CullModel>,
+        bounds: &mut Vec<CullBound>,
+        ranges: &mut Vec<[u32; 2]>,
+        cull: Option<&CullBuffers>,
+    ) -> Result<(), GpuError> {
+        let cull =
+            cull.ok_or_else(|| GpuError::Other("the culling buffers were not made".into()))?;
+        let light = c.inputs.light_dir.normalize_or(Vec3::Y);
+        let scale = ViewScale {
+            eye: c.inputs.eye,
+            pixels_per_unit: 0.5 * c.extent.height as f32 * c.inputs.proj.y_axis.y.abs(),
+        };
+        let mut flags = 0;
+        if c.settings.cull {
+            flags |= CULL_FRUSTUM;
+        }
+        if c.settings.lod {
+            flags |= CULL_LOD;
+        }
+        if c.shadows {
+            flags |= CULL_SHADOWS;
+        }
+        let frame = CullFrame {
+            camera_planes: Frustum::from_clip(c.inputs.view_proj).planes,
+            light_planes: Frustum::from_clip(c.light_view_proj).planes,
+            eye: c.inputs.eye.extend(scale.pixels_per_unit),
+            light: light.extend(c.inputs.ground_plane.w),
+            lod: Vec4::new(LOD_ERROR_PX * c.settings.lod_bias, NEAREST, LOWEST_SUN, 0.0),
+            counts: [
+                c.crowd.len() as u32,
+                c.models.len() as u32,
+                flags,
+                c.subsets as u32,
+            ],
+        };
+        models.clear();
+        ranges.clear();
+        for (m, (model, range)) in c.models.iter().zip(c.ranges).enumerate() {
+            let first_bound = c.crowd.bounds_range(ModelId(m as u32)).start as u32;
+            models.push(CullModel {
+                range: [
+                    range.start as u32,
+                    range.len() as u32,
+                    first_bound,
+                    model.levels as u32,
+                ],
+                errors: Vec4::from(model.errors),
+                draws: [
+                    (m * c.subsets * LOD_LEVELS) as u32,
+                    model.subsets.len() as u32,
+                    0,
+                    0,
+                ],
+            });
+            ranges.extend_from_slice(&model.draw_ranges);
+            let padding = (c.subsets - model.subsets.len()) * LOD_LEVELS;
+            ranges.extend(std::iter::repeat_n([0, 0], padding));
+        }
+        bounds.clear();
+        bounds.extend(c.crowd.bounds().iter().map(|b| CullBound {
+            lo: b.min.extend(0.0),
+            hi: b.max.extend(0.0),
+        }));
+        let layout = &cull.layout;
+        cull.inputs
+            .write(layout.frame.start, bytemuck::bytes_of(&frame))?;
+        cull.inputs
+            .write(layout.models.start, bytemuck::cast_slice(models))?;
+        cull.inputs
+            .write(layout.bounds.start, bytemuck::cast_slice(bounds))?;
+        cull.inputs
+            .write(layout.draw_ranges.start, bytemuck::cast_slice(ranges))?;
+        Ok(())
     }
 
     /// The frame's uniforms.
@@ -560,6 +873,20 @@ impl Renderer {
             ssao_kernel: self.kernel,
         }
     }
+}
+
+/// What a frame's culling inputs are made of.
+struct CullInputs<'a> {
+    crowd: &'a Crowd,
+    models: &'a [GpuModel],
+    ranges: &'a [Range<usize>],
+    inputs: &'a FrameInputs,
+    light_view_proj: Mat4,
+    extent: vk::Extent2D,
+    settings: &'a RenderSettings,
+    /// Whether the shadow view's lists are filled (a pass draws the shadow map).
+    shadows: bool,
+    subsets: usize,
 }
 
 impl Drop for Renderer {

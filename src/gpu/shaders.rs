@@ -32,6 +32,10 @@ pub const GROUND_NORMAL_FRAG: &[u8] = spirv!("ground_normal.frag");
 pub const SSAO_COMP: &[u8] = spirv!("ssao.comp");
 /// Depth-aware blur of the ambient occlusion.
 pub const SSAO_BLUR_COMP: &[u8] = spirv!("ssao_blur.comp");
+/// Culling and level selection per instance.
+pub const CULL_COMP: &[u8] = spirv!("cull.comp");
+/// The indirect draws of the culled lists.
+pub const CULL_DRAWS_COMP: &[u8] = spirv!("cull_draws.comp");
 /// A triangle covering the screen.
 pub const FULLSCREEN_VERT: &[u8] = spirv!("fullscreen.vert");
 /// The debug views.

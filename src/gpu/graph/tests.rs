@@ -1048,7 +1048,9 @@ fn counters_cleared_counted_then_read() {
     let counters = g.imported_buffer("counters");
     let commands = g.imported_buffer("commands");
     let stats = g.host_read_buffer("stats");
-    g.pass("clear").write(counters, Access::TransferDst).finish();
+    g.pass("clear")
+        .write(counters, Access::TransferDst)
+        .finish();
     let count = g
         .pass("count")
         .write(counters, Access::StorageReadWrite(Stages::Compute))
@@ -1107,11 +1109,9 @@ fn counters_cleared_counted_then_read() {
             .count(),
         1
     );
-    assert!(
-        plan.buffer_usage(counters).contains(
-            vk::BufferUsageFlags::STORAGE_BUFFER
-                | vk::BufferUsageFlags::TRANSFER_DST
-                | vk::BufferUsageFlags::TRANSFER_SRC
-        )
-    );
+    assert!(plan.buffer_usage(counters).contains(
+        vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | vk::BufferUsageFlags::TRANSFER_SRC
+    ));
 }

@@ -4,6 +4,7 @@
 use ash::vk;
 
 use super::PassContext;
+use crate::gpu::cull_data::VIEW_CAMERA;
 
 /// Records the pass; the graph has put depth and normals in their attachment layouts.
 pub fn record(pc: &PassContext<'_>) {
@@ -34,7 +35,7 @@ pub fn record(pc: &PassContext<'_>) {
             .cmd_set_front_face(pc.cmd, vk::FrontFace::COUNTER_CLOCKWISE);
         pc.ctx.device.cmd_draw(pc.cmd, 6, 1, 0, 0);
     }
-    pc.draw_characters(&pc.pipelines.depth_normal, false);
+    pc.draw_characters(&pc.pipelines.depth_normal, false, VIEW_CAMERA);
     // SAFETY: inside the rendering begun above.
     unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
 }

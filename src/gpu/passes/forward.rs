@@ -6,6 +6,7 @@
 use ash::vk;
 
 use super::PassContext;
+use crate::gpu::cull_data::VIEW_CAMERA;
 use crate::gpu::frame_data::ViewMode;
 
 /// Background of the final view: a pale sky, in linear light.
@@ -71,7 +72,7 @@ pub fn record(pc: &PassContext<'_>) {
     } else {
         &p.forward_less
     };
-    pc.draw_characters(characters, true);
+    pc.draw_characters(characters, true, VIEW_CAMERA);
     // SAFETY: inside the rendering begun above.
     unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
 }

@@ -1,6 +1,7 @@
 //! The passes' recording. Each pass is declared in the frame graph ([`super::frame_graph`]),
 //! which puts its barriers, debug label and timestamps around the function here.
 
+pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
 pub mod forward;
@@ -13,13 +14,16 @@ use std::ops::Range;
 use ash::vk;
 
 use super::context::GpuContext;
+use super::cull::CullBuffers;
+use super::cull_data::DrawCommand;
 use super::frame_data::{DrawConstants, ViewMode};
 use super::frame_graph::PassFlags;
 use super::model::GpuModel;
 use super::pipeline::{
-    BINDING_AO, BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES,
-    BINDING_RECORDS, BINDING_SHADOW_MAP, Layouts, Pipeline,
+    BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES,
+    BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE, Layouts, Pipeline,
 };
+use crate::crowd::visibility::LOD_LEVELS;
 
 /// Every pipeline the passes draw with.
 pub struct Pipelines {
@@ -45,6 +49,10 @@ pub struct Pipelines {
     pub ssao_blur: Pipeline,
     /// Fullscreen debug views.
     pub debug_view: Pipeline,
+    /// Culling and level selection (compute).
+    pub cull: Pipeline,
+    /// The culled lists' indirect draws (compute).
+    pub cull_draws: Pipeline,
 }
 
 /// The samplers and small textures the passes share.
@@ -106,6 +114,14 @@ pub struct PassContext<'a> {
     pub pipelines: &'a Pipelines,
     /// Where the readback pass copies the colour target.
     pub readback: vk::Buffer,
+    /// The baked frames (a placeholder when nothing is baked).
+    pub baked: vk::Buffer,
+    /// This frame's culling buffers.
+    pub cull: &'a CullBuffers,
+    /// Instance records this frame.
+    pub instances: u32,
+    /// Most subsets of one model: draws are numbered `[view][model][subset]`.
+    pub subsets: usize,
 }
 
 /// A slot of the palette ring, as buffer ranges.
@@ -225,10 +241,11 @@ impl PassContext<'_> {
         }]
     }
 
-    /// Draws every model's subsets, each as one instanced draw over the model's range of
-    /// records, with `pipeline` (characters: skinned vertex input). `lit` also pushes the
-    /// shadow map and ambient occlusion the forward pass shades with.
-    pub fn draw_characters(&self, pipeline: &Pipeline, lit: bool) {
+    /// Draws what the culling pass kept for `view` (`cull_data::VIEW_*`): for each model and
+    /// subset, one `vkCmdDrawIndexedIndirectCount` of up to a command per mesh level, its
+    /// count written by the GPU, with `pipeline` (characters: skinned vertex input). `lit`
+    /// also pushes the shadow map and ambient occlusion the forward pass shades with.
+    pub fn draw_characters(&self, pipeline: &Pipeline, lit: bool, view: usize) {
         if self.ranges.iter().all(|r| r.is_empty()) {
             return;
         }
@@ -245,20 +262,31 @@ impl PassContext<'_> {
             offset: self.ring.palettes.0,
             range: self.ring.palettes.1,
         }];
+        let whole = |buffer: vk::Buffer| {
+            [vk::DescriptorBufferInfo {
+                buffer,
+                offset: 0,
+                range: vk::WHOLE_SIZE,
+            }]
+        };
+        let baked = whole(self.baked);
+        let visible = whole(self.cull.lists.buffer);
         let frame = [self.frame_info()];
         let (shadow, ao) = self.lit_images();
+        let models = self.models.len();
+        let command_size = size_of::<DrawCommand>() as u64;
         // SAFETY: recording inside the pass's rendering; every handle lives until the
         // frame's timeline value is reached.
         unsafe {
             device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
-            for (model, range) in self.models.iter().zip(self.ranges) {
+            for (m, (model, range)) in self.models.iter().zip(self.ranges).enumerate() {
                 if range.is_empty() {
                     continue;
                 }
                 self.ctx.cmd_set_front_face(cmd, model.front_face);
                 device.cmd_bind_vertex_buffers(cmd, 0, &[model.vertices.buffer], &[0]);
                 device.cmd_bind_index_buffer(cmd, model.indices.buffer, 0, vk::IndexType::UINT32);
-                for subset in &model.subsets {
+                for (s, subset) in model.subsets.iter().enumerate() {
                     let texture = |view: Option<usize>, fallback: vk::ImageView| {
                         Self::image_info(
                             view.and_then(|i| model.textures.get(i))
@@ -268,36 +296,53 @@ impl PassContext<'_> {
                     };
                     let base = texture(subset.base_color, self.samplers.white);
                     let normal = texture(subset.normal, self.samplers.flat_normal);
-                    let mut writes = [vk::WriteDescriptorSet::default(); 7];
-                    writes[0] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_RECORDS)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(&records);
-                    writes[1] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_PALETTES)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-                        .buffer_info(&palettes);
-                    writes[2] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_FRAME)
-                        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                        .buffer_info(&frame);
-                    writes[3] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_BASE_COLOR)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                        .image_info(&base);
-                    writes[4] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_NORMAL)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                        .image_info(&normal);
-                    writes[5] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_SHADOW_MAP)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                        .image_info(&shadow);
-                    writes[6] = vk::WriteDescriptorSet::default()
-                        .dst_binding(BINDING_AO)
-                        .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                        .image_info(&ao);
-                    let count = if lit { 7 } else { 5 };
+                    let storage = vk::DescriptorType::STORAGE_BUFFER;
+                    let sampled = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
+                    let mut writes = [
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_RECORDS)
+                            .descriptor_type(storage)
+                            .buffer_info(&records),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_PALETTES)
+                            .descriptor_type(storage)
+                            .buffer_info(&palettes),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_BAKED)
+                            .descriptor_type(storage)
+                            .buffer_info(&baked),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_VISIBLE)
+                            .descriptor_type(storage)
+                            .buffer_info(&visible),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_FRAME)
+                            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+                            .buffer_info(&frame),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_BASE_COLOR)
+                            .descriptor_type(sampled)
+                            .image_info(&base),
+                        vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_NORMAL)
+                            .descriptor_type(sampled)
+                            .image_info(&normal),
+                        vk::WriteDescriptorSet::default(),
+                        vk::WriteDescriptorSet::default(),
+                    ];
+                    let count = if lit {
+                        writes[7] = vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_SHADOW_MAP)
+                            .descriptor_type(sampled)
+                            .image_info(&shadow);
+                        writes[8] = vk::WriteDescriptorSet::default()
+                            .dst_binding(BINDING_AO)
+                            .descriptor_type(sampled)
+                            .image_info(&ao);
+                        9
+                    } else {
+                        7
+                    };
                     self.ctx.push_descriptor.cmd_push_descriptor_set(
                         cmd,
                         vk::PipelineBindPoint::GRAPHICS,
@@ -313,13 +358,15 @@ impl PassContext<'_> {
                         0,
                         bytemuck::bytes_of(&constants),
                     );
-                    device.cmd_draw_indexed(
+                    let draw = ((view * models + m) * self.subsets + s) as u64;
+                    device.cmd_draw_indexed_indirect_count(
                         cmd,
-                        subset.index_count,
-                        range.len() as u32,
-                        subset.first_index,
-                        0,
-                        range.start as u32,
+                        self.cull.commands.buffer,
+                        draw * LOD_LEVELS as u64 * command_size,
+                        self.cull.draw_counts.buffer,
+                        draw * 4,
+                        LOD_LEVELS as u32,
+                        command_size as u32,
                     );
                 }
             }

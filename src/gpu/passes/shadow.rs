@@ -3,6 +3,7 @@
 use ash::vk;
 
 use super::PassContext;
+use crate::gpu::cull_data::VIEW_SHADOW;
 
 /// Records the pass; the graph has put the shadow map in DEPTH_ATTACHMENT_OPTIMAL.
 pub fn record(pc: &PassContext<'_>) {
@@ -22,7 +23,7 @@ pub fn record(pc: &PassContext<'_>) {
     // SAFETY: recording inside the graph's step for this pass.
     unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
     pc.set_viewport(extent);
-    pc.draw_characters(&pc.pipelines.shadow, false);
+    pc.draw_characters(&pc.pipelines.shadow, false, VIEW_SHADOW);
     // SAFETY: inside the rendering begun above.
     unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
 }

@@ -1,0 +1,89 @@
+// Four-influence linear blend skinning for the vertex stages of the skinned passes: the
+// instance a vertex belongs to (from the culling pass's lists), its palette (exact, from the
+// ring slot, or baked frames), and where the vertex lands. No samplers: the shadow pass
+// includes only this and the frame uniforms.
+// Keep in step with src/crowd/record.rs (InstanceRecord) and src/anim/matrix.rs (Mat3x4);
+// tests/gpu_layouts.rs checks the offsets.
+#ifndef THRONG_SKINNING_GLSL
+#define THRONG_SKINNING_GLSL
+
+#include "record.glsl"
+
+layout(std430, set = 0, binding = 0) readonly buffer Records {
+    InstanceRecord records[];
+};
+
+// Exact palette matrices, three vec4 rows each (Mat3x4), instance after instance.
+layout(std430, set = 0, binding = 1) readonly buffer Palettes {
+    vec4 palette_rows[];
+};
+
+// Baked frames: every baked clip's palettes, frame after frame (src/crowd/baked.rs).
+layout(std430, set = 0, binding = 8) readonly buffer Baked {
+    vec4 baked_rows[];
+};
+
+// The instances a draw covers, written by the culling pass (shaders/cull.comp): each draw's
+// firstInstance starts its view's and level's list, so gl_InstanceIndex indexes it.
+layout(std430, set = 0, binding = 9) readonly buffer Visible {
+    uint visible[];
+};
+
+// The record of the instance this vertex belongs to.
+InstanceRecord drawn_instance() {
+    return records[visible[gl_InstanceIndex]];
+}
+
+// A 3x4 matrix whose "columns" are the rows of the affine transform: vec4(p, 1) * m = M p.
+mat3x4 palette_matrix(uint index) {
+    return mat3x4(palette_rows[3u * index], palette_rows[3u * index + 1u],
+                  palette_rows[3u * index + 2u]);
+}
+
+mat3x4 baked_matrix(uint index) {
+    return mat3x4(baked_rows[3u * index], baked_rows[3u * index + 1u],
+                  baked_rows[3u * index + 2u]);
+}
+
+// A baked pose's matrix: the frame at `base` and the next one (a pose further on), blended
+// element-wise (src/anim/bake.rs, BakedClip::sample, is the CPU statement). The next frame is
+// only read when it weighs something: a one-frame clip has none.
+mat3x4 baked_pose_matrix(uint base, uint joints, float weight, uint joint) {
+    mat3x4 m = baked_matrix(base + joint);
+    if (weight > 0.0) {
+        m = m * (1.0 - weight) + baked_matrix(base + joints + joint) * weight;
+    }
+    return m;
+}
+
+// Joint `joint`'s palette matrix: the exact one the CPU wrote, or the baked frames' (blended
+// with the faded-from clip's during a cross-fade).
+mat3x4 joint_matrix(InstanceRecord r, uint joint) {
+    if ((r.model_flags & RECORD_BAKED) == 0u) {
+        return palette_matrix(r.palette_base + joint);
+    }
+    mat3x4 m = baked_pose_matrix(r.palette_base, r.joints, r.frame_weight, joint);
+    if (r.fade > 0.0) {
+        m = m * (1.0 - r.fade)
+          + baked_pose_matrix(r.fade_base, r.joints, r.fade_frame_weight, joint) * r.fade;
+    }
+    return m;
+}
+
+// The blend of up to four palette matrices (weights sum to 1; unused slots weigh 0 and are
+// skipped, so their joint index need not be valid).
+mat3x4 skin_matrix(InstanceRecord r, uvec4 joints, vec4 weights) {
+    mat3x4 m = joint_matrix(r, joints.x) * weights.x;
+    if (weights.y > 0.0) m += joint_matrix(r, joints.y) * weights.y;
+    if (weights.z > 0.0) m += joint_matrix(r, joints.z) * weights.z;
+    if (weights.w > 0.0) m += joint_matrix(r, joints.w) * weights.w;
+    return m;
+}
+
+// Where a skinned vertex lands in the world: the one statement of skinning every skinned pass
+// uses, so shadows, depth and colour agree to the bit.
+vec3 skinned_world_position(InstanceRecord r, mat3x4 skin, vec3 position) {
+    return transform_point(world_matrix(r), transform_point(skin, position));
+}
+
+#endif

@@ -1,0 +1,92 @@
+//! The CPU mirrors of the culling passes' blocks in `shaders/cull.glsl`: the frame's views,
+//! the models, their bounds and their draw ranges, packed per frame into the culling inputs
+//! buffer. `tests/gpu_layouts.rs` checks them against the GLSL.
+
+use bytemuck::{Pod, Zeroable};
+use glam::Vec4;
+
+use crate::crowd::visibility::LOD_LEVELS;
+
+/// Views the culling pass fills lists for: the camera, and what shadows it.
+pub const VIEWS: usize = 2;
+/// The camera's view.
+pub const VIEW_CAMERA: usize = 0;
+/// The shadow map's view.
+pub const VIEW_SHADOW: usize = 1;
+
+/// `CullFrame::counts.z`: test bounds against the views.
+pub const CULL_FRUSTUM: u32 = 1;
+/// `CullFrame::counts.z`: choose levels by projected error.
+pub const CULL_LOD: u32 = 2;
+/// `CullFrame::counts.z`: fill the shadow view's lists.
+pub const CULL_SHADOWS: u32 = 4;
+
+/// Workgroup size of both culling shaders.
+pub const CULL_GROUP: u32 = 64;
+
+/// The `CullFrame` block (std430, 256 bytes).
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+#[repr(C)]
+pub struct CullFrame {
+    /// The camera's frustum planes, `n . p + d >= 0` inside.
+    pub camera_planes: [Vec4; 6],
+    /// The shadow map's volume.
+    pub light_planes: [Vec4; 6],
+    /// xyz: the eye; w: pixels per world unit one unit in front of it.
+    pub eye: Vec4,
+    /// xyz: unit vector towards the sun; w: the ground's height.
+    pub light: Vec4,
+    /// x: allowed error in pixels; y: nearest distance; z: the lowest sun (sine of its
+    /// elevation) a shadow is swept for.
+    pub lod: Vec4,
+    /// x: instance records; y: models; z: `CULL_*` flags; w: most subsets of one model.
+    pub counts: [u32; 4],
+}
+
+/// One model's `CullModel` (48 bytes).
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+#[repr(C)]
+pub struct CullModel {
+    /// x: first record; y: records; z: first bound; w: levels (1 to [`LOD_LEVELS`]).
+    pub range: [u32; 4],
+    /// The error of levels 1 to 4, in model units.
+    pub errors: Vec4,
+    /// x: first draw range; y: subsets.
+    pub draws: [u32; 4],
+}
+
+/// A model-space box (`Bound`, 32 bytes).
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+#[repr(C)]
+pub struct CullBound {
+    /// Lowest corner (w unused).
+    pub lo: Vec4,
+    /// Highest corner (w unused).
+    pub hi: Vec4,
+}
+
+/// `VkDrawIndexedIndirectCommand`, as `shaders/cull_draws.comp` writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DrawCommand {
+    /// Indices per instance.
+    pub index_count: u32,
+    /// Instances.
+    pub instance_count: u32,
+    /// First index in the model's index buffer.
+    pub first_index: u32,
+    /// Added to every index.
+    pub vertex_offset: i32,
+    /// Where the draw's list starts (see `list_start` in `shaders/cull.glsl`).
+    pub first_instance: u32,
+}
+
+const _: () = assert!(size_of::<CullFrame>() == 256);
+const _: () = assert!(size_of::<CullModel>() == 48);
+const _: () = assert!(size_of::<CullBound>() == 32);
+const _: () = assert!(size_of::<DrawCommand>() == 20);
+
+/// Index of a counter: `[view][model][level]`.
+pub fn counter_index(models: usize, view: usize, model: usize, level: usize) -> usize {
+    (view * models + model) * LOD_LEVELS + level
+}
