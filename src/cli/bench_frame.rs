@@ -10,6 +10,7 @@ use clap::Args;
 use serde::Serialize;
 use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
 
+use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{print_json, say, write_file};
 use super::pass_args::PassArgs;
@@ -40,6 +41,8 @@ pub struct FrameArgs {
     frames: u64,
     #[command(flatten)]
     passes: PassArgs,
+    #[command(flatten)]
+    crowd: CrowdArgs,
     /// Palette worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     threads: usize,
@@ -109,6 +112,9 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             view: ViewMode::Final,
             aspect: args.width as f32 / args.height as f32,
             ssao_radius: None,
+            animation: args.crowd.mode(),
+            bake: args.crowd.bake(),
+            camera: args.crowd.camera(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         r.renderer().set_settings(args.passes.settings())?;

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_frame;
 mod bench_sweep;
+mod crowd_args;
 mod info;
 mod load_args;
 mod output;

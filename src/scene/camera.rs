@@ -168,6 +168,73 @@ impl OrbitCamera {
         }
     }
 
+    /// A camera at `eye` looking at `target` (they differ), keeping its near and far planes
+    /// around the box `scene_min..scene_max`, from which it can then be orbited.
+    pub fn looking(eye: Vec3, target: Vec3, scene_min: Vec3, scene_max: Vec3) -> OrbitCamera {
+        let offset = eye - target;
+        let distance = offset.length().max(1e-4);
+        let horizontal = Vec3::new(offset.x, 0.0, offset.z).length();
+        OrbitCamera {
+            yaw: offset.x.atan2(offset.z),
+            pitch: offset.y.atan2(horizontal).clamp(-MAX_PITCH, MAX_PITCH),
+            distance,
+            target,
+            fov_y: DEFAULT_FOV_Y,
+            scene_centre: 0.5 * (scene_min + scene_max),
+            scene_radius: 0.5 * (scene_max - scene_min).length(),
+        }
+    }
+
+    /// The street view of a crowd standing in `min..max` (its front towards +Z, where
+    /// [`Camera::framing`] looks from) at `positions`: the eye at `eye_height` (a standing
+    /// character's head) about three `cell`s in from the front edge, in the gap between
+    /// characters that leaves it most room (so no head fills the view), looking across the
+    /// crowd at its far edge, a little to the side. Most of the crowd is then far away, and
+    /// the rows behind the eye are out of view.
+    pub fn street(
+        min: Vec3,
+        max: Vec3,
+        positions: &[Vec3],
+        eye_height: f32,
+        cell: f32,
+    ) -> OrbitCamera {
+        let centre = 0.5 * (min + max);
+        let depth = (max.z - min.z).max(0.0);
+        // Candidate spots around the centre line, a quarter cell apart; the one farthest
+        // from its nearest character wins (ties: the first, so the choice is reproducible).
+        let room = |x: f32, z: f32| {
+            positions
+                .iter()
+                .map(|p| (p.x - x).powi(2) + (p.z - z).powi(2))
+                .fold(f32::INFINITY, f32::min)
+        };
+        let mut best = (f32::NEG_INFINITY, centre.x, max.z);
+        for j in 0..4 {
+            let z = max.z - (3.0 + j as f32 * 0.25) * cell.min(depth / 4.0).max(0.0);
+            for k in -8..=8 {
+                let x = centre.x + k as f32 * 0.25 * cell;
+                let r = room(x, z);
+                if r > best.0 {
+                    best = (r, x, z);
+                }
+            }
+        }
+        let eye = Vec3::new(best.1, min.y + eye_height, best.2);
+        // Aim a little below the eye, at the far edge and a fifth of the width to the side:
+        // the far rows fill the lower half of the view, the sky the upper.
+        let target = Vec3::new(
+            eye.x - 0.2 * (max.x - min.x),
+            min.y + 0.6 * eye_height,
+            min.z,
+        );
+        let target = if target.distance(eye) > 1e-3 {
+            target
+        } else {
+            eye - Vec3::Z
+        };
+        Self::looking(eye, target, min, max)
+    }
+
     /// Turns the eye around the target by `dyaw` radians and raises it by `dpitch` radians;
     /// pitch stops short of the poles.
     pub fn rotate(&mut self, dyaw: f32, dpitch: f32) {
@@ -318,6 +385,44 @@ mod tests {
             .map(|&p| ndc(m, p).x.abs().max(ndc(m, p).y.abs()))
             .fold(0.0f32, f32::max);
         assert!((widest - FRAMING_FILL).abs() < 1e-3, "{widest}");
+    }
+
+    #[test]
+    fn looking_puts_the_eye_where_asked() {
+        let (min, max) = (Vec3::new(-10.0, 0.0, -10.0), Vec3::new(10.0, 2.0, 10.0));
+        let eye = Vec3::new(1.0, 1.7, 8.0);
+        let target = Vec3::new(1.0, 1.0, -10.0);
+        let orbit = OrbitCamera::looking(eye, target, min, max);
+        let camera = orbit.camera();
+        assert!(camera.eye.distance(eye) < 1e-4, "{}", camera.eye);
+        assert!(
+            camera.near > 0.0 && camera.near < 0.1,
+            "near {}",
+            camera.near
+        );
+        assert!(camera.far > 20.0);
+        // The street view: eye at head height inside the front, the far edge in view.
+        let grid: Vec<Vec3> = (0..400)
+            .map(|i| Vec3::new((i % 20) as f32 - 9.5, 0.0, (i / 20) as f32 - 9.5))
+            .collect();
+        let street = OrbitCamera::street(min, max, &grid, 1.7, 1.0).camera();
+        assert!((street.eye.y - 1.7).abs() < 1e-4, "{}", street.eye);
+        assert!(street.eye.z < 8.0 && street.eye.z > 6.0, "{}", street.eye);
+        // In a gap: half a cell from the nearest characters in x and z.
+        let nearest = grid
+            .iter()
+            .map(|p| (p.x - street.eye.x).hypot(p.z - street.eye.z))
+            .fold(f32::INFINITY, f32::min);
+        assert!(nearest > 0.7, "{nearest}");
+        let m = street.view_proj(16.0 / 9.0);
+        let far_edge = ndc(m, Vec3::new(street.eye.x - 4.0, 0.0, -10.0));
+        assert!(
+            far_edge.x.abs() < 1.0 && far_edge.y.abs() < 1.0,
+            "{far_edge}"
+        );
+        // The rows behind the eye are behind it.
+        let behind = m * Vec3::new(street.eye.x, 1.0, 9.5).extend(1.0);
+        assert!(behind.w < 0.0);
     }
 
     #[test]

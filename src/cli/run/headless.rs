@@ -7,7 +7,7 @@ use std::time::Instant;
 use throng::gpu::{FrameCapture, HeadlessRenderer};
 
 use super::session::Session;
-use super::stats::{Stats, write_json};
+use super::stats::{Drawn, Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
@@ -32,6 +32,9 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         args.width,
         args.height
     )?;
+    for line in session.bake_lines() {
+        say!("{line}")?;
+    }
 
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let mut stats = Stats::new(true);
@@ -53,11 +56,16 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             r.render(&mut session.crowd, &inputs)?
         };
         report_capture(capture.end(number), number)?;
+        let drawn = Drawn {
+            draw: r.renderer().draw_stats(),
+            animation: session.crowd.counts(),
+        };
         stats.frame(
             anim_ms + times.palette_ms,
             &times,
             frame_start.elapsed().as_secs_f64() * 1e3,
             r.renderer().pass_times(),
+            drawn,
         )?;
         if last {
             break;
@@ -66,6 +74,8 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     report_missed_capture(&capture, stats.frames());
     let gpu_ms_avg = r.renderer().gpu_ms_average()?;
     let passes = r.renderer().pass_times().to_vec();
+    // Every frame is done now: the last one's counts are in.
+    stats.set_draw(r.renderer().draw_stats());
     stats.print_overall(start.elapsed().as_secs_f64(), gpu_ms_avg, &passes)?;
     if let Some(path) = &screenshot {
         r.pixels()?.save_png(path)?;

@@ -14,6 +14,7 @@ use throng::gpu::{
     validation_wanted,
 };
 
+use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{say, shown, warn_line};
 use super::pass_args::PassArgs;
@@ -115,6 +116,8 @@ pub struct RunArgs {
     capture_frame: Option<u64>,
     #[command(flatten)]
     passes: PassArgs,
+    #[command(flatten)]
+    crowd: CrowdArgs,
     /// Ambient-occlusion radius in world units (default: a fifth of the tallest model).
     #[arg(long, value_parser = parse_radius)]
     ssao_radius: Option<f32>,

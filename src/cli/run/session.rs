@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec3, Vec4};
 use throng::anim::{Mat3x4, SkinnedModel};
-use throng::crowd::{Crowd, ModelId};
+use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
     Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, footprint, model_basis,
@@ -15,6 +15,7 @@ use throng::scene::{
 use super::RunArgs;
 use super::stats::StatsJson;
 use crate::cli::CliError;
+use crate::cli::crowd_args::CameraArg;
 use crate::cli::load_args::LoadArgs;
 use crate::cli::output::shown;
 
@@ -60,6 +61,9 @@ pub struct Session {
     view: ViewMode,
     animate: bool,
     frames: u64,
+    /// What baking the clips did (`None` with exact animation).
+    bake: Option<BakeReport>,
+    bake_settings: BakeSettings,
 }
 
 /// What a session is made of.
@@ -80,6 +84,12 @@ pub struct SessionSpec<'a> {
     pub aspect: f32,
     /// Ambient-occlusion radius in world units (`None`: a fifth of the tallest model).
     pub ssao_radius: Option<f32>,
+    /// Where palettes come from.
+    pub animation: AnimationMode,
+    /// How clips are baked (unless animation is exact).
+    pub bake: BakeSettings,
+    /// Where the camera starts.
+    pub camera: CameraArg,
 }
 
 /// Loads `builtin` when no model is named, else each named model.
@@ -105,6 +115,9 @@ impl Session {
             view: args.view.into(),
             aspect: args.width as f32 / args.height as f32,
             ssao_radius: args.ssao_radius,
+            animation: args.crowd.mode(),
+            bake: args.crowd.bake(),
+            camera: args.crowd.camera(),
         })
     }
 
@@ -141,11 +154,21 @@ impl Session {
             bounds.min - Vec3::splat(margin),
             bounds.max + Vec3::splat(margin),
         );
-        let camera = OrbitCamera::framing(lo, hi, aspect);
         let centre = 0.5 * (lo + hi);
         let half = 0.5 * (hi - lo).x.max((hi - lo).z);
         let tallest = models.iter().map(|m| footprint(m).1).fold(0.0, f32::max);
         let widest = models.iter().map(|m| footprint(m).0).fold(0.0, f32::max);
+        let camera = match spec.camera {
+            CameraArg::Overview => OrbitCamera::framing(lo, hi, aspect),
+            CameraArg::Street => {
+                // Three rows in from the front, at the eyes of the tallest model.
+                let cell = layout.cell_size(&models);
+                let at: Vec<Vec3> = placed.iter().map(|p| p.world.translation()).collect();
+                OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell)
+            }
+        };
+        crowd.set_animation(spec.animation);
+        let bake = (spec.animation != AnimationMode::Exact).then(|| crowd.bake(spec.bake));
         let ground_tile = if tallest > 0.0 { tallest * 0.55 } else { 1.0 };
         let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0);
         Ok(Self {
@@ -164,7 +187,27 @@ impl Session {
             view: spec.view,
             animate: pose.is_none(),
             frames: 0,
+            bake,
+            bake_settings: spec.bake,
         })
+    }
+
+    /// The start-up lines about baked animation: its size against its limit, and one per
+    /// clip left exact (`None` when nothing was baked).
+    pub fn bake_lines(&self) -> Vec<String> {
+        let Some(report) = &self.bake else {
+            return Vec::new();
+        };
+        let mut lines = vec![format!(
+            "baked animation: {} clips at {} fps, {:.1} MB of GPU memory (limit {:.0} MB, \
+             --bake-memory)",
+            report.clips,
+            self.bake_settings.fps,
+            report.bytes as f64 / 1e6,
+            self.bake_settings.memory_limit as f64 / (1u64 << 20) as f64,
+        )];
+        lines.extend(report.left_out.iter().map(|l| format!("warning: {l}")));
+        lines
     }
 
     /// Uploads every model to `renderer`, in crowd order.

@@ -1,5 +1,10 @@
 //! Frame statistics of a run: a line every second (fps, CPU animation, GPU and frame
-//! milliseconds) and, with `--stats-json`, the averages of the whole run.
+//! milliseconds, then what was drawn: instances and triangles per pass, instances per mesh
+//! level, exact and baked animation) and, with `--stats-json`, the averages of the whole run
+//! with the last frame's drawing counts.
+//!
+//! The drawing counts are the GPU's own: the culling pass's counters, copied each frame and
+//! read a frame or two later, when that frame in flight comes round again (never waited for).
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -7,7 +12,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use throng::gpu::{FrameTimes, PassTime, validation_messages};
+use throng::anim::Mat3x4;
+use throng::crowd::{AnimationCounts, InstanceRecord};
+use throng::gpu::{DrawStats, FrameTimes, PassTime, validation_messages};
 
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
@@ -45,6 +52,8 @@ pub struct Stats {
     window_start: Instant,
     /// Whether to print a line every second.
     pub print: bool,
+    /// The latest frame's drawing.
+    drawn: Drawn,
 }
 
 /// The `--stats-json` document.
@@ -76,6 +85,90 @@ pub struct StatsJson {
     pub instance_world: [f32; 12],
     /// Average GPU milliseconds per frame of each pass, by pass name.
     pub passes: serde_json::Map<String, serde_json::Value>,
+    /// The last frame's instances and triangles per skinned pass (`shadow`, `depth_normal`,
+    /// `forward`), as the GPU counted them.
+    pub drawn: serde_json::Map<String, serde_json::Value>,
+    /// The last frame's instances at each mesh level, in the camera's view (level 0: the
+    /// full mesh).
+    pub lod_levels: Vec<u64>,
+    /// The last frame's animation: instances with exact and with baked palettes, and the
+    /// bytes the CPU wrote into the ring for them.
+    pub animation: AnimationJson,
+}
+
+/// `"animation"` of `--stats-json`.
+#[derive(Debug, Default, Serialize)]
+pub struct AnimationJson {
+    /// Instances whose palettes the CPU evaluated.
+    pub exact: usize,
+    /// Instances reading baked frames.
+    pub baked: usize,
+    /// Palette bytes written per frame (the exact instances').
+    pub palette_bytes_per_frame: usize,
+    /// Instance-record bytes written per frame (every instance's).
+    pub record_bytes_per_frame: usize,
+}
+
+/// What one frame drew and how it was animated.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Drawn {
+    /// The GPU's counts (a frame or two old; `None` until the first is read).
+    pub draw: Option<DrawStats>,
+    /// Exact and baked palettes of the frame.
+    pub animation: AnimationCounts,
+}
+
+impl Drawn {
+    /// `drawn 1234 (shadow 2345), 1.23 M tris (shadow 0.45 M), levels 10/200/3000/0/0,
+    /// exact 12 baked 9988`
+    fn line(&self) -> String {
+        let mut text = String::new();
+        if let Some(d) = &self.draw {
+            let sum = |v: &[u64]| v.iter().sum::<u64>();
+            let levels: Vec<String> = d.camera.iter().map(u64::to_string).collect();
+            let _ = write!(
+                text,
+                "drawn {} (shadow {}), {:.2} M tris (shadow {:.2} M), levels {}, ",
+                sum(&d.camera),
+                sum(&d.shadow),
+                d.camera_triangles as f64 / 1e6,
+                d.shadow_triangles as f64 / 1e6,
+                levels.join("/")
+            );
+        }
+        let _ = write!(
+            text,
+            "exact {} baked {}",
+            self.animation.exact, self.animation.baked
+        );
+        text
+    }
+
+    /// Fills `"drawn"`, `"lod_levels"` and `"animation"`.
+    pub fn fill(&self, doc: &mut StatsJson) {
+        let a = &self.animation;
+        doc.animation = AnimationJson {
+            exact: a.exact,
+            baked: a.baked,
+            palette_bytes_per_frame: a.palette_matrices * size_of::<Mat3x4>(),
+            record_bytes_per_frame: (a.exact + a.baked) * size_of::<InstanceRecord>(),
+        };
+        let Some(d) = &self.draw else {
+            return;
+        };
+        let pass = |instances: &[u64], triangles: u64| {
+            serde_json::json!({
+                "instances": instances.iter().sum::<u64>(),
+                "triangles": triangles,
+            })
+        };
+        let camera = pass(&d.camera, d.camera_triangles);
+        doc.drawn
+            .insert("shadow".into(), pass(&d.shadow, d.shadow_triangles));
+        doc.drawn.insert("depth_normal".into(), camera.clone());
+        doc.drawn.insert("forward".into(), camera);
+        doc.lod_levels = d.camera.to_vec();
+    }
 }
 
 impl Stats {
@@ -86,17 +179,28 @@ impl Stats {
             window: Sums::default(),
             window_start: Instant::now(),
             print,
+            drawn: Drawn::default(),
         }
     }
 
-    /// Adds a frame; prints a line once a second, with the latest GPU time of each pass.
+    /// Replaces the drawing counts with newer ones (after waiting for the last frame).
+    pub fn set_draw(&mut self, draw: Option<DrawStats>) {
+        if draw.is_some() {
+            self.drawn.draw = draw;
+        }
+    }
+
+    /// Adds a frame; prints a line once a second, with the latest GPU time of each pass and
+    /// what was drawn.
     pub fn frame(
         &mut self,
         cpu_anim_ms: f64,
         times: &FrameTimes,
         frame_ms: f64,
         passes: &[PassTime],
+        drawn: Drawn,
     ) -> Result<(), CliError> {
+        self.drawn = drawn;
         self.total.add(cpu_anim_ms, times, frame_ms);
         self.window.add(cpu_anim_ms, times, frame_ms);
         let elapsed = self.window_start.elapsed();
@@ -110,6 +214,7 @@ impl Stats {
                     }
                 }
                 say!("{text}")?;
+                say!("    {}", drawn.line())?;
             }
             self.window = Sums::default();
             self.window_start = Instant::now();
@@ -144,6 +249,7 @@ impl Stats {
                 }
                 say!("{text}")?;
             }
+            say!("last frame: {}", self.drawn.line())?;
         }
         Ok(())
     }
@@ -171,7 +277,11 @@ impl Stats {
             view_proj: [0.0; 16],
             instance_world: [0.0; 12],
             passes: serde_json::Map::new(),
+            drawn: serde_json::Map::new(),
+            lod_levels: Vec::new(),
+            animation: AnimationJson::default(),
         };
+        self.drawn.fill(&mut doc);
         for p in passes {
             doc.passes
                 .insert(p.name.to_string(), serde_json::Value::from(p.average_ms()));

@@ -18,7 +18,7 @@ use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 use super::session::Session;
-use super::stats::{Stats, write_json};
+use super::stats::{Drawn, Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
@@ -151,6 +151,9 @@ impl App<'_> {
             self.session.model_names(),
             shown(ctx.device_name())
         )?;
+        for line in self.session.bake_lines() {
+            say!("{line}")?;
+        }
         let device = ctx.device_name().to_string();
         self.state = Some(Live {
             renderer,
@@ -214,6 +217,10 @@ impl App<'_> {
             &times,
             now.elapsed().as_secs_f64() * 1e3,
             live.renderer.pass_times(),
+            Drawn {
+                draw: live.renderer.draw_stats(),
+                animation: self.session.crowd.counts(),
+            },
         )?;
         let done = match (self.args.frames, self.args.seconds) {
             (Some(f), _) if self.stats.frames() >= f => true,
@@ -227,7 +234,7 @@ impl App<'_> {
         if let Some(live) = self.state.as_mut() {
             self.gpu_ms_avg = live.renderer.gpu_ms_average()?;
             self.pass_times = live.renderer.pass_times().to_vec();
-            self.pass_times = live.renderer.pass_times().to_vec();
+            self.stats.set_draw(live.renderer.draw_stats());
         }
         let (Some(path), Some(live)) = (&self.args.stats_json, &self.state) else {
             return Ok(());

@@ -1,0 +1,77 @@
+//! The flags that say how a crowd is animated and seen, shared by `run` and `bench frame`:
+//! `--animation`, `--bake-fps`, `--bake-memory` and `--camera`.
+
+use clap::{Args, ValueEnum};
+use throng::crowd::{AnimationMode, BakeSettings};
+
+/// `--animation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AnimationArg {
+    /// Every instance's palette is evaluated on the CPU each frame.
+    Exact,
+    /// Every instance reads its clip's baked frames.
+    Baked,
+    /// Near instances exact, far ones baked (exact where the baked frames could be off by
+    /// half a pixel or more).
+    Auto,
+}
+
+/// `--camera`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CameraArg {
+    /// The whole crowd from the front, above.
+    Overview,
+    /// From a standing character's head height inside the front rows, across the crowd.
+    Street,
+}
+
+/// How the crowd is animated and seen.
+#[derive(Debug, Args)]
+pub struct CrowdArgs {
+    /// Where palettes come from: exact (evaluated on the CPU each frame), baked (every clip
+    /// sampled once at --bake-fps; instances read the frames, blending the two nearest), or
+    /// auto: exact near the camera, baked where that cannot show.
+    #[arg(long, value_enum, default_value_t = AnimationArg::Auto)]
+    animation: AnimationArg,
+    /// Frames per second of clip time the baked frames are sampled at (1 to 240).
+    #[arg(long, default_value_t = 30.0, value_parser = parse_fps)]
+    bake_fps: f32,
+    /// The most memory, in MB, the baked frames may take on the GPU; a clip that does not fit
+    /// stays exact, with a warning.
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    bake_memory: u64,
+    /// Where the camera starts.
+    #[arg(long, value_enum, default_value_t = CameraArg::Overview)]
+    camera: CameraArg,
+}
+
+fn parse_fps(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(f) if (1.0..=240.0).contains(&f) => Ok(f),
+        _ => Err(format!("'{s}' is not a frame rate from 1 to 240")),
+    }
+}
+
+impl CrowdArgs {
+    /// Where palettes come from.
+    pub fn mode(&self) -> AnimationMode {
+        match self.animation {
+            AnimationArg::Exact => AnimationMode::Exact,
+            AnimationArg::Baked => AnimationMode::Baked,
+            AnimationArg::Auto => AnimationMode::Auto,
+        }
+    }
+
+    /// How clips are baked.
+    pub fn bake(&self) -> BakeSettings {
+        BakeSettings {
+            fps: self.bake_fps,
+            memory_limit: self.bake_memory << 20,
+        }
+    }
+
+    /// Where the camera starts.
+    pub fn camera(&self) -> CameraArg {
+        self.camera
+    }
+}
