@@ -19,6 +19,10 @@ pub const LOD_LEVELS: usize = 5;
 /// is in (or touches) counts as this near, so it gets the finest level.
 pub const NEAREST: f32 = 1e-3;
 
+/// The lowest sun, as the sine of its elevation, a shadow is swept along the ground for:
+/// lower suns are taken as this high, so the swept box stops growing.
+pub const LOWEST_SUN: f32 = 0.2;
+
 /// A view volume as six planes `(n, d)` with `n . p + d >= 0` inside, `n` of unit length.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Frustum {
@@ -117,6 +121,19 @@ impl WorldBox {
     pub fn radius(&self) -> f32 {
         self.half.length()
     }
+}
+
+/// Whether an instance whose world box is `b` may shadow what the camera sees: the box is in
+/// the shadow map's volume (`light`), and the box swept away from the sun (`towards_light`,
+/// a unit vector) down to the `ground` height meets the camera's view volume.
+pub fn casts_shadow_into(
+    b: &WorldBox,
+    light: &Frustum,
+    camera: &Frustum,
+    towards_light: Vec3,
+    ground: f32,
+) -> bool {
+    light.intersects(b) && camera.intersects(&b.with_shadow(towards_light, ground, LOWEST_SUN))
 }
 
 /// The largest factor by which `world` stretches a length (the longest column of its linear

@@ -39,7 +39,9 @@ use super::pipelines::{self, ao_sampler, noise_texture, screen_sampler, shadow_s
 use super::ring::{DeviceRingAllocator, Timeline};
 use super::texture::{self, BlockUpload, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
-use crate::crowd::visibility::{AnimationView, Frustum, LOD_LEVELS, NEAREST, ViewScale};
+use crate::crowd::visibility::{
+    AnimationView, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, ViewScale,
+};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::light_view_proj;
 
@@ -49,9 +51,6 @@ pub const LOD_ERROR_PX: f32 = 1.0;
 /// Baked frames replace exact palettes where their error covers at most this many pixels
 /// (times `--lod-bias`): half a pixel, so a near character looks the same either way.
 pub const BAKED_ERROR_PX: f32 = 0.5;
-/// The lowest sun, as the sine of its elevation, a shadow is swept along the ground for
-/// (lower suns are taken as this high: the shadow box stops growing).
-const LOWEST_SUN: f32 = 0.2;
 
 /// What the culling passes drew in one frame, read back a frame or more later.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -156,3 +156,8 @@ pub fn differing(a: &Pixels, b: &Pixels, tolerance: u8) -> usize {
         })
         .count()
 }
+
+/// The built-in character, loaded as `run` loads it (with its mesh levels).
+pub fn builtin() -> Arc<SkinnedModel> {
+    Arc::new(throng::asset::load_model(None).expect("builtin"))
+}

@@ -1,0 +1,261 @@
+//! The culling pass keeps everything that can be seen: frames with culling on and off are the
+//! same pixels (silhouettes, so draw order cannot matter), from the overview and from the
+//! street, for several crowds; limbs swinging past the bind pose at the screen's edge are
+//! still drawn; and the GPU's counts per view and level are exactly what the CPU statement of
+//! the rules (`throng::crowd::visibility`) says for a fixed scene.
+
+mod gpu_common;
+
+use std::sync::Arc;
+
+use glam::{Quat, Vec3, Vec3A};
+use gpu_common::{
+    assert_no_validation_messages, builtin, count_white, crowd_of, differing, framing, hold_pose,
+    inputs, render, renderer,
+};
+use throng::anim::{Bounds, Mat3x4, SkinnedModel};
+use throng::crowd::visibility::{
+    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale,
+};
+use throng::crowd::{Crowd, ModelId};
+use throng::gpu::{FrameInputs, HeadlessRenderer, LOD_ERROR_PX, RenderSettings, ViewMode};
+use throng::scene::{OrbitCamera, light_view_proj};
+
+const WIDTH: u32 = 320;
+const HEIGHT: u32 = 180;
+
+fn settings(cull: bool, lod: bool) -> RenderSettings {
+    RenderSettings {
+        cull,
+        lod,
+        ..RenderSettings::default()
+    }
+}
+
+/// One silhouette frame under `settings`.
+fn silhouette(
+    r: &mut HeadlessRenderer,
+    crowd: &mut Crowd,
+    frame: &FrameInputs,
+    settings: RenderSettings,
+) -> throng::gpu::Pixels {
+    r.renderer().set_settings(settings).expect("settings");
+    render(r, crowd, frame)
+}
+
+/// The street camera of `crowd` (as `run --camera street` places it).
+fn street(crowd: &Crowd, bounds: &Bounds, model: &SkinnedModel) -> throng::scene::Camera {
+    let at: Vec<Vec3> = (0..crowd.len())
+        .map(|i| crowd.world(i).translation())
+        .collect();
+    let height = model.mesh().bounds().map_or(1.8, |b| b.max.y - b.min.y);
+    let cell =
+        throng::scene::CrowdLayout::new(crowd.len(), 1).cell_size(&[Arc::new(model.clone())]);
+    OrbitCamera::street(bounds.min, bounds.max, &at, height * 0.94, cell).camera()
+}
+
+#[test]
+fn culling_never_drops_a_visible_instance() {
+    let model = builtin();
+    for seed in [1, 2, 3] {
+        let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+            return;
+        };
+        let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 400, seed);
+        // Moving limbs, different clips and phases: advance the crowd a little.
+        crowd.update(0.37 * seed as f32);
+        for (name, camera) in [
+            ("overview", framing(&r, &bounds)),
+            ("street", street(&crowd, &bounds, &model)),
+        ] {
+            let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
+            let all = silhouette(&mut r, &mut crowd, &frame, settings(false, false));
+            let culled = silhouette(&mut r, &mut crowd, &frame, settings(true, false));
+            assert!(
+                count_white(&all) > 500,
+                "{name}, seed {seed}: the crowd is in view"
+            );
+            assert_eq!(
+                differing(&all, &culled, 0),
+                0,
+                "{name}, seed {seed}: culling changed the silhouette"
+            );
+            // It did cull something from the street: the rows behind the eye.
+            if name == "street" {
+                let drawn = r.renderer().draw_stats();
+                r.renderer().gpu_ms_average().expect("wait");
+                let drawn = r.renderer().draw_stats().or(drawn).expect("counts");
+                let camera: u64 = drawn.camera.iter().sum();
+                assert!(
+                    camera < crowd.len() as u64,
+                    "seed {seed}: the street camera drew all {camera}"
+                );
+            }
+        }
+    }
+    assert_no_validation_messages();
+}
+
+/// What the CPU statement of the rules says one frame draws: instances per level in the
+/// camera's view and in the shadow's.
+fn reference(
+    crowd: &Crowd,
+    model: &SkinnedModel,
+    frame: &FrameInputs,
+    height: u32,
+    bias: f32,
+) -> ([u64; LOD_LEVELS], [u64; LOD_LEVELS]) {
+    let camera = Frustum::from_clip(frame.view_proj);
+    let (lo, hi) = frame.shadow_box;
+    let light = Frustum::from_clip(light_view_proj(frame.light_dir, lo, hi));
+    let scale = ViewScale {
+        eye: frame.eye,
+        pixels_per_unit: 0.5 * height as f32 * frame.proj.y_axis.y.abs(),
+    };
+    let errors: Vec<f32> = model
+        .lods()
+        .iter()
+        .take(LOD_LEVELS - 1)
+        .map(|l| l.error)
+        .collect();
+    let first = crowd.bounds_range(ModelId(0)).start;
+    let (mut seen, mut shadows) = ([0u64; LOD_LEVELS], [0u64; LOD_LEVELS]);
+    for i in 0..crowd.len() {
+        let clip = crowd.instance(i).clip();
+        let world = crowd.world(i);
+        let b = WorldBox::placed(&crowd.bounds()[first + clip], world);
+        let level = lod_level(
+            &errors,
+            max_scale(world),
+            scale.pixels_per_unit_at(&b),
+            LOD_ERROR_PX * bias,
+        );
+        if camera.intersects(&b) {
+            seen[level] += 1;
+        }
+        let sun = frame.light_dir.normalize();
+        if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
+            shadows[(level + 1).min(errors.len())] += 1;
+        }
+    }
+    (seen, shadows)
+}
+
+#[test]
+fn the_gpu_counts_match_the_cpu_rules() {
+    let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 900, 7);
+    // Held poses: no fades, one clip per instance, so each instance's bound is its clip's.
+    hold_pose(&mut crowd, 1, 0.3);
+    let overview = framing(&r, &bounds);
+    // Closer in and turned: part of the crowd is out of view, distances vary a lot.
+    let mut near = OrbitCamera::framing(bounds.min, bounds.max, WIDTH as f32 / HEIGHT as f32);
+    near.zoom(0.35);
+    near.rotate(0.5, -0.15);
+    for (name, camera, bias) in [
+        ("overview", overview, 1.0),
+        ("near", near.camera(), 1.0),
+        ("near, bias 4", near.camera(), 4.0),
+    ] {
+        let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+        r.renderer()
+            .set_settings(RenderSettings {
+                lod_bias: bias,
+                ..settings(true, true)
+            })
+            .expect("settings");
+        r.render(&mut crowd, &frame).expect("frame");
+        r.renderer().gpu_ms_average().expect("wait");
+        let got = r.renderer().draw_stats().expect("the frame's counts");
+        let (seen, shadows) = reference(&crowd, &model, &frame, HEIGHT, bias);
+        eprintln!("{name}: camera {:?}, shadow {:?}", got.camera, got.shadow);
+        assert_eq!(got.camera, seen, "{name}: instances per level in view");
+        assert_eq!(got.shadow, shadows, "{name}: shadow casters per level");
+        let in_view: u64 = seen.iter().sum();
+        assert!(in_view > 0, "{name}: nothing in view");
+        if name != "overview" {
+            assert!(
+                in_view < crowd.len() as u64,
+                "{name}: everything in view, the test proves little"
+            );
+        }
+    }
+    assert_no_validation_messages();
+}
+
+#[test]
+fn swinging_limbs_at_the_screen_edge_are_drawn() {
+    let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+        return;
+    };
+    let model = builtin();
+    let run = model.clip_index("run").expect("the builtin runs");
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let id = crowd.add_model(model.clone());
+    r.add_model(&model, &throng::scene::model_basis(&model))
+        .expect("upload");
+    // A camera at the origin looking down -Z; characters in a column along the right edge
+    // of its view, side-on (facing -X, into the view), each placed so that its bind pose is
+    // just outside: only a stride or an arm swing brings part of it in.
+    let camera = throng::scene::Camera {
+        eye: Vec3::new(0.0, 1.0, 0.0),
+        target: Vec3::new(0.0, 1.0, -1.0),
+        up: Vec3::Y,
+        fov_y: throng::scene::DEFAULT_FOV_Y,
+        near: 0.1,
+        far: 60.0,
+    };
+    let aspect = WIDTH as f32 / HEIGHT as f32;
+    let frustum = Frustum::from_clip(camera.view_proj(aspect));
+    let bind = throng::scene::bind_pose_bounds(&model).expect("bounds");
+    let facing = Quat::from_rotation_y(-std::f32::consts::FRAC_PI_2);
+    let duration = model.clips()[run].duration();
+    let mut placed = 0;
+    for k in 0..6 {
+        let depth = 4.0 + 3.0 * k as f32;
+        // Slide right until the bind box leaves the view, then a little more.
+        let mut x = 0.0;
+        let world = loop {
+            let w = Mat3x4::from_trs(Vec3A::new(x, 0.0, -depth), facing, Vec3A::ONE);
+            if !frustum.intersects(&WorldBox::placed(&bind, &w)) {
+                break Mat3x4::from_trs(Vec3A::new(x + 0.01, 0.0, -depth), facing, Vec3A::ONE);
+            }
+            x += 0.01;
+        };
+        let i = crowd.spawn(id, world).expect("spawn");
+        crowd.instance_mut(i).play(run, 0.0).expect("run");
+        crowd.instance_mut(i).set_speed(0.0);
+        placed += 1;
+    }
+    let bounds = Bounds {
+        min: Vec3::new(-5.0, 0.0, -25.0),
+        max: Vec3::new(15.0, 2.0, 0.0),
+    };
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
+    let mut frames_with_limbs = 0;
+    for step in 0..24 {
+        let t = duration * step as f32 / 24.0;
+        for i in 0..placed {
+            crowd.instance_mut(i).set_time(t);
+        }
+        crowd.update(0.0);
+        let all = silhouette(&mut r, &mut crowd, &frame, settings(false, false));
+        let culled = silhouette(&mut r, &mut crowd, &frame, settings(true, false));
+        if count_white(&all) > 0 {
+            frames_with_limbs += 1;
+        }
+        assert_eq!(
+            differing(&all, &culled, 0),
+            0,
+            "at {t:.3} s a limb in view was culled"
+        );
+    }
+    assert!(
+        frames_with_limbs > 0,
+        "no limb ever entered the view: the test proves nothing"
+    );
+    assert_no_validation_messages();
+}
