@@ -7,7 +7,9 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use throng::crowd::{HostAllocator, NoConsumer, PaletteRing};
+use glam::{Mat4, Vec3};
+use throng::crowd::visibility::{AnimationView, Frustum, ViewScale};
+use throng::crowd::{AnimationMode, BakeSettings, HostAllocator, NoConsumer, PaletteRing};
 
 struct Counting;
 
@@ -87,5 +89,49 @@ fn frames_after_warm_up_do_not_allocate() {
     assert!(
         moved > 0,
         "no instance changed slot: the crowd was never re-grouped"
+    );
+
+    // The same with baked frames chosen per instance by distance from a camera at one end
+    // of the row: the choice, the records of baked instances and the packing of the exact
+    // palettes allocate nothing either.
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    let eye = Vec3::new(-3.0, 1.5, 2.0);
+    let camera = throng::scene::Camera {
+        eye,
+        target: Vec3::new(50.0, 0.0, 0.0),
+        up: Vec3::Y,
+        fov_y: 0.8,
+        near: 0.1,
+        far: 2000.0,
+    };
+    let view_proj: Mat4 = camera.view_proj(1.5);
+    crowd.set_view(Some(AnimationView {
+        frustum: Frustum::from_clip(view_proj),
+        scale: ViewScale::new(eye, 0.8, 720),
+        max_error_px: 0.5,
+    }));
+    for _ in 0..5 {
+        crowd.update(1.0 / 60.0);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..120 {
+        crowd.update(1.0 / 60.0);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+    }
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        during, 0,
+        "{during} allocations in 120 frames with baked animation"
+    );
+    let counts = crowd.counts();
+    assert!(
+        counts.exact > 0 && counts.baked > 0,
+        "near instances exact, far ones baked: {counts:?}"
     );
 }

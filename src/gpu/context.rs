@@ -2,7 +2,7 @@
 //! extension loaders, shared (`Arc`) by everything that creates Vulkan objects. Also the two
 //! habits every object follows: a debug name, and memory from gpu-allocator.
 
-use std::ffi::{CString, c_char};
+use std::ffi::{CStr, CString, c_char};
 use std::mem::ManuallyDrop;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -237,11 +237,26 @@ impl GpuContext {
         }
     }
 
-    /// Opens a debug label region (a pass) in `cmd`.
+    /// Opens a debug label region (a pass) in `cmd`. Names of up to 63 bytes (every pass's)
+    /// are terminated on the stack: labelling a frame's passes allocates nothing.
     pub fn begin_label(&self, cmd: vk::CommandBuffer, name: &str) {
         let Some(du) = &self.debug_utils else { return };
-        let Ok(name) = CString::new(name) else { return };
-        let label = vk::DebugUtilsLabelEXT::default().label_name(&name);
+        let mut stack = [0u8; 64];
+        let heap;
+        let name: &CStr = if name.len() < stack.len() && !name.contains('\0') {
+            stack[..name.len()].copy_from_slice(name.as_bytes());
+            match CStr::from_bytes_until_nul(&stack) {
+                Ok(c) => c,
+                Err(_) => return,
+            }
+        } else {
+            let Ok(c) = CString::new(name.replace('\0', " ")) else {
+                return;
+            };
+            heap = c;
+            &heap
+        };
+        let label = vk::DebugUtilsLabelEXT::default().label_name(name);
         // SAFETY: `cmd` is recording.
         unsafe { du.cmd_begin_debug_utils_label(cmd, &label) };
     }

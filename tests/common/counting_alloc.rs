@@ -1,5 +1,6 @@
 //! A global allocator that counts live heap bytes and their peak, for tests that check a
-//! load stays within its memory budget (`asset::budget`).
+//! load stays within its memory budget (`asset::budget`), and allocation calls, for tests that
+//! check a frame allocates nothing.
 //!
 //! Each test binary that uses it includes this file with
 //! `#[path = "common/counting_alloc.rs"] mod counting_alloc;` and installs it with its own
@@ -18,6 +19,12 @@ pub struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+static CALLS: AtomicUsize = AtomicUsize::new(0);
+
+/// Allocation and reallocation calls so far, in every thread.
+pub fn allocations() -> usize {
+    CALLS.load(Ordering::Relaxed)
+}
 
 fn grew(bytes: usize) {
     let live = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
@@ -29,6 +36,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: as the caller promised for `layout`.
         let p = unsafe { System.alloc(layout) };
+        CALLS.fetch_add(1, Ordering::Relaxed);
         if !p.is_null() {
             grew(layout.size());
         }
@@ -44,6 +52,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as the caller promised for `p`, `layout` and `new_size`.
         let q = unsafe { System.realloc(p, layout, new_size) };
+        CALLS.fetch_add(1, Ordering::Relaxed);
         if !q.is_null() {
             if new_size >= layout.size() {
                 grew(new_size - layout.size());

@@ -1,0 +1,60 @@
+//! After warm-up, a rendered frame performs no heap allocation on the CPU side: the crowd's
+//! choice of exact or baked palettes, its records and palettes in the ring, the culling
+//! inputs, the graph's replay with its barriers, the draws, the submission, and the
+//! statistics read back. Counted with a global allocator wrapper (the Vulkan driver and
+//! layers allocate with their own allocators, outside it); one test in this binary, so no
+//! other test allocates concurrently.
+
+mod gpu_common;
+
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
+use throng::crowd::{AnimationMode, BakeSettings};
+use throng::gpu::{RenderSettings, ViewMode};
+
+#[global_allocator]
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
+
+#[test]
+fn frames_after_warm_up_do_not_allocate() {
+    let Some(mut r) = renderer(320, 180) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 300, 4);
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    r.renderer()
+        .set_settings(RenderSettings::default())
+        .expect("settings");
+    // Close enough that some instances are exact, far enough that most are baked; clips
+    // change and fade as the crowd plays.
+    let mut camera = framing(&r, &bounds);
+    camera.eye = camera.target + (camera.eye - camera.target) * 0.4;
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+    for i in 0..crowd.len() {
+        if i % 3 == 0 {
+            let inst = crowd.instance_mut(i);
+            let next = (inst.clip() + 1) % inst.model().clips().len();
+            inst.enqueue(next, 0.2).expect("clip");
+        }
+    }
+    for _ in 0..6 {
+        crowd.update(1.0 / 30.0);
+        r.render(&mut crowd, &frame).expect("frame");
+    }
+    let before = counting_alloc::allocations();
+    for _ in 0..30 {
+        crowd.update(1.0 / 30.0);
+        r.render(&mut crowd, &frame).expect("frame");
+    }
+    let during = counting_alloc::allocations() - before;
+    r.renderer().gpu_ms_average().expect("wait");
+    assert_eq!(during, 0, "{during} allocations in 30 frames");
+    let counts = crowd.counts();
+    assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
+    assert!(r.renderer().draw_stats().is_some(), "statistics were read");
+    assert_no_validation_messages();
+}
