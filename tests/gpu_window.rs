@@ -342,9 +342,23 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         }
     }
 
-    // Escape quits. winit ignores synthetic (XSendEvent) key events, which is what
-    // `xdotool key --window` sends, so focus the window and type through XTEST instead.
+    // Fly mode: F, then W held for a second of frames, moves the eye forward. winit ignores
+    // synthetic (XSendEvent) key events, which is what `xdotool key --window` sends, so
+    // focus the window and type through XTEST instead.
     xdotool(&display, &["windowfocus", "--sync", &id]);
+    xdotool(&display, &["key", "f"]);
+    xdotool(&display, &["keydown", "w"]);
+    if let Err(why) = wait_for_line(
+        &lines,
+        Duration::from_secs(20),
+        "statistics line while flying",
+        is_fps_line,
+    ) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
+    }
+    xdotool(&display, &["keyup", "w"]);
+
+    // Escape quits.
     xdotool(&display, &["key", "Escape"]);
     let Some(status) = throng.wait_for_exit(Duration::from_secs(30)) else {
         fail_with_stderr(
@@ -374,6 +388,7 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         std::fs::read_to_string(&stats).unwrap_or_else(|e| panic!("{}: {e}", stats.display()));
     let v: Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("stats JSON: {e}: {text}"));
+    assert_eq!(v["camera"]["mode"], "fly", "{text}");
     let frames = v["frames"].as_u64().expect("frames");
     // Five one-second statistics lines came: at least 30 frames over them.
     assert!(frames >= 30, "only {frames} frames presented: {text}");
@@ -399,5 +414,46 @@ fn a_window_presents_resizes_and_closes_on_escape() {
     assert!(
         (aspect - want).abs() < 0.01 * want,
         "view_proj has aspect {aspect:.4}, the window {want:.4}"
+    );
+
+    // The eye flew forward from where a run with the same size starts it.
+    let start = dir.join("start.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "run",
+            "--headless",
+            "--instances",
+            "4",
+            "--frames",
+            "1",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--no-shadows",
+            "--no-ssao",
+            "--stats-json",
+        ])
+        .arg(&start)
+        .output()
+        .expect("a headless run");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value =
+        serde_json::from_str(&std::fs::read_to_string(&start).expect("start.json")).expect("JSON");
+    let vector = |doc: &Value, key: &str| -> [f64; 3] {
+        let a = doc["camera"][key].as_array().expect("a vector");
+        [0, 1, 2].map(|i| a[i].as_f64().expect("a number"))
+    };
+    let (eye0, target0, eye1) = (vector(&s, "eye"), vector(&s, "target"), vector(&v, "eye"));
+    let moved: Vec<f64> = (0..3).map(|i| eye1[i] - eye0[i]).collect();
+    let ahead: Vec<f64> = (0..3).map(|i| target0[i] - eye0[i]).collect();
+    let forward: f64 = moved.iter().zip(&ahead).map(|(m, a)| m * a).sum();
+    assert!(
+        forward > 0.0,
+        "holding W did not move the eye forward: from {eye0:?} to {eye1:?}"
     );
 }

@@ -1,7 +1,9 @@
 //! `throng bench frame [MODEL...] --instances 100,1000,10000 --width W --height H --frames F`:
 //! whole frames, headless: for each crowd size, the wall-clock milliseconds per frame, the
-//! CPU milliseconds spent animating (clocks, palettes and records into the mapped ring) and
-//! the GPU milliseconds (timestamps around the frame's commands).
+//! CPU milliseconds spent animating (clocks, the choice of exact or baked palettes, palettes
+//! and records into the mapped ring), the GPU milliseconds (timestamps around the frame's
+//! commands), and what the GPU drew: instances and triangles per pass, by its own counts.
+//! `--lod`, `--cull`, `--animation` and `--camera` choose what is measured.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -16,12 +18,11 @@ use super::output::{print_json, say, write_file};
 use super::pass_args::PassArgs;
 use super::plot::{Chart, Series, svg};
 use super::run::session::{Session, SessionSpec, load_models};
+use super::run::stats::{AnimationJson, Drawn, StatsJson};
 use super::{CliError, parse_instances, parse_threads};
 
 /// Animation step of a benchmark frame, seconds.
 const DT: f32 = 1.0 / 60.0;
-/// Frames rendered before timing starts (pipelines warm, ring at its size, caches filled).
-const WARMUP: u64 = 3;
 
 #[derive(Debug, Args)]
 pub struct FrameArgs {
@@ -36,9 +37,12 @@ pub struct FrameArgs {
     /// Frame height in pixels.
     #[arg(long, default_value_t = 720, value_parser = clap::value_parser!(u32).range(1..=16384))]
     height: u32,
-    /// Timed frames per crowd size (after a few warm-up frames).
+    /// Timed frames per crowd size (after the warm-up frames).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     frames: u64,
+    /// Frames rendered before timing starts (pipelines warm, ring at its size, caches filled).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    warmup: u64,
     #[command(flatten)]
     passes: PassArgs,
     #[command(flatten)]
@@ -71,8 +75,22 @@ struct FrameReport {
     gpu_ms: Option<f64>,
     /// GPU milliseconds per frame of each pass, in the order they run.
     passes: serde_json::Map<String, serde_json::Value>,
+    /// Triangles of the whole crowd at full detail (what one pass drew before culling).
     triangles_per_frame: u64,
+    /// What the GPU drew in the last frame: per skinned pass, instances and triangles.
+    drawn: serde_json::Map<String, serde_json::Value>,
+    /// The last frame's instances per mesh level in the camera's view.
+    lod_levels: Vec<u64>,
+    /// The last frame's animation: exact and baked instances, palette bytes.
+    animation: AnimationJson,
+    /// Palette matrices the crowd would evaluate with every instance exact.
     joints_per_frame: usize,
+    /// The settings measured.
+    cull: bool,
+    lod: bool,
+    lod_bias: f32,
+    animation_mode: String,
+    camera: String,
     width: u32,
     height: u32,
     frames: u64,
@@ -93,13 +111,27 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     };
     let mut reports = Vec::new();
     if !args.json {
+        let settings = args.passes.settings();
         say!(
-            "{:>10} {:>10} {:>12} {:>10} {:>14}  gpu ms per pass",
+            "{} at {}x{}: camera {:?}, lod {}, cull {}, animation {:?}",
+            names,
+            args.width,
+            args.height,
+            args.crowd.camera(),
+            if settings.lod { "on" } else { "off" },
+            if settings.cull { "on" } else { "off" },
+            args.crowd.mode()
+        )?;
+        say!(
+            "{:>10} {:>10} {:>12} {:>10} {:>11} {:>11} {:>9} {:>9}  gpu ms per pass",
             "instances",
             "frame ms",
             "cpu anim ms",
             "gpu ms",
-            "M triangles"
+            "M tris cam",
+            "M tris shd",
+            "drawn",
+            "exact"
         )?;
     }
     for &instances in &args.instances {
@@ -120,7 +152,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         r.renderer().set_settings(args.passes.settings())?;
         session.upload(r.renderer())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
-        for _ in 0..WARMUP {
+        for _ in 0..args.warmup {
             session.advance(DT)?;
             r.render(&mut session.crowd, &inputs)?;
         }
@@ -140,6 +172,15 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             passes.insert(p.name.to_string(), serde_json::Value::from(p.average_ms()));
         }
         let frame_ms = start.elapsed().as_secs_f64() * 1e3 / args.frames as f64;
+        // Every frame is done: the last one's counts are in.
+        let mut drawn_json = StatsJson::default();
+        Drawn {
+            draw: r.renderer().draw_stats(),
+            animation: session.crowd.counts(),
+        }
+        .fill(&mut drawn_json);
+        let draw = r.renderer().draw_stats().unwrap_or_default();
+        let settings = r.renderer().settings();
         let triangles: u64 = (0..session.crowd.len())
             .map(|i| session.crowd.instance(i).model().mesh().triangle_count() as u64)
             .sum();
@@ -150,7 +191,15 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             gpu_ms,
             passes,
             triangles_per_frame: triangles,
+            drawn: drawn_json.drawn,
+            lod_levels: drawn_json.lod_levels,
+            animation: drawn_json.animation,
             joints_per_frame: session.crowd.joint_count(),
+            cull: settings.cull,
+            lod: settings.lod,
+            lod_bias: settings.lod_bias,
+            animation_mode: format!("{:?}", args.crowd.mode()).to_lowercase(),
+            camera: format!("{:?}", args.crowd.camera()).to_lowercase(),
             width: args.width,
             height: args.height,
             frames: args.frames,
@@ -165,14 +214,17 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
                 .map(|p| format!("{} {:.2}", p.name, p.average_ms()))
                 .collect();
             say!(
-                "{:>10} {:>10.2} {:>12.2} {:>10} {:>14.2}  {}",
+                "{:>10} {:>10.2} {:>12.2} {:>10} {:>11.3} {:>11.3} {:>9} {:>9}  {}",
                 instances,
                 report.frame_ms,
                 report.cpu_anim_ms,
                 report
                     .gpu_ms
                     .map_or_else(|| String::from("n/a"), |g| format!("{g:.2}")),
-                triangles as f64 / 1e6,
+                draw.camera_triangles as f64 / 1e6,
+                draw.shadow_triangles as f64 / 1e6,
+                draw.camera.iter().sum::<u64>(),
+                report.animation.exact,
                 per_pass.join(", ")
             )?;
         }

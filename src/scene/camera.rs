@@ -246,6 +246,25 @@ impl OrbitCamera {
         }
     }
 
+    /// Turns the view about the eye (fly mode): the eye stays where it is, the target swings
+    /// round it by `dyaw` radians and up by `dpitch`; pitch stops short of the poles.
+    pub fn look(&mut self, dyaw: f32, dpitch: f32) {
+        let eye = self.camera().eye;
+        self.rotate(dyaw, dpitch);
+        self.target = eye - orbit_direction(self.yaw, self.pitch) * self.distance;
+    }
+
+    /// Moves the eye and the target together (fly mode), in world units: `forward` along the
+    /// view direction, `right` along the image's right, `up` along world +Y.
+    pub fn fly(&mut self, forward: f32, right: f32, up: f32) {
+        if !(forward.is_finite() && right.is_finite() && up.is_finite()) {
+            return;
+        }
+        let ahead = -orbit_direction(self.yaw, self.pitch);
+        let side = ahead.cross(Vec3::Y).normalize_or(Vec3::X);
+        self.target += ahead * forward + side * right + Vec3::Y * up;
+    }
+
     /// Multiplies the distance by `factor` (below 1 moves closer); anything not positive and
     /// finite is ignored.
     pub fn zoom(&mut self, factor: f32) {
@@ -423,6 +442,26 @@ mod tests {
         // The rows behind the eye are behind it.
         let behind = m * Vec3::new(street.eye.x, 1.0, 9.5).extend(1.0);
         assert!(behind.w < 0.0);
+    }
+
+    #[test]
+    fn flying_moves_the_eye_and_looking_keeps_it() {
+        let (min, max) = (Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.0, 2.0));
+        let mut orbit = OrbitCamera::framing(min, max, 1.5);
+        let eye = orbit.camera().eye;
+        orbit.look(0.3, -0.1);
+        assert!(
+            orbit.camera().eye.distance(eye) < 1e-4,
+            "looking moved the eye"
+        );
+        let ahead = (orbit.camera().target - orbit.camera().eye).normalize();
+        orbit.fly(1.0, 0.0, 0.0);
+        let moved = orbit.camera().eye - eye;
+        assert!((moved - ahead).length() < 1e-4, "{moved} vs {ahead}");
+        orbit.fly(0.0, 0.0, 2.0);
+        assert!((orbit.camera().eye.y - eye.y - moved.y - 2.0).abs() < 1e-4);
+        orbit.fly(f32::NAN, 0.0, 0.0);
+        assert!(orbit.camera().eye.is_finite());
     }
 
     #[test]

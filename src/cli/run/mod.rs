@@ -3,7 +3,7 @@
 
 mod headless;
 pub mod session;
-mod stats;
+pub mod stats;
 mod window;
 
 use std::path::PathBuf;

@@ -13,7 +13,7 @@ use throng::scene::{
 };
 
 use super::RunArgs;
-use super::stats::StatsJson;
+use super::stats::{CameraJson, StatsJson};
 use crate::cli::CliError;
 use crate::cli::crowd_args::CameraArg;
 use crate::cli::load_args::LoadArgs;
@@ -64,6 +64,8 @@ pub struct Session {
     /// What baking the clips did (`None` with exact animation).
     bake: Option<BakeReport>,
     bake_settings: BakeSettings,
+    /// Whether the window's camera is in fly mode (for `--stats-json`).
+    flying: bool,
 }
 
 /// What a session is made of.
@@ -189,6 +191,7 @@ impl Session {
             frames: 0,
             bake,
             bake_settings: spec.bake,
+            flying: false,
         })
     }
 
@@ -238,6 +241,11 @@ impl Session {
         self.crowd.update(dt);
         self.frames += 1;
         Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// Says whether the camera is flown (WASD) rather than orbited.
+    pub fn set_flying(&mut self, flying: bool) {
+        self.flying = flying;
     }
 
     /// The camera now.
@@ -304,6 +312,11 @@ impl Session {
             .view_proj
             .to_cols_array();
         doc.instance_world = self.first_world().to_array();
+        doc.camera = CameraJson {
+            eye: self.camera().eye.to_array(),
+            target: self.camera().target.to_array(),
+            mode: if self.flying { "fly" } else { "orbit" },
+        };
     }
 
     /// "builtin", or "builtin + robot".

@@ -57,7 +57,7 @@ pub struct Stats {
 }
 
 /// The `--stats-json` document.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 pub struct StatsJson {
     /// Frames rendered.
     pub frames: u64,
@@ -83,6 +83,8 @@ pub struct StatsJson {
     pub view_proj: [f32; 16],
     /// Instance 0's world transform, 3x4 rows.
     pub instance_world: [f32; 12],
+    /// Where the camera was at the end.
+    pub camera: CameraJson,
     /// Average GPU milliseconds per frame of each pass, by pass name.
     pub passes: serde_json::Map<String, serde_json::Value>,
     /// The last frame's instances and triangles per skinned pass (`shadow`, `depth_normal`,
@@ -94,6 +96,17 @@ pub struct StatsJson {
     /// The last frame's animation: instances with exact and with baked palettes, and the
     /// bytes the CPU wrote into the ring for them.
     pub animation: AnimationJson,
+}
+
+/// `"camera"` of `--stats-json`.
+#[derive(Debug, Default, Serialize)]
+pub struct CameraJson {
+    /// The eye.
+    pub eye: [f32; 3],
+    /// The point looked at.
+    pub target: [f32; 3],
+    /// `orbit`, or `fly` when the window's fly mode was on.
+    pub mode: &'static str,
 }
 
 /// `"animation"` of `--stats-json`.
@@ -276,6 +289,7 @@ impl Stats {
             height: 0,
             view_proj: [0.0; 16],
             instance_world: [0.0; 12],
+            camera: CameraJson::default(),
             passes: serde_json::Map::new(),
             drawn: serde_json::Map::new(),
             lod_levels: Vec::new(),

@@ -1,6 +1,8 @@
 //! `run` in a window: winit + a Vulkan swapchain. Esc or closing the window quits; drag
-//! with the left button to orbit, the right button to pan, the wheel to zoom. Resizes,
-//! minimizing and out-of-date swapchains are handled by re-creating the swapchain.
+//! with the left button to orbit, the right button to pan, the wheel to zoom. F switches to
+//! fly mode and back: W/A/S/D move, Q/E go down and up, Shift goes faster, and dragging
+//! looks around from where the eye is. Resizes, minimizing and out-of-date swapchains are
+//! handled by re-creating the swapchain.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
-use winit::keyboard::{Key, NamedKey};
+use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use super::session::Session;
@@ -27,6 +29,50 @@ use crate::cli::output::{say, shown};
 const MAX_DT: f32 = 0.1;
 /// Radians of orbit per pixel dragged.
 const ORBIT_PER_PIXEL: f32 = 0.005;
+/// Fly mode's speed: this share of the scene's radius per second (four times with Shift).
+const FLY_SPEED: f32 = 0.15;
+
+/// The keys held in fly mode (by position: W/A/S/D wherever the layout puts those letters).
+#[derive(Default)]
+struct FlyKeys {
+    forward: bool,
+    back: bool,
+    left: bool,
+    right: bool,
+    down: bool,
+    up: bool,
+    fast: bool,
+}
+
+impl FlyKeys {
+    /// Records `code` going down or up; false for keys fly mode does not use.
+    fn set(&mut self, code: KeyCode, down: bool) -> bool {
+        let key = match code {
+            KeyCode::KeyW => &mut self.forward,
+            KeyCode::KeyS => &mut self.back,
+            KeyCode::KeyA => &mut self.left,
+            KeyCode::KeyD => &mut self.right,
+            KeyCode::KeyQ => &mut self.down,
+            KeyCode::KeyE => &mut self.up,
+            KeyCode::ShiftLeft | KeyCode::ShiftRight => &mut self.fast,
+            _ => return false,
+        };
+        *key = down;
+        true
+    }
+
+    /// The move for `dt` seconds at `speed` world units per second: (forward, right, up).
+    fn step(&self, speed: f32, dt: f32) -> (f32, f32, f32) {
+        let d = speed * dt * if self.fast { 4.0 } else { 1.0 };
+        let axis =
+            |plus: bool, minus: bool| d * (f32::from(u8::from(plus)) - f32::from(u8::from(minus)));
+        (
+            axis(self.forward, self.back),
+            axis(self.right, self.left),
+            axis(self.up, self.down),
+        )
+    }
+}
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let session = Session::new(args)?;
@@ -42,6 +88,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         last_frame: Instant::now(),
         resize_pending: false,
         mouse: Mouse::default(),
+        fly: None,
         gpu_ms_avg: None,
         pass_times: Vec::new(),
         capture: FrameCapture::inactive(),
@@ -87,6 +134,8 @@ struct App<'a> {
     last_frame: Instant,
     resize_pending: bool,
     mouse: Mouse,
+    /// In fly mode: the keys held.
+    fly: Option<FlyKeys>,
     /// Filled at exit from every frame's timestamps.
     gpu_ms_avg: Option<f64>,
     /// Each pass's GPU time, kept at exit (the renderer goes with the window).
@@ -154,6 +203,10 @@ impl App<'_> {
         for line in self.session.bake_lines() {
             say!("{line}")?;
         }
+        say!(
+            "drag to orbit, right-drag to pan, wheel to zoom; F flies (W/A/S/D, Q/E down and up, \
+             Shift faster, drag to look)"
+        )?;
         let device = ctx.device_name().to_string();
         self.state = Some(Live {
             renderer,
@@ -193,6 +246,11 @@ impl App<'_> {
         let now = Instant::now();
         let dt = (now - self.last_frame).as_secs_f32().min(MAX_DT);
         self.last_frame = now;
+        if let Some(keys) = &self.fly {
+            let speed = FLY_SPEED * self.session.camera.scene_radius.max(1e-3);
+            let (forward, right, up) = keys.step(speed, dt);
+            self.session.camera.fly(forward, right, up);
+        }
         let anim_ms = self.session.advance(dt)?;
         let extent = live.swapchain.extent;
         let inputs = self
@@ -269,6 +327,27 @@ impl ApplicationHandler for App<'_> {
                     },
                 ..
             } => event_loop.exit(),
+            WindowEvent::KeyboardInput {
+                event:
+                    KeyEvent {
+                        physical_key: PhysicalKey::Code(code),
+                        state,
+                        repeat,
+                        ..
+                    },
+                ..
+            } => {
+                let down = state == ElementState::Pressed;
+                if code == KeyCode::KeyF && down && !repeat {
+                    self.fly = match self.fly {
+                        Some(_) => None,
+                        None => Some(FlyKeys::default()),
+                    };
+                    self.session.set_flying(self.fly.is_some());
+                } else if let Some(keys) = &mut self.fly {
+                    keys.set(code, down);
+                }
+            }
             WindowEvent::Resized(_) => self.resize_pending = true,
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = state == ElementState::Pressed;
@@ -281,7 +360,11 @@ impl ApplicationHandler for App<'_> {
             WindowEvent::CursorMoved { position, .. } => {
                 if let Some(last) = self.mouse.last {
                     let (dx, dy) = ((position.x - last.x) as f32, (position.y - last.y) as f32);
-                    if self.mouse.orbiting {
+                    if self.mouse.orbiting && self.fly.is_some() {
+                        self.session
+                            .camera
+                            .look(-dx * ORBIT_PER_PIXEL, -dy * ORBIT_PER_PIXEL);
+                    } else if self.mouse.orbiting {
                         self.session
                             .camera
                             .rotate(-dx * ORBIT_PER_PIXEL, dy * ORBIT_PER_PIXEL);
