@@ -56,6 +56,14 @@ impl Frustum {
         }
     }
 
+    /// Whether any of the sphere can be inside: false only when it lies wholly outside one
+    /// plane.
+    pub fn intersects_sphere(&self, centre: Vec3, radius: f32) -> bool {
+        self.planes
+            .iter()
+            .all(|p| p.truncate().dot(centre) + p.w >= -radius)
+    }
+
     /// Whether any of the box can be inside: false only when the box lies wholly outside
     /// one plane (a box near a corner may pass although it is outside: that only costs a
     /// draw).
@@ -198,11 +206,14 @@ pub struct AnimationView {
 }
 
 impl AnimationView {
-    /// Whether an instance whose baked frames may be `baked_error` model units off (see
-    /// `anim::bake_error`) needs exact palettes: it may be visible and the error could show.
-    pub fn needs_exact(&self, b: &WorldBox, scale: f32, baked_error: f32) -> bool {
-        self.frustum.intersects(b)
-            && baked_error * scale * self.scale.pixels_per_unit_at(b) > self.max_error_px
+    /// Whether an instance within the world-space sphere (`centre`, `radius`) whose baked
+    /// frames may put a vertex `baked_error` world units off needs exact palettes: the error
+    /// could cover more than the allowed pixels at the sphere's nearest point, and the sphere
+    /// may be in view. The error test comes first: it settles most of a large crowd.
+    pub fn needs_exact(&self, centre: Vec3, radius: f32, baked_error: f32) -> bool {
+        let distance = (self.scale.eye.distance(centre) - radius).max(NEAREST);
+        baked_error * self.scale.pixels_per_unit > self.max_error_px * distance
+            && self.frustum.intersects_sphere(centre, radius)
     }
 }
 
