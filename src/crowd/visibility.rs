@@ -211,8 +211,12 @@ impl AnimationView {
     /// could cover more than the allowed pixels at the sphere's nearest point, and the sphere
     /// may be in view. The error test comes first: it settles most of a large crowd.
     pub fn needs_exact(&self, centre: Vec3, radius: f32, baked_error: f32) -> bool {
-        let distance = (self.scale.eye.distance(centre) - radius).max(NEAREST);
-        baked_error * self.scale.pixels_per_unit > self.max_error_px * distance
+        // The error covers more than the allowed pixels where the sphere's nearest point is
+        // closer than `reach` (at least NEAREST away): compared squared, without a root.
+        let reach = baked_error * self.scale.pixels_per_unit / self.max_error_px;
+        let within = radius + reach;
+        reach > NEAREST
+            && self.scale.eye.distance_squared(centre) < within * within
             && self.frustum.intersects_sphere(centre, radius)
     }
 }
@@ -287,6 +291,23 @@ mod tests {
         assert!((s.centre.x - s.half.x - (-3.0)).abs() < 1e-5, "{s:?}");
         assert!((s.centre.x + s.half.x - 1.0).abs() < 1e-5);
         assert!((s.centre.y - s.half.y).abs() < 1e-5);
+    }
+
+    #[test]
+    fn exact_palettes_only_where_the_error_shows_in_view() {
+        let view = AnimationView {
+            frustum: Frustum::from_clip(view_proj()),
+            scale: ViewScale::new(Vec3::new(0.0, 0.0, 10.0), std::f32::consts::FRAC_PI_2, 200),
+            max_error_px: 0.5,
+        };
+        // 100 pixels per unit one unit away: an error of 0.01 is half a pixel at 2 units.
+        let at = |z: f32| view.needs_exact(Vec3::new(0.0, 0.0, z), 0.5, 0.01);
+        assert!(at(8.0), "1.5 units from the sphere: 0.67 px");
+        assert!(!at(7.0), "2.5 units from the sphere: 0.4 px");
+        // Near but behind the eye: out of view.
+        assert!(!view.needs_exact(Vec3::new(0.0, 0.0, 11.0), 0.5, 0.01));
+        // No error, or no reach: never exact.
+        assert!(!view.needs_exact(Vec3::new(0.0, 0.0, 9.0), 0.5, 0.0));
     }
 
     #[test]
