@@ -4,13 +4,17 @@
 //!
 //! `cargo bench --bench load` (each file is read once, outside the timed loop; the timed part is
 //! the parser without a texture folder, so no file-system access is measured).
+//!
+//! The `lod` group times what generating the mesh levels of detail adds to a load
+//! (`asset::lod::generate`, run on the parsed model): the built-in character, the `.m3d`
+//! soldier, and `tiny.x`; the same run's `load` figures are the load without it.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng::asset::sdkmesh::{self, AnimationFile};
-use throng::asset::{m3d, x};
+use throng::asset::{builtin, lod, m3d, x};
 
 fn shared_asset(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -73,5 +77,32 @@ fn load_sdkmesh(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load, load_tiny_x, load_sdkmesh);
+/// Level-of-detail generation alone, on models parsed once outside the timed loop.
+fn lods(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lod");
+    let model = builtin::model().expect("the built-in character");
+    group.bench_function("builtin", |b| b.iter(|| lod::generate(black_box(&model))));
+    for (name, parse) in [
+        (
+            "soldier.m3d",
+            (|bytes: &[u8]| m3d::parse("soldier.m3d", bytes, None)) as fn(&[u8]) -> _,
+        ),
+        ("tiny.x", |bytes: &[u8]| x::parse("tiny.x", bytes, None)),
+    ] {
+        let path = shared_asset(if name == "tiny.x" {
+            "dxsdk/tiny.x"
+        } else {
+            "m3d/soldier.m3d"
+        });
+        let Ok(bytes) = std::fs::read(&path) else {
+            eprintln!("{} is missing; skipping its lod benchmark", path.display());
+            continue;
+        };
+        let model = parse(&bytes).expect("the model loads");
+        group.bench_function(name, |b| b.iter(|| lod::generate(black_box(&model))));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, load, load_tiny_x, load_sdkmesh, lods);
 criterion_main!(benches);

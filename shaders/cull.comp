@@ -23,11 +23,11 @@ bool intersects(vec4 planes[6], vec3 centre, vec3 half_size) {
     return true;
 }
 
-// The coarsest level whose error covers at most the allowed pixels.
-uint choose_level(CullModel model, float scale, float pixels_per_unit) {
+// The coarsest level whose error covers at most `allowed` pixels.
+uint choose_level(CullModel model, float scale, float pixels_per_unit, float allowed) {
     uint level = 0u;
     for (uint k = 1u; k < model.range.w; k++) {
-        if (model.errors[k - 1u] * scale * pixels_per_unit <= cull.lod.x) {
+        if (model.errors[k - 1u] * scale * pixels_per_unit <= allowed) {
             level = k;
         }
     }
@@ -68,13 +68,18 @@ void main() {
     bool frustum = (flags & CULL_FRUSTUM) != 0u;
 
     uint level = 0u;
+    uint shadow_level = 0u;
     if ((flags & CULL_LOD) != 0u) {
         vec3 column0 = vec3(r.world[0].x, r.world[1].x, r.world[2].x);
         vec3 column1 = vec3(r.world[0].y, r.world[1].y, r.world[2].y);
         vec3 column2 = vec3(r.world[0].z, r.world[1].z, r.world[2].z);
         float scale = max(length(column0), max(length(column1), length(column2)));
         float distance = max(length(cull.eye.xyz - centre) - length(half_size), cull.lod.y);
-        level = choose_level(model, scale, cull.eye.w / distance);
+        float pixels_per_unit = cull.eye.w / distance;
+        level = choose_level(model, scale, pixels_per_unit, cull.lod.x);
+        // A shadow forgives more than the surface itself (soft, filtered, often oblique):
+        // its level may stray cull.lod.w times as far.
+        shadow_level = choose_level(model, scale, pixels_per_unit, cull.lod.x * cull.lod.w);
     }
 
     if (!frustum || intersects(cull.camera_planes, centre, half_size)) {
@@ -97,8 +102,6 @@ void main() {
                                0.5 * (swept_hi - swept_lo));
         }
         if (casts) {
-            // A shadow forgives more than the surface itself: one level coarser.
-            uint shadow_level = (flags & CULL_LOD) != 0u ? min(level + 1u, model.range.w - 1u) : 0u;
             append(VIEW_SHADOW, model_index, model, shadow_level, i);
         }
     }

@@ -27,7 +27,8 @@ layout(std430, set = 0, binding = 1) readonly buffer CullFrame {
     vec4 eye;              // xyz: the eye; w: pixels per world unit one unit in front of it
     vec4 light;            // xyz: unit vector towards the sun; w: ground height
     vec4 lod;              // x: allowed error in pixels; y: nearest distance; z: lowest sun
-                           // (sine of its elevation) a shadow is swept for
+                           // (sine of its elevation) a shadow is swept for; w: how many
+                           // times the error a shadow's level may have
     uvec4 counts;          // x: instances; y: models; z: CULL_* flags; w: most subsets of a model
 } cull;
 

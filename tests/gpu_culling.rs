@@ -15,7 +15,8 @@ use gpu_common::{
 };
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::visibility::{
-    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale,
+    Frustum, LOD_LEVELS, SHADOW_ERROR_SCALE, ViewScale, WorldBox, casts_shadow_into, lod_level,
+    max_scale,
 };
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, HeadlessRenderer, LOD_ERROR_PX, RenderSettings, ViewMode};
@@ -124,18 +125,20 @@ fn reference(
         let clip = crowd.instance(i).clip();
         let world = crowd.world(i);
         let b = WorldBox::placed(&crowd.bounds()[first + clip], world);
-        let level = lod_level(
-            &errors,
-            max_scale(world),
-            scale.pixels_per_unit_at(&b),
-            LOD_ERROR_PX * bias,
-        );
+        let level = |allowed: f32| {
+            lod_level(
+                &errors,
+                max_scale(world),
+                scale.pixels_per_unit_at(&b),
+                allowed,
+            )
+        };
         if camera.intersects(&b) {
-            seen[level] += 1;
+            seen[level(LOD_ERROR_PX * bias)] += 1;
         }
         let sun = frame.light_dir.normalize();
         if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
-            shadows[(level + 1).min(errors.len())] += 1;
+            shadows[level(LOD_ERROR_PX * bias * SHADOW_ERROR_SCALE)] += 1;
         }
     }
     (seen, shadows)

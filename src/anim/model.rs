@@ -5,6 +5,7 @@ use glam::Vec4;
 use super::bounds;
 use super::clip::AnimationClip;
 use super::error::AnimError;
+use super::lod::MeshLod;
 use super::matrix::Mat3x4;
 use super::mesh::Mesh;
 use super::pose::{PoseScratch, local_to_palette};
@@ -22,8 +23,8 @@ pub struct SkinnedModel {
     /// The skeleton's offsets with every element splatted across four lanes: derived data
     /// for the batch, computed once here so the skeleton knows nothing of batches.
     offset_lanes: Vec<SoaMat<Vec4>>,
-    /// SHIM until the lod branch lands.
-    lods: Vec<super::lod::MeshLod>,
+    /// Coarser versions of the mesh (empty unless given with [`SkinnedModel::set_lods`]).
+    lods: Vec<MeshLod>,
 }
 
 impl SkinnedModel {
@@ -90,9 +91,19 @@ impl SkinnedModel {
         &self.offset_lanes
     }
 
-    /// SHIM: coarser meshes.
-    pub fn lods(&self) -> &[super::lod::MeshLod] {
+    /// Coarser versions of the mesh, finest first (the full mesh itself is not among them).
+    #[must_use]
+    pub fn lods(&self) -> &[MeshLod] {
         &self.lods
+    }
+
+    /// Gives the model coarser versions of its mesh (see [`MeshLod`]), checked against the
+    /// mesh so that nothing downstream checks them again: an error names the level and
+    /// subset that does not fit.
+    pub fn set_lods(&mut self, lods: Vec<MeshLod>) -> Result<(), AnimError> {
+        super::lod::validate(&self.mesh, &lods)?;
+        self.lods = lods;
+        Ok(())
     }
 
     /// The skinned mesh.

@@ -8,6 +8,7 @@ pub mod budget;
 pub mod builtin;
 mod error;
 pub mod gltf;
+pub mod lod;
 pub mod m3d;
 pub mod sdkmesh;
 pub mod source;
@@ -37,6 +38,9 @@ pub struct LoadOptions {
     /// The animation file of an SDKMESH model (`--anim`); `None` looks for
     /// `MODEL.sdkmesh_anim` beside it. Other formats refuse it.
     pub anim: Option<PathBuf>,
+    /// Whether coarser levels of the mesh are made at load ([`lod::generate`]; `--no-lods`
+    /// turns it off).
+    pub lods: bool,
 }
 
 impl Default for LoadOptions {
@@ -46,6 +50,7 @@ impl Default for LoadOptions {
             max_memory: None,
             loader: Loader::Auto,
             anim: None,
+            lods: true,
         }
     }
 }
@@ -71,13 +76,32 @@ pub fn load_model_with(
     spec: Option<&str>,
     options: &LoadOptions,
 ) -> Result<SkinnedModel, LoadError> {
-    match spec {
+    let (name, model) = match spec {
         None | Some(builtin::NAME) => {
             refuse_anim(builtin::NAME, options)?;
-            builtin::model().map_err(|e| LoadError::from_anim(builtin::NAME, "generator", e))
+            let model = builtin::model()
+                .map_err(|e| LoadError::from_anim(builtin::NAME, "generator", e))?;
+            (builtin::NAME, model)
         }
-        Some(path) => load_file_with(Path::new(path), options),
+        Some(path) => (path, load_file_with(Path::new(path), options)?),
+    };
+    with_lods(name, model, options)
+}
+
+/// `model` with its coarser levels when `options` ask for them.
+fn with_lods(
+    name: &str,
+    mut model: SkinnedModel,
+    options: &LoadOptions,
+) -> Result<SkinnedModel, LoadError> {
+    if options.lods {
+        // Levels come out of `lod::generate` checked by construction; a refusal here would be
+        // a bug there, reported rather than hidden.
+        model
+            .set_lods(lod::generate(&model))
+            .map_err(|e| LoadError::from_anim(name, "levels of detail", e))?;
     }
+    Ok(model)
 }
 
 /// Loads a model file, choosing the loader by extension.

@@ -15,7 +15,8 @@ pub struct InfoArgs {
     #[command(flatten)]
     load: LoadArgs,
     /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
-    /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "bounds": {"min", "max"}}.
+    /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "lods": [{"triangles",
+    /// "error"}], "bounds": {"min", "max"}}.
     #[arg(long)]
     json: bool,
 }
@@ -33,6 +34,14 @@ struct SubsetInfo {
     triangles: u32,
 }
 
+/// One coarser level of the mesh.
+#[derive(Serialize)]
+struct LodInfo {
+    triangles: usize,
+    /// How far it may stray from the full mesh, model units.
+    error: f32,
+}
+
 #[derive(Serialize)]
 struct BoundsInfo {
     min: [f32; 3],
@@ -47,6 +56,7 @@ struct ModelInfo {
     vertices: usize,
     triangles: usize,
     subsets: Vec<SubsetInfo>,
+    lods: Vec<LodInfo>,
     bounds: BoundsInfo,
 }
 
@@ -84,6 +94,14 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
                 triangles: s.index_count / 3,
             })
             .collect(),
+        lods: model
+            .lods()
+            .iter()
+            .map(|l| LodInfo {
+                triangles: l.indices.len() / 3,
+                error: l.error,
+            })
+            .collect(),
         bounds,
     }
 }
@@ -113,6 +131,19 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
             shown(&s.material),
             s.vertices,
             s.triangles
+        )?;
+    }
+    say!(
+        "lods       {} coarser levels (--no-lods skips them)",
+        info.lods.len()
+    )?;
+    for (i, l) in info.lods.iter().enumerate() {
+        say!(
+            "  {:>3}  {:>7} triangles  {:>5.1}%  error {:.4}",
+            i + 1,
+            l.triangles,
+            100.0 * l.triangles as f64 / info.triangles.max(1) as f64,
+            l.error
         )?;
     }
     let [x0, y0, z0] = info.bounds.min;

@@ -30,6 +30,10 @@ pub struct LoadArgs {
     /// warning. Raise it for a model that needs more, lower it to hold a load to less.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
     max_memory: Option<u64>,
+    /// Skip making the mesh's coarser levels of detail at load (faster loading; every instance
+    /// then draws the full mesh).
+    #[arg(long)]
+    no_lods: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,6 +55,7 @@ impl LoadArgs {
             },
             anim: self.anim.clone(),
             max_memory: self.max_memory,
+            lods: !self.no_lods,
             ..LoadOptions::default()
         }
     }

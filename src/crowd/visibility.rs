@@ -19,6 +19,11 @@ pub const LOD_LEVELS: usize = 5;
 /// is in (or touches) counts as this near, so it gets the finest level.
 pub const NEAREST: f32 = 1e-3;
 
+/// A shadow's mesh level may stray this many times as far as the surface's: shadows are
+/// soft (filtered), often seen obliquely, and the shadow map has fewer texels per unit than
+/// the screen, so for the same size a shadow takes a coarser level.
+pub const SHADOW_ERROR_SCALE: f32 = 2.0;
+
 /// The lowest sun, as the sine of its elevation, a shadow is swept along the ground for:
 /// lower suns are taken as this high, so the swept box stops growing.
 pub const LOWEST_SUN: f32 = 0.2;

@@ -37,7 +37,8 @@ pub struct CullFrame {
     /// xyz: unit vector towards the sun; w: the ground's height.
     pub light: Vec4,
     /// x: allowed error in pixels; y: nearest distance; z: the lowest sun (sine of its
-    /// elevation) a shadow is swept for.
+    /// elevation) a shadow is swept for; w: how many times that error a shadow's level may
+    /// have ([`crate::crowd::visibility::SHADOW_ERROR_SCALE`]).
     pub lod: Vec4,
     /// x: instance records; y: models; z: `CULL_*` flags; w: most subsets of one model.
     pub counts: [u32; 4],

@@ -40,14 +40,17 @@ use super::ring::{DeviceRingAllocator, Timeline};
 use super::texture::{self, BlockUpload, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::visibility::{
-    AnimationView, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, ViewScale,
+    AnimationView, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE, ViewScale,
 };
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::light_view_proj;
 
 /// A coarser mesh level is drawn where its error covers at most this many pixels (times
-/// `--lod-bias`).
-pub const LOD_ERROR_PX: f32 = 1.0;
+/// `--lod-bias`). A quarter of a pixel, not one: without anti-aliasing every edge pixel a
+/// level moves flips between a character and what is behind it, and a crowd is mostly edges
+/// (at 1,000 built-in characters in the overview, a one-pixel budget changes 5.6% of the
+/// pixels by more than 8 levels, a quarter-pixel one 2.6%; docs/crowds-at-scale.md).
+pub const LOD_ERROR_PX: f32 = 0.25;
 /// Baked frames replace exact palettes where their error covers at most this many pixels
 /// (times `--lod-bias`): half a pixel, so a near character looks the same either way.
 pub const BAKED_ERROR_PX: f32 = 0.5;
@@ -785,7 +788,12 @@ impl Renderer {
             light_planes: Frustum::from_clip(c.light_view_proj).planes,
             eye: c.inputs.eye.extend(scale.pixels_per_unit),
             light: light.extend(c.inputs.ground_plane.w),
-            lod: Vec4::new(LOD_ERROR_PX * c.settings.lod_bias, NEAREST, LOWEST_SUN, 0.0),
+            lod: Vec4::new(
+                LOD_ERROR_PX * c.settings.lod_bias,
+                NEAREST,
+                LOWEST_SUN,
+                SHADOW_ERROR_SCALE,
+            ),
             counts: [
                 c.crowd.len() as u32,
                 c.models.len() as u32,
