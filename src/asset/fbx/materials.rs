@@ -162,7 +162,7 @@ fn rgb(map: &ufbx::MaterialMap) -> [f32; 3] {
 
 /// How warnings name a texture: its file name as the FBX gives it, else its element's name.
 fn shown(t: &ufbx::Texture) -> String {
-    match (&*t.relative_filename, &*t.filename) {
+    match (&*t.relative_filename, &*t.absolute_filename) {
         ("", "") => format!("texture '{}'", &*t.element.name),
         ("", name) | (name, _) => format!("texture '{name}'"),
     }
@@ -219,7 +219,7 @@ impl Embedded {
 /// bare file name there; `None` (warned once per texture) when neither can be used.
 fn from_file(t: &ufbx::Texture, files: &mut FileTextures, warn: &mut Warnings) -> Option<usize> {
     let relative = t.relative_filename.replace('\\', "/");
-    let absolute = t.filename.replace('\\', "/");
+    let absolute = t.absolute_filename.replace('\\', "/");
     let named = if relative.is_empty() {
         &absolute
     } else {

@@ -1,10 +1,12 @@
 //! The skinned meshes and their clusters: which node each cluster binds, and the matrices
 //! that place the mesh and its bones at bind time.
 //!
-//! A mesh is kept in its bind-time world space: its vertices go through the skin's
-//! `geometry_to_world` (the mesh's placement when it was bound, from the first cluster), so
-//! every bone's offset is the same whichever mesh it skins: `geometry_to_bone` times the
-//! inverse of that placement, which is the inverse of the bone's bind-time world transform.
+//! A mesh is kept in its bind-time world space: its vertices go through the mesh's placement
+//! when it was bound (from the first cluster: its bone's bind matrix times the mesh's place
+//! relative to that bone), so every bone's offset is the same whichever mesh it skins: the
+//! cluster's `geometry_to_bone` times the inverse of that placement, which is the inverse of
+//! the bone's bind-time world transform. Each cluster's vertices are skinned exactly as its
+//! own matrices say even where a file's clusters disagree on the mesh's placement.
 //! A mesh without a skin deformer is skipped with a warning (nothing moves it), and so is a
 //! skin without clusters; a mesh with several skin deformers uses the first (warned).
 
@@ -78,13 +80,19 @@ pub(super) fn read<'s>(
                 .at_record(record)
         };
         let cluster_record = |c: &ufbx::SkinCluster| format!("cluster '{}'", &*c.element.name);
-        let placement = values::affine(&first.geometry_to_world)
-            .filter(|m| m.matrix3.determinant().abs() > 1e-12)
+        // Where the mesh was when it was bound: the first cluster's bone at bind time, times
+        // the mesh's place relative to that bone. (ufbx's `geometry_to_world` is the same
+        // product with the bone's rest transform, which need not be its bind transform.)
+        let placement = values::affine(&first.bind_to_world)
+            .zip(values::affine(&first.geometry_to_bone))
+            .map(|(bone, to_bone)| bone * to_bone)
+            .filter(|m| m.is_finite() && m.matrix3.determinant().abs() > 1e-12)
             .ok_or_else(|| {
                 error(
                     ErrorKind::NonFinite,
                     cluster_record(first),
-                    "the mesh's bind placement (geometry to world) is not finite or is singular",
+                    "the mesh's bind placement (the bone's bind matrix times the mesh's place \
+                     relative to it) is not finite or is singular",
                 )
             })?;
         let unplace = placement.inverse();
