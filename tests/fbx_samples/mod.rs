@@ -671,3 +671,55 @@ pub fn tiny_png() -> Vec<u8> {
     drop(writer);
     out
 }
+
+/// A binary FBX 7.4 file of one mesh whose `Vertices` array claims `count` doubles that the
+/// file does not hold (the array header says so, and ufbx sizes the array from it before it
+/// reads a byte of it).
+pub fn binary_claiming_vertices(count: u32) -> Vec<u8> {
+    let mut out = b"Kaydara FBX Binary  \0\x1a\0".to_vec();
+    out.extend_from_slice(&7400u32.to_le_bytes());
+    let string = |s: &[u8]| {
+        let mut p = vec![b'S'];
+        p.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        p.extend_from_slice(s);
+        p
+    };
+    // Begins a node record; its end offset is patched by `end`.
+    let begin = |out: &mut Vec<u8>, name: &str, props: &[Vec<u8>]| {
+        let at = out.len();
+        let list: Vec<u8> = props.concat();
+        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&(props.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(list.len() as u32).to_le_bytes());
+        out.push(name.len() as u8);
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(&list);
+        at
+    };
+    let end = |out: &mut Vec<u8>, at: usize, children: bool| {
+        if children {
+            out.extend_from_slice(&[0; 13]);
+        }
+        let offset = (out.len() as u32).to_le_bytes();
+        out[at..at + 4].copy_from_slice(&offset);
+    };
+    let objects = begin(&mut out, "Objects", &[]);
+    let mut id = vec![b'L'];
+    id.extend_from_slice(&2000i64.to_le_bytes());
+    let geometry = begin(
+        &mut out,
+        "Geometry",
+        &[id, string(b"body\0\x01Geometry"), string(b"Mesh")],
+    );
+    let mut array = vec![b'd'];
+    array.extend_from_slice(&count.to_le_bytes());
+    array.extend_from_slice(&0u32.to_le_bytes());
+    array.extend_from_slice(&count.wrapping_mul(8).to_le_bytes());
+    array.extend_from_slice(&[0; 24]);
+    let vertices = begin(&mut out, "Vertices", &[array]);
+    end(&mut out, vertices, false);
+    end(&mut out, geometry, true);
+    end(&mut out, objects, true);
+    out.extend_from_slice(&[0; 13]);
+    out
+}
