@@ -65,13 +65,13 @@ pub(super) fn build(
     };
     let mut more_than_four = 0usize;
     for skinned in skins {
-        let mut ctx = MeshCtx {
+        let ctx = MeshCtx {
             file,
             section: mesh_section(skinned.mesh),
         };
-        let influences = influences(&mut ctx, skinned, rig, &mut more_than_four, warn)?;
+        let influences = influences(&ctx, skinned, rig, &mut more_than_four, warn)?;
         append(
-            &mut ctx,
+            &ctx,
             skinned,
             &influences,
             material_slot,
@@ -105,7 +105,7 @@ impl MeshCtx<'_> {
 
 /// The influences of every vertex of the mesh (ufbx's logical vertices, before splitting).
 fn influences(
-    ctx: &mut MeshCtx,
+    ctx: &MeshCtx,
     skinned: &Skinned,
     rig: &Rig,
     more_than_four: &mut usize,
@@ -138,7 +138,9 @@ fn influences(
         .map(|c| rig.node_joint[c.node].and_then(|j| u16::try_from(j).ok()))
         .collect::<Option<_>>()
         .ok_or_else(|| ctx.error(ErrorKind::Invalid, "a cluster's bone is not a joint"))?;
-    let fallback = cluster_joint[0];
+    let fallback = *cluster_joint
+        .first()
+        .ok_or_else(|| ctx.error(ErrorKind::Invalid, "the skin has no clusters"))?;
     let mut unweighted = 0usize;
     let mut list: Vec<(u16, f32)> = Vec::new();
     let mut out = Vec::with_capacity(per_vertex.len());
@@ -303,6 +305,15 @@ impl<'m> Corners<'m> {
         let (t, b) = (&mesh.vertex_tangent, &mesh.vertex_bitangent);
         let positions = Attribute::read(ctx, "position", p.exists, &p.values, &p.indices, corners)?
             .ok_or_else(|| ctx.error(ErrorKind::Invalid, "the mesh has no vertex positions"))?;
+        // ufbx's triangulation reads positions through these indices itself: all of them
+        // are checked before it runs.
+        if let Some(corner) = positions
+            .indices
+            .iter()
+            .position(|&i| i as usize >= positions.values.len())
+        {
+            positions.at(ctx, "position", corner)?;
+        }
         let tangents = Attribute::read(ctx, "tangent", t.exists, &t.values, &t.indices, corners)?;
         let bitangents =
             Attribute::read(ctx, "bitangent", b.exists, &b.values, &b.indices, corners)?;
@@ -384,7 +395,7 @@ impl<'m> Corners<'m> {
 /// Appends one mesh's vertices, triangles and subsets. Corners that give the same vertex
 /// (position, normal, UV, tangent and influences, bit for bit) share it.
 fn append(
-    ctx: &mut MeshCtx,
+    ctx: &MeshCtx,
     skinned: &Skinned,
     influences: &[Influence],
     material_slot: &dyn Fn(&ufbx::Material) -> Option<usize>,

@@ -55,6 +55,12 @@ pub(super) fn read<'s>(
             );
             continue;
         };
+        if !mesh.blend_deformers.is_empty() {
+            warn.once(
+                "blend shapes",
+                format!("{section}: has blend shapes (morph targets); they are not read"),
+            );
+        }
         if mesh.skin_deformers.len() > 1 {
             warn.once(
                 "several skins",
@@ -102,7 +108,7 @@ pub(super) fn read<'s>(
             let node = cluster
                 .bone_node
                 .as_ref()
-                .and_then(|bone| node_index(scene, nodes, bone))
+                .and_then(|bone| nodes.index_of(scene, bone))
                 .ok_or_else(|| {
                     error(
                         ErrorKind::IndexOutOfRange,
@@ -141,9 +147,4 @@ pub(super) fn read<'s>(
         .in_section("meshes"));
     }
     Ok(out)
-}
-
-/// The index of `node` among the scene's nodes, checked (see [`Nodes::index_of`]).
-pub(super) fn node_index(scene: &ufbx::Scene, nodes: &Nodes, node: &ufbx::Node) -> Option<usize> {
-    nodes.index_of(scene, node)
 }
