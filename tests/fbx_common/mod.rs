@@ -37,7 +37,7 @@ pub fn skinned_bounds(model: &SkinnedModel, clip: usize, t: f32) -> (Vec3, Vec3)
     out.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
         |(lo, hi), v| {
-            let p = Vec3::from(v.position);
+            let p = v.position;
             (lo.min(p), hi.max(p))
         },
     )

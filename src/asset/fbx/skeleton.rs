@@ -92,8 +92,8 @@ pub(super) fn bones(file: &str, nodes: &Nodes, skins: &[Skinned]) -> Result<Bone
 pub(super) fn above_bones(nodes: &Nodes, bones: &Bones) -> Vec<bool> {
     let at_or_above = nodes.at_or_above(|n| bones.bone_of[n].is_some());
     let mut above = vec![false; nodes.len()];
-    for n in 0..nodes.len() {
-        if let (true, Some(p)) = (at_or_above[n], nodes.parent[n]) {
+    for (&marked, parent) in at_or_above.iter().zip(&nodes.parent) {
+        if let (true, Some(p)) = (marked, *parent) {
             above[p] = true;
         }
     }
