@@ -420,3 +420,15 @@ fn broken_files_are_refused_with_one_line_naming_the_fbx_object() {
     let err = fbx::parse("cut.fbx", &bytes[..bytes.len() / 2], None).expect_err("cut");
     assert!(!err.to_string().contains('\n'), "{err}");
 }
+
+#[test]
+fn a_stack_with_an_empty_time_range_is_sampled_over_its_keys() {
+    let mut scene = fbx_samples::standard();
+    scene.stacks[0].stop = 0.0;
+    let (model, warnings) = parse("empty-range.fbx", &scene);
+    assert!((model.clips()[0].duration() - 1.0).abs() < 1e-6);
+    assert!(
+        warnings.iter().any(|w| w.contains("time range is empty")),
+        "{warnings:?}"
+    );
+}

@@ -98,6 +98,20 @@ pub(super) fn plan<'s>(
                 format!("ends ({end} s) before it begins ({begin} s)"),
             ));
         }
+        // Some exporters leave a stack's range empty: its curves' keys say how long it is.
+        let (begin, end) = match (end > begin, key_range(stack)) {
+            (false, Some((first, last))) if last > first => {
+                warn.once(
+                    format!("empty range {i}"),
+                    format!(
+                        "{section}: its time range is empty; the range of its keys, {first} to \
+                         {last} s, is sampled"
+                    ),
+                );
+                (first, last)
+            }
+            _ => (begin, end),
+        };
         let duration = end - begin;
         let whole = (duration * fps + 1e-6).floor();
         if !(whole.is_finite() && whole < MAX_FRAMES) {
@@ -122,6 +136,25 @@ pub(super) fn plan<'s>(
         });
     }
     Ok(plans)
+}
+
+/// The earliest and latest key time of the curves in `stack`'s layers, when they are finite.
+fn key_range(stack: &ufbx::AnimStack) -> Option<(f64, f64)> {
+    let curves = stack
+        .layers
+        .iter()
+        .flat_map(|layer| layer.anim_values.iter())
+        .flat_map(|value| value.curves.iter().flatten());
+    let mut range: Option<(f64, f64)> = None;
+    for curve in curves {
+        if curve.keyframes.count == 0 || !(curve.min_time.is_finite() && curve.max_time.is_finite())
+        {
+            continue;
+        }
+        let (lo, hi) = range.unwrap_or((curve.min_time, curve.max_time));
+        range = Some((lo.min(curve.min_time), hi.max(curve.max_time)));
+    }
+    range
 }
 
 /// What the clips of `plans` hold for `joints` joints: every clip's per-joint tracks, and
