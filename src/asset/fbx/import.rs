@@ -33,7 +33,10 @@ pub(super) fn load(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Scen
         no_format_from_extension: true,
         load_external_files: false,
         strict: false,
-        index_error_handling: IndexErrorHandling::AbortLoading,
+        // Real files have out-of-range attribute indices now and then (a -1 for a missing
+        // UV): ufbx clamps them into range, so every index it hands back is valid (and the
+        // loader checks each again anyway).
+        index_error_handling: IndexErrorHandling::Clamp,
         unicode_error_handling: UnicodeErrorHandling::ReplacementCharacter,
         node_depth_limit: NODE_DEPTH_LIMIT,
         generate_missing_normals: true,
