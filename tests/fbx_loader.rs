@@ -385,7 +385,7 @@ fn broken_files_are_refused_with_one_line_naming_the_fbx_object() {
         "text.fbx",
         b"hello, world",
         ErrorKind::Truncated,
-        "ufbx could not read the file",
+        "ufbx: could not read the file",
     );
     // No skinned mesh: nothing for throng to animate.
     let mut scene = fbx_samples::standard();

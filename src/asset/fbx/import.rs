@@ -58,7 +58,7 @@ pub(super) fn load(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Scen
             ErrorType::OutOfMemory | ErrorType::MemoryLimit | ErrorType::AllocationLimit => (
                 ErrorKind::TooLarge,
                 format!(
-                    "ufbx's reading of this file needs more than the load budget of {}",
+                    "reading this file needs more than the load budget of {}",
                     budget.describe()
                 ),
             ),
@@ -90,14 +90,14 @@ pub(super) fn load(file: &str, bytes: &[u8], budget: &mut Budget) -> Result<Scen
     Ok(scene)
 }
 
-/// ufbx's description of an error, as the end of a sentence about the file.
+/// ufbx's description of an error, as the end of a sentence (after the section `ufbx`).
 fn reason(e: &ufbx::Error) -> String {
     // The description is one of ufbx's own messages (a C string literal). Its `info()` is not
     // read: the crate unwraps it as UTF-8, and it may hold text from the file cut anywhere.
     let text = crate::text::printable(&e.description).into_owned();
     if text.is_empty() {
-        format!("ufbx could not read the file ({:?})", e.type_)
+        format!("could not read the file ({:?})", e.type_)
     } else {
-        format!("ufbx could not read the file: {text}")
+        format!("could not read the file: {text}")
     }
 }
