@@ -1,6 +1,9 @@
 //! Model loading speed: parsing the `.m3d` soldier (3.9 MB of text), the same soldier as
-//! SDKMESH (1 MB binary plus its 210 KB `.sdkmesh_anim`) and the DirectX SDK's `tiny.x`
-//! (1.5 MB of text) into a `SkinnedModel`.
+//! SDKMESH (1 MB binary plus its 210 KB `.sdkmesh_anim`), the DirectX SDK's `tiny.x`
+//! (1.5 MB of text) and Assimp's `huesitos.fbx` (112 KB binary FBX) into a `SkinnedModel`.
+//! With the `assimp` feature the same FBX file is also loaded through Assimp in the same run
+//! (`huesitos.fbx (assimp)`), which includes the probe import in a child process that every
+//! Assimp load does.
 //!
 //! `cargo bench --bench load` (each file is read once, outside the timed loop; the timed part is
 //! the parser without a texture folder, so no file-system access is measured).
@@ -14,7 +17,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng::asset::sdkmesh::{self, AnimationFile};
-use throng::asset::{builtin, lod, m3d, x};
+use throng::asset::{builtin, fbx, lod, m3d, x};
 
 fn shared_asset(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -77,6 +80,28 @@ fn load_sdkmesh(c: &mut Criterion) {
     group.finish();
 }
 
+/// `huesitos.fbx` through the native loader (ufbx), and through Assimp when it is built in.
+fn load_fbx(c: &mut Criterion) {
+    let path = shared_asset("assimp/huesitos.fbx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("{} is missing; skipping its load benchmark", path.display());
+        return;
+    };
+    let mut group = c.benchmark_group("load");
+    group.throughput(Throughput::Bytes(bytes.len() as u64));
+    group.bench_function("huesitos.fbx", |b| {
+        b.iter(|| fbx::parse("huesitos.fbx", black_box(&bytes), None).expect("huesitos loads"))
+    });
+    #[cfg(feature = "assimp")]
+    group.bench_function("huesitos.fbx (assimp)", |b| {
+        b.iter(|| {
+            throng::asset::assimp::parse_with_warnings("huesitos.fbx", black_box(&bytes), "fbx")
+                .expect("huesitos loads through Assimp")
+        })
+    });
+    group.finish();
+}
+
 /// Level-of-detail generation alone, on models parsed once outside the timed loop.
 fn lods(c: &mut Criterion) {
     let mut group = c.benchmark_group("lod");
@@ -104,5 +129,5 @@ fn lods(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load, load_tiny_x, load_sdkmesh, lods);
+criterion_group!(benches, load, load_tiny_x, load_sdkmesh, load_fbx, lods);
 criterion_main!(benches);

@@ -153,13 +153,15 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     assert_one_line_error(&["pose", "--clip", "walk", "--time", "NaN"], 2, "finite");
     assert_one_line_error(&["info", "--frobnicate"], 2, "--frobnicate");
     assert_one_line_error(&["info", "no/such/model.m3d"], 1, "no/such/model.m3d");
-    // Without the `assimp` feature the format is unknown; with it, Assimp finds no file.
-    let fbx = if cfg!(feature = "assimp") {
-        "model.fbx"
+    // FBX is native: a missing file is named. Without the `assimp` feature `.dae` is an
+    // unknown format; with it, Assimp finds no file.
+    assert_one_line_error(&["info", "model.fbx"], 1, "model.fbx: not found");
+    let dae = if cfg!(feature = "assimp") {
+        "model.dae"
     } else {
         "unknown model format"
     };
-    assert_one_line_error(&["info", "model.fbx"], 1, fbx);
+    assert_one_line_error(&["info", "model.dae"], 1, dae);
     assert_one_line_error(&["teleport"], 2, "teleport");
 }
 

@@ -11,10 +11,11 @@ use std::path::PathBuf;
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
+mod fbx_samples;
 
 use counting_alloc::{peak_of, serial};
 use throng::asset::budget::{ALLOWANCE, DEFAULT_MAX_MEMORY, PER_INPUT_BYTE};
-use throng::asset::{ErrorKind, LoadError, LoadOptions, gltf, m3d};
+use throng::asset::{ErrorKind, LoadError, LoadOptions, fbx, gltf, m3d};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -295,7 +296,12 @@ fn shared_asset(relative: &str) -> PathBuf {
 #[test]
 fn real_models_load_within_their_budget() {
     let _serial = serial();
-    for name in ["gltf/CesiumMan.glb", "gltf/robot.glb", "m3d/soldier.m3d"] {
+    for name in [
+        "gltf/CesiumMan.glb",
+        "gltf/robot.glb",
+        "m3d/soldier.m3d",
+        "assimp/huesitos.fbx",
+    ] {
         let path = shared_asset(name);
         let bytes = std::fs::read(&path).expect("shared asset");
         let (result, peak) = peak_of(|| throng::asset::load_file(&path).map(|_| ()));
@@ -384,4 +390,57 @@ fn a_file_named_by_ten_thousand_buffers_is_read_once() {
     assert!(peak <= budget_for(text.len() + size), "peak {peak}");
     assert!(peak < 4 * size + 8 * text.len(), "peak {peak}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// ufbx allocates inside C, through hooks that draw on the load's budget: a file whose
+/// reading needs more than the budget is refused when ufbx asks for the memory, before it
+/// has it, and nothing it holds ever passes the budget.
+#[test]
+fn ufbx_reads_within_the_budget() {
+    let _serial = serial();
+    let huesitos = std::fs::read(shared_asset("assimp/huesitos.fbx")).expect("huesitos");
+    let small = LoadOptions {
+        max_memory: Some(100_000),
+        ..LoadOptions::default()
+    };
+    let (result, peak) =
+        peak_of(|| fbx::parse_with_options("huesitos.fbx", &huesitos, None, &small).map(|_| ()));
+    let err = result.expect_err("over 100 KB");
+    assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+    assert_eq!(
+        err.to_string(),
+        "huesitos.fbx: ufbx: reading this file needs more than the load budget of \
+         100.0 KB (--max-memory)"
+    );
+    assert!(peak <= 100_000, "peak {peak}");
+
+    // A binary array that claims 100 million doubles (800 MB) in a 202-byte file: ufbx sizes
+    // the array from its header and asks for the memory before reading it, and is told no.
+    let bytes = fbx_samples::binary_claiming_vertices(100_000_000);
+    let (result, peak) = peak_of(|| fbx::parse("claims.fbx", &bytes, None).map(|_| ()));
+    let line = assert_refused(
+        "claims.fbx",
+        result,
+        &["ufbx: reading this file needs more than the load budget of 67.1 MB"],
+    );
+    assert!(line.ends_with("(64 MiB + 32 x the 202 B input)"), "{line}");
+    assert!(peak <= bytes.len() + budget_for(bytes.len()), "peak {peak}");
+    // The same array claiming what the budget allows is read and found short.
+    let bytes = fbx_samples::binary_claiming_vertices(1000);
+    let err = fbx::parse("short.fbx", &bytes, None).expect_err("truncated");
+    assert_ne!(err.kind, ErrorKind::TooLarge, "{err}");
+
+    // A stack of a day: sampled at 30 per second, its keys would take gigabytes; refused
+    // before the first sample.
+    let mut scene = fbx_samples::standard();
+    scene.stacks[0].stop = 86_400.0;
+    let text = scene.write();
+    let (result, peak) = peak_of(|| fbx::parse("long.fbx", text.as_bytes(), None).map(|_| ()));
+    let line = assert_refused(
+        "long.fbx",
+        result.map(|_| ()),
+        &["animation stacks: 1 animation stacks of 2592001 samples in all x 2 joints of keys need"],
+    );
+    assert!(line.contains("over the load budget"), "{line}");
+    assert!(peak <= text.len() + budget_for(text.len()), "peak {peak}");
 }

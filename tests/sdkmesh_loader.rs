@@ -1,6 +1,7 @@
 //! The SDKMESH loader on the DirectX SDK's soldier and on small generated files: joints are
-//! the frames in file order, the clip comes from the animation file with later tracks of a
-//! repeated name winning, and palettes agree with two independent references (the naive
+//! the frames in file order, the clip comes from the animation file bound as the DirectX Tool
+//! Kit binds it (each track drives the first frame of its name, ignoring case; the later of
+//! two tracks wins), and palettes agree with two independent references (the naive
 //! evaluator on the loaded model, and a textbook reading of the files' bytes in f64 with
 //! Direct3D's row-vector math).
 
@@ -148,17 +149,28 @@ mod textbook {
         }
     }
 
+    /// The track that drives frame `i`, as `AnimationSDKMESH::Bind` finds it: each track
+    /// binds the first frame whose name matches ignoring case, later tracks overwriting.
+    fn track_of<'a>(frames: &[Frame], anim: &'a Anim, i: usize) -> Option<&'a Track> {
+        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+        let first = frames.iter().position(|g| same(&g.name, &frames[i].name));
+        if first != Some(i) {
+            return None;
+        }
+        anim.tracks
+            .iter()
+            .rev()
+            .find(|tr| same(&tr.name, &frames[i].name))
+    }
+
     /// Palettes (column-vector form) in file order at `t` seconds.
     pub fn palettes(frames: &[Frame], anim: &Anim, t: f64) -> Vec<DMat4> {
         let bind: Vec<DMat4> = frames.iter().map(|f| f.local).collect();
-        let animated: Vec<DMat4> = frames
-            .iter()
-            .map(
-                |f| match anim.tracks.iter().rev().find(|tr| tr.name == f.name) {
-                    Some(tr) => key_local(&tr.keys, anim.fps, t),
-                    None => f.local,
-                },
-            )
+        let animated: Vec<DMat4> = (0..frames.len())
+            .map(|i| match track_of(frames, anim, i) {
+                Some(tr) => key_local(&tr.keys, anim.fps, t),
+                None => frames[i].local,
+            })
             .collect();
         (0..frames.len())
             .map(|j| world(frames, &animated, j) * world(frames, &bind, j).inverse())
@@ -210,7 +222,7 @@ fn soldier_clip_comes_from_the_animation_file_beside_it() {
 }
 
 #[test]
-fn soldier_repeated_track_names_resolve_to_the_later_track() {
+fn soldier_tracks_bind_the_first_frame_of_their_name_and_the_later_track_wins() {
     let model = soldier();
     let anim = textbook::anim(
         &std::fs::read(common::shared_asset("dxsdk/soldier.sdkmesh_anim")).expect("anim"),
@@ -247,15 +259,34 @@ fn soldier_repeated_track_names_resolve_to_the_later_track() {
             want.dot(other).abs() < 0.9999,
             "{name}: the two tracks differ at key {k}"
         );
-        // Every frame of that name follows the later track.
-        for j in (0..s.len()).filter(|&j| s.names()[j] == name) {
-            let got = locals[j].rotation;
-            assert!(
-                got.dot(want).abs() > 1.0 - 1e-6,
-                "{name} joint {j}: {got} vs {want}"
+        // The first frame of that name (in file order) follows the later track; a later
+        // frame that merely shares the name keeps its bind pose.
+        let mut frames: Vec<usize> = (0..s.len()).filter(|&j| s.names()[j] == name).collect();
+        frames.sort_by_key(|&j| s.source_index(j));
+        let got = locals[frames[0]].rotation;
+        assert!(
+            got.dot(want).abs() > 1.0 - 1e-6,
+            "{name} joint {}: {got} vs {want}",
+            frames[0]
+        );
+        for &j in &frames[1..] {
+            assert_eq!(
+                locals[j],
+                s.bind_pose()[j],
+                "{name} joint {j} keeps its bind pose"
             );
         }
     }
+    // The soldier's second `Head` (a child of `skin`, which no mesh's bone list names) is
+    // such a frame.
+    let heads: Vec<usize> = (0..s.len()).filter(|&j| s.names()[j] == "Head").collect();
+    assert_eq!(heads.len(), 2);
+    let second = *heads
+        .iter()
+        .max_by_key(|&&j| s.source_index(j))
+        .expect("two");
+    let parent = s.parent(second).expect("a parent");
+    assert_eq!(s.names()[parent], "skin");
 }
 
 #[test]
@@ -458,4 +489,49 @@ fn ambiguous_names_are_refused_by_clip_and_joint_look_ups() {
         "2 joints are named 'arm'; the name is ambiguous, use an index"
     );
     assert_eq!(model.skeleton().find_unique("hand"), Ok(Some(2)));
+}
+
+#[test]
+fn a_track_binds_the_first_frame_of_its_name_ignoring_case_as_the_tool_kit_does() {
+    let dir = scratch_dir("sdkmesh-tool-kit-binding");
+    // `skin` renamed `Arm`: a second frame matching the track `ARM` below, after `arm`.
+    let mut frames = sdkmesh_samples::standard_frames();
+    frames[3].name = "Arm";
+    let (file, _) = sdkmesh_samples::model(&frames, &[1, 2]);
+    let h = std::f32::consts::FRAC_1_SQRT_2;
+    let still = sdkmesh_samples::Key {
+        t: [0.0, 1.0, 0.0],
+        q: [0.0, 0.0, 0.0, 1.0],
+        s: [1.0; 3],
+    };
+    let turned = sdkmesh_samples::Key {
+        q: [0.0, 0.0, h, h],
+        ..still
+    };
+    let (anim, _) = sdkmesh_samples::animation(
+        2,
+        &[
+            // Binds `arm` (the first frame of that name, whatever its case) ...
+            ("ARM", vec![still; 2]),
+            // ... and is replaced by the later track that matches it too.
+            ("arm", vec![still, turned]),
+        ],
+    );
+    let model = sdkmesh::load(&generated(&dir, "twins", &file, Some(&anim))).expect("loads");
+    let s = model.skeleton();
+    let mut locals = vec![throng::anim::Transform::IDENTITY; s.len()];
+    model.clips()[0].sample(0.5, &mut locals);
+    let arm = s.index_from_source()[1];
+    let second = s.index_from_source()[3];
+    assert_eq!(s.names()[second], "Arm");
+    let want = glam::Quat::from_xyzw(0.0, 0.0, h, h);
+    assert!(
+        locals[arm].rotation.dot(want).abs() > 1.0 - 1e-6,
+        "the later track drives `arm`"
+    );
+    assert_eq!(
+        locals[second],
+        s.bind_pose()[second],
+        "`Arm` keeps its bind pose"
+    );
 }

@@ -771,3 +771,52 @@ fn the_texture_is_looked_for_beside_the_model() {
     assert_eq!(mesh.materials[0].base_color_texture, Some(0));
     assert_eq!(mesh.materials[1].base_color_texture, None);
 }
+
+/// A 3ds Max biped's layout, written small: `Bip01` above the pelvis, and `Bip01_Footsteps`
+/// beside the pelvis. All three are keyed away from their frame matrices.
+fn biped_with_footsteps() -> String {
+    let frame = |name: &str, y: f32, inner: &str| {
+        format!(
+            "Frame {name} {{\n FrameTransformMatrix {{ 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,{y},0,1;; }}\n{inner}}}\n"
+        )
+    };
+    let moving = |name: &str| {
+        format!(
+            "Animation {{\n {{ {name} }}\n AnimationKey {{ 2; 2; 0;3;0,0,0;;, 4800;3;1,0,0;;; }}\n}}\n"
+        )
+    };
+    let spine = frame("Bip01_Spine", 1.0, "");
+    let pelvis = frame("Bip01_Pelvis", 1.0, &spine);
+    let footsteps = frame("Bip01_Footsteps", 0.0, "");
+    let bip = frame("Bip01", 0.0, &format!("{footsteps}{pelvis}"));
+    let weights = |bone: &str, offset_y: f32| {
+        format!(
+            "SkinWeights {{ \"{bone}\"; 3; 0,1,2; 1,1,1; 1,0,0,0, 0,1,0,0, 0,0,1,0, 0,{offset_y},0,1;; }}\n"
+        )
+    };
+    let mesh = format!(
+        "Mesh body {{\n 3; 0;1;0;, 1;1;0;, 0;2;0;;\n 1; 3;0,1,2;;\n{}{}}}\n",
+        weights("Bip01_Pelvis", -1.0),
+        weights("Bip01_Spine", -2.0).replace("1,1,1;", "0,0,0;")
+    );
+    format!(
+        "xof 0303txt 0032\n{bip}{mesh}AnimationSet Walk {{\n{}{}{}}}\n",
+        moving("Bip01"),
+        moving("Bip01_Footsteps"),
+        moving("Bip01_Pelvis")
+    )
+}
+
+#[test]
+fn an_animated_frame_with_no_bone_below_it_moves_nothing_and_is_no_joint() {
+    let text = biped_with_footsteps();
+    let model =
+        x::parse("biped.x", text.as_bytes(), None).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let names = names_in_source_order(&model);
+    // The bones, then the animated frame above them; the footsteps frame, animated beside
+    // the pelvis, is dropped like any frame that moves nothing.
+    assert_eq!(names, ["Bip01_Pelvis", "Bip01_Spine", "Bip01"], "{text}");
+    for t in [0.0, 0.5, 1.0] {
+        common::naive::assert_palette_matches(&model, 0, t, 1e-5);
+    }
+}

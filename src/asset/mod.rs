@@ -7,6 +7,7 @@ pub mod assimp;
 pub mod budget;
 pub mod builtin;
 mod error;
+pub mod fbx;
 pub mod gltf;
 pub mod lod;
 pub mod m3d;
@@ -63,6 +64,18 @@ pub enum Loader {
     Auto,
     /// Assimp, even where a native loader exists (to compare the two).
     Assimp,
+}
+
+/// The loader that read a model, from its [`SkinnedModel::format`]: `ufbx` for FBX, `Assimp`
+/// for anything read through Assimp (`fbx (assimp)`, `dae (assimp)`, ...), `generated` for
+/// the built-in character, and `native` for throng's own readers of the other formats.
+pub fn loader_of(format: &str) -> &'static str {
+    match format {
+        fbx::FORMAT => "ufbx",
+        builtin::NAME => "generated",
+        f if f == "assimp" || f.ends_with("(assimp)") => "Assimp",
+        _ => "native",
+    }
 }
 
 /// Loads a model named on a command line: `builtin` (or nothing) for the generated character,
@@ -124,6 +137,7 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
         Some("sdkmesh") => sdkmesh::load_with(path, options),
         Some("m3d") => m3d::load_with(path, options),
         Some("gltf" | "glb") => gltf::load_with(path, options),
+        Some("fbx") => fbx::load_with(path, options),
         Some("x") => match x::load_with(path, options) {
             // Binary and compressed `.x` go to Assimp when it is built in.
             #[cfg(feature = "assimp")]
@@ -133,8 +147,8 @@ pub fn load_file_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel
         _ => load_with_assimp(
             path,
             options,
-            "unknown model format (the native loaders read builtin, .m3d, .gltf, .glb, .x and \
-             .sdkmesh)",
+            "unknown model format (the native loaders read builtin, .m3d, .gltf, .glb, .fbx, .x \
+             and .sdkmesh)",
         ),
     }
 }

@@ -10,11 +10,12 @@ use super::output::{print_json, say, shown};
 
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
+    /// Model: `builtin` (default) or a model file (`.m3d`, `.gltf`/`.glb`, `.fbx`, `.x`,
+    /// `.sdkmesh`; other formats through Assimp when built with the `assimp` feature).
     model: Option<String>,
     #[command(flatten)]
     load: LoadArgs,
-    /// Print JSON: {"format", "joints", "clips": [{"name", "duration"}], "vertices",
+    /// Print JSON: {"format", "loader", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "lods": [{"triangles",
     /// "error"}], "bounds": {"min", "max"}}.
     #[arg(long)]
@@ -51,6 +52,8 @@ struct BoundsInfo {
 #[derive(Serialize)]
 struct ModelInfo {
     format: String,
+    /// Which loader read it (`ufbx`, `Assimp`, `native`, `generated`).
+    loader: &'static str,
     joints: usize,
     clips: Vec<ClipInfo>,
     vertices: usize,
@@ -74,6 +77,7 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
     );
     ModelInfo {
         format: model.format().to_string(),
+        loader: throng::asset::loader_of(model.format()),
         joints: model.joint_count(),
         clips: model
             .clips()
@@ -117,6 +121,7 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
         shown(model.name()),
         shown(&info.format)
     )?;
+    say!("loader     {}", info.loader)?;
     say!("joints     {}", info.joints)?;
     say!("clips      {}", info.clips.len())?;
     for (i, c) in info.clips.iter().enumerate() {

@@ -8,9 +8,13 @@
 //! `DataOffset` counted from the end of the header (the SDK loaders add the header's size).
 //!
 //! Key `k` sits at `k / AnimationFPS` seconds; throng interpolates between keys (lerp, slerp).
-//! An all-zero quaternion means identity (as the SDK's players read it). When two tracks have
-//! the same name the later one wins, and a track drives every frame of its name; frames
-//! without a track keep their bind pose.
+//! An all-zero quaternion means identity (as the SDK's players read it).
+//!
+//! Tracks bind as the DirectX Tool Kit binds them (`AnimationSDKMESH::Bind`): each track, in
+//! file order, drives the *first* frame whose name matches its own ignoring ASCII case
+//! (`_wcsicmp`), so of two tracks that match one frame the later wins, and a later frame that
+//! merely shares the name keeps its bind pose (the soldier's second `Head`, a child of `skin`
+//! that no mesh's bone list names). Frames without a track keep their bind pose too.
 
 use std::collections::HashMap;
 
@@ -26,11 +30,6 @@ const TRACK_SIZE: usize = 112;
 const KEY_SIZE: usize = 40;
 const NAME_LEN: usize = 100;
 const VERSION: u32 = 101;
-
-/// A track may drive several frames of the same name, each getting its own copy of the keys;
-/// the copies are capped at this many times the file's keys, so repeated names cannot
-/// multiply memory without bound.
-const MAX_KEY_COPIES: u64 = 4;
 
 /// Reads the animation file `b` into a clip named `clip_name` for `skeleton`, whose joints
 /// came from frames named `frame_names` (file order).
@@ -85,8 +84,13 @@ pub(super) fn read(
         "tracks",
     )?;
 
-    // Later tracks of the same name replace earlier ones.
-    let mut by_name: HashMap<String, (usize, &[u8])> = HashMap::new();
+    // The first frame of each name, ignoring ASCII case; then each track, in file order,
+    // binds the first frame of its name (a later track replacing an earlier one).
+    let mut first_frame: HashMap<String, usize> = HashMap::new();
+    for (f, name) in frame_names.iter().enumerate() {
+        first_frame.entry(name.to_ascii_lowercase()).or_insert(f);
+    }
+    let mut frame_track: Vec<Option<(usize, &[u8])>> = vec![None; frame_names.len()];
     for (i, t) in table.chunks_exact(TRACK_SIZE).enumerate() {
         let name = name_at(t, 0, NAME_LEN);
         let record = format!("track {i} ({})", show(&name));
@@ -94,23 +98,13 @@ pub(super) fn read(
         let data = b
             .table(super::TRACKS, offset, u64::from(keys), KEY_SIZE, "keys")
             .map_err(|e| e.at_record(record))?;
-        by_name.insert(name, (i, data));
+        if let Some(&f) = first_frame.get(&name.to_ascii_lowercase()) {
+            frame_track[f] = Some((i, data));
+        }
     }
 
-    let bound = frame_names
-        .iter()
-        .filter(|n| by_name.contains_key(*n))
-        .count() as u64;
-    if bound > MAX_KEY_COPIES * u64::from(tracks).max(1) {
-        return Err(fail(
-            ErrorKind::TooLarge,
-            format!(
-                "{bound} frames share the {tracks} tracks by name; at most {MAX_KEY_COPIES} \
-                 frames per track are supported"
-            ),
-        ));
-    }
     // Each bound frame gets a track of `keys` keys for translation, rotation and scale.
+    let bound = frame_track.iter().flatten().count() as u64;
     let channels = 3 * bound.max(1);
     budget
         .charge(
@@ -125,28 +119,19 @@ pub(super) fn read(
     let times: Vec<f32> = (0..keys)
         .map(|k| (f64::from(k) / f64::from(fps)) as f32)
         .collect();
-    let mut decoded: HashMap<usize, Vec<Transform>> = HashMap::new();
     let mut joint_tracks = Vec::with_capacity(skeleton.len());
     for j in 0..skeleton.len() {
-        let name = frame_names.get(skeleton.source_index(j));
-        let Some(&(i, data)) = name.and_then(|n| by_name.get(n)) else {
+        let frame = skeleton.source_index(j);
+        let Some(&Some((i, data))) = frame_track.get(frame) else {
             joint_tracks.push(JointTrack::default());
             continue;
         };
-        let keys = match decoded.get(&i) {
-            Some(keys) => keys,
-            None => {
-                let keys = decode_keys(data).map_err(|(k, why)| {
-                    b.error(super::TRACKS, ErrorKind::NonFinite, why)
-                        .at_record(format!(
-                            "track {i} ({}) key {k}",
-                            show(name.map_or("", String::as_str))
-                        ))
-                })?;
-                decoded.entry(i).or_insert(keys)
-            }
-        };
-        joint_tracks.push(JointTrack::from_keys(times.clone(), keys));
+        let keys = decode_keys(data).map_err(|(k, why)| {
+            let name = frame_names.get(frame).map_or("", String::as_str);
+            b.error(super::TRACKS, ErrorKind::NonFinite, why)
+                .at_record(format!("track {i} ({}) key {k}", show(name)))
+        })?;
+        joint_tracks.push(JointTrack::from_keys(times.clone(), &keys));
     }
     AnimationClip::new(clip_name, joint_tracks, skeleton)
         .map_err(|e| LoadError::from_anim(b.file, super::TRACKS, e))
