@@ -78,8 +78,11 @@ void main() {
         float pixels_per_unit = cull.eye.w / distance;
         level = choose_level(model, scale, pixels_per_unit, cull.lod.x);
         // A shadow forgives more than the surface itself (soft, filtered, often oblique):
-        // its level may stray cull.lod.w times as far.
-        shadow_level = choose_level(model, scale, pixels_per_unit, cull.lod.x * cull.lod.w);
+        // its level may stray cull.lod.w times as far, and never needs to be finer than
+        // what the shadow map's texels can show.
+        float shadow_allowed = max(cull.lod.x * cull.lod.w,
+                                   cull.shadow.x * cull.shadow.y * pixels_per_unit);
+        shadow_level = choose_level(model, scale, pixels_per_unit, shadow_allowed);
     }
 
     if (!frustum || intersects(cull.camera_planes, centre, half_size)) {

@@ -30,6 +30,8 @@ layout(std430, set = 0, binding = 1) readonly buffer CullFrame {
                            // (sine of its elevation) a shadow is swept for; w: how many
                            // times the error a shadow's level may have
     uvec4 counts;          // x: instances; y: models; z: CULL_* flags; w: most subsets of a model
+    vec4 shadow;           // x: a shadow-map texel's size in world units; y: the texels of
+                           // error a shadow's level may have
 } cull;
 
 struct CullModel {

@@ -15,8 +15,8 @@ use gpu_common::{
 };
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::visibility::{
-    Frustum, LOD_LEVELS, SHADOW_ERROR_SCALE, ViewScale, WorldBox, casts_shadow_into, lod_level,
-    max_scale,
+    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale,
+    shadow_allowance, shadow_texel,
 };
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, HeadlessRenderer, LOD_ERROR_PX, RenderSettings, ViewMode};
@@ -108,7 +108,9 @@ fn reference(
 ) -> ([u64; LOD_LEVELS], [u64; LOD_LEVELS]) {
     let camera = Frustum::from_clip(frame.view_proj);
     let (lo, hi) = frame.shadow_box;
-    let light = Frustum::from_clip(light_view_proj(frame.light_dir, lo, hi));
+    let light_matrix = light_view_proj(frame.light_dir, lo, hi);
+    let light = Frustum::from_clip(light_matrix);
+    let texel = shadow_texel(light_matrix, RenderSettings::default().shadow_size);
     let scale = ViewScale {
         eye: frame.eye,
         pixels_per_unit: 0.5 * height as f32 * frame.proj.y_axis.y.abs(),
@@ -125,20 +127,15 @@ fn reference(
         let clip = crowd.instance(i).clip();
         let world = crowd.world(i);
         let b = WorldBox::placed(&crowd.bounds()[first + clip], world);
-        let level = |allowed: f32| {
-            lod_level(
-                &errors,
-                max_scale(world),
-                scale.pixels_per_unit_at(&b),
-                allowed,
-            )
-        };
+        let pixels_per_unit = scale.pixels_per_unit_at(&b);
+        let level = |allowed: f32| lod_level(&errors, max_scale(world), pixels_per_unit, allowed);
+        let allowed = LOD_ERROR_PX * bias;
         if camera.intersects(&b) {
-            seen[level(LOD_ERROR_PX * bias)] += 1;
+            seen[level(allowed)] += 1;
         }
         let sun = frame.light_dir.normalize();
         if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
-            shadows[level(LOD_ERROR_PX * bias * SHADOW_ERROR_SCALE)] += 1;
+            shadows[level(shadow_allowance(allowed, texel, pixels_per_unit))] += 1;
         }
     }
     (seen, shadows)

@@ -628,7 +628,8 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
 /// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::pipeline::CULL_*`.
 #[test]
 fn the_culling_blocks_match_cull_data() {
-    let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts);
+    let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
+        shadow);
     let model = rust_layout!(CullModel; range, errors, draws);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,

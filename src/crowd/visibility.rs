@@ -24,6 +24,30 @@ pub const NEAREST: f32 = 1e-3;
 /// the screen, so for the same size a shadow takes a coarser level.
 pub const SHADOW_ERROR_SCALE: f32 = 2.0;
 
+/// A shadow's mesh level may also stray this many shadow-map texels: finer detail than the
+/// map's texels cannot show in a shadow, however near the camera.
+pub const SHADOW_TEXEL_ERROR: f32 = 0.5;
+
+/// The size, in world units, of a texel of a `size`-texel shadow map seen through
+/// `light_view_proj` (orthographic): the finer of its two axes.
+pub fn shadow_texel(light_view_proj: Mat4, size: u32) -> f32 {
+    let per_unit = |row: Vec4| row.truncate().length() * 0.5 * size.max(1) as f32;
+    let finest = per_unit(light_view_proj.row(0)).max(per_unit(light_view_proj.row(1)));
+    if finest > 0.0 && finest.is_finite() {
+        1.0 / finest
+    } else {
+        0.0
+    }
+}
+
+/// The pixels of error a shadow's level may have at `pixels_per_unit` (see
+/// [`ViewScale::pixels_per_unit_at`]), given the surface's allowance `camera_px` and the
+/// shadow map's texel size `texel` (world units): [`SHADOW_ERROR_SCALE`] times the surface's,
+/// or [`SHADOW_TEXEL_ERROR`] texels, whichever is larger.
+pub fn shadow_allowance(camera_px: f32, texel: f32, pixels_per_unit: f32) -> f32 {
+    (camera_px * SHADOW_ERROR_SCALE).max(texel * SHADOW_TEXEL_ERROR * pixels_per_unit)
+}
+
 /// The lowest sun, as the sine of its elevation, a shadow is swept along the ground for:
 /// lower suns are taken as this high, so the swept box stops growing.
 pub const LOWEST_SUN: f32 = 0.2;

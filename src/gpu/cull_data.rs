@@ -24,7 +24,7 @@ pub const CULL_SHADOWS: u32 = 4;
 /// Workgroup size of both culling shaders.
 pub const CULL_GROUP: u32 = 64;
 
-/// The `CullFrame` block (std430, 256 bytes).
+/// The `CullFrame` block (std430, 272 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 #[repr(C)]
 pub struct CullFrame {
@@ -42,6 +42,9 @@ pub struct CullFrame {
     pub lod: Vec4,
     /// x: instance records; y: models; z: `CULL_*` flags; w: most subsets of one model.
     pub counts: [u32; 4],
+    /// x: a shadow-map texel's size in world units; y: the texels of error a shadow's level
+    /// may have ([`crate::crowd::visibility::SHADOW_TEXEL_ERROR`]).
+    pub shadow: Vec4,
 }
 
 /// One model's `CullModel` (48 bytes).
@@ -82,7 +85,7 @@ pub struct DrawCommand {
     pub first_instance: u32,
 }
 
-const _: () = assert!(size_of::<CullFrame>() == 256);
+const _: () = assert!(size_of::<CullFrame>() == 272);
 const _: () = assert!(size_of::<CullModel>() == 48);
 const _: () = assert!(size_of::<CullBound>() == 32);
 const _: () = assert!(size_of::<DrawCommand>() == 20);

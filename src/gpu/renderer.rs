@@ -40,7 +40,8 @@ use super::ring::{DeviceRingAllocator, Timeline};
 use super::texture::{self, BlockUpload, Sampler, TexelSpace};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::visibility::{
-    AnimationView, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE, ViewScale,
+    AnimationView, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE,
+    SHADOW_TEXEL_ERROR, ViewScale, shadow_texel,
 };
 use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
 use crate::scene::light_view_proj;
@@ -800,6 +801,12 @@ impl Renderer {
                 flags,
                 c.subsets as u32,
             ],
+            shadow: Vec4::new(
+                shadow_texel(c.light_view_proj, c.settings.shadow_size),
+                SHADOW_TEXEL_ERROR,
+                0.0,
+                0.0,
+            ),
         };
         models.clear();
         ranges.clear();
