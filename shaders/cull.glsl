@@ -1,5 +1,6 @@
-// What the culling passes share (shaders/cull.comp, shaders/cull_draws.comp): the frame's
-// view data, the models and their bounds, and the counters, lists and draws they fill.
+// What the culling passes share (shaders/cull.comp, shaders/cull_late.comp,
+// shaders/cull_draws.comp): the frame's view data, the models and their bounds, the
+// counters, lists and draws they fill, and the rules they apply to one instance.
 // Keep in step with src/gpu/cull_data.rs; tests/gpu_layouts.rs checks the offsets.
 #ifndef THRONG_CULL_GLSL
 #define THRONG_CULL_GLSL
@@ -8,14 +9,18 @@
 
 // Mesh levels: the full mesh and up to four coarser ones (src/crowd/visibility.rs).
 const uint LEVELS = 5u;
-// The two views: what the camera sees, and what casts shadows into it.
+// The views lists are kept for: what the camera sees (the instances large enough to hide
+// others, drawn first, and what the occlusion test lets through after them), and what casts
+// shadows into it.
 const uint VIEW_CAMERA = 0u;
 const uint VIEW_SHADOW = 1u;
-const uint VIEWS = 2u;
+const uint VIEW_CAMERA_LATE = 2u;
+const uint VIEWS = 3u;
 
-const uint CULL_FRUSTUM = 1u;  // test bounds against the views (off: everything is drawn)
-const uint CULL_LOD = 2u;      // choose levels by projected error (off: the full mesh)
-const uint CULL_SHADOWS = 4u;  // fill the shadow view's lists
+const uint CULL_FRUSTUM = 1u;   // test bounds against the views (off: everything is drawn)
+const uint CULL_LOD = 2u;       // choose levels by projected error (off: the full mesh)
+const uint CULL_SHADOWS = 4u;   // fill the shadow view's lists
+const uint CULL_OCCLUSION = 8u; // small instances wait for the occlusion test
 
 layout(std430, set = 0, binding = 0) readonly buffer Records {
     InstanceRecord records[];
@@ -32,6 +37,10 @@ layout(std430, set = 0, binding = 1) readonly buffer CullFrame {
     uvec4 counts;          // x: instances; y: models; z: CULL_* flags; w: most subsets of a model
     vec4 shadow;           // x: a shadow-map texel's size in world units; y: the texels of
                            // error a shadow's level may have
+    mat4 view_proj;        // world -> the camera's clip space
+    vec4 occlusion;        // x: projected radius (pixels) from which an instance is drawn
+                           // first, as an occluder; y: pixels per occlusion texel; zw: the
+                           // occlusion image's size in texels
 } cull;
 
 struct CullModel {
@@ -67,10 +76,62 @@ uint counter_index(uint view, uint model, uint level) {
     return (view * cull.counts.y + model) * LEVELS + level;
 }
 
+// The counter of instances waiting for the occlusion test, after the lists' counters.
+uint candidates_index() {
+    return VIEWS * cull.counts.y * LEVELS;
+}
+
 // Where the list of a view and level starts: [view][level][record]; a model's instances sit
 // in its records' range of it.
 uint list_start(uint view, uint level) {
     return (view * LEVELS + level) * cull.counts.x;
+}
+
+// An instance's world box (centre, half size): the union of its clips' bounds (a cross-fade
+// shows poses of both), the centre transformed, the half size through |M|.
+void world_box(InstanceRecord r, CullModel model, out vec3 centre, out vec3 half_size) {
+    Bound a = bounds[model.range.z + (r.bounds & 0xffffu)];
+    Bound b = bounds[model.range.z + (r.bounds >> 16)];
+    vec3 lo = min(a.lo.xyz, b.lo.xyz);
+    vec3 hi = max(a.hi.xyz, b.hi.xyz);
+    centre = transform_point(world_matrix(r), 0.5 * (lo + hi));
+    vec3 half_model = 0.5 * (hi - lo);
+    half_size = vec3(dot(abs(r.world[0].xyz), half_model),
+                     dot(abs(r.world[1].xyz), half_model),
+                     dot(abs(r.world[2].xyz), half_model));
+}
+
+// The largest stretch of the instance's transform (its longest column).
+float world_scale(InstanceRecord r) {
+    vec3 column0 = vec3(r.world[0].x, r.world[1].x, r.world[2].x);
+    vec3 column1 = vec3(r.world[0].y, r.world[1].y, r.world[2].y);
+    vec3 column2 = vec3(r.world[0].z, r.world[1].z, r.world[2].z);
+    return max(length(column0), max(length(column1), length(column2)));
+}
+
+// Pixels per world unit at the box's nearest point (on its sphere) to the eye.
+float pixels_per_unit_at(vec3 centre, vec3 half_size) {
+    float distance = max(length(cull.eye.xyz - centre) - length(half_size), cull.lod.y);
+    return cull.eye.w / distance;
+}
+
+// The coarsest level whose error covers at most `allowed` pixels.
+uint choose_level(CullModel model, float scale, float pixels_per_unit, float allowed) {
+    uint level = 0u;
+    for (uint k = 1u; k < model.range.w; k++) {
+        if (model.errors[k - 1u] * scale * pixels_per_unit <= allowed) {
+            level = k;
+        }
+    }
+    return level;
+}
+
+// The camera's level of an instance (0 without CULL_LOD).
+uint camera_level(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
+    if ((cull.counts.z & CULL_LOD) == 0u) {
+        return 0u;
+    }
+    return choose_level(model, world_scale(r), pixels_per_unit_at(centre, half_size), cull.lod.x);
 }
 
 #endif

@@ -6,6 +6,13 @@
 
 layout(local_size_x = 64) in;
 
+// Which views this dispatch builds the draws of: the early views before the occlusion test,
+// the late camera view after it.
+layout(push_constant) uniform Views {
+    uint first;
+    uint count;
+} views;
+
 struct DrawCommand {
     uint index_count;
     uint instance_count;
@@ -25,12 +32,12 @@ layout(std430, set = 0, binding = 7) writeonly buffer DrawCommands {
 };
 
 void main() {
-    uint id = gl_GlobalInvocationID.x;
     uint subsets = cull.counts.w;
     uint per_view = cull.counts.y * subsets;
-    if (id >= VIEWS * per_view) {
+    if (gl_GlobalInvocationID.x >= views.count * per_view) {
         return;
     }
+    uint id = views.first * per_view + gl_GlobalInvocationID.x;
     uint view = id / per_view;
     uint model_index = (id % per_view) / subsets;
     uint subset = id % subsets;

@@ -161,9 +161,11 @@ fn the_gpu_counts_match_the_cpu_rules() {
         ("near, bias 4", near.camera(), 4.0),
     ] {
         let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+        // The rules without the occlusion test, which depends on what was drawn.
         r.renderer()
             .set_settings(RenderSettings {
                 lod_bias: bias,
+                occlusion: false,
                 ..settings(true, true)
             })
             .expect("settings");
@@ -256,6 +258,50 @@ fn swinging_limbs_at_the_screen_edge_are_drawn() {
     assert!(
         frames_with_limbs > 0,
         "no limb ever entered the view: the test proves nothing"
+    );
+    assert_no_validation_messages();
+}
+
+/// Occlusion culling hides only what nothing would show: from the street, where the near
+/// characters hide much of the crowd, frames with and without it are the same, lit and as
+/// depth, while it draws fewer instances.
+#[test]
+fn occlusion_culling_changes_nothing_but_the_cost() {
+    let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 900, 5);
+    crowd.update(0.4);
+    let camera = street(&crowd, &bounds, &model);
+    let mut drawn = Vec::new();
+    for view in [ViewMode::Final, ViewMode::Depth] {
+        let frame = inputs(&r, &camera, &bounds, view);
+        let mut shot = |occlusion: bool| {
+            r.renderer()
+                .set_settings(RenderSettings {
+                    occlusion,
+                    ..RenderSettings::default()
+                })
+                .expect("settings");
+            let pixels = render(&mut r, &mut crowd, &frame);
+            r.renderer().gpu_ms_average().expect("wait");
+            let counts = r.renderer().draw_stats().expect("counts");
+            (pixels, counts.camera.iter().sum::<u64>())
+        };
+        let (without, all) = shot(false);
+        let (with, fewer) = shot(true);
+        drawn.push((all, fewer));
+        // Two characters at exactly one depth in one pixel could shade in either order; none
+        // does here, but a pixel or two of slack keeps the test about culling.
+        let off = differing(&without, &with, 0);
+        assert!(off <= 2, "{view:?}: occlusion culling changed {off} pixels");
+    }
+    let (all, fewer) = drawn[0];
+    eprintln!("in view: {all}; drawn with occlusion culling: {fewer}");
+    assert!(
+        fewer < all,
+        "occlusion culling hid nothing from the street ({fewer} of {all} drawn)"
     );
     assert_no_validation_messages();
 }

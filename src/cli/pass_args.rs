@@ -18,7 +18,8 @@ impl Switch {
     }
 }
 
-/// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--lod-bias`.
+/// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
+/// `--lod-bias`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
     /// No shadow pass (the graph culls it).
@@ -38,6 +39,10 @@ pub struct PassArgs {
     /// (the shadow map one level coarser); off draws the full mesh everywhere.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     lod: Switch,
+    /// With --cull on: draw the instances large on screen first, then only those smaller ones
+    /// whose bounds are not wholly behind what is already drawn (off: every instance in view).
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    occlusion: Switch,
     /// Scales the projected sizes at which coarser levels and baked animation take over:
     /// 2 switches at twice the size (cheaper, coarser), 0.5 at half (0.01 to 100).
     #[arg(long, default_value_t = 1.0, value_parser = parse_bias)]
@@ -62,6 +67,7 @@ impl PassArgs {
             cull: self.cull.on(),
             lod: self.lod.on(),
             lod_bias: self.lod_bias,
+            occlusion: self.occlusion.on(),
         }
     }
 }

@@ -26,7 +26,7 @@ pub const SHADOW_ERROR_SCALE: f32 = 2.0;
 
 /// A shadow's mesh level may also stray this many shadow-map texels: finer detail than the
 /// map's texels cannot show in a shadow, however near the camera.
-pub const SHADOW_TEXEL_ERROR: f32 = 0.5;
+pub const SHADOW_TEXEL_ERROR: f32 = 2.0;
 
 /// The size, in world units, of a texel of a `size`-texel shadow map seen through
 /// `light_view_proj` (orthographic): the finer of its two axes.

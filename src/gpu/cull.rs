@@ -61,9 +61,9 @@ impl CullSizes {
         }
     }
 
-    /// Counters: `[view][model][level]`.
+    /// Counters: `[view][model][level]`, then the instances waiting for the occlusion test.
     pub fn counters(&self) -> usize {
-        VIEWS * self.models * LOD_LEVELS
+        VIEWS * self.models * LOD_LEVELS + 1
     }
 
     /// Indirect draws: one per `[view][model][subset]`, each with up to a command per level.
@@ -122,6 +122,8 @@ pub struct CullBuffers {
     pub draw_counts: GpuBuffer,
     /// The indirect commands.
     pub commands: GpuBuffer,
+    /// The instances waiting for the occlusion test.
+    pub candidates: GpuBuffer,
     /// The counters copied for the CPU.
     pub stats: GpuBuffer,
     /// Whether `stats` holds counts the CPU has not read yet.
@@ -184,6 +186,12 @@ impl CullBuffers {
                 "draw commands",
                 sizes.draws() * LOD_LEVELS * size_of::<DrawCommand>(),
                 indirect,
+                MemoryLocation::GpuOnly,
+            )?,
+            candidates: make(
+                "occlusion candidates",
+                sizes.instances * 4,
+                storage,
                 MemoryLocation::GpuOnly,
             )?,
             stats: make(

@@ -3,16 +3,21 @@
 //! buffer. `tests/gpu_layouts.rs` checks them against the GLSL.
 
 use bytemuck::{Pod, Zeroable};
-use glam::Vec4;
+use glam::{Mat4, Vec4};
 
 use crate::crowd::visibility::LOD_LEVELS;
 
-/// Views the culling pass fills lists for: the camera, and what shadows it.
-pub const VIEWS: usize = 2;
-/// The camera's view.
+/// Views the culling passes fill lists for: the camera (the instances drawn first), what
+/// shadows it, and the camera's late list (what the occlusion test let through).
+pub const VIEWS: usize = 3;
+/// The camera's view (with occlusion culling: the instances large enough to hide others).
 pub const VIEW_CAMERA: usize = 0;
 /// The shadow map's view.
 pub const VIEW_SHADOW: usize = 1;
+/// The camera's late view: small instances the occlusion test found may be seen.
+pub const VIEW_CAMERA_LATE: usize = 2;
+/// The views whose draws are built before the occlusion test.
+pub const EARLY_VIEWS: usize = 2;
 
 /// `CullFrame::counts.z`: test bounds against the views.
 pub const CULL_FRUSTUM: u32 = 1;
@@ -20,11 +25,19 @@ pub const CULL_FRUSTUM: u32 = 1;
 pub const CULL_LOD: u32 = 2;
 /// `CullFrame::counts.z`: fill the shadow view's lists.
 pub const CULL_SHADOWS: u32 = 4;
+/// `CullFrame::counts.z`: small instances wait for the occlusion test.
+pub const CULL_OCCLUSION: u32 = 8;
+
+/// Pixels per occlusion texel (each holds the farthest depth of a block this wide).
+pub const OCCLUSION_BLOCK: u32 = 8;
+/// An instance whose projected radius reaches this many pixels is drawn before the occlusion
+/// test, as an occluder; smaller ones are tested against what those leave.
+pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
 /// Workgroup size of both culling shaders.
 pub const CULL_GROUP: u32 = 64;
 
-/// The `CullFrame` block (std430, 272 bytes).
+/// The `CullFrame` block (std430, 352 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 #[repr(C)]
 pub struct CullFrame {
@@ -45,6 +58,10 @@ pub struct CullFrame {
     /// x: a shadow-map texel's size in world units; y: the texels of error a shadow's level
     /// may have ([`crate::crowd::visibility::SHADOW_TEXEL_ERROR`]).
     pub shadow: Vec4,
+    /// World to the camera's clip space.
+    pub view_proj: Mat4,
+    /// x: [`OCCLUDER_RADIUS_PX`]; y: [`OCCLUSION_BLOCK`]; zw: the occlusion image's size.
+    pub occlusion: Vec4,
 }
 
 /// One model's `CullModel` (48 bytes).
@@ -85,7 +102,7 @@ pub struct DrawCommand {
     pub first_instance: u32,
 }
 
-const _: () = assert!(size_of::<CullFrame>() == 272);
+const _: () = assert!(size_of::<CullFrame>() == 352);
 const _: () = assert!(size_of::<CullModel>() == 48);
 const _: () = assert!(size_of::<CullBound>() == 32);
 const _: () = assert!(size_of::<DrawCommand>() == 20);
@@ -93,4 +110,14 @@ const _: () = assert!(size_of::<DrawCommand>() == 20);
 /// Index of a counter: `[view][model][level]`.
 pub fn counter_index(models: usize, view: usize, model: usize, level: usize) -> usize {
     (view * models + model) * LOD_LEVELS + level
+}
+
+/// `vkCmdPushConstants` of `shaders/cull_draws.comp`: the views a dispatch builds draws for.
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+#[repr(C)]
+pub struct DrawViews {
+    /// The first view.
+    pub first: u32,
+    /// How many views.
+    pub count: u32,
 }

@@ -12,7 +12,7 @@ use super::error::{GpuError, VkContext};
 use super::frame_data::FrameData;
 
 /// Passes timed per frame (each adds a pair of timestamps after the frame's own pair).
-pub const MAX_PASSES: usize = 12;
+pub const MAX_PASSES: usize = 24;
 /// Timestamps per frame: the frame's start and end, then a pair per pass.
 const FRAME_QUERIES: u32 = 2 + 2 * MAX_PASSES as u32;
 

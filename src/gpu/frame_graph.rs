@@ -9,6 +9,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::context::GpuContext;
+use super::cull_data::OCCLUSION_BLOCK;
 use super::error::GpuError;
 use super::frame_data::ViewMode;
 use super::graph::{
@@ -34,6 +35,14 @@ pub mod pass {
     pub const CULL: &str = "cull";
     /// The indirect draws of the culled lists.
     pub const CULL_DRAWS: &str = "cull_draws";
+    /// The occlusion image: the farthest depth of each 8x8 block after the early prepass.
+    pub const OCCLUSION_DEPTH: &str = "occlusion_depth";
+    /// Occlusion culling of the small instances in view.
+    pub const CULL_LATE: &str = "cull_late";
+    /// The indirect draws of what the occlusion test let through.
+    pub const CULL_DRAWS_LATE: &str = "cull_draws_late";
+    /// The prepass of what the occlusion test let through, into the same depth and normals.
+    pub const DEPTH_NORMAL_LATE: &str = "depth_normal_late";
     /// The culling counters copied for the CPU's statistics.
     pub const CULL_STATS: &str = "cull_stats";
     /// Skinned depth from the light.
@@ -72,6 +81,9 @@ pub struct RenderSettings {
     /// Scales the projected sizes at which coarser levels and baked animation take over
     /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
     pub lod_bias: f32,
+    /// Small instances are drawn only where the large ones leave them visible (`--cull`
+    /// covers it too; needs the depth prepass).
+    pub occlusion: bool,
 }
 
 impl Default for RenderSettings {
@@ -84,6 +96,7 @@ impl Default for RenderSettings {
             cull: true,
             lod: true,
             lod_bias: 1.0,
+            occlusion: true,
         }
     }
 }
@@ -118,6 +131,9 @@ pub struct PassFlags {
     pub ao: bool,
     /// The forward pass tests against the prepass's depth (equal, no write).
     pub prepass: bool,
+    /// Small instances wait for the occlusion test: the camera's passes draw the late list
+    /// too.
+    pub occlusion: bool,
 }
 
 /// The resources of a compiled graph.
@@ -141,6 +157,10 @@ pub struct GraphIds {
     pub commands: ResourceId,
     /// The counters' copy the CPU reads (imported).
     pub stats: ResourceId,
+    /// The instances waiting for the occlusion test (imported).
+    pub candidates: ResourceId,
+    /// The occlusion image.
+    pub occlusion_depth: ResourceId,
     /// Transients.
     pub shadow_map: ResourceId,
     /// Depth from the prepass.
@@ -186,6 +206,7 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
     let draw_counts = g.imported_buffer("draw counts");
     let commands = g.imported_buffer("draw commands");
     let stats = g.host_read_buffer("draw statistics");
+    let candidates = g.imported_buffer("occlusion candidates");
     let size = settings.shadow_size.max(1);
     let shadow_map = g.transient_image(ImageDesc {
         name: "shadow map",
@@ -224,8 +245,22 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         kind: ImageKind::Color,
         extent: Extent::TargetScaled(AO_SCALE),
     });
+    // The occlusion test's depth, an eighth of the render size (shaders/occlusion_depth.comp).
+    let occlusion_depth = g.transient_image(ImageDesc {
+        name: "occlusion depth",
+        format: AO_FORMAT,
+        kind: ImageKind::Color,
+        extent: Extent::TargetScaled(OCCLUSION_BLOCK),
+    });
     let vertex_ring = Access::StorageRead(Stages::Vertex);
     let compute_read = Access::StorageRead(Stages::Compute);
+    let view = key.view.0;
+    let silhouette = view == ViewMode::Silhouette.shader_value();
+    let shows_frame = view == ViewMode::Final.shader_value() || silhouette;
+    // The silhouette view is plain white: no light, so nothing to shadow or occlude, and no
+    // prepass to test occlusion against.
+    let prepass = !shows_frame || ((settings.prepass || settings.ssao) && !silhouette);
+    let occlusion = settings.occlusion && settings.cull && prepass;
 
     // Every pass is declared; what the last pass reads decides which ones run.
     g.pass(pass::CULL_CLEAR)
@@ -236,17 +271,13 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         .read(cull_inputs, compute_read)
         .write(counters, Access::StorageReadWrite(Stages::Compute))
         .write(lists, Access::StorageWrite(Stages::Compute))
+        .write(candidates, Access::StorageWrite(Stages::Compute))
         .finish();
     g.pass(pass::CULL_DRAWS)
         .read(cull_inputs, compute_read)
         .read(counters, compute_read)
         .write(draw_counts, Access::StorageWrite(Stages::Compute))
         .write(commands, Access::StorageWrite(Stages::Compute))
-        .finish();
-    // The counts of every frame, for the statistics (read a frame late, never waited for).
-    g.pass(pass::CULL_STATS)
-        .read(counters, Access::TransferSrc)
-        .write(stats, Access::TransferDst)
         .finish();
     // What every skinned pass reads: the ring, its view's lists and the indirect draws.
     let skinned = |p: &mut super::graph::PassBuilder<'_>| {
@@ -260,12 +291,39 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
     shadow
         .write(shadow_map, Access::DepthAttachmentWrite)
         .finish();
-    let mut prepass = g.pass(pass::DEPTH_NORMAL);
-    skinned(&mut prepass);
-    prepass
+    let mut early = g.pass(pass::DEPTH_NORMAL);
+    skinned(&mut early);
+    early
         .write(depth, Access::DepthAttachmentWrite)
         .write(normals, Access::ColorAttachmentWrite)
         .finish();
+    if occlusion {
+        // The small instances the large ones may hide: tested against the depth so far,
+        // then drawn into it before anything reads it.
+        g.pass(pass::OCCLUSION_DEPTH)
+            .read(depth, Access::Sampled(Stages::Compute))
+            .write(occlusion_depth, Access::StorageWrite(Stages::Compute))
+            .finish();
+        g.pass(pass::CULL_LATE)
+            .read(ring, compute_read)
+            .read(cull_inputs, compute_read)
+            .read(candidates, compute_read)
+            .read(occlusion_depth, Access::Sampled(Stages::Compute))
+            .write(counters, Access::StorageReadWrite(Stages::Compute))
+            .write(lists, Access::StorageWrite(Stages::Compute))
+            .finish();
+        g.pass(pass::CULL_DRAWS_LATE)
+            .read(cull_inputs, compute_read)
+            .read(counters, compute_read)
+            .write(draw_counts, Access::StorageWrite(Stages::Compute))
+            .write(commands, Access::StorageWrite(Stages::Compute))
+            .finish();
+        let mut late = g.pass(pass::DEPTH_NORMAL_LATE);
+        skinned(&mut late);
+        late.write(depth, Access::DepthAttachmentWrite)
+            .write(normals, Access::ColorAttachmentWrite)
+            .finish();
+    }
     g.pass(pass::SSAO)
         .read(depth, Access::Sampled(Stages::Compute))
         .read(normals, Access::Sampled(Stages::Compute))
@@ -277,16 +335,17 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
         .write(ao, Access::StorageWrite(Stages::Compute))
         .finish();
 
-    let view = key.view.0;
-    let silhouette = view == ViewMode::Silhouette.shader_value();
-    let mut flags = PassFlags::default();
+    let mut flags = PassFlags {
+        occlusion,
+        ..PassFlags::default()
+    };
     let mut debug_source = None;
-    if view == ViewMode::Final.shader_value() || silhouette {
-        // The silhouette view is plain white: no light, so nothing to shadow or occlude.
+    if shows_frame {
         flags = PassFlags {
             shadows: settings.shadows && !silhouette,
             ao: settings.ssao && !silhouette,
-            prepass: (settings.prepass || settings.ssao) && !silhouette,
+            prepass,
+            occlusion,
         };
         let mut forward = g.pass(pass::FORWARD);
         skinned(&mut forward);
@@ -316,6 +375,12 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
             .write(color, Access::ColorAttachmentWrite)
             .finish();
     }
+    // The counts of every frame, after every culling pass, for the statistics (read a frame
+    // late, never waited for).
+    g.pass(pass::CULL_STATS)
+        .read(counters, Access::TransferSrc)
+        .write(stats, Access::TransferDst)
+        .finish();
     if key.readback {
         g.pass(pass::READBACK)
             .read(color, Access::TransferSrc)
@@ -338,6 +403,8 @@ pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledGraph
             draw_counts,
             commands,
             stats,
+            candidates,
+            occlusion_depth,
             shadow_map,
             depth,
             forward_depth,

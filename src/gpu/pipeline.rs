@@ -12,6 +12,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::context::GpuContext;
+use super::cull_data::DrawViews;
 use super::error::{GpuError, VkContext};
 use super::frame_data::DrawConstants;
 use super::shaders::ShaderModule;
@@ -54,6 +55,10 @@ pub const CULL_COUNTERS: u32 = 5;
 pub const CULL_OUTPUT: u32 = 6;
 /// Culling: the indirect commands (the draws pass).
 pub const CULL_COMMANDS: u32 = 7;
+/// Culling: the occlusion image (the late cull pass; a combined image sampler).
+pub const CULL_OCCLUSION_DEPTH: u32 = 8;
+/// Culling: the instances waiting for the occlusion test.
+pub const CULL_CANDIDATES: u32 = 9;
 
 /// Compute passes (SSAO and its blur), set 0: the depth buffer.
 pub const COMPUTE_DEPTH: u32 = 0;
@@ -212,8 +217,17 @@ impl Layouts {
             CULL_COUNTERS,
             CULL_OUTPUT,
             CULL_COMMANDS,
+            CULL_OCCLUSION_DEPTH,
+            CULL_CANDIDATES,
         ]
-        .map(|b| binding(b, storage, cs));
+        .map(|b| {
+            let ty = if b == CULL_OCCLUSION_DEPTH {
+                sampled
+            } else {
+                storage
+            };
+            binding(b, ty, cs)
+        });
         let info = vk::DescriptorSetLayoutCreateInfo::default()
             .flags(vk::DescriptorSetLayoutCreateFlags::PUSH_DESCRIPTOR_KHR)
             .bindings(&cull_bindings);
@@ -222,7 +236,13 @@ impl Layouts {
             .context("creating the culling descriptor set layout")?;
         ctx.name(this.cull_set, "culling descriptors (pushed)");
         let sets = [this.cull_set];
-        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets);
+        let ranges = [vk::PushConstantRange::default()
+            .stage_flags(cs)
+            .offset(0)
+            .size(size_of::<DrawViews>() as u32)];
+        let info = vk::PipelineLayoutCreateInfo::default()
+            .set_layouts(&sets)
+            .push_constant_ranges(&ranges);
         // SAFETY: as above.
         this.cull = unsafe { ctx.device.create_pipeline_layout(&info, None) }
             .context("creating the culling pipeline layout")?;

@@ -34,6 +34,8 @@ struct Modules {
     ssao_blur: ShaderModule,
     cull: ShaderModule,
     cull_draws: ShaderModule,
+    cull_late: ShaderModule,
+    occlusion_depth: ShaderModule,
 }
 
 impl Modules {
@@ -53,6 +55,8 @@ impl Modules {
             ssao_blur: m("ssao_blur.comp", shaders::SSAO_BLUR_COMP)?,
             cull: m("cull.comp", shaders::CULL_COMP)?,
             cull_draws: m("cull_draws.comp", shaders::CULL_DRAWS_COMP)?,
+            cull_late: m("cull_late.comp", shaders::CULL_LATE_COMP)?,
+            occlusion_depth: m("occlusion_depth.comp", shaders::OCCLUSION_DEPTH_COMP)?,
         })
     }
 }
@@ -185,6 +189,8 @@ pub fn build(
         ssao_blur: Pipeline::compute(ctx, &layouts, "ssao blur", &m.ssao_blur)?,
         cull: Pipeline::compute_with(ctx, layouts.cull, "cull", &m.cull)?,
         cull_draws: Pipeline::compute_with(ctx, layouts.cull, "cull draws", &m.cull_draws)?,
+        cull_late: Pipeline::compute_with(ctx, layouts.cull, "cull late", &m.cull_late)?,
+        occlusion_depth: Pipeline::compute(ctx, &layouts, "occlusion depth", &m.occlusion_depth)?,
         layouts,
     })
 }

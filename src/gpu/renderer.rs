@@ -19,14 +19,15 @@ use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::cull::{CullBuffers, CullSizes};
 use super::cull_data::{
-    CULL_FRUSTUM, CULL_LOD, CULL_SHADOWS, CullBound, CullFrame, CullModel, VIEW_CAMERA,
-    VIEW_SHADOW, counter_index,
+    CULL_FRUSTUM, CULL_LOD, CULL_OCCLUSION, CULL_SHADOWS, CullBound, CullFrame, CullModel,
+    OCCLUDER_RADIUS_PX, OCCLUSION_BLOCK, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index,
 };
 use super::error::GpuError;
 use super::frame::{FrameResources, MAX_PASSES};
 use super::frame_data::{FrameData, ssao_kernel};
 use super::frame_graph::{CompiledGraph, GraphKey, RenderSettings, TransientPool, compile, pass};
 use super::frame_inputs::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
+use super::graph::Extent;
 use super::graph::{Barrier, BarrierScratch, Bound, ResourceId};
 use super::image::GpuImage;
 use super::model::GpuModel;
@@ -339,8 +340,9 @@ impl Renderer {
         let mut stats = DrawStats::default();
         for (m, model) in self.models.iter().enumerate().take(models) {
             for level in 0..LOD_LEVELS {
-                let at = |view| self.counter_scratch[counter_index(stride, view, m, level)];
-                let (camera, shadow) = (u64::from(at(VIEW_CAMERA)), u64::from(at(VIEW_SHADOW)));
+                let at =
+                    |view| u64::from(self.counter_scratch[counter_index(stride, view, m, level)]);
+                let (camera, shadow) = (at(VIEW_CAMERA) + at(VIEW_CAMERA_LATE), at(VIEW_SHADOW));
                 stats.camera[level] += camera;
                 stats.shadow[level] += shadow;
                 stats.camera_triangles += camera * model.level_triangles[level];
@@ -495,6 +497,7 @@ impl Renderer {
                 extent: self.extent,
                 settings: &self.settings,
                 shadows: graph.flags.shadows || graph.debug_source == Some(graph.ids.shadow_map),
+                occlusion: graph.flags.occlusion,
                 subsets: subsets.max(1),
             },
             &mut self.cull_models,
@@ -538,6 +541,7 @@ impl Renderer {
                 view_of(ids.ao).unwrap_or(white),
             ),
             debug_source: graph.debug_source.and_then(view_of).unwrap_or(white),
+            occlusion_depth: view_of(ids.occlusion_depth).unwrap_or(white),
             ring,
             uniforms: frame.uniforms.buffer,
             models: &self.models,
@@ -585,6 +589,7 @@ impl Renderer {
                 (ids.draw_counts, cull.draw_counts.buffer),
                 (ids.commands, cull.commands.buffer),
                 (ids.stats, cull.stats.buffer),
+                (ids.candidates, cull.candidates.buffer),
             ]
             .iter()
             .find_map(|&(i, b)| (i == id).then_some(b))
@@ -622,6 +627,10 @@ impl Renderer {
                 pass::CULL_CLEAR => cull::record_clear(&pc),
                 pass::CULL => cull::record_cull(&pc),
                 pass::CULL_DRAWS => cull::record_draws(&pc),
+                pass::OCCLUSION_DEPTH => cull::record_occlusion_depth(&pc),
+                pass::CULL_LATE => cull::record_late(&pc),
+                pass::CULL_DRAWS_LATE => cull::record_draws_late(&pc),
+                pass::DEPTH_NORMAL_LATE => depth_normal::record_late(&pc),
                 pass::CULL_STATS => cull::record_stats(&pc),
                 pass::SHADOW => shadow::record(&pc),
                 pass::DEPTH_NORMAL => depth_normal::record(&pc),
@@ -784,6 +793,10 @@ impl Renderer {
         if c.shadows {
             flags |= CULL_SHADOWS;
         }
+        if c.occlusion {
+            flags |= CULL_OCCLUSION;
+        }
+        let occlusion = Extent::TargetScaled(OCCLUSION_BLOCK).resolve(c.extent);
         let frame = CullFrame {
             camera_planes: Frustum::from_clip(c.inputs.view_proj).planes,
             light_planes: Frustum::from_clip(c.light_view_proj).planes,
@@ -806,6 +819,13 @@ impl Renderer {
                 SHADOW_TEXEL_ERROR,
                 0.0,
                 0.0,
+            ),
+            view_proj: c.inputs.view_proj,
+            occlusion: Vec4::new(
+                OCCLUDER_RADIUS_PX,
+                OCCLUSION_BLOCK as f32,
+                occlusion.width as f32,
+                occlusion.height as f32,
             ),
         };
         models.clear();
@@ -900,6 +920,8 @@ struct CullInputs<'a> {
     settings: &'a RenderSettings,
     /// Whether the shadow view's lists are filled (a pass draws the shadow map).
     shadows: bool,
+    /// Whether small instances wait for the occlusion test.
+    occlusion: bool,
     subsets: usize,
 }
 

@@ -36,6 +36,10 @@ pub const SSAO_BLUR_COMP: &[u8] = spirv!("ssao_blur.comp");
 pub const CULL_COMP: &[u8] = spirv!("cull.comp");
 /// The indirect draws of the culled lists.
 pub const CULL_DRAWS_COMP: &[u8] = spirv!("cull_draws.comp");
+/// Occlusion culling of the small instances in view.
+pub const CULL_LATE_COMP: &[u8] = spirv!("cull_late.comp");
+/// The occlusion image: the farthest depth of each block of pixels.
+pub const OCCLUSION_DEPTH_COMP: &[u8] = spirv!("occlusion_depth.comp");
 /// A triangle covering the screen.
 pub const FULLSCREEN_VERT: &[u8] = spirv!("fullscreen.vert");
 /// The debug views.

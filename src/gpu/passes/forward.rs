@@ -6,7 +6,7 @@
 use ash::vk;
 
 use super::PassContext;
-use crate::gpu::cull_data::VIEW_CAMERA;
+use crate::gpu::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
 use crate::gpu::frame_data::ViewMode;
 
 /// Background of the final view: a pale sky, in linear light.
@@ -73,6 +73,9 @@ pub fn record(pc: &PassContext<'_>) {
         &p.forward_less
     };
     pc.draw_characters(characters, true, VIEW_CAMERA);
+    if pc.flags.occlusion {
+        pc.draw_characters(characters, true, VIEW_CAMERA_LATE);
+    }
     // SAFETY: inside the rendering begun above.
     unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
 }

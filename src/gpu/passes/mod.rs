@@ -53,6 +53,10 @@ pub struct Pipelines {
     pub cull: Pipeline,
     /// The culled lists' indirect draws (compute).
     pub cull_draws: Pipeline,
+    /// Occlusion culling of the small instances (compute).
+    pub cull_late: Pipeline,
+    /// The occlusion image (compute).
+    pub occlusion_depth: Pipeline,
 }
 
 /// The samplers and small textures the passes share.
@@ -100,6 +104,8 @@ pub struct PassContext<'a> {
     pub ao: (vk::ImageView, vk::ImageView),
     /// What a debug view shows.
     pub debug_source: vk::ImageView,
+    /// The occlusion image (white when there is none).
+    pub occlusion_depth: vk::ImageView,
     /// The palette ring's buffer, and where this frame's records and palettes are in it.
     pub ring: RingBinding,
     /// The frame's uniform buffer.

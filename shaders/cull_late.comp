@@ -1,0 +1,71 @@
+#version 460
+// Occlusion culling, one invocation per instance that cull.comp found in view but small: its
+// box is projected onto the occlusion image (the farthest depth of each 8x8 block of pixels
+// after the large instances and the ground were drawn) and drawn only if some of it may be in
+// front of what is already there. What passes joins the camera's late list, drawn into the
+// same depth before anything reads it, so the finished depth is the one every instance drawn
+// would give: an occluded instance adds nothing to it.
+#include "cull.glsl"
+#include "cull_lists.glsl"
+
+layout(local_size_x = 64) in;
+
+layout(set = 0, binding = 8) uniform sampler2D occlusion_depth;
+
+layout(std430, set = 0, binding = 9) readonly buffer Candidates {
+    uint candidates[];
+};
+
+// The most occlusion texels one test reads; a box covering more is large on screen and is
+// drawn (an instance that large is rarely hidden whole).
+const int MAX_TEXELS = 64;
+
+// Whether the box (centre, half size) lies wholly behind the depth already drawn.
+bool occluded(vec3 centre, vec3 half_size) {
+    vec2 lo = vec2(1e30);
+    vec2 hi = vec2(-1e30);
+    float nearest = 1.0;
+    for (int k = 0; k < 8; k++) {
+        vec3 corner = centre + half_size * vec3((k & 1) != 0 ? 1.0 : -1.0,
+                                                (k & 2) != 0 ? 1.0 : -1.0,
+                                                (k & 4) != 0 ? 1.0 : -1.0);
+        vec4 clip = cull.view_proj * vec4(corner, 1.0);
+        if (clip.w <= 0.0) {
+            return false; // reaches behind the eye: no rectangle to test
+        }
+        vec3 ndc = clip.xyz / clip.w;
+        lo = min(lo, ndc.xy);
+        hi = max(hi, ndc.xy);
+        nearest = min(nearest, ndc.z);
+    }
+    vec2 size = cull.occlusion.zw;
+    ivec2 t0 = ivec2(clamp(floor((lo * 0.5 + 0.5) * size), vec2(0.0), size - 1.0));
+    ivec2 t1 = ivec2(clamp(floor((hi * 0.5 + 0.5) * size), vec2(0.0), size - 1.0));
+    if ((t1.x - t0.x + 1) * (t1.y - t0.y + 1) > MAX_TEXELS) {
+        return false;
+    }
+    float farthest = 0.0;
+    for (int y = t0.y; y <= t1.y; y++) {
+        for (int x = t0.x; x <= t1.x; x++) {
+            farthest = max(farthest, texelFetch(occlusion_depth, ivec2(x, y), 0).r);
+        }
+    }
+    return nearest > farthest;
+}
+
+void main() {
+    uint k = gl_GlobalInvocationID.x;
+    if (k >= counters[candidates_index()]) {
+        return;
+    }
+    uint i = candidates[k];
+    InstanceRecord r = records[i];
+    uint model_index = r.model_flags & RECORD_MODEL_MASK;
+    CullModel model = models[model_index];
+    vec3 centre;
+    vec3 half_size;
+    world_box(r, model, centre, half_size);
+    if (!occluded(centre, half_size)) {
+        append(VIEW_CAMERA_LATE, model_index, model, camera_level(r, model, centre, half_size), i);
+    }
+}
