@@ -51,7 +51,23 @@ fn info_json_describes_the_builtin_character() {
         assert_eq!(min.as_array().expect("min").len(), 3);
         let height = max[1].as_f64().expect("y") - min[1].as_f64().expect("y");
         assert!((1.7..1.95).contains(&height), "height {height}");
+        // Coarser levels, each with fewer triangles and no smaller an error.
+        let lods = v["lods"].as_array().expect("lods");
+        assert!(lods.len() >= 3, "{lods:?}");
+        let triangles = v["triangles"].as_u64().expect("triangles");
+        let mut last = (triangles, 0.0);
+        for l in lods {
+            let (t, e) = (
+                l["triangles"].as_u64().expect("triangles"),
+                l["error"].as_f64().expect("error"),
+            );
+            assert!(t < last.0 && e >= last.1, "{lods:?}");
+            last = (t, e);
+        }
     }
+    // --no-lods makes none.
+    let v = json(&["info", "--no-lods", "--json"]);
+    assert_eq!(v["lods"].as_array().map(Vec::len), Some(0));
 }
 
 #[test]
@@ -66,6 +82,7 @@ fn info_text_lists_clips_and_subsets() {
         "idle",
         "skin",
         "shoes",
+        "lods       4 coarser levels",
         "bounds",
     ] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
@@ -209,10 +226,27 @@ fn help_documents_every_command() {
     for (command, flags) in [
         (&["info"][..], &["--json"][..]),
         (&["pose"], &["--clip", "--time", "--json", "--obj"]),
-        (&["run"], &["--headless"]),
+        (
+            &["run"],
+            &[
+                "--headless",
+                "--cull",
+                "--occlusion",
+                "--lod",
+                "--lod-bias",
+                "--animation",
+                "--bake-fps",
+                "--bake-memory",
+                "--camera",
+                "--no-lods",
+            ],
+        ),
         (&["bench", "palette"], &["--method"]),
         (&["bench", "sweep"], &["--repeat"]),
-        (&["bench", "frame"], &["--no-ssao"]),
+        (
+            &["bench", "frame"],
+            &["--no-ssao", "--lod", "--animation", "--camera", "--warmup"],
+        ),
     ] {
         let text = help(&[command, &["--help"]].concat());
         let name = command.join(" ");

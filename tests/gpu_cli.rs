@@ -164,6 +164,10 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "height",
         "view_proj",
         "instance_world",
+        "camera",
+        "drawn",
+        "lod_levels",
+        "animation",
     ];
     for key in keys {
         assert!(v.get(key).is_some(), "stats lack {key}: {text}");
@@ -206,6 +210,43 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
     let det = w[0] * (w[5] * w[10] - w[6] * w[9]) - w[1] * (w[4] * w[10] - w[6] * w[8])
         + w[2] * (w[4] * w[9] - w[5] * w[8]);
     assert!(det.abs() > 1e-3, "instance_world is singular: {w:?}");
+
+    // What the GPU drew in the last frame: every instance of the overview, in each skinned
+    // pass, at levels that add up; and how they were animated.
+    for pass in ["shadow", "depth_normal", "forward"] {
+        let drawn = &v["drawn"][pass];
+        assert_eq!(drawn["instances"], 64, "{pass}: {text}");
+        assert!(drawn["triangles"].as_u64().is_some_and(|t| t > 0), "{pass}");
+    }
+    let levels: u64 = v["lod_levels"]
+        .as_array()
+        .expect("lod_levels")
+        .iter()
+        .map(|n| n.as_u64().expect("a count"))
+        .sum();
+    assert_eq!(levels, 64);
+    let a = &v["animation"];
+    assert_eq!(
+        a["exact"].as_u64().expect("exact") + a["baked"].as_u64().expect("baked"),
+        64
+    );
+    assert_eq!(a["record_bytes_per_frame"], 64 * 80);
+    assert_eq!(v["camera"]["mode"], "orbit");
+}
+
+#[test]
+fn crowd_controls_refuse_nonsense_in_one_line() {
+    for (args, what) in [
+        (&["run", "--lod-bias", "0"][..], "lod-bias"),
+        (&["run", "--bake-fps", "0"], "bake-fps"),
+        (&["run", "--bake-memory", "0"], "bake-memory"),
+        (&["run", "--lod", "maybe"], "lod"),
+        (&["run", "--animation", "fast"], "animation"),
+        (&["run", "--camera", "drone"], "camera"),
+    ] {
+        let out = output(&mut throng(args));
+        one_line_error(&out, 2, what);
+    }
 }
 
 #[test]
