@@ -19,13 +19,14 @@ use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
 use throng::gpu::pipeline::{
-    BINDING_BAKED, BINDING_PALETTES, BINDING_RECORDS, BINDING_VISIBLE, CULL_BOUNDS, CULL_COMMANDS,
-    CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OUTPUT, CULL_RECORDS,
+    BINDING_BAKED, BINDING_PALETTES, BINDING_RECORDS, BINDING_VISIBLE, CULL_BOUNDS,
+    CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS,
+    CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
 };
 use throng::gpu::shaders::{
-    CULL_COMP, CULL_DRAWS_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG, FULLSCREEN_VERT, GROUND_FRAG,
-    GROUND_NORMAL_FRAG, GROUND_VERT, SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP,
-    SSAO_COMP,
+    CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
+    FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG, GROUND_VERT, OCCLUSION_DEPTH_COMP,
+    SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP, SSAO_COMP,
 };
 use throng::gpu::{DrawConstants, FrameData};
 
@@ -404,13 +405,21 @@ fn shaders() -> Vec<Module> {
         Module::parse("fullscreen.vert", FULLSCREEN_VERT),
         Module::parse("debug_view.frag", DEBUG_VIEW_FRAG),
         Module::parse("cull.comp", CULL_COMP),
+        Module::parse("cull_late.comp", CULL_LATE_COMP),
         Module::parse("cull_draws.comp", CULL_DRAWS_COMP),
+        Module::parse("occlusion_depth.comp", OCCLUSION_DEPTH_COMP),
     ]
 }
 
 /// Modules that need no per-frame uniforms (the full-screen triangle is made from
 /// `gl_VertexIndex` alone; the culling passes read their own `CullFrame`).
-const WITHOUT_FRAME: &[&str] = &["fullscreen.vert", "cull.comp", "cull_draws.comp"];
+const WITHOUT_FRAME: &[&str] = &[
+    "fullscreen.vert",
+    "cull.comp",
+    "cull_late.comp",
+    "cull_draws.comp",
+    "occlusion_depth.comp",
+];
 
 /// The set and binding of the variable holding block `block` (a struct id).
 fn binding_of(m: &Module, block: u32) -> (u32, u32) {
@@ -629,12 +638,12 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
-        shadow);
+        shadow, view_proj, occlusion);
     let model = rust_layout!(CullModel; range, errors, draws);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
         vertex_offset, first_instance);
-    for name in ["cull.comp", "cull_draws.comp"] {
+    for name in ["cull.comp", "cull_late.comp", "cull_draws.comp"] {
         let m = module(name);
         let block = m
             .laid_out_struct("CullFrame")
@@ -646,9 +655,9 @@ fn the_culling_blocks_match_cull_data() {
         assert_block_matches(&m, element, &model, size_of::<CullModel>());
         assert_eq!(stride as usize, size_of::<CullModel>());
         assert_eq!(binding_of(&m, models), (0, CULL_MODELS), "{name}: Models");
-        // A block a shader does not use is not in its SPIR-V: only the cull pass reads the
+        // A block a shader does not use is not in its SPIR-V: only the cull passes read the
         // records and bounds, only the draws pass the draw ranges.
-        let culls = name == "cull.comp";
+        let culls = name != "cull_draws.comp";
         if let Some((records, ..)) = runtime_array_of(&m, "Records") {
             assert_eq!(
                 binding_of(&m, records),
@@ -680,9 +689,22 @@ fn the_culling_blocks_match_cull_data() {
             "{name}: Counters"
         );
     }
-    let m = module("cull.comp");
-    let (lists, ..) = runtime_array_of(&m, "Lists").expect("Lists");
-    assert_eq!(binding_of(&m, lists), (0, CULL_OUTPUT));
+    for name in ["cull.comp", "cull_late.comp"] {
+        let m = module(name);
+        let (lists, ..) = runtime_array_of(&m, "Lists").expect("Lists");
+        assert_eq!(binding_of(&m, lists), (0, CULL_OUTPUT), "{name}: Lists");
+        let (candidates, ..) = runtime_array_of(&m, "Candidates").expect("Candidates");
+        assert_eq!(binding_of(&m, candidates), (0, CULL_CANDIDATES), "{name}");
+    }
+    let m = module("cull_late.comp");
+    let occlusion = variable_id(&m, "occlusion_depth").expect("the occlusion image");
+    assert_eq!(
+        (
+            m.decoration(occlusion, DEC_DESCRIPTOR_SET),
+            m.decoration(occlusion, DEC_BINDING)
+        ),
+        (Some(&[0][..]), Some(&[CULL_OCCLUSION_DEPTH][..]))
+    );
     let m = module("cull_draws.comp");
     let (counts, ..) = runtime_array_of(&m, "DrawCounts").expect("DrawCounts");
     assert_eq!(binding_of(&m, counts), (0, CULL_OUTPUT));

@@ -248,25 +248,32 @@ fn a_captured_frame_holds_the_labelled_passes_and_the_instanced_draws() {
     );
 
     // The crowd: in each pass that draws it, one indirect-count draw per subset of the
-    // built-in character; the GPU turned each into a draw per mesh level in use, and
-    // together they cover all 16 instances once per subset (every one is in view and casts
-    // a shadow into it). The ground is a plain draw of one instance.
+    // built-in character and list (the prepass draws the large instances, its late pass the
+    // small ones the occlusion test let through, the forward pass both lists); the GPU turned
+    // each into a draw per mesh level in use, and together they cover all 16 instances once
+    // per subset (every one is in view and casts a shadow into it). The ground is a plain
+    // draw of one instance.
     assert_eq!(
         indirect_regions,
-        3 * BUILTIN_SUBSETS,
-        "one indirect-count draw per subset in shadow, depth_normal and forward"
+        5 * BUILTIN_SUBSETS,
+        "indirect-count draws per subset: shadow, depth_normal, depth_normal_late, forward (2)"
     );
-    for pass in ["shadow", "depth_normal", "forward"] {
-        let drawn: u64 = got
-            .draws
+    let drawn_in = |passes: &[&str]| -> u64 {
+        got.draws
             .iter()
-            .filter(|d| d.indexed && d.labels.iter().any(|l| l == pass))
+            .filter(|d| d.indexed && d.labels.iter().any(|l| passes.contains(&l.as_str())))
             .map(|d| d.instances)
-            .sum();
+            .sum()
+    };
+    for passes in [
+        &["shadow"][..],
+        &["depth_normal", "depth_normal_late"],
+        &["forward"],
+    ] {
         assert_eq!(
-            drawn,
+            drawn_in(passes),
             u64::from(INSTANCES) * BUILTIN_SUBSETS as u64,
-            "{pass}: instances over its indexed draws (all draws: {:?})",
+            "{passes:?}: instances over the indexed draws (all draws: {:?})",
             got.draws
         );
     }

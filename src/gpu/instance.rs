@@ -10,18 +10,22 @@ use super::validation::messenger_info;
 
 const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
 
-/// Set to `0` to run the validation layer without its synchronization checks (they slow
-/// recording down; every test runs with them).
+/// Set to `0` to run the validation layer without its synchronization and best-practice
+/// checks (they slow recording down; every test runs with them).
 pub const SYNC_VALIDATION_ENV: &str = "THRONG_SYNC_VALIDATION";
 
 /// What the validation layer checks beyond its core rules: synchronization hazards (a missing
-/// or too weak barrier is a `SYNC-HAZARD-*` message, which fails a test like any other), unless
-/// [`SYNC_VALIDATION_ENV`] is `0`.
+/// or too weak barrier is a `SYNC-HAZARD-*` message, which fails a test like any other) and
+/// best practices (the few kinds throng does on purpose are explained, and not counted, in
+/// `validation::EXPLAINED`), unless [`SYNC_VALIDATION_ENV`] is `0`.
 fn validation_features() -> &'static [vk::ValidationFeatureEnableEXT] {
     if std::env::var(SYNC_VALIDATION_ENV).as_deref() == Ok("0") {
         &[]
     } else {
-        &[vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION]
+        &[
+            vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION,
+            vk::ValidationFeatureEnableEXT::BEST_PRACTICES,
+        ]
     }
 }
 

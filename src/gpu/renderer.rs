@@ -734,6 +734,13 @@ impl Renderer {
         }
     }
 
+    /// Uploads the crowd's baked frames if they changed since the last upload (after
+    /// [`Crowd::bake`]). [`Self::render`] does it too, but a caller that calls it before the
+    /// first frame keeps the upload out of that frame (and out of a capture of it).
+    pub fn upload_baked(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        self.ensure_baked(crowd)
+    }
+
     /// Uploads the crowd's baked frames when they changed (after baking: at start-up).
     fn ensure_baked(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
         let generation = crowd.baked_generation();

@@ -230,7 +230,7 @@ fn copy_levels(
             .src_stage_mask(vk::PipelineStageFlags2::COPY)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
             .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
-            .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ)
             .old_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
             .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
             .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
@@ -272,9 +272,11 @@ pub fn solid(
     upload(ctx, name, &texture, space, BlockUpload::WhenSupported)
 }
 
-/// A 1x1 depth image in SHADER_READ_ONLY_OPTIMAL: what a depth-comparison binding holds
-/// when its real image is not in the frame (shadows off). Validation checks such bindings
-/// statically, and a colour image has no comparison support.
+/// A 1x1 depth image in SHADER_READ_ONLY_OPTIMAL, cleared to the far plane (nothing in
+/// shadow): what a depth-comparison binding holds when its real image is not in the frame
+/// (shadows off). Validation checks such bindings statically, and a colour image has no
+/// comparison support. Cleared rather than left undefined: a binding is never read from
+/// undefined contents.
 pub fn depth_placeholder(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
     let image = GpuImage::new(
         ctx,
@@ -290,29 +292,65 @@ pub fn depth_placeholder(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
             aspect: vk::ImageAspectFlags::DEPTH,
         },
     )?;
+    let range = vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::DEPTH,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    };
     ctx.run_once("prepare the shadow-map placeholder", |cmd| {
-        let to_read = [vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::NONE)
-            .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
-            .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-            .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
-            .image(image.image)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: vk::ImageAspectFlags::DEPTH,
-                base_mip_level: 0,
-                level_count: 1,
-                base_array_layer: 0,
-                layer_count: 1,
-            })];
-        // SAFETY: a one-shot command buffer; the image is live and unused.
+        let barrier = |old, new, src_stage, src_access, dst_stage, dst_access| {
+            vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(src_stage)
+                .src_access_mask(src_access)
+                .dst_stage_mask(dst_stage)
+                .dst_access_mask(dst_access)
+                .old_layout(old)
+                .new_layout(new)
+                .src_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .dst_queue_family_index(vk::QUEUE_FAMILY_IGNORED)
+                .image(image.image)
+                .subresource_range(range)
+        };
+        let to_clear = [barrier(
+            vk::ImageLayout::UNDEFINED,
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::PipelineStageFlags2::NONE,
+            vk::AccessFlags2::NONE,
+            vk::PipelineStageFlags2::CLEAR,
+            vk::AccessFlags2::TRANSFER_WRITE,
+        )];
+        let to_read = [barrier(
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+            vk::PipelineStageFlags2::CLEAR,
+            vk::AccessFlags2::TRANSFER_WRITE,
+            vk::PipelineStageFlags2::FRAGMENT_SHADER,
+            vk::AccessFlags2::SHADER_READ,
+        )];
+        let far = vk::ClearDepthStencilValue {
+            depth: 1.0,
+            stencil: 0,
+        };
+        // SAFETY: a one-shot command buffer; the image is live, unused, and made for
+        // transfers and sampling.
         unsafe {
             ctx.cmd_pipeline_barrier2(
                 cmd,
+                &vk::DependencyInfo::default().image_memory_barriers(&to_clear),
+            );
+            ctx.device.cmd_clear_depth_stencil_image(
+                cmd,
+                image.image,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &far,
+                &[range],
+            );
+            ctx.cmd_pipeline_barrier2(
+                cmd,
                 &vk::DependencyInfo::default().image_memory_barriers(&to_read),
-            )
+            );
         };
     })?;
     Ok(image)

@@ -9,6 +9,36 @@ use ash::vk;
 /// Messages the validation layers reported, across every device of the process.
 static MESSAGES: AtomicU64 = AtomicU64::new(0);
 
+/// Best-practice warnings throng triggers on purpose, by message id, and why: logged at debug
+/// level, not counted. Everything else the layer says fails a test.
+pub const EXPLAINED: &[(&str, &str)] = &[
+    (
+        "UNASSIGNED-BestPractices-pipeline-stage-flags",
+        "timestamps around each pass are written at ALL_COMMANDS: a pass's time starts when \
+         everything before it has finished and ends when it has, so the passes' times add up \
+         to the frame's (a narrower stage would let them overlap)",
+    ),
+    (
+        "UNASSIGNED-BestPractices-SpirvDeprecated_WorkgroupSize",
+        "the shaders are SPIR-V 1.5 (the Vulkan 1.2 target, for 1.2 devices and RenderDoc), \
+         where a compute shader's WorkgroupSize is how its local size is given; LocalSizeId \
+         would need SPIR-V 1.6 and maintenance4",
+    ),
+    (
+        "UNASSIGNED-BestPractices-vkCreateInstance-specialuse-extension-debugging",
+        "VK_EXT_debug_utils names every object and labels every pass, so that validation \
+         messages and RenderDoc captures read in the program's own words",
+    ),
+];
+
+/// Whether a message's id is one of [`EXPLAINED`] (compared as bytes: the layer may call
+/// back from inside a frame's recording, which must not allocate).
+fn explained(id: &CStr) -> bool {
+    EXPLAINED
+        .iter()
+        .any(|(known, _)| known.as_bytes() == id.to_bytes())
+}
+
 /// Validation warnings and errors reported so far in this process.
 pub fn validation_messages() -> u64 {
     MESSAGES.load(Ordering::Relaxed)
@@ -53,13 +83,27 @@ unsafe extern "system" fn on_message(
             | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE,
     );
     // SAFETY: the layer passes a valid callback-data pointer whose strings live for the call.
-    let text = unsafe {
-        data.as_ref()
-            .filter(|d| !d.p_message.is_null())
-            .map(|d| CStr::from_ptr(d.p_message).to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    if counted {
+    let data = unsafe { data.as_ref() };
+    // SAFETY: as above.
+    let id = data
+        .filter(|d| !d.p_message_id_name.is_null())
+        .map(|d| unsafe { CStr::from_ptr(d.p_message_id_name) });
+    let is_explained = counted && id.is_some_and(explained);
+    if is_explained && !log::log_enabled!(log::Level::Debug) {
+        return vk::FALSE;
+    }
+    // SAFETY: as above.
+    let text = data
+        .filter(|d| !d.p_message.is_null())
+        .map(|d| {
+            unsafe { CStr::from_ptr(d.p_message) }
+                .to_string_lossy()
+                .into_owned()
+        })
+        .unwrap_or_default();
+    if is_explained {
+        log::debug!("validation (explained in gpu::validation::EXPLAINED): {text}");
+    } else if counted {
         MESSAGES.fetch_add(1, Ordering::Relaxed);
         if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
             log::error!("validation: {text}");

@@ -213,12 +213,12 @@ impl Session {
         lines
     }
 
-    /// Uploads every model to `renderer`, in crowd order.
+    /// Uploads every model to `renderer`, in crowd order, and the crowd's baked frames.
     pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
         for m in &self.models {
             renderer.add_model(m, &model_basis(m))?;
         }
-        Ok(())
+        renderer.upload_baked(&self.crowd)
     }
 
     /// Advances the crowd by `dt` seconds (a few instances cross-fade to another clip now

@@ -149,9 +149,12 @@ impl Access {
                 A::NONE,
                 Some(L::DEPTH_READ_ONLY_OPTIMAL),
             ),
+            // SHADER_READ rather than the narrower SHADER_SAMPLED_READ: the same for a sampled
+            // image, and what the validation layer's best-practice check expects with
+            // SHADER_READ_ONLY_OPTIMAL.
             Access::Sampled(s) => (
                 s.flags(),
-                A::SHADER_SAMPLED_READ,
+                A::SHADER_READ,
                 A::NONE,
                 Some(L::SHADER_READ_ONLY_OPTIMAL),
             ),

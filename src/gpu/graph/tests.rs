@@ -112,7 +112,7 @@ fn read_after_write_colour_then_sampled() {
             image(
                 hdr,
                 (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE),
-                (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+                (S::FRAGMENT_SHADER, A::SHADER_READ),
                 L::COLOR_ATTACHMENT_OPTIMAL,
                 L::SHADER_READ_ONLY_OPTIMAL,
             ),
@@ -250,7 +250,7 @@ fn second_reader_at_a_new_stage_gets_its_own_barrier() {
         [image(
             hdr,
             (S::FRAGMENT_SHADER, A::NONE),
-            (S::VERTEX_SHADER, A::SHADER_SAMPLED_READ),
+            (S::VERTEX_SHADER, A::SHADER_READ),
             L::SHADER_READ_ONLY_OPTIMAL,
             L::SHADER_READ_ONLY_OPTIMAL,
         )]
@@ -533,7 +533,7 @@ fn culling_drops_unread_passes_and_keeps_upstream_ones() {
         image(
             a,
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE),
-            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+            (S::FRAGMENT_SHADER, A::SHADER_READ),
             L::COLOR_ATTACHMENT_OPTIMAL,
             L::SHADER_READ_ONLY_OPTIMAL,
         )
@@ -906,7 +906,7 @@ mod recording {
         let img = image(
             ResourceId(0),
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE),
-            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+            (S::FRAGMENT_SHADER, A::SHADER_READ),
             L::COLOR_ATTACHMENT_OPTIMAL,
             L::SHADER_READ_ONLY_OPTIMAL,
         );
@@ -979,14 +979,14 @@ mod recording {
         let as_buffer = image(
             ResourceId(1),
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE),
-            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+            (S::FRAGMENT_SHADER, A::SHADER_READ),
             L::COLOR_ATTACHMENT_OPTIMAL,
             L::SHADER_READ_ONLY_OPTIMAL,
         );
         let ok = image(
             ResourceId(0),
             (S::COLOR_ATTACHMENT_OUTPUT, A::COLOR_ATTACHMENT_WRITE),
-            (S::FRAGMENT_SHADER, A::SHADER_SAMPLED_READ),
+            (S::FRAGMENT_SHADER, A::SHADER_READ),
             L::COLOR_ATTACHMENT_OPTIMAL,
             L::SHADER_READ_ONLY_OPTIMAL,
         );
