@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Measures what culling, mesh levels and baked animation buy: `throng bench frame` for each
+# crowd size and camera, with everything on, with levels off, and as the renderer drew before
+# them (levels and culling off, every palette exact), in alternating rounds so that a machine
+# whose speed drifts treats each setting alike. One JSON line per run in OUT (default
+# benches/results/scale/runs.jsonl); docs/crowds-at-scale.md tabulates them.
+#
+#   scripts/bench-scale.sh [MODEL] [SIZES] [CAMERAS] [ROUNDS]
+#   e.g. scripts/bench-scale.sh builtin 10000 "overview street" 2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+model=${1:-builtin}
+sizes=${2:-10000}
+cameras=${3:-"overview street"}
+rounds=${4:-2}
+out=${OUT:-benches/results/scale/runs.jsonl}
+width=${WIDTH:-1280}
+height=${HEIGHT:-720}
+frames=${FRAMES:-2}
+throng=${THRONG:-target/release/throng}
+mkdir -p "$(dirname "$out")"
+declare -A settings=(
+  [on]=""
+  [lod-off]="--lod off"
+  [before]="--lod off --cull off --animation exact"
+)
+for round in $(seq 1 "$rounds"); do
+  for size in $sizes; do
+    for camera in $cameras; do
+      for name in on lod-off before; do
+        # shellcheck disable=SC2086
+        if line=$("$throng" bench frame "$model" --instances "$size" --camera "$camera" \
+          --width "$width" --height "$height" --frames "$frames" --warmup 1 --json \
+          ${settings[$name]} | tr -d '\n'); then
+          echo "{\"round\": $round, \"setting\": \"$name\", \"report\": $line}" >> "$out"
+          echo "round $round $size $camera $name done" >&2
+        else
+          echo "round $round $size $camera $name FAILED" >&2
+        fi
+      done
+    done
+  done
+done
