@@ -21,7 +21,7 @@
 //! The clip is sampled at a fixed rate, plus every key time, plus its end; the motion between
 //! two samples is covered by padding, per joint and interval, as [`sweep`] explains.
 
-use glam::{Vec3, Vec4Swizzles};
+use glam::{Mat3, Vec3, Vec4Swizzles};
 
 use super::clip::AnimationClip;
 use super::error::AnimError;
@@ -31,25 +31,33 @@ use super::model::SkinnedModel;
 use super::pose::PoseScratch;
 use super::sample_grid;
 
-/// The bind-space volume of one joint: around the bind positions of the vertices it moves,
-/// the smallest box (`centre` plus or minus `half_extents`) and the sphere about the box's
-/// centre that holds them (`radius`). Carried by a palette, the two bound the points along
-/// each axis differently (the sphere is tighter for round clusters seen turned, the box for
-/// elongated ones seen along their axes), and the points lie in both, so the tighter of the
-/// two holds.
+/// The bind-space volume of one joint, around the bind positions of the vertices it moves:
+/// a box in the joint's own bind frame (`centre + axes * u` for `|u_i| <= half_extents_i`)
+/// and the sphere about the box's centre that holds them (`radius`).
+///
+/// The box's frame is the joint's: the offset takes bind space into it, so its axes are the
+/// columns of the offset's inverse. A limb lies along its joint's axes whatever its slant in
+/// the bind pose, so the box hugs it, and stays hugging it as the joint turns. Carried by a
+/// palette, the sphere and the box bound the points along each model axis differently (the
+/// sphere is tighter for a round cluster seen turned, the box for an elongated one seen
+/// along its axes); the points lie in both, so the tighter of the two holds. A joint whose
+/// offset cannot be inverted gets a box along the bind-space axes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointVolume {
-    /// Centre of the box, and of the sphere.
+    /// Centre of the box, and of the sphere, in bind space.
     pub centre: Vec3,
     /// Radius of the sphere.
     pub radius: f32,
-    /// Half the box's size on each axis.
+    /// The box's axes in bind space (columns; unit length times the offset's inverse scale).
+    pub axes: Mat3,
+    /// Half the box's size along each of its axes.
     pub half_extents: Vec3,
 }
 
 /// The relative padding for rounding: a product of f32 terms is off by a few units in the
-/// last place of the largest term, and the GPU's blend, the batch kernels' palettes and
-/// this module's sums round differently; 32 units of the largest magnitude cover them all.
+/// last place of the largest term, and the GPU's blend, the batch kernels' palettes, the
+/// offset's round trip and this module's sums round differently; 32 units of the largest
+/// magnitude cover them all.
 const ROUNDING: f32 = 32.0 * f32::EPSILON;
 
 /// Each joint's [`JointVolume`], `None` for joints that move no vertex. A joint moves a vertex
@@ -59,22 +67,37 @@ const ROUNDING: f32 = 32.0 * f32::EPSILON;
 pub fn joint_volumes(model: &SkinnedModel) -> Vec<Option<JointVolume>> {
     let joints = model.joint_count();
     let vertices = &model.mesh().vertices;
+    // Into each joint's frame and back: the offset and its inverse, or the identity.
+    let frames: Vec<(Mat3x4, Mat3x4)> = model
+        .skeleton()
+        .offsets()
+        .iter()
+        .map(|o| match o.inverse() {
+            Some(inverse) => (*o, inverse),
+            None => (Mat3x4::IDENTITY, Mat3x4::IDENTITY),
+        })
+        .collect();
     let mut lo = vec![Vec3::INFINITY; joints];
     let mut hi = vec![Vec3::NEG_INFINITY; joints];
     for v in vertices {
         let p = Vec3::from(v.position);
         for j in moved_by(v, joints) {
-            lo[j] = lo[j].min(p);
-            hi[j] = hi[j].max(p);
+            let q = frames[j].0.transform_point3(p);
+            lo[j] = lo[j].min(q);
+            hi[j] = hi[j].max(q);
         }
     }
-    let mut volumes: Vec<Option<JointVolume>> = lo
-        .iter()
-        .zip(&hi)
-        .map(|(&lo, &hi)| {
+    let mut volumes: Vec<Option<JointVolume>> = (0..joints)
+        .map(|j| {
+            let (lo, hi, back) = (lo[j], hi[j], &frames[j].1);
             (lo.x <= hi.x).then(|| JointVolume {
-                centre: (lo + hi) * 0.5,
+                centre: back.transform_point3((lo + hi) * 0.5),
                 radius: 0.0,
+                axes: Mat3::from_cols(
+                    back.transform_vector3(Vec3::X),
+                    back.transform_vector3(Vec3::Y),
+                    back.transform_vector3(Vec3::Z),
+                ),
                 half_extents: (hi - lo) * 0.5,
             })
         })
@@ -167,20 +190,23 @@ struct Placed {
     extent: Vec3,
 }
 
-/// Carries `volume` by `m`. The sphere becomes an ellipsoid whose half size along axis `k` is
-/// the radius times the length of row `k` of the linear part (exact, and safe under the shear
-/// a non-uniform parent scale gives, where the largest column length would fall short); the
-/// box becomes a parallelepiped whose half size along axis `k` is row `k`'s absolute values
-/// dotted with the half extents. Both hold the carried points, so the smaller holds. Also
-/// returns the largest magnitude of the terms summed, for the rounding padding.
+/// Carries `volume` by `m`. The sphere becomes an ellipsoid whose half size along model axis
+/// `k` is the radius times the length of row `k` of the linear part (exact, and safe under the
+/// shear a non-uniform parent scale gives, where the largest column length would fall short);
+/// the box becomes a parallelepiped with axes `linear * axes`, whose half size along axis `k`
+/// is row `k` of that product, in absolute values, dotted with the half extents. Both hold the
+/// carried points, so the smaller holds. Also returns the largest magnitude of the terms
+/// summed, for the rounding padding.
 fn place(volume: &JointVolume, m: &Mat3x4) -> (Placed, f32) {
     let mut extent = [0.0f32; 3];
     let mut magnitude = 0.0f32;
-    let reach = volume.centre.abs() + volume.half_extents;
     for (e, row) in extent.iter_mut().zip(&m.rows) {
         let linear = row.xyz();
-        *e = (volume.radius * linear.length()).min(linear.abs().dot(volume.half_extents));
-        magnitude = magnitude.max(linear.abs().dot(reach) + row.w.abs());
+        // Row `k` of `linear * axes`: row `k` of `linear` dotted with each axis.
+        let along = volume.axes.transpose() * linear;
+        let by_box = along.abs().dot(volume.half_extents);
+        *e = (volume.radius * linear.length()).min(by_box);
+        magnitude = magnitude.max(linear.abs().dot(volume.centre.abs()) + by_box + row.w.abs());
     }
     let placed = Placed {
         centre: m.transform_point3(volume.centre),
@@ -450,14 +476,19 @@ mod tests {
         let volumes = joint_volumes(&model);
         assert!(volumes[2].is_none(), "the hand moves nothing");
         let shoulder = volumes[0].expect("shoulder");
-        // The shoulder moves the vertices from y = 0 to y = 1.2 (the elbow's blend zone).
-        assert!(shoulder.centre.abs_diff_eq(Vec3::new(0.0, 0.6, 0.05), 1e-6));
+        // The shoulder moves the vertices from y = 0 to y = 1.1 (at 1.2 the elbow has them
+        // all).
+        assert!(
+            shoulder
+                .centre
+                .abs_diff_eq(Vec3::new(0.0, 0.55, 0.05), 1e-6)
+        );
         assert!(
             shoulder
                 .half_extents
-                .abs_diff_eq(Vec3::new(0.1, 0.6, 0.0), 1e-6)
+                .abs_diff_eq(Vec3::new(0.1, 0.55, 0.0), 1e-6)
         );
-        assert!((shoulder.radius - (0.01f32 + 0.36).sqrt()).abs() < 1e-6);
+        assert!((shoulder.radius - (0.01f32 + 0.3025).sqrt()).abs() < 1e-6);
     }
 
     #[test]
@@ -522,6 +553,7 @@ mod tests {
         let volume = JointVolume {
             centre: Vec3::ZERO,
             radius: 1.0,
+            axes: Mat3::IDENTITY,
             half_extents: Vec3::new(1.0, 0.1, 0.1),
         };
         let (aligned, _) = place(&volume, &Mat3x4::IDENTITY);
