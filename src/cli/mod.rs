@@ -5,6 +5,7 @@ mod bench_frame;
 mod bench_sweep;
 mod crowd_args;
 mod info;
+mod interrupt;
 mod load_args;
 mod output;
 mod pass_args;

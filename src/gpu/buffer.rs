@@ -51,13 +51,17 @@ impl GpuBuffer {
         // SAFETY: `buffer` was just created on this device.
         let mut requirements = unsafe { device.get_buffer_memory_requirements(buffer) };
         requirements.alignment = requirements.alignment.max(align);
-        let allocation = ctx.allocator().allocate(&AllocationCreateDesc {
-            name,
-            requirements,
-            location,
-            linear: true,
-            allocation_scheme: AllocationScheme::GpuAllocatorManaged,
-        });
+        let allocation = if super::fault::allocation_fails(name) {
+            Err(gpu_allocator::AllocationError::OutOfMemory)
+        } else {
+            ctx.allocator().allocate(&AllocationCreateDesc {
+                name,
+                requirements,
+                location,
+                linear: true,
+                allocation_scheme: AllocationScheme::GpuAllocatorManaged,
+            })
+        };
         let allocation = match allocation {
             Ok(a) => a,
             Err(source) => {

@@ -39,6 +39,16 @@ pub enum GpuError {
         /// The driver's answer.
         result: vk::Result,
     },
+    /// The device stopped working (`VK_ERROR_DEVICE_LOST`): a driver reset, a hang the
+    /// driver gave up on, a crash. Nothing more can be drawn with it.
+    #[error(
+        "the GPU was lost while {what} (VK_ERROR_DEVICE_LOST: the driver reset it or it \
+         crashed); nothing more can be drawn"
+    )]
+    DeviceLost {
+        /// What was being done.
+        what: String,
+    },
     /// gpu-allocator failed.
     #[error("allocating {what}: {source}")]
     Allocation {
@@ -69,9 +79,26 @@ pub trait VkContext<T> {
 
 impl<T> VkContext<T> for Result<T, vk::Result> {
     fn context(self, what: impl Into<String>) -> Result<T, GpuError> {
-        self.map_err(|result| GpuError::Vulkan {
-            what: what.into(),
-            result,
-        })
+        self.map_err(|result| GpuError::vulkan(what, result))
+    }
+}
+
+impl GpuError {
+    /// A failed Vulkan call: [`GpuError::DeviceLost`] for a lost device, else
+    /// [`GpuError::Vulkan`].
+    pub fn vulkan(what: impl Into<String>, result: vk::Result) -> Self {
+        if result == vk::Result::ERROR_DEVICE_LOST {
+            GpuError::DeviceLost { what: what.into() }
+        } else {
+            GpuError::Vulkan {
+                what: what.into(),
+                result,
+            }
+        }
+    }
+
+    /// Whether the device is gone.
+    pub fn is_device_lost(&self) -> bool {
+        matches!(self, GpuError::DeviceLost { .. })
     }
 }

@@ -13,6 +13,7 @@ mod context;
 mod cull;
 pub mod cull_data;
 mod error;
+pub mod fault;
 mod frame;
 mod frame_data;
 pub mod frame_graph;

@@ -657,10 +657,8 @@ impl Renderer {
         )?;
         frame.timestamp(1, vk::PipelineStageFlags2::ALL_COMMANDS);
         // SAFETY: the command buffer is recording.
-        unsafe { self.ctx.device.end_command_buffer(cmd) }.map_err(|result| GpuError::Vulkan {
-            what: "ending the frame's commands".into(),
-            result,
-        })?;
+        unsafe { self.ctx.device.end_command_buffer(cmd) }
+            .map_err(|result| GpuError::vulkan("ending the frame's commands", result))?;
 
         let value = self.last_value + 1;
         let cmds = [vk::CommandBufferSubmitInfo::default().command_buffer(cmd)];
@@ -691,6 +689,15 @@ impl Renderer {
             .wait_semaphore_infos(waits.as_slice())
             .command_buffer_infos(&cmds)
             .signal_semaphore_infos(&signals[..signal_count]);
+        if super::fault::device_lost_at(self.frame_number + 1) {
+            return Err(GpuError::DeviceLost {
+                what: format!(
+                    "submitting frame {} (injected by {})",
+                    self.frame_number + 1,
+                    super::fault::FAULT_ENV
+                ),
+            });
+        }
         self.ctx.submit(&[submit], vk::Fence::null())?;
         self.last_value = value;
         // A slot the ring did not hand out is a bug here, reported rather than left to tear

@@ -144,15 +144,16 @@ impl Timeline {
             };
             match result {
                 Ok(()) => return Ok(()),
-                Err(vk::Result::TIMEOUT) => log::info!(
-                    "still waiting for the GPU to finish frame {value} ({:.0} s)",
+                Err(vk::Result::TIMEOUT) => log::warn!(
+                    "the GPU is still drawing frame {value} after {:.0} s; waiting on \
+                     (Ctrl-C stops after it, a second Ctrl-C at once)",
                     start.elapsed().as_secs_f64()
                 ),
                 Err(result) => {
-                    return Err(GpuError::Vulkan {
-                        what: format!("waiting for frame {value}"),
+                    return Err(GpuError::vulkan(
+                        format!("waiting for frame {value}"),
                         result,
-                    });
+                    ));
                 }
             }
         }

@@ -234,10 +234,7 @@ impl Swapchain {
             Ok((index, _suboptimal)) => index,
             Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => return Ok(None),
             Err(result) => {
-                return Err(GpuError::Vulkan {
-                    what: "acquiring a swapchain image".into(),
-                    result,
-                });
+                return Err(GpuError::vulkan("acquiring a swapchain image", result));
             }
         };
         self.next_acquire = (self.next_acquire + 1) % self.acquired.len();
@@ -272,10 +269,7 @@ impl Swapchain {
         match result {
             Ok(false) => Ok(true),
             Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => Ok(false),
-            Err(result) => Err(GpuError::Vulkan {
-                what: "presenting".into(),
-                result,
-            }),
+            Err(result) => Err(GpuError::vulkan("presenting", result)),
         }
     }
 }

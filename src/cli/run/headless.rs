@@ -36,6 +36,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         say!("{line}")?;
     }
 
+    crate::cli::interrupt::install();
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);
     let mut stats = Stats::new(true);
     let start = Instant::now();
@@ -45,7 +46,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         let last = match args.frames {
             Some(f) => stats.frames() + 1 >= f,
             None => start.elapsed().as_secs_f64() >= seconds,
-        };
+        } || crate::cli::interrupt::requested();
         let anim_ms = session.advance(HEADLESS_DT)?;
         let inputs = session.inputs(aspect);
         let number = stats.frames() + 1;

@@ -76,6 +76,7 @@ impl FlyKeys {
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let session = Session::new(args)?;
+    crate::cli::interrupt::install();
     let event_loop =
         EventLoop::new().map_err(|e| GpuError::Window(format!("opening the display: {e}")))?;
     let mut app = App {
@@ -283,7 +284,7 @@ impl App<'_> {
         let done = match (self.args.frames, self.args.seconds) {
             (Some(f), _) if self.stats.frames() >= f => true,
             (_, Some(s)) if self.start.elapsed() >= Duration::from_secs_f64(s) => true,
-            _ => false,
+            _ => crate::cli::interrupt::requested(),
         };
         Ok(done)
     }
