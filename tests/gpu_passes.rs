@@ -420,24 +420,25 @@ fn the_graph_culls_the_passes_nothing_reads() {
         eprintln!("skipped: this device has no timestamps, so no pass times");
         return;
     }
-    // Culling runs first in every frame: the skinned passes draw its lists.
-    let culling = [
-        pass::CULL_CLEAR,
-        pass::CULL,
-        pass::CULL_DRAWS,
-        pass::CULL_STATS,
+    // Culling runs first in every frame: the skinned passes draw its lists. Its counters
+    // are copied for the statistics last, once every list is final.
+    let culling = [pass::CULL_CLEAR, pass::CULL, pass::CULL_DRAWS];
+    let stats = [pass::CULL_STATS];
+    // With the prepass, the small instances are culled against its depth and added to it.
+    let occlusion = [
+        pass::OCCLUSION_DEPTH,
+        pass::CULL_LATE,
+        pass::CULL_DRAWS_LATE,
+        pass::DEPTH_NORMAL_LATE,
     ];
     assert_eq!(
         all,
         [
             &culling[..],
-            &[
-                pass::SHADOW,
-                pass::DEPTH_NORMAL,
-                pass::SSAO,
-                pass::SSAO_BLUR,
-                pass::FORWARD
-            ]
+            &[pass::SHADOW, pass::DEPTH_NORMAL],
+            &occlusion,
+            &[pass::SSAO, pass::SSAO_BLUR, pass::FORWARD],
+            &stats,
         ]
         .concat()
     );
@@ -449,15 +450,41 @@ fn the_graph_culls_the_passes_nothing_reads() {
         no_ssao,
         [
             &culling[..],
-            &[pass::SHADOW, pass::DEPTH_NORMAL, pass::FORWARD]
+            &[pass::SHADOW, pass::DEPTH_NORMAL],
+            &occlusion,
+            &[pass::FORWARD],
+            &stats,
         ]
         .concat(),
         "with ssao off"
     );
+    let no_occlusion = passes_under(
+        &mut s,
+        RenderSettings {
+            occlusion: false,
+            ..settings(true, true, true)
+        },
+    );
+    assert_eq!(
+        no_occlusion,
+        [
+            &culling[..],
+            &[
+                pass::SHADOW,
+                pass::DEPTH_NORMAL,
+                pass::SSAO,
+                pass::SSAO_BLUR,
+                pass::FORWARD
+            ],
+            &stats,
+        ]
+        .concat(),
+        "with occlusion off"
+    );
     let bare = passes_under(&mut s, settings(false, false, false));
     assert_eq!(
         bare,
-        [&culling[..], &[pass::FORWARD]].concat(),
+        [&culling[..], &[pass::FORWARD], &stats].concat(),
         "with every optional pass off"
     );
     assert_no_validation_messages();

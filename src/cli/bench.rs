@@ -26,20 +26,21 @@ pub struct BenchArgs {
 #[derive(Debug, Subcommand)]
 enum BenchCommand {
     /// Palette throughput: instances at independent times of one clip, evaluated in parallel
-    /// into a ring slot; reports joints (bones) per second.
+    /// into a ring slot; reports joints per second, per thread, ns per joint and GB/s.
     Palette(PaletteArgs),
-    /// Palette throughput over a grid of thread and instance counts, as a table, JSON, and an
-    /// SVG plot of joints per second against threads and against instances.
+    /// Palette throughput over a grid of joint, thread and instance counts in rounds (worst,
+    /// median, best), optionally against another program (--versus); table, JSON, SVG plot.
     Sweep(SweepArgs),
-    /// Whole rendered frames, headless: frame, CPU animation and GPU milliseconds for each
-    /// crowd size.
+    /// Whole rendered frames, headless: frame, CPU animation and GPU milliseconds (per pass)
+    /// and what the GPU drew, for each crowd size.
     Frame(super::bench_frame::FrameArgs),
 }
 
 /// Which model a benchmark runs: a file, the built-in one, or a generated one.
 #[derive(Debug, Args)]
 pub(super) struct ModelArgs {
-    /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
+    /// Model: `builtin` (default) or a model file (`.m3d`, `.gltf`/`.glb`, `.fbx`,
+    /// `.sdkmesh`, `.x`; any other file Assimp reads when built with the `assimp` feature).
     pub(super) model: Option<String>,
     /// Clip name or index (default: `walk` if the model has one, else the first clip; a
     /// generated model has `even` and `uneven`).
@@ -52,9 +53,10 @@ pub(super) struct ModelArgs {
     /// Shape of a generated model.
     #[arg(long, value_enum, default_value_t = Shape::Tree)]
     pub(super) synthetic_shape: Shape,
-    /// Palette stores: `auto` (streaming stores for frames larger than the last-level cache),
-    /// or one kind forced: direct from the SIMD lanes into every palette of the batch (the
-    /// crowd's way), or staged in scratch and copied out lane after lane (kept to measure).
+    /// Palette stores: `auto` (the crowd's choice: streaming stores for frames of 5 MiB or
+    /// more, staged in scratch for batches wider than four lanes), or one kind forced: direct
+    /// from the SIMD lanes into every palette of the batch, or staged and copied out lane after
+    /// lane.
     #[arg(long, value_enum, default_value_t = Stores::Auto)]
     pub(super) stores: Stores,
     #[command(flatten)]
@@ -129,8 +131,8 @@ struct PaletteArgs {
     #[arg(long, value_enum, default_value_t = Method::Crowd)]
     method: Method,
     /// Print JSON: {"joints_per_s", "joints_per_s_per_thread", "ns_per_joint", "gb_per_s",
-    /// "threads", "instances", "joints", ...} (and, until the next release, the same figures
-    /// under their old names "joints_per_s", "joints_per_s_per_thread", "ns_per_joint").
+    /// "threads", "instances", "joints", ...} (and, until the next release, the first three
+    /// under their old names "bones_per_s", "bones_per_s_per_thread", "ns_per_bone").
     #[arg(long)]
     json: bool,
 }

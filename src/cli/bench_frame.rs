@@ -26,7 +26,9 @@ const DT: f32 = 1.0 / 60.0;
 
 #[derive(Debug, Args)]
 pub struct FrameArgs {
-    /// Models: `builtin` (default), `.m3d` or glTF files (several share the crowd).
+    /// Models: `builtin` (default) or model files (`.m3d`, `.gltf`/`.glb`, `.fbx`, `.sdkmesh`,
+    /// `.x`; any other file Assimp reads when built with the `assimp` feature). Several models
+    /// share the crowd.
     models: Vec<String>,
     /// Crowd sizes to measure.
     #[arg(long, value_delimiter = ',', value_parser = parse_instances, default_values_t = [100, 1_000, 10_000])]

@@ -10,8 +10,8 @@ use super::output::{print_json, say, shown};
 
 #[derive(Debug, Args)]
 pub struct InfoArgs {
-    /// Model: `builtin` (default) or a model file (`.m3d`, `.gltf`/`.glb`, `.fbx`, `.x`,
-    /// `.sdkmesh`; other formats through Assimp when built with the `assimp` feature).
+    /// Model: `builtin` (default) or a model file (`.m3d`, `.gltf`/`.glb`, `.fbx`,
+    /// `.sdkmesh`, `.x`; any other file Assimp reads when built with the `assimp` feature).
     model: Option<String>,
     #[command(flatten)]
     load: LoadArgs,

@@ -25,7 +25,7 @@ pub struct LoadArgs {
     #[arg(long, value_name = "FILE")]
     anim: Option<PathBuf>,
     /// The memory one model load may hold, in bytes (default: 64 MiB plus 32 bytes per input
-    /// byte, at most 4 GiB; README, "Input safety"). A file that needs more is refused with
+    /// byte, at most 4 GiB; docs/input-safety.md). A file that needs more is refused with
     /// one line saying what needed how much; a texture that needs more is left out with a
     /// warning. Raise it for a model that needs more, lower it to hold a load to less.
     #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]

@@ -17,10 +17,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Crowds of skinned, animated characters.
+/// Renders crowds of skinned, animated characters with Vulkan.
 ///
-/// MODEL is `builtin` (the generated character, the default), a `.m3d` file, a glTF 2.0
-/// file (`.gltf` or `.glb`), or a `.sdkmesh` file. Set RUST_LOG=info (or debug) for more detail on stderr.
+/// MODEL is `builtin` (the generated character, the default) or a model file: `.m3d`, glTF 2.0
+/// (`.gltf`, `.glb`), FBX (`.fbx`), SDKMESH (`.sdkmesh`), DirectX text `.x`; built with the
+/// `assimp` feature, any other file Assimp reads. Set RUST_LOG=info (or debug) for more
+/// detail on stderr.
 #[derive(Debug, Parser)]
 #[command(name = "throng", version, about, long_about)]
 pub struct Cli {
@@ -30,13 +32,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Summarize a model: format, joints, clips, vertices, triangles, subsets, bounds.
+    /// Describe a model: format, loader, joints, clips, vertices, triangles, subsets, mesh
+    /// levels, bounds.
     Info(info::InfoArgs),
     /// Print the skinning palette of a clip at a time (and optionally the skinned mesh).
     Pose(pose::PoseArgs),
-    /// Animate a crowd of instances and report palettes per second.
+    /// Render a crowd of animated instances with Vulkan, in a window or headless to PNG,
+    /// reporting frame, animation and per-pass GPU times.
     Run(run::RunArgs),
-    /// Benchmarks (palette throughput).
+    /// Benchmarks: palette throughput (palette, sweep) and whole rendered frames (frame).
     Bench(bench::BenchArgs),
 }
 

@@ -35,8 +35,9 @@ pub struct PassArgs {
     /// may cast a shadow it sees; off draws every instance in every pass.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     cull: Switch,
-    /// Draw each instance with the coarsest mesh level whose error covers at most a pixel
-    /// (the shadow map one level coarser); off draws the full mesh everywhere.
+    /// Draw each instance with the coarsest mesh level whose error covers at most a quarter
+    /// pixel (times --lod-bias; a shadow's level may stray twice that, or two shadow-map
+    /// texels, whichever is more); off draws the full mesh everywhere.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     lod: Switch,
     /// With --cull on: draw the instances large on screen first, then only those smaller ones

@@ -13,7 +13,8 @@ use super::{CliError, parse_time};
 
 #[derive(Debug, Args)]
 pub struct PoseArgs {
-    /// Model: `builtin` (default), a `.m3d` file, or a `.gltf`/`.glb` file.
+    /// Model: `builtin` (default) or a model file (`.m3d`, `.gltf`/`.glb`, `.fbx`,
+    /// `.sdkmesh`, `.x`; any other file Assimp reads when built with the `assimp` feature).
     model: Option<String>,
     #[command(flatten)]
     load: LoadArgs,

@@ -63,8 +63,9 @@ pub enum PresentArg {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Models: `builtin` (default), `.m3d` files, `.gltf`/`.glb` files. Several models share
-    /// the crowd, interleaved on the grid.
+    /// Models: `builtin` (default) or model files (`.m3d`, `.gltf`/`.glb`, `.fbx`, `.sdkmesh`,
+    /// `.x`; any other file Assimp reads when built with the `assimp` feature). Several models
+    /// share the crowd, interleaved on the grid.
     models: Vec<String>,
     /// Number of animated instances, all models together (1 to 4,000,000).
     #[arg(long, default_value_t = 4000, value_parser = parse_instances)]
