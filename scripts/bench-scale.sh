@@ -7,6 +7,7 @@
 #
 #   scripts/bench-scale.sh [MODEL] [SIZES] [CAMERAS] [ROUNDS]
 #   e.g. scripts/bench-scale.sh builtin 10000 "overview street" 2
+#   SETTINGS="on lod-off" FRAMES=1 scripts/bench-scale.sh builtin 100000 "overview street" 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${1:-builtin}
@@ -27,7 +28,7 @@ declare -A settings=(
 for round in $(seq 1 "$rounds"); do
   for size in $sizes; do
     for camera in $cameras; do
-      for name in on lod-off before; do
+      for name in ${SETTINGS:-on lod-off before}; do
         # shellcheck disable=SC2086
         if line=$("$throng" bench frame "$model" --instances "$size" --camera "$camera" \
           --width "$width" --height "$height" --frames "$frames" --warmup 1 --json \

@@ -1,0 +1,105 @@
+//! A long session: 1,500 small frames of a crowd that changes clips and cross-fades all the
+//! time, exact near the camera and baked farther off. After warm-up, the process's resident
+//! memory stays flat and the GPU allocator holds the same allocations and blocks (nothing is
+//! allocated per frame and forgotten, on either side), with no validation message.
+
+mod gpu_common;
+
+use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
+use throng::crowd::{AnimationMode, BakeSettings};
+use throng::gpu::{RenderSettings, ViewMode};
+
+const WARM_UP: usize = 150;
+const FRAMES: usize = 1_500;
+/// What resident memory may grow by after warm-up: allocator and driver caches settle in
+/// steps of pages; a leak of even a hundred bytes a frame would pass this by the end.
+const RSS_SLACK: u64 = 2 << 20;
+
+/// Resident memory of this process, in bytes (Linux: `/proc/self/statm`, in pages).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// The GPU allocator's live allocations, blocks and allocated bytes.
+fn gpu_memory(r: &throng::gpu::HeadlessRenderer) -> (usize, usize, u64) {
+    let report = r.context().allocator().generate_report();
+    (
+        report.allocations.len(),
+        report.blocks.len(),
+        report.total_allocated_bytes,
+    )
+}
+
+#[test]
+fn memory_stays_flat_over_a_long_session() {
+    let Some(mut r) = renderer(96, 64) else {
+        return;
+    };
+    let model = builtin();
+    let clips = model.clips().len();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 48, 7);
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    r.renderer()
+        .set_settings(RenderSettings::default())
+        .expect("settings");
+    let mut camera = framing(&r, &bounds);
+    camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+
+    let mut rss_after_warm_up = None;
+    let mut gpu_after_warm_up = None;
+    let mut rss_max = 0;
+    let mut fades = 0;
+    for f in 0..FRAMES {
+        // A few instances switch clip every frame, with fades of varying length; others
+        // queue their next clip, so queues run dry and refill.
+        for k in 0..3 {
+            let i = (f * 7 + k * 13) % crowd.len();
+            let inst = crowd.instance_mut(i);
+            let next = (inst.clip() + 1 + k) % clips;
+            if k == 2 {
+                if inst.queue().next().is_none() {
+                    inst.enqueue(next, 0.1).expect("enqueue");
+                }
+            } else {
+                inst.play(next, 0.05 + 0.1 * k as f32).expect("play");
+                fades += 1;
+            }
+        }
+        crowd.update(1.0 / 60.0);
+        r.render(&mut crowd, &frame).expect("frame");
+        if f + 1 == WARM_UP {
+            r.renderer().gpu_ms_average().expect("wait");
+            rss_after_warm_up = resident_bytes();
+            gpu_after_warm_up = Some(gpu_memory(&r));
+        } else if f + 1 > WARM_UP && f % 100 == 0 {
+            rss_max = rss_max.max(resident_bytes().unwrap_or(0));
+        }
+    }
+    r.renderer().gpu_ms_average().expect("wait");
+    let rss_end = resident_bytes();
+    let gpu_end = gpu_memory(&r);
+    eprintln!(
+        "{FRAMES} frames, {fades} fades: resident {rss_after_warm_up:?} after warm-up, \
+         {rss_end:?} at the end (most {rss_max}); GPU allocations, blocks, bytes \
+         {gpu_after_warm_up:?} then {gpu_end:?}"
+    );
+    assert_eq!(
+        Some(gpu_end),
+        gpu_after_warm_up,
+        "GPU allocations changed after warm-up"
+    );
+    if let (Some(start), Some(end)) = (rss_after_warm_up, rss_end) {
+        let most = end.max(rss_max);
+        assert!(
+            most <= start + RSS_SLACK,
+            "resident memory grew from {start} to {most} bytes after warm-up"
+        );
+    }
+    let counts = crowd.counts();
+    assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
+    assert_no_validation_messages();
+}
