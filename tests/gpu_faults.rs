@@ -161,3 +161,36 @@ fn a_second_ctrl_c_exits_at_once() {
     let status = wait_within(&mut child, Duration::from_secs(30));
     assert_eq!(status.code(), Some(130));
 }
+
+#[test]
+fn a_crowd_past_the_devices_limits_is_refused_before_allocating() {
+    // 4,000,000 exact palettes of 22 joints: 4.2 GB per frame, 12.7 GB at three frames in
+    // flight, past what any device binds as one range or maps in one heap.
+    let out = throng(&[
+        "run",
+        "--headless",
+        "--instances",
+        "4000000",
+        "--frames",
+        "1",
+        "--width",
+        "64",
+        "--height",
+        "64",
+        "--animation",
+        "exact",
+        "--no-lods",
+    ])
+    .output()
+    .expect("the throng binary runs");
+    if no_device(&out) {
+        return;
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "not one line: {stderr}");
+    assert!(
+        stderr.contains("4000000 instances") && stderr.contains("MB, more than"),
+        "names what needs how much: {stderr}"
+    );
+}

@@ -13,6 +13,25 @@ pub enum RingError {
         /// Bytes asked for (`usize::MAX` when the size itself overflowed).
         bytes: usize,
     },
+    /// The ring a crowd needs is more than its allocator's limits allow (checked before
+    /// allocating).
+    #[error(
+        "{instances} instances with {joints} palette matrices need {what} of {needed_mb:.1} MB, more than the {limit_mb:.1} MB of the device's {limit_what}"
+    )]
+    ExceedsLimit {
+        /// Instances per frame.
+        instances: usize,
+        /// Palette matrices per frame.
+        joints: usize,
+        /// What is too large ("a palette ring", "a frame's palettes", ...).
+        what: String,
+        /// Megabytes it needs.
+        needed_mb: f64,
+        /// Megabytes the limit allows.
+        limit_mb: f64,
+        /// What sets the limit.
+        limit_what: &'static str,
+    },
     /// The allocator had no memory for it.
     #[error("out of memory allocating {bytes} bytes for the palette ring")]
     OutOfMemory {

@@ -20,7 +20,9 @@ pub mod visibility;
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
 pub use error::RingError;
 pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
-pub use region::{HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator};
+pub use region::{
+    HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits,
+};
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
 pub use synthetic::{SyntheticShape, synthetic_model};
 pub use system::{AnimationCounts, AnimationMode, Crowd, CrowdError, ModelId, Placement};

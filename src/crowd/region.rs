@@ -34,6 +34,36 @@ pub trait RegionAllocator {
     type Region: MappedRegion;
     /// A region of at least `bytes` bytes.
     fn allocate(&mut self, bytes: usize) -> Result<Self::Region, RingError>;
+
+    /// What this allocator's regions and their consumer can take, checked before anything
+    /// is allocated (default: no limit beyond the address space).
+    fn limits(&self) -> RingLimits {
+        RingLimits::NONE
+    }
+}
+
+/// The largest ring a consumer can use: one region's bytes, and one slot's records or
+/// palettes as one bound range (a GPU binds each as a storage buffer range).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RingLimits {
+    /// Bytes of one region (all slots together).
+    pub region: usize,
+    /// What bounds `region`, for the message (e.g. "host-visible memory heap").
+    pub region_what: &'static str,
+    /// Bytes of one slot's records, and of its palettes.
+    pub range: usize,
+    /// What bounds `range`, for the message.
+    pub range_what: &'static str,
+}
+
+impl RingLimits {
+    /// No limit beyond the address space.
+    pub const NONE: Self = Self {
+        region: isize::MAX as usize,
+        region_what: "address space",
+        range: isize::MAX as usize,
+        range_what: "address space",
+    };
 }
 
 /// Allocates zeroed host memory.

@@ -4,7 +4,7 @@
 
 use super::error::RingError;
 use super::record::InstanceRecord;
-use super::region::{MappedRegion, REGION_ALIGN, RegionAllocator};
+use super::region::{MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits};
 use crate::anim::Mat3x4;
 
 /// Frames in flight unless told otherwise.
@@ -122,6 +122,7 @@ impl<A: RegionAllocator> PaletteRing<A> {
             return Err(RingError::NoSlots);
         }
         let layout = SlotLayout::new(instances, joints)?;
+        check_limits(layout, slots, allocator.limits())?;
         let region = allocate(&mut allocator, layout, slots)?;
         Ok(Self {
             allocator,
@@ -181,10 +182,22 @@ impl<A: RegionAllocator> PaletteRing<A> {
                 want.max(have.saturating_add(have / 2))
             }
         };
-        let layout = SlotLayout::new(
+        let needed = SlotLayout::new(
+            instances.max(self.layout.instances),
+            joints.max(self.layout.joints),
+        )?;
+        let limits = self.allocator.limits();
+        check_limits(needed, self.slots, limits)?;
+        // Room to grow where the limits leave it; exactly what is needed where they do not.
+        let grown = SlotLayout::new(
             grow(self.layout.instances, instances),
             grow(self.layout.joints, joints),
         )?;
+        let layout = if check_limits(grown, self.slots, limits).is_ok() {
+            grown
+        } else {
+            needed
+        };
         let region = allocate(&mut self.allocator, layout, self.slots)?;
         let old = std::mem::replace(&mut self.region, region);
         let last_token = self
@@ -268,6 +281,45 @@ impl<A: RegionAllocator> PaletteRing<A> {
             }),
         }
     }
+}
+
+/// Refuses a layout whose slot ranges or whole region exceed `limits`, saying what needs how
+/// much.
+fn check_limits(layout: SlotLayout, slots: usize, limits: RingLimits) -> Result<(), RingError> {
+    const MB: f64 = 1e6;
+    let fail = |what: String, needed: usize, limit: usize, limit_what| {
+        Err(RingError::ExceedsLimit {
+            instances: layout.instances,
+            joints: layout.joints,
+            what,
+            needed_mb: needed as f64 / MB,
+            limit_mb: limit as f64 / MB,
+            limit_what,
+        })
+    };
+    let records = layout.palette_offset;
+    let palettes = layout.stride - layout.palette_offset;
+    if records > limits.range {
+        return fail(
+            "instance records".into(),
+            records,
+            limits.range,
+            limits.range_what,
+        );
+    }
+    if palettes > limits.range {
+        return fail("palettes".into(), palettes, limits.range, limits.range_what);
+    }
+    let region = layout.stride.saturating_mul(slots);
+    if region > limits.region {
+        return fail(
+            format!("a palette ring of {slots} frames in flight"),
+            region,
+            limits.region,
+            limits.region_what,
+        );
+    }
+    Ok(())
 }
 
 fn allocate<A: RegionAllocator>(
@@ -381,6 +433,61 @@ mod tests {
             PaletteRing::new(HostAllocator, 0, 1, 1),
             Err(RingError::NoSlots)
         ));
+    }
+
+    /// Host memory under a consumer's limits.
+    struct Limited(RingLimits);
+
+    impl RegionAllocator for Limited {
+        type Region = <HostAllocator as RegionAllocator>::Region;
+        fn allocate(&mut self, bytes: usize) -> Result<Self::Region, RingError> {
+            assert!(bytes <= self.0.region, "allocated past the limit");
+            HostAllocator.allocate(bytes)
+        }
+        fn limits(&self) -> RingLimits {
+            self.0
+        }
+    }
+
+    #[test]
+    fn limits_refuse_before_allocating_and_cap_growth() {
+        let limits = RingLimits {
+            region: 3 * 64 * 1024,
+            region_what: "test heap",
+            range: 48 * 1024,
+            range_what: "test range",
+        };
+        // Palettes of one slot past the range: refused, saying what and how much.
+        let err = PaletteRing::new(Limited(limits), 3, 10, 1025)
+            .err()
+            .expect("past the range");
+        let text = err.to_string();
+        assert!(
+            matches!(err, RingError::ExceedsLimit { joints: 1025, .. }),
+            "{text}"
+        );
+        assert!(
+            text.contains("palettes") && text.contains("test range"),
+            "{text}"
+        );
+        // Within the range but three slots past the region.
+        let err = PaletteRing::new(Limited(limits), 4, 100, 1000)
+            .err()
+            .expect("past the region");
+        assert!(err.to_string().contains("test heap"), "{err}");
+        // Growth by half again would pass the limit: the ring grows to what is needed only.
+        let mut ring = PaletteRing::new(Limited(limits), 3, 10, 700).expect("fits");
+        ring.reserve(10, 1000).expect("what is needed fits");
+        assert_eq!(ring.layout().joints, 1000);
+        assert!(matches!(
+            ring.reserve(10, 1025),
+            Err(RingError::ExceedsLimit { .. })
+        ));
+        assert_eq!(
+            ring.layout().joints,
+            1000,
+            "a refused growth changes nothing"
+        );
     }
 
     #[test]

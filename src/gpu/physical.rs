@@ -32,6 +32,10 @@ pub struct Candidate {
     pub limits: vk::PhysicalDeviceLimits,
     /// Whether the optional `maintenance4` feature (1.3) is there to enable.
     pub maintenance4: bool,
+    /// Bytes of the largest memory heap the host can map (where the palette ring lives).
+    pub host_visible_heap: u64,
+    /// The largest single allocation the device promises to make (`maxMemoryAllocationSize`).
+    pub max_allocation: u64,
 }
 
 /// Device extensions throng cannot run without (besides what 1.3 made core).
@@ -158,6 +162,7 @@ fn inspect(
     }) else {
         return fail("no graphics queue that can present".into());
     };
+    let (host_visible_heap, max_allocation) = memory_limits(instance, physical);
     Ok(Candidate {
         physical,
         name: name.clone(),
@@ -169,7 +174,32 @@ fn inspect(
         timestamps: props_q.timestamp_valid_bits > 0,
         limits: props.limits,
         maintenance4,
+        host_visible_heap,
+        max_allocation,
     })
+}
+
+/// The largest host-visible heap and the largest allocation the device allows.
+fn memory_limits(instance: &ash::Instance, physical: vk::PhysicalDevice) -> (u64, u64) {
+    // SAFETY: `physical` came from this instance.
+    let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let heaps = &memory.memory_heaps[..memory.memory_heap_count as usize];
+    let host_visible_heap = types
+        .iter()
+        .filter(|t| {
+            t.property_flags
+                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE)
+        })
+        .filter_map(|t| heaps.get(t.heap_index as usize))
+        .map(|h| h.size)
+        .max()
+        .unwrap_or(0);
+    let mut maintenance3 = vk::PhysicalDeviceMaintenance3Properties::default();
+    let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut maintenance3);
+    // SAFETY: as above; Vulkan 1.1 made the query core, and throng needs 1.2.
+    unsafe { instance.get_physical_device_properties2(physical, &mut props) };
+    (host_visible_heap, maintenance3.max_memory_allocation_size)
 }
 
 /// The features throng turns on must all be supported; returns whether the optional

@@ -15,7 +15,9 @@ use gpu_allocator::MemoryLocation;
 use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
-use crate::crowd::{MappedRegion, REGION_ALIGN, RegionAllocator, ReleaseWait, RingError};
+use crate::crowd::{
+    MappedRegion, REGION_ALIGN, RegionAllocator, ReleaseWait, RingError, RingLimits,
+};
 
 /// Allocates ring regions as mapped storage buffers.
 pub struct DeviceRingAllocator {
@@ -65,6 +67,33 @@ unsafe impl MappedRegion for DeviceRegion {
 
 impl RegionAllocator for DeviceRingAllocator {
     type Region = DeviceRegion;
+
+    /// A slot's records and palettes are each bound as one storage buffer range; the region
+    /// is one allocation of host-visible memory.
+    fn limits(&self) -> RingLimits {
+        let physical = &self.ctx.physical;
+        let heap = physical.host_visible_heap;
+        // A driver that reports no allocation limit has none below its heap.
+        let max_allocation = match physical.max_allocation {
+            0 => u64::MAX,
+            m => m,
+        };
+        let (region, region_what) = if max_allocation < heap {
+            (
+                max_allocation,
+                "largest allocation (maxMemoryAllocationSize)",
+            )
+        } else {
+            (heap, "host-visible memory heap")
+        };
+        let clamp = |bytes: u64| usize::try_from(bytes).unwrap_or(usize::MAX);
+        RingLimits {
+            region: clamp(region),
+            region_what,
+            range: clamp(u64::from(physical.limits.max_storage_buffer_range)),
+            range_what: "storage buffer range (maxStorageBufferRange)",
+        }
+    }
 
     fn allocate(&mut self, bytes: usize) -> Result<DeviceRegion, RingError> {
         let buffer = GpuBuffer::new(
