@@ -238,7 +238,7 @@ fn is_fps_line(line: &str) -> bool {
 }
 
 #[test]
-fn a_window_presents_resizes_and_closes_on_escape() {
+fn a_window_presents_resizes_hides_and_closes_on_escape() {
     if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
         return;
     }
@@ -321,6 +321,16 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         .unwrap_or_else(|| panic!("xdotool found no window named throng"))
         .trim()
         .to_string();
+    // A hundred resizes in quick succession, as a user dragging a corner makes them: each
+    // size the renderer sees recreates the swapchain and the frame's images.
+    for k in 0..100u32 {
+        let (w, h) = (
+            (160 + k * 37 % 320).to_string(),
+            (120 + k * 53 % 240).to_string(),
+        );
+        xdotool(&display, &["windowsize", &id, &w, &h]);
+        thread::sleep(Duration::from_millis(15));
+    }
     let (w, h) = (RESIZED.0.to_string(), RESIZED.1.to_string());
     xdotool(&display, &["windowsize", &id, &w, &h]);
     let geometry = xdotool(&display, &["getwindowgeometry", &id]);
@@ -340,6 +350,20 @@ fn a_window_presents_resizes_and_closes_on_escape() {
         ) {
             fail_with_stderr(&mut throng, stderr_reader, &why);
         }
+    }
+
+    // Hidden and shown again (what a window manager does to minimize and restore; Xvfb has
+    // none to ask), the window goes on presenting.
+    xdotool(&display, &["windowunmap", "--sync", &id]);
+    thread::sleep(Duration::from_millis(500));
+    xdotool(&display, &["windowmap", "--sync", &id]);
+    if let Err(why) = wait_for_line(
+        &lines,
+        Duration::from_secs(20),
+        "statistics line after hiding and showing",
+        is_fps_line,
+    ) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
     }
 
     // Fly mode: F, then W held for a second of frames, moves the eye forward. winit ignores

@@ -29,6 +29,12 @@ pub const EXPLAINED: &[(&str, &str)] = &[
         "VK_EXT_debug_utils names every object and labels every pass, so that validation \
          messages and RenderDoc captures read in the program's own words",
     ),
+    (
+        "UNASSIGNED-BestPractices-SuboptimalSwapchain",
+        "a window resized between an image's acquire and its present makes the present \
+         report VK_SUBOPTIMAL_KHR; the window loop recreates the swapchain before the next \
+         frame, which is what the warning asks for, but the layer warns on the report itself",
+    ),
 ];
 
 /// Whether a message's id is one of [`EXPLAINED`] (compared as bytes: the layer may call

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use glam::{Vec3, Vec4};
-use throng::anim::{Mat3x4, SkinnedModel};
+use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
@@ -140,9 +140,23 @@ impl Session {
                         .map_err(|e| CliError::Argument(format!("--pose: {}: {e}", m.name())))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
+            // A time outside the clip holds its first or last pose, as `throng pose` does.
+            for (m, &c) in models.iter().zip(&clips) {
+                let duration = m.clips().get(c).map_or(0.0, |clip| clip.duration());
+                if !(0.0..=duration).contains(&pose.time) {
+                    log::warn!(
+                        "--pose {}@{}: {}'s clip lasts {duration:.3} s; holding its pose at {:.3} s",
+                        throng::text::printable(&pose.clip),
+                        pose.time,
+                        throng::text::printable(m.name()),
+                        pose.time.clamp(0.0, duration)
+                    );
+                }
+            }
             for (i, p) in placed.iter().enumerate() {
                 let inst = crowd.instance_mut(i);
                 inst.play(clips[p.model], 0.0)?;
+                inst.set_playback(Playback::Clamp);
                 inst.set_time(pose.time);
                 inst.set_speed(0.0);
             }

@@ -15,7 +15,7 @@ use throng::gpu::{
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::event::{ElementState, KeyEvent, MouseButton, MouseScrollDelta, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
@@ -31,6 +31,8 @@ const MAX_DT: f32 = 0.1;
 const ORBIT_PER_PIXEL: f32 = 0.005;
 /// Fly mode's speed: this share of the scene's radius per second (four times with Shift).
 const FLY_SPEED: f32 = 0.15;
+/// How often a minimized window wakes to see whether Ctrl-C asked the run to stop.
+const MINIMIZED_POLL: Duration = Duration::from_millis(250);
 
 /// The keys held in fly mode (by position: W/A/S/D wherever the layout puts those letters).
 #[derive(Default)]
@@ -397,9 +399,23 @@ impl ApplicationHandler for App<'_> {
         }
     }
 
-    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
         if let Some(live) = &self.state {
-            live.window.request_redraw();
+            // Minimized, there is nothing to draw: no redraw is asked for, so the event loop
+            // sleeps until the next event (a restore, a resize) instead of spinning a core,
+            // waking a few times a second only to see whether Ctrl-C asked it to stop.
+            let size = live.window.inner_size();
+            let minimized =
+                live.window.is_minimized() == Some(true) || size.width == 0 || size.height == 0;
+            if !minimized {
+                event_loop.set_control_flow(ControlFlow::Wait);
+                live.window.request_redraw();
+            } else if crate::cli::interrupt::requested() {
+                event_loop.exit();
+            } else {
+                event_loop
+                    .set_control_flow(ControlFlow::WaitUntil(Instant::now() + MINIMIZED_POLL));
+            }
         }
     }
 
