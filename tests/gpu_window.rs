@@ -352,20 +352,6 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
         }
     }
 
-    // Hidden and shown again (what a window manager does to minimize and restore; Xvfb has
-    // none to ask), the window goes on presenting.
-    xdotool(&display, &["windowunmap", "--sync", &id]);
-    thread::sleep(Duration::from_millis(500));
-    xdotool(&display, &["windowmap", "--sync", &id]);
-    if let Err(why) = wait_for_line(
-        &lines,
-        Duration::from_secs(20),
-        "statistics line after hiding and showing",
-        is_fps_line,
-    ) {
-        fail_with_stderr(&mut throng, stderr_reader, &why);
-    }
-
     // Fly mode: F, then W held for a second of frames, moves the eye forward. winit ignores
     // synthetic (XSendEvent) key events, which is what `xdotool key --window` sends, so
     // focus the window and type through XTEST instead.
@@ -381,6 +367,21 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
         fail_with_stderr(&mut throng, stderr_reader, &why);
     }
     xdotool(&display, &["keyup", "w"]);
+
+    // Hidden and shown again (what a window manager does to minimize and restore; Xvfb has
+    // none to ask), the window goes on presenting.
+    xdotool(&display, &["windowunmap", "--sync", &id]);
+    thread::sleep(Duration::from_millis(500));
+    xdotool(&display, &["windowmap", "--sync", &id]);
+    xdotool(&display, &["windowfocus", "--sync", &id]);
+    if let Err(why) = wait_for_line(
+        &lines,
+        Duration::from_secs(20),
+        "statistics line after hiding and showing",
+        is_fps_line,
+    ) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
+    }
 
     // Escape quits.
     xdotool(&display, &["key", "Escape"]);

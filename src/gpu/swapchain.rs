@@ -163,6 +163,10 @@ impl Swapchain {
         // SAFETY: valid surface and create info; the old swapchain is retired by this call.
         let swapchain = unsafe { self.loader.create_swapchain(&info, None) }
             .context("creating the swapchain")?;
+        // The frames' own waits cover their command buffers, not the presentation engine's
+        // wait on each image's "rendered" semaphore; only an idle queue covers that, so the
+        // semaphores are not destroyed while a present may still wait on one.
+        self.ctx.wait_idle();
         self.destroy_images();
         if old != vk::SwapchainKHR::null() {
             // SAFETY: the caller waited for frames using the old swapchain.
