@@ -135,6 +135,10 @@ fn xdotool(display: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The window tests run one at a time: two X servers started at once in one process race
+/// for the same display number.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A private X server on the first free display from a number derived from the process id.
 fn start_xvfb() -> (Guard, String) {
     let first = 100 + std::process::id() % 400;
@@ -245,6 +249,9 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
     if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
         return;
     }
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (_xvfb, display) = start_xvfb();
 
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -481,4 +488,64 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
         forward > 0.0,
         "holding W did not move the eye forward: from {eye0:?} to {eye1:?}"
     );
+}
+
+#[test]
+fn a_lost_surface_is_made_again_and_presenting_goes_on() {
+    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+        return;
+    }
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (_xvfb, display) = start_xvfb();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_window")
+        .join(format!("surface-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let stats = dir.join("stats.json");
+    let _ = std::fs::remove_file(&stats);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_throng"));
+    cmd.args([
+        "run",
+        "--instances",
+        "4",
+        "--seconds",
+        "4",
+        "--width",
+        "160",
+        "--height",
+        "120",
+        "--no-shadows",
+        "--no-ssao",
+        "--stats-json",
+        stats.to_str().expect("UTF-8 path"),
+    ])
+    .env("DISPLAY", &display)
+    .env("THRONG_FAULT", "surface-lost:5")
+    .env_remove("WAYLAND_DISPLAY")
+    .env_remove("RUST_LOG")
+    .stdin(Stdio::null());
+    let out = run_bounded(cmd, Duration::from_secs(120));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success()
+        && stderr.contains("no Vulkan")
+        && missing(&format!("no Vulkan device ({stderr})"))
+    {
+        return;
+    }
+    assert!(out.status.success(), "stderr: {stderr}");
+    assert!(
+        stderr.contains("surface was lost; presenting to a new one"),
+        "stderr: {stderr}"
+    );
+    let text =
+        std::fs::read_to_string(&stats).unwrap_or_else(|e| panic!("{}: {e}", stats.display()));
+    let v: Value = serde_json::from_str(&text).expect("stats JSON");
+    let frames = v["frames"].as_u64().expect("frames");
+    assert!(
+        frames > 5,
+        "only {frames} frames, the fault came at the fifth"
+    );
+    assert_eq!(v["validation_messages"], 0, "{text}");
 }

@@ -22,6 +22,13 @@ pub struct WindowHandles {
     pub window: raw_window_handle::RawWindowHandle,
 }
 
+/// The surface a context presents to; replaced whole when the old one is lost.
+struct PresentSurface {
+    current: Mutex<vk::SurfaceKHR>,
+    loader: ash::khr::surface::Instance,
+    window: WindowHandles,
+}
+
 /// How to create a context.
 #[derive(Clone, Debug, Default)]
 pub struct ContextOptions {
@@ -57,8 +64,9 @@ pub struct GpuContext {
     pub push_descriptor: ash::khr::push_descriptor::Device,
     debug_utils: Option<ash::ext::debug_utils::Device>,
     commands13: Commands13,
-    /// The window surface, when presenting (destroyed before the instance).
-    surface: Option<(vk::SurfaceKHR, ash::khr::surface::Instance)>,
+    /// The window surface, when presenting (destroyed before the instance), and the window
+    /// it was made for (to make it again when the surface is lost).
+    surface: Option<PresentSurface>,
     /// Declared last: dropped after the device.
     instance: Instance,
 }
@@ -171,7 +179,13 @@ impl GpuContext {
             push_descriptor,
             debug_utils,
             commands13,
-            surface,
+            surface: surface
+                .zip(window)
+                .map(|((surface, loader), window)| PresentSurface {
+                    current: Mutex::new(surface),
+                    loader,
+                    window,
+                }),
             instance,
         };
         ctx.name(ctx.queue, "graphics queue");
@@ -196,7 +210,53 @@ impl GpuContext {
 
     /// The window surface and its loader, when the context presents.
     pub fn surface(&self) -> Option<(vk::SurfaceKHR, &ash::khr::surface::Instance)> {
-        self.surface.as_ref().map(|(s, l)| (*s, l))
+        self.surface.as_ref().map(|p| {
+            let current = *p.current.lock().unwrap_or_else(PoisonError::into_inner);
+            (current, &p.loader)
+        })
+    }
+
+    /// Makes a new surface for the window after the old one was lost
+    /// (`VK_ERROR_SURFACE_LOST_KHR`) and destroys the old one.
+    ///
+    /// # Safety
+    /// No swapchain of the old surface may remain (destroy it first), and the window the
+    /// context was made for is still alive (as [`GpuContext::new`] requires).
+    pub unsafe fn replace_surface(&self) -> Result<(), GpuError> {
+        let p = self
+            .surface
+            .as_ref()
+            .ok_or_else(|| GpuError::Window("the context has no surface".into()))?;
+        // SAFETY: the window outlives the context (the caller's promise to `new`).
+        let fresh = unsafe {
+            ash_window::create_surface(
+                &self.instance.entry,
+                &self.instance.instance,
+                p.window.display,
+                p.window.window,
+                None,
+            )
+        }
+        .context("creating the window surface again")?;
+        let pd = self.physical.physical;
+        // SAFETY: valid physical device, family and the surface just made.
+        let supported = unsafe {
+            p.loader
+                .get_physical_device_surface_support(pd, self.physical.queue_family, fresh)
+        }
+        .unwrap_or(false);
+        if !supported {
+            // SAFETY: nothing uses the surface just made.
+            unsafe { p.loader.destroy_surface(fresh, None) };
+            return Err(GpuError::Window(
+                "the window's new surface cannot be presented to from this device's queue".into(),
+            ));
+        }
+        let mut current = p.current.lock().unwrap_or_else(PoisonError::into_inner);
+        let old = std::mem::replace(&mut *current, fresh);
+        // SAFETY: the caller destroyed every swapchain of the old surface.
+        unsafe { p.loader.destroy_surface(old, None) };
+        Ok(())
     }
 
     /// The instance.
@@ -439,8 +499,12 @@ impl Drop for GpuContext {
         unsafe {
             ManuallyDrop::drop(&mut self.allocator);
             self.device.destroy_device(None);
-            if let Some((surface, loader)) = self.surface.take() {
-                loader.destroy_surface(surface, None);
+            if let Some(p) = self.surface.take() {
+                let surface = p
+                    .current
+                    .into_inner()
+                    .unwrap_or_else(PoisonError::into_inner);
+                p.loader.destroy_surface(surface, None);
             }
         }
     }

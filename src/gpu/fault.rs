@@ -1,8 +1,9 @@
 //! Faults on demand, for tests of the paths real faults take (they are rare and hard to
 //! provoke): `THRONG_FAULT=device-lost:K` makes the submission of frame K (counted from 1)
 //! report a lost device; `THRONG_FAULT=alloc:NAME` makes the allocation of the first buffer
-//! whose name starts with NAME fail as if the device were out of memory. Unset (the normal
-//! case) nothing changes. Read once per process.
+//! whose name starts with NAME fail as if the device were out of memory;
+//! `THRONG_FAULT=surface-lost:K` makes the K-th swapchain acquire (from 1) report the window's
+//! surface lost. Unset (the normal case) nothing changes. Read once per process.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +18,8 @@ pub enum Fault {
     DeviceLostAt(u64),
     /// The first buffer allocation whose name starts with this fails.
     AllocationFails(String),
+    /// This swapchain acquire (from 1) reports `VK_ERROR_SURFACE_LOST_KHR`.
+    SurfaceLostAt(u64),
 }
 
 /// The fault asked for, if any (a value that parses as neither is ignored, with a warning).
@@ -28,7 +31,8 @@ pub fn injected() -> Option<&'static Fault> {
             let fault = parse(&spec);
             if fault.is_none() {
                 log::warn!(
-                    "{FAULT_ENV}={} is neither device-lost:FRAME nor alloc:NAME; ignored",
+                    "{FAULT_ENV}={} is not device-lost:FRAME, alloc:NAME or surface-lost:ACQUIRE; \
+                     ignored",
                     crate::text::printable(&spec)
                 );
             }
@@ -42,6 +46,11 @@ fn parse(spec: &str) -> Option<Fault> {
     match kind {
         "device-lost" => arg.parse().ok().filter(|&k| k > 0).map(Fault::DeviceLostAt),
         "alloc" if !arg.is_empty() => Some(Fault::AllocationFails(arg.to_string())),
+        "surface-lost" => arg
+            .parse()
+            .ok()
+            .filter(|&k| k > 0)
+            .map(Fault::SurfaceLostAt),
         _ => None,
     }
 }
@@ -49,6 +58,11 @@ fn parse(spec: &str) -> Option<Fault> {
 /// Whether the submission of frame `number` (from 1) is to report a lost device.
 pub fn device_lost_at(number: u64) -> bool {
     matches!(injected(), Some(Fault::DeviceLostAt(k)) if *k == number)
+}
+
+/// Whether swapchain acquire `number` (from 1) is to report a lost surface.
+pub fn surface_lost_at(number: u64) -> bool {
+    matches!(injected(), Some(Fault::SurfaceLostAt(k)) if *k == number)
 }
 
 /// Whether the allocation of buffer `name` is to fail (once: the first match only).
@@ -69,6 +83,7 @@ mod tests {
     #[test]
     fn specs_parse_or_are_refused() {
         assert_eq!(parse("device-lost:3"), Some(Fault::DeviceLostAt(3)));
+        assert_eq!(parse("surface-lost:5"), Some(Fault::SurfaceLostAt(5)));
         assert_eq!(
             parse("alloc:palette ring"),
             Some(Fault::AllocationFails("palette ring".into()))
@@ -79,6 +94,7 @@ mod tests {
             "alloc:",
             "lost:3",
             "device-lost",
+            "surface-lost:0",
         ] {
             assert_eq!(parse(bad), None, "{bad}");
         }

@@ -59,6 +59,10 @@ pub struct Swapchain {
     /// Size of the images.
     pub extent: vk::Extent2D,
     mode: PresentMode,
+    /// The surface reported itself lost; the next `recreate` makes a new one first.
+    surface_lost: bool,
+    /// Images acquired so far (for `THRONG_FAULT=surface-lost:K`).
+    acquires: u64,
 }
 
 impl Swapchain {
@@ -82,6 +86,8 @@ impl Swapchain {
             format: vk::Format::B8G8R8A8_SRGB,
             extent: wanted,
             mode,
+            surface_lost: false,
+            acquires: 0,
         };
         for i in 0..=frames_in_flight {
             this.acquired.push(semaphore(ctx, &format!("acquire {i}"))?);
@@ -90,9 +96,43 @@ impl Swapchain {
         Ok(this)
     }
 
-    /// Re-creates the swapchain for a new size (or after it went out of date). The caller
-    /// has waited for frames that use the old images.
+    /// Re-creates the swapchain for a new size (or after it went out of date, or its surface
+    /// was lost: then with a new surface). The caller has waited for frames that use the old
+    /// images.
     pub fn recreate(&mut self, wanted: vk::Extent2D) -> Result<(), GpuError> {
+        if self.surface_lost {
+            self.replace_surface()?;
+        }
+        match self.create(wanted) {
+            Err(GpuError::Vulkan {
+                result: vk::Result::ERROR_SURFACE_LOST_KHR,
+                ..
+            }) => {
+                self.replace_surface()?;
+                self.create(wanted)
+            }
+            other => other,
+        }
+    }
+
+    /// A lost surface cannot be presented to again: the swapchain goes, the context makes a
+    /// new surface for the same window, and the caller's `create` makes a swapchain for it.
+    fn replace_surface(&mut self) -> Result<(), GpuError> {
+        self.ctx.wait_idle();
+        self.destroy_images();
+        if self.swapchain != vk::SwapchainKHR::null() {
+            // SAFETY: the queue is idle; nothing uses the swapchain's images.
+            unsafe { self.loader.destroy_swapchain(self.swapchain, None) };
+            self.swapchain = vk::SwapchainKHR::null();
+        }
+        // SAFETY: the surface's only swapchain is gone; the window outlives the context.
+        unsafe { self.ctx.replace_surface() }?;
+        self.surface_lost = false;
+        log::warn!("the window's surface was lost; presenting to a new one");
+        Ok(())
+    }
+
+    fn create(&mut self, wanted: vk::Extent2D) -> Result<(), GpuError> {
         let (surface, surface_loader) = self
             .ctx
             .surface()
@@ -229,14 +269,28 @@ impl Swapchain {
     /// more semaphore than frames in flight rotate).
     pub fn acquire(&mut self) -> Result<Option<Acquired>, GpuError> {
         let semaphore = self.acquired[self.next_acquire];
-        // SAFETY: valid swapchain; the semaphore is unsignalled (its last wait completed).
-        let result = unsafe {
-            self.loader
-                .acquire_next_image(self.swapchain, u64::MAX, semaphore, vk::Fence::null())
+        self.acquires += 1;
+        let result = if super::fault::surface_lost_at(self.acquires) {
+            // Reported instead of acquiring, so no semaphore is left signalled.
+            Err(vk::Result::ERROR_SURFACE_LOST_KHR)
+        } else {
+            // SAFETY: valid swapchain; the semaphore is unsignalled (its last wait completed).
+            unsafe {
+                self.loader.acquire_next_image(
+                    self.swapchain,
+                    u64::MAX,
+                    semaphore,
+                    vk::Fence::null(),
+                )
+            }
         };
         let index = match result {
             Ok((index, _suboptimal)) => index,
             Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => return Ok(None),
+            Err(vk::Result::ERROR_SURFACE_LOST_KHR) => {
+                self.surface_lost = true;
+                return Ok(None);
+            }
             Err(result) => {
                 return Err(GpuError::vulkan("acquiring a swapchain image", result));
             }
@@ -258,7 +312,7 @@ impl Swapchain {
 
     /// Presents an image rendered with `acquired.sync`. Returns false when the swapchain
     /// should be recreated (out of date or suboptimal).
-    pub fn present(&self, acquired: &Acquired) -> Result<bool, GpuError> {
+    pub fn present(&mut self, acquired: &Acquired) -> Result<bool, GpuError> {
         let waits = acquired.sync.signal;
         let swapchains = [self.swapchain];
         let indices = [acquired.index];
@@ -273,6 +327,10 @@ impl Swapchain {
         match result {
             Ok(false) => Ok(true),
             Ok(true) | Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => Ok(false),
+            Err(vk::Result::ERROR_SURFACE_LOST_KHR) => {
+                self.surface_lost = true;
+                Ok(false)
+            }
             Err(result) => Err(GpuError::vulkan("presenting", result)),
         }
     }
