@@ -29,6 +29,13 @@ struct PresentSurface {
     window: WindowHandles,
 }
 
+// SAFETY: the raw window and display handles are plain addresses, only read by
+// `replace_surface`, which the window's own thread calls (the swapchain that needs it lives
+// there, as the window does); the surface itself is behind a mutex.
+unsafe impl Send for PresentSurface {}
+// SAFETY: as above.
+unsafe impl Sync for PresentSurface {}
+
 /// How to create a context.
 #[derive(Clone, Debug, Default)]
 pub struct ContextOptions {
