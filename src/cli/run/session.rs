@@ -19,6 +19,8 @@ use crate::cli::crowd_args::CameraArg;
 use crate::cli::load_args::LoadArgs;
 use crate::cli::output::shown;
 
+use super::clip_switch::ClipSwitcher;
+
 /// Seconds between cross-fades of one instance to another clip, on average.
 const SWITCH_EVERY: f32 = 4.0;
 /// How long a cross-fade lasts, seconds.
@@ -61,6 +63,8 @@ pub struct Session {
     view: ViewMode,
     animate: bool,
     frames: u64,
+    /// Which instances change clip each frame.
+    switcher: ClipSwitcher,
     /// What baking the clips did (`None` with exact animation).
     bake: Option<BakeReport>,
     bake_settings: BakeSettings,
@@ -203,6 +207,7 @@ impl Session {
             view: spec.view,
             animate: pose.is_none(),
             frames: 0,
+            switcher: ClipSwitcher::new(SWITCH_EVERY),
             bake,
             bake_settings: spec.bake,
             flying: false,
@@ -241,15 +246,22 @@ impl Session {
         let start = Instant::now();
         if self.animate {
             let n = self.crowd.len();
-            let switches = ((n as f32 * dt / SWITCH_EVERY) as usize).max(1);
-            for k in 0..switches {
-                let i = (self.frames as usize * 7919 + k * 104_729) % n;
-                let clips = self.crowd.instance(i).model().clips().len();
-                if clips > 1 {
-                    let inst = self.crowd.instance_mut(i);
+            let crowd = &mut self.crowd;
+            let mut failed = None;
+            self.switcher.due(n, dt, |i| {
+                let clips = crowd.instance(i).model().clips().len();
+                // A fade still under way ends first (it is much shorter than the interval,
+                // so this only happens after a stall).
+                if clips > 1 && crowd.instance(i).fade_weight().is_none() {
+                    let inst = crowd.instance_mut(i);
                     let next = (inst.clip() + 1) % clips;
-                    inst.play(next, FADE)?;
+                    if let Err(e) = inst.play(next, FADE) {
+                        failed = Some(e);
+                    }
                 }
+            });
+            if let Some(e) = failed {
+                return Err(e.into());
             }
         }
         self.crowd.update(dt);
