@@ -30,7 +30,8 @@ impl ClipSwitcher {
 
     /// The instances (of `n`) whose turn comes in a frame of `dt` seconds, passed to `each`.
     pub fn due(&mut self, n: usize, dt: f32, mut each: impl FnMut(usize)) {
-        if n == 0 || !(dt > 0.0) || !(self.interval > 0.0) {
+        let positive = |x: f32| x.is_finite() && x > 0.0;
+        if n == 0 || !positive(dt) || !positive(self.interval) {
             return;
         }
         self.balance += n as f64 * f64::from(dt) / f64::from(self.interval);
@@ -99,6 +100,7 @@ mod tests {
         s.due(0, 1.0, |_| calls += 1);
         s.due(10, 0.0, |_| calls += 1);
         s.due(10, f32::NAN, |_| calls += 1);
+        s.due(10, f32::INFINITY, |_| calls += 1);
         assert_eq!(calls, 0);
     }
 }
