@@ -155,6 +155,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             animation: args.crowd.mode(),
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
+            height: args.crowd.height(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         r.renderer().set_settings(args.passes.settings())?;

@@ -1,8 +1,9 @@
 //! The flags that say how a crowd is animated and seen, shared by `run` and `bench frame`:
-//! `--animation`, `--bake-fps`, `--bake-memory` and `--camera`.
+//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera` and `--model-height`.
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
+use throng::scene::ModelHeight;
 
 /// `--animation`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -43,6 +44,20 @@ pub struct CrowdArgs {
     /// Where the camera starts.
     #[arg(long, value_enum, default_value_t = CameraArg::Overview)]
     camera: CameraArg,
+    /// Scale every model to stand this tall, in world units. Without it, models whose
+    /// heights differ by more than twice are each scaled to the tallest's height (the
+    /// start-up line says so); others stand as their files make them.
+    #[arg(long, value_name = "H", value_parser = parse_height)]
+    model_height: Option<f32>,
+}
+
+fn parse_height(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(h) if h.is_finite() && h > 0.0 && h <= 1e6 => Ok(h),
+        _ => Err(format!(
+            "'{s}' is not a height: a positive number up to 1000000"
+        )),
+    }
 }
 
 fn parse_fps(s: &str) -> Result<f32, String> {
@@ -73,5 +88,11 @@ impl CrowdArgs {
     /// Where the camera starts.
     pub fn camera(&self) -> CameraArg {
         self.camera
+    }
+
+    /// How tall the models stand.
+    pub fn height(&self) -> ModelHeight {
+        self.model_height
+            .map_or(ModelHeight::Matched, ModelHeight::Fixed)
     }
 }

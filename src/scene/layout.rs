@@ -31,6 +31,48 @@ pub struct CrowdLayout {
     pub jitter: f32,
     /// Largest turn, in radians either way, away from facing +Z (towards a front camera).
     pub heading_jitter: f32,
+    /// How tall the models stand.
+    pub height: ModelHeight,
+}
+
+/// How tall a crowd's models stand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ModelHeight {
+    /// As their files make them.
+    Native,
+    /// As their files make them, unless the tallest is more than [`MATCH_RATIO`] times the
+    /// shortest: then each is scaled to the tallest's height (a crowd of a 79-unit fox and a
+    /// 4.5-unit robot would otherwise show specks beside giants).
+    Matched,
+    /// Every model scaled to stand this tall (world units).
+    Fixed(f32),
+}
+
+/// Heights further apart than this are matched by [`ModelHeight::Matched`].
+pub const MATCH_RATIO: f32 = 2.0;
+
+impl ModelHeight {
+    /// The uniform scale of each model (of the given standing heights); 1 for a model with
+    /// no height (no vertices, or flat).
+    pub fn scales(self, heights: &[f32]) -> Vec<f32> {
+        let target = match self {
+            Self::Native => None,
+            Self::Fixed(h) => Some(h),
+            Self::Matched => {
+                let positive = heights.iter().copied().filter(|&h| h > 0.0);
+                let tallest = positive.clone().fold(0.0, f32::max);
+                let shortest = positive.fold(f32::INFINITY, f32::min);
+                (tallest > MATCH_RATIO * shortest).then_some(tallest)
+            }
+        };
+        heights
+            .iter()
+            .map(|&h| match target {
+                Some(t) if h > 0.0 && t.is_finite() && t > 0.0 => t / h,
+                _ => 1.0,
+            })
+            .collect()
+    }
 }
 
 /// One instance as a layout places it.
@@ -59,12 +101,20 @@ impl CrowdLayout {
             spacing: 1.25,
             jitter: 0.5,
             heading_jitter: 0.35,
+            height: ModelHeight::Matched,
         }
     }
 
-    /// The grid pitch for `models`: [`CrowdLayout::spacing`] times the widest footprint.
+    /// The uniform scale this layout gives each of `models` ([`CrowdLayout::height`]).
+    pub fn model_scales(&self, models: &[Arc<SkinnedModel>]) -> Vec<f32> {
+        let heights: Vec<f32> = models.iter().map(|m| footprint(m).1).collect();
+        self.height.scales(&heights)
+    }
+
+    /// The grid pitch for `models`: [`CrowdLayout::spacing`] times the widest footprint (as
+    /// the models are scaled).
     pub fn cell_size(&self, models: &[Arc<SkinnedModel>]) -> f32 {
-        self.cell_for(widest_radius(models))
+        self.cell_for(widest_radius(models, &self.model_scales(models)))
     }
 
     /// The grid pitch around footprints of `radius`.
@@ -84,8 +134,17 @@ impl CrowdLayout {
             return Vec::new();
         }
         // Footprints skin each mesh once: computed here, not per instance.
-        let radius = widest_radius(models);
-        let bases: Vec<Mat3x4> = models.iter().map(|m| standing_basis(m)).collect();
+        let scales = self.model_scales(models);
+        let radius = widest_radius(models, &scales);
+        // Scaled about the origin after the basis has stood the model on it: feet stay at 0.
+        let bases: Vec<Mat3x4> = models
+            .iter()
+            .zip(&scales)
+            .map(|(m, &s)| {
+                Mat3x4::from_trs(Vec3A::ZERO, Quat::IDENTITY, Vec3A::splat(s))
+                    .mul(&standing_basis(m))
+            })
+            .collect();
         let cell = self.cell_for(radius);
         let free = (cell - 2.0 * radius).max(0.0);
         let wander = 0.5 * free * self.jitter.clamp(0.0, 1.0);
@@ -155,9 +214,13 @@ impl CrowdLayout {
     }
 }
 
-/// The widest footprint radius among `models`.
-fn widest_radius(models: &[Arc<SkinnedModel>]) -> f32 {
-    models.iter().map(|m| footprint(m).0).fold(0.0, f32::max)
+/// The widest footprint radius among `models`, each scaled by its entry of `scales`.
+fn widest_radius(models: &[Arc<SkinnedModel>], scales: &[f32]) -> f32 {
+    models
+        .iter()
+        .zip(scales)
+        .map(|(m, s)| footprint(m).0 * s)
+        .fold(0.0, f32::max)
 }
 
 /// The world box around every placed instance's bind pose (what a camera should frame; clips

@@ -31,7 +31,7 @@ pub use basis::{
     standing_basis, transform_bounds,
 };
 pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
-pub use layout::{CrowdLayout, PlacedInstance, crowd_bounds};
+pub use layout::{CrowdLayout, MATCH_RATIO, ModelHeight, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
 pub use shadow::light_view_proj;

@@ -32,6 +32,9 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         args.width,
         args.height
     )?;
+    if let Some(line) = session.scale_line() {
+        say!("{line}")?;
+    }
     for line in session.bake_lines() {
         say!("{line}")?;
     }

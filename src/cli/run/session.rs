@@ -9,7 +9,7 @@ use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
-    Camera, CrowdLayout, Light, OrbitCamera, crowd_bounds, footprint, model_basis,
+    Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, crowd_bounds, footprint, model_basis,
 };
 
 use super::RunArgs;
@@ -65,6 +65,8 @@ pub struct Session {
     frames: u64,
     /// Which instances change clip each frame.
     switcher: ClipSwitcher,
+    /// The start-up line saying how the models were scaled, when they were.
+    scale_line: Option<String>,
     /// What baking the clips did (`None` with exact animation).
     bake: Option<BakeReport>,
     bake_settings: BakeSettings,
@@ -96,6 +98,8 @@ pub struct SessionSpec<'a> {
     pub bake: BakeSettings,
     /// Where the camera starts.
     pub camera: CameraArg,
+    /// How tall the models stand.
+    pub height: ModelHeight,
 }
 
 /// Loads `builtin` when no model is named, else each named model.
@@ -124,6 +128,7 @@ impl Session {
             animation: args.crowd.mode(),
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
+            height: args.crowd.height(),
         })
     }
 
@@ -132,7 +137,12 @@ impl Session {
         let models = spec.models;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
-        let layout = CrowdLayout::new(spec.instances, spec.seed);
+        let layout = CrowdLayout {
+            height: spec.height,
+            ..CrowdLayout::new(spec.instances, spec.seed)
+        };
+        let scales = layout.model_scales(&models);
+        let scale_line = scale_line(spec.height, &models, &scales);
         let placed = layout.spawn(&mut crowd, &ids)?;
         let pose = spec.pose.map(parse_pose).transpose()?;
         if let Some(pose) = &pose {
@@ -176,8 +186,14 @@ impl Session {
         );
         let centre = 0.5 * (lo + hi);
         let half = 0.5 * (hi - lo).x.max((hi - lo).z);
-        let tallest = models.iter().map(|m| footprint(m).1).fold(0.0, f32::max);
-        let widest = models.iter().map(|m| footprint(m).0).fold(0.0, f32::max);
+        let scaled = |pick: fn((f32, f32)) -> f32| {
+            models
+                .iter()
+                .zip(&scales)
+                .map(|(m, s)| pick(footprint(m)) * s)
+                .fold(0.0, f32::max)
+        };
+        let (widest, tallest) = (scaled(|f| f.0), scaled(|f| f.1));
         let camera = match spec.camera {
             CameraArg::Overview => OrbitCamera::framing(lo, hi, aspect),
             CameraArg::Street => {
@@ -207,11 +223,18 @@ impl Session {
             view: spec.view,
             animate: pose.is_none(),
             frames: 0,
+            scale_line,
             switcher: ClipSwitcher::new(SWITCH_EVERY),
             bake,
             bake_settings: spec.bake,
             flying: false,
         })
+    }
+
+    /// The start-up line saying how the models were scaled to comparable heights, if they
+    /// were.
+    pub fn scale_line(&self) -> Option<&str> {
+        self.scale_line.as_deref()
     }
 
     /// The start-up lines about baked animation: its size against its limit, and one per
@@ -363,4 +386,32 @@ impl Session {
             *self.crowd.world(0)
         }
     }
+}
+
+/// `models scaled to stand H tall (why): name xS, ...` when a scale is not 1.
+fn scale_line(height: ModelHeight, models: &[Arc<SkinnedModel>], scales: &[f32]) -> Option<String> {
+    if scales.iter().all(|&s| s == 1.0) {
+        return None;
+    }
+    let stand = models
+        .iter()
+        .zip(scales)
+        .map(|(m, s)| footprint(m).1 * s)
+        .fold(0.0, f32::max);
+    let why = match height {
+        ModelHeight::Fixed(_) => "--model-height".to_string(),
+        _ => format!(
+            "their heights differ more than {}x; --model-height H sets one",
+            throng::scene::MATCH_RATIO
+        ),
+    };
+    let each: Vec<String> = models
+        .iter()
+        .zip(scales)
+        .map(|(m, s)| format!("{} x{s:.4}", throng::text::printable(m.name())))
+        .collect();
+    Some(format!(
+        "models scaled to stand {stand:.3} tall ({why}): {}",
+        each.join(", ")
+    ))
 }

@@ -203,6 +203,9 @@ impl App<'_> {
             self.session.model_names(),
             shown(ctx.device_name())
         )?;
+        if let Some(line) = self.session.scale_line() {
+            say!("{line}")?;
+        }
         for line in self.session.bake_lines() {
             say!("{line}")?;
         }
