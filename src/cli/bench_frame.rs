@@ -156,6 +156,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
             height: args.crowd.height(),
+            layout: args.crowd.layout(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         r.renderer().set_settings(args.passes.settings())?;

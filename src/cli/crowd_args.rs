@@ -1,5 +1,5 @@
 //! The flags that say how a crowd is animated and seen, shared by `run` and `bench frame`:
-//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera` and `--model-height`.
+//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera`, `--model-height` and `--layout`.
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
@@ -26,6 +26,16 @@ pub enum CameraArg {
     Street,
 }
 
+/// `--layout`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// Where the layout puts them, treading in place.
+    Grid,
+    /// Walkers and runners move front to back along lanes at their clips' own speed,
+    /// wrapping at the crowd's edge; idle ones stand.
+    Lanes,
+}
+
 /// How the crowd is animated and seen.
 #[derive(Debug, Args)]
 pub struct CrowdArgs {
@@ -49,6 +59,9 @@ pub struct CrowdArgs {
     /// start-up line says so); others stand as their files make them.
     #[arg(long, value_name = "H", value_parser = parse_height)]
     model_height: Option<f32>,
+    /// How the crowd moves.
+    #[arg(long, value_enum, default_value_t = LayoutArg::Lanes)]
+    layout: LayoutArg,
 }
 
 fn parse_height(s: &str) -> Result<f32, String> {
@@ -88,6 +101,11 @@ impl CrowdArgs {
     /// Where the camera starts.
     pub fn camera(&self) -> CameraArg {
         self.camera
+    }
+
+    /// How the crowd moves.
+    pub fn layout(&self) -> LayoutArg {
+        self.layout
     }
 
     /// How tall the models stand.

@@ -22,6 +22,7 @@ mod light;
 pub mod placement;
 mod rng;
 mod shadow;
+mod stride;
 #[cfg(test)]
 mod testing;
 mod winding;
@@ -35,4 +36,5 @@ pub use layout::{CrowdLayout, MATCH_RATIO, ModelHeight, PlacedInstance, crowd_bo
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
 pub use shadow::light_view_proj;
+pub use stride::stride_speed;
 pub use winding::{FrontFace, front_face};

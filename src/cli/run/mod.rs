@@ -5,6 +5,7 @@ mod clip_switch;
 mod headless;
 pub mod session;
 pub mod stats;
+mod walking;
 mod window;
 
 use std::path::PathBuf;

@@ -15,11 +15,12 @@ use throng::scene::{
 use super::RunArgs;
 use super::stats::{CameraJson, StatsJson};
 use crate::cli::CliError;
-use crate::cli::crowd_args::CameraArg;
+use crate::cli::crowd_args::{CameraArg, LayoutArg};
 use crate::cli::load_args::LoadArgs;
 use crate::cli::output::shown;
 
 use super::clip_switch::ClipSwitcher;
+use super::walking::Walking;
 
 /// Seconds between cross-fades of one instance to another clip, on average.
 const SWITCH_EVERY: f32 = 4.0;
@@ -65,6 +66,8 @@ pub struct Session {
     frames: u64,
     /// Which instances change clip each frame.
     switcher: ClipSwitcher,
+    /// Lanes the walkers move along (`--layout lanes`), and each instance's model.
+    walking: Option<(Walking, Vec<usize>)>,
     /// The start-up line saying how the models were scaled, when they were.
     scale_line: Option<String>,
     /// What baking the clips did (`None` with exact animation).
@@ -100,6 +103,8 @@ pub struct SessionSpec<'a> {
     pub camera: CameraArg,
     /// How tall the models stand.
     pub height: ModelHeight,
+    /// How the crowd moves.
+    pub layout: LayoutArg,
 }
 
 /// Loads `builtin` when no model is named, else each named model.
@@ -129,6 +134,7 @@ impl Session {
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
             height: args.crowd.height(),
+            layout: args.crowd.layout(),
         })
     }
 
@@ -137,13 +143,29 @@ impl Session {
         let models = spec.models;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
-        let layout = CrowdLayout {
+        let lanes = spec.layout == LayoutArg::Lanes && spec.pose.is_none();
+        let mut layout = CrowdLayout {
             height: spec.height,
             ..CrowdLayout::new(spec.instances, spec.seed)
         };
+        if lanes {
+            // Lanes run straight front to back: walkers face along them.
+            layout.heading_jitter = 0.0;
+        }
         let scales = layout.model_scales(&models);
         let scale_line = scale_line(spec.height, &models, &scales);
         let placed = layout.spawn(&mut crowd, &ids)?;
+        let walking = lanes.then(|| {
+            // Lanes wrap a cell beyond the first and last rows, so spacing holds at the seam.
+            let cell = layout.cell_size(&models);
+            let zs = placed.iter().map(|p| p.world.translation().z);
+            let z_min = zs.clone().fold(f32::INFINITY, f32::min) - 0.5 * cell;
+            let z_max = zs.fold(f32::NEG_INFINITY, f32::max) + 0.5 * cell;
+            (
+                Walking::new(&models, &scales, &placed, z_min, z_max),
+                placed.iter().map(|p| p.model).collect(),
+            )
+        });
         let pose = spec.pose.map(parse_pose).transpose()?;
         if let Some(pose) = &pose {
             // Resolve against every model first, so a bad name fails before anything moves.
@@ -224,6 +246,7 @@ impl Session {
             animate: pose.is_none(),
             frames: 0,
             scale_line,
+            walking,
             switcher: ClipSwitcher::new(SWITCH_EVERY),
             bake,
             bake_settings: spec.bake,
@@ -285,6 +308,9 @@ impl Session {
             });
             if let Some(e) = failed {
                 return Err(e.into());
+            }
+            if let Some((walking, models)) = &mut self.walking {
+                walking.advance(&mut self.crowd, models, dt);
             }
         }
         self.crowd.update(dt);

@@ -1,0 +1,95 @@
+//! Walkers walk: with `--layout lanes` (the default) a character playing a walk moves along
+//! +Z between frames, at about its clip's measured speed; with `--layout grid` it treads in
+//! place. CesiumMan has one clip, a walk, so every instance walks all the time.
+//!
+//! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+mod common;
+
+fn scratch() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_walking")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// Instance 0's world translation after `frames` headless frames; `None` without a device.
+fn position(dir: &Path, layout: &str, frames: u32) -> Option<[f64; 3]> {
+    let stats = dir.join(format!("{layout}-{frames}.json"));
+    let out = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "run",
+            common::shared_asset("gltf/CesiumMan.glb")
+                .to_str()
+                .expect("UTF-8 path"),
+            "--headless",
+            "--instances",
+            "9",
+            "--seed",
+            "2",
+            "--width",
+            "96",
+            "--height",
+            "64",
+            "--layout",
+            layout,
+            "--frames",
+            &frames.to_string(),
+            "--stats-json",
+            stats.to_str().expect("UTF-8 path"),
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("the throng binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && stderr.contains("no Vulkan") {
+        assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "{stderr}");
+        eprintln!("skipped: no Vulkan device here ({stderr})");
+        return None;
+    }
+    assert!(out.status.success(), "{stderr}");
+    let doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats")).expect("JSON");
+    assert_eq!(doc["validation_messages"], 0);
+    let w: Vec<f64> = doc["instance_world"]
+        .as_array()
+        .expect("instance_world")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect();
+    Some([w[3], w[7], w[11]])
+}
+
+#[test]
+fn walkers_move_along_their_lanes_and_grids_stay() {
+    let dir = scratch();
+    let Some(start) = position(&dir, "lanes", 1) else {
+        return;
+    };
+    let Some(later) = position(&dir, "lanes", 31) else {
+        return;
+    };
+    // Half a second at 1/60 s a frame: CesiumMan's walk (0.89 units a second, measured from
+    // its feet, times a playback speed of 0.8 to 1.2) carries it 0.36 to 0.54 forward,
+    // straight along +Z.
+    let moved = later[2] - start[2];
+    assert!(
+        (0.3..0.6).contains(&moved),
+        "moved {moved}: {start:?} to {later:?}"
+    );
+    assert_eq!(later[0], start[0], "lanes run straight");
+    assert_eq!(later[1], start[1], "feet stay on the ground");
+    let Some(grid_start) = position(&dir, "grid", 1) else {
+        return;
+    };
+    let Some(grid_later) = position(&dir, "grid", 31) else {
+        return;
+    };
+    assert_eq!(grid_start, grid_later, "a grid treads in place");
+}
