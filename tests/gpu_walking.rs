@@ -19,8 +19,9 @@ fn scratch() -> PathBuf {
     dir
 }
 
-/// Instance 0's world translation after `frames` headless frames; `None` without a device.
-fn position(dir: &Path, layout: &str, frames: u32) -> Option<[f64; 3]> {
+/// Instance 0's world transform (3x4, rows) after `frames` headless frames; `None` without
+/// a device.
+fn world(dir: &Path, layout: &str, frames: u32) -> Option<Vec<f64>> {
     let stats = dir.join(format!("{layout}-{frames}.json"));
     let out = Command::new(env!("CARGO_BIN_EXE_throng"))
         .args([
@@ -57,13 +58,19 @@ fn position(dir: &Path, layout: &str, frames: u32) -> Option<[f64; 3]> {
     let doc: Value =
         serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats")).expect("JSON");
     assert_eq!(doc["validation_messages"], 0);
-    let w: Vec<f64> = doc["instance_world"]
-        .as_array()
-        .expect("instance_world")
-        .iter()
-        .map(|x| x.as_f64().expect("number"))
-        .collect();
-    Some([w[3], w[7], w[11]])
+    Some(
+        doc["instance_world"]
+            .as_array()
+            .expect("instance_world")
+            .iter()
+            .map(|x| x.as_f64().expect("number"))
+            .collect(),
+    )
+}
+
+/// Instance 0's world translation after `frames` headless frames.
+fn position(dir: &Path, layout: &str, frames: u32) -> Option<[f64; 3]> {
+    world(dir, layout, frames).map(|w| [w[3], w[7], w[11]])
 }
 
 #[test]
@@ -92,4 +99,29 @@ fn walkers_move_along_their_lanes_and_grids_stay() {
         return;
     };
     assert_eq!(grid_start, grid_later, "a grid treads in place");
+}
+
+#[test]
+fn ring_walkers_keep_their_distance_from_the_centre_and_face_their_way() {
+    let dir = scratch();
+    let Some(start) = world(&dir, "rings", 1) else {
+        return;
+    };
+    let Some(later) = world(&dir, "rings", 31) else {
+        return;
+    };
+    let radius = |w: &[f64]| w[3].hypot(w[11]);
+    assert!(radius(&start) > 1.0, "instance 0 walks a ring: {start:?}");
+    assert!(
+        (radius(&later) - radius(&start)).abs() < 1e-3,
+        "off its ring: {start:?} to {later:?}"
+    );
+    // Half a second of walk along the ring: 0.36 to 0.54 of arc.
+    let chord = (later[3] - start[3]).hypot(later[11] - start[11]);
+    assert!((0.3..0.6).contains(&chord), "moved {chord}");
+    // Facing along the circle: its forward (+Z of its frame, the third column) is square to
+    // the way out from the centre.
+    let (fx, fz) = (later[2], later[10]);
+    let along = (fx * later[3] + fz * later[11]) / (fx.hypot(fz) * radius(&later));
+    assert!(along.abs() < 0.05, "facing {fx} {fz} at {later:?}");
 }

@@ -34,6 +34,9 @@ pub enum LayoutArg {
     /// Walkers and runners move front to back along lanes at their clips' own speed,
     /// wrapping at the crowd's edge; idle ones stand.
     Lanes,
+    /// Walkers and runners go round in circles about the crowd's centre at their clips' own
+    /// speed; idle ones stand.
+    Rings,
 }
 
 /// How the crowd is animated and seen.

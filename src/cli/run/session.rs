@@ -20,7 +20,7 @@ use crate::cli::load_args::LoadArgs;
 use crate::cli::output::shown;
 
 use super::clip_switch::ClipSwitcher;
-use super::walking::Walking;
+use super::walking::{Paths, Walking};
 
 /// Seconds between cross-fades of one instance to another clip, on average.
 const SWITCH_EVERY: f32 = 4.0;
@@ -143,26 +143,37 @@ impl Session {
         let models = spec.models;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
-        let lanes = spec.layout == LayoutArg::Lanes && spec.pose.is_none();
+        let lanes = spec.layout != LayoutArg::Grid && spec.pose.is_none();
         let mut layout = CrowdLayout {
             height: spec.height,
             ..CrowdLayout::new(spec.instances, spec.seed)
         };
         if lanes {
-            // Lanes run straight front to back: walkers face along them.
+            // Walkers face along their paths, which the layout's headings would cross.
             layout.heading_jitter = 0.0;
         }
         let scales = layout.model_scales(&models);
         let scale_line = scale_line(spec.height, &models, &scales);
         let placed = layout.spawn(&mut crowd, &ids)?;
         let walking = lanes.then(|| {
-            // Lanes wrap a cell beyond the first and last rows, so spacing holds at the seam.
             let cell = layout.cell_size(&models);
-            let zs = placed.iter().map(|p| p.world.translation().z);
-            let z_min = zs.clone().fold(f32::INFINITY, f32::min) - 0.5 * cell;
-            let z_max = zs.fold(f32::NEG_INFINITY, f32::max) + 0.5 * cell;
+            let paths = if spec.layout == LayoutArg::Rings {
+                Paths::Rings {
+                    min_radius: 0.5 * cell,
+                }
+            } else {
+                // Lanes wrap a cell beyond the first and last rows, so spacing holds at the
+                // seam.
+                let zs = placed.iter().map(|p| p.world.translation().z);
+                let z_min = zs.clone().fold(f32::INFINITY, f32::min) - 0.5 * cell;
+                let z_max = zs.fold(f32::NEG_INFINITY, f32::max) + 0.5 * cell;
+                Paths::Lanes {
+                    front: z_min,
+                    depth: z_max - z_min,
+                }
+            };
             (
-                Walking::new(&models, &scales, &placed, z_min, z_max),
+                Walking::new(&models, &scales, &placed, paths),
                 placed.iter().map(|p| p.model).collect(),
             )
         });

@@ -1,7 +1,8 @@
 //! Characters that walk: each instance playing a clip that carries it forward (a walk, a run:
 //! see [`stride_speed`]) moves along its lane at the clip's own speed, times its playback
 //! speed, blended through cross-fades, so its planted feet stay put; idle ones stand. Lanes run
-//! front to back through the crowd's footprint and wrap at its edges, so the crowd keeps its
+//! front to back through the crowd's footprint and wrap at its edges, or are rings around the
+//! crowd's centre that walkers follow, turning as they go; either way the crowd keeps its
 //! place on the ground and in the camera's view.
 
 use glam::{Quat, Vec3A};
@@ -18,25 +19,39 @@ struct Lane {
     distance: f32,
 }
 
+/// The paths walkers follow.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paths {
+    /// Straight lanes along +Z, wrapping within world z from `front` to `front + depth`.
+    Lanes {
+        /// Where the footprint starts along the lanes (world z).
+        front: f32,
+        /// Its depth.
+        depth: f32,
+    },
+    /// Circles about the crowd's centre (the origin), all walked the same way round; walkers
+    /// nearer the centre than `min_radius` stand.
+    Rings {
+        /// The smallest ring walked.
+        min_radius: f32,
+    },
+}
+
 /// The crowd's lanes; see the module documentation.
 pub struct Walking {
     lanes: Vec<Lane>,
     /// Per model, per clip: forward speed in world units per second.
     speeds: Vec<Vec<f32>>,
-    /// Where the footprint starts along the lanes (world z), and its depth.
-    front: f32,
-    depth: f32,
+    paths: Paths,
 }
 
 impl Walking {
-    /// Lanes for `placed` (models scaled by `scales`, as the layout scaled them), wrapping
-    /// within world z from `z_min` to `z_max`.
+    /// Paths for `placed` (models scaled by `scales`, as the layout scaled them; facing +Z).
     pub fn new(
         models: &[std::sync::Arc<SkinnedModel>],
         scales: &[f32],
         placed: &[PlacedInstance],
-        z_min: f32,
-        z_max: f32,
+        paths: Paths,
     ) -> Self {
         let speeds = models
             .iter()
@@ -56,8 +71,7 @@ impl Walking {
                 })
                 .collect(),
             speeds,
-            front: z_min,
-            depth: (z_max - z_min).max(f32::MIN_POSITIVE),
+            paths,
         }
     }
 
@@ -78,13 +92,46 @@ impl Walking {
                 continue;
             }
             lane.distance += speed * dt;
-            // Lanes face +Z (the layout gives walkers no heading jitter): forward is world +Z,
-            // wrapped to the footprint.
-            let from = lane.start.translation();
-            let z = self.front + (from.z + lane.distance - self.front).rem_euclid(self.depth);
-            let shift =
-                Mat3x4::from_trs(Vec3A::new(0.0, 0.0, z - from.z), Quat::IDENTITY, Vec3A::ONE);
-            crowd.set_world(i, shift.mul(&lane.start));
+            if let Some(world) = self.paths.place(&lane.start, lane.distance) {
+                crowd.set_world(i, world);
+            }
+        }
+    }
+}
+
+impl Paths {
+    /// Where an instance the layout put at `start` (facing +Z) is after walking `distance`
+    /// along its path; `None` for one that stands.
+    fn place(&self, start: &Mat3x4, distance: f32) -> Option<Mat3x4> {
+        let from = start.translation();
+        let shift =
+            |to: Vec3A, turn: f32| {
+                // Back to the origin, turned, then out to the new place: the model's scale and
+                // basis stay as the layout made them.
+                Mat3x4::from_trs(to, Quat::from_rotation_y(turn), Vec3A::ONE).mul(
+                    &Mat3x4::from_trs(-Vec3A::from(from), Quat::IDENTITY, Vec3A::ONE),
+                )
+            };
+        match *self {
+            Self::Lanes { front, depth } => {
+                let z =
+                    front + (from.z + distance - front).rem_euclid(depth.max(f32::MIN_POSITIVE));
+                Some(shift(Vec3A::new(from.x, from.y, z), 0.0).mul(start))
+            }
+            Self::Rings { min_radius } => {
+                let radius = from.x.hypot(from.z);
+                if radius < min_radius {
+                    return None;
+                }
+                let angle = distance / radius;
+                let start_angle = from.z.atan2(from.x);
+                let now = start_angle - angle;
+                let at = Vec3A::new(radius * now.cos(), from.y, radius * now.sin());
+                // Facing the way the circle goes: the tangent, from +Z turned about Y.
+                let tangent = glam::Vec2::new(now.sin(), -now.cos());
+                let turn = tangent.x.atan2(tangent.y);
+                Some(shift(at, turn).mul(start))
+            }
         }
     }
 }
