@@ -2,6 +2,8 @@
 //! character at it, each planted foot stays where it was put (it moves less than a fifth of
 //! what the body moves meanwhile), runs go faster than walks, and idles stand.
 
+mod common;
+
 use glam::Vec3;
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
 use throng::scene::{standing_basis, stride_speed};
@@ -91,4 +93,14 @@ fn planted_feet_stay_put_at_the_measured_speed() {
         }
         assert!(checked >= 2, "clip {clip}: {checked} planted stretches");
     }
+}
+
+#[test]
+fn a_jump_is_not_a_walk() {
+    // The robot's jump plants its feet, lifts off and lands: no two feet take turns, so it
+    // does not carry the robot anywhere (it used to, at 1.5 heights a second).
+    let model =
+        throng::asset::load_file(&common::shared_asset("gltf/robot.glb")).expect("robot.glb");
+    let jump = model.clip_index("Robot_Jump").expect("jump");
+    assert_eq!(stride_speed(&model, jump), 0.0);
 }

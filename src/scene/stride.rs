@@ -15,6 +15,8 @@ const STANDING: f32 = 0.05;
 /// How far above the lowest point of the clip (in model heights) a foot still counts as on
 /// the ground.
 const CONTACT: f32 = 0.02;
+/// The share of a clip each of two feet must be planted for it to be a walk.
+const ALTERNATE: f32 = 0.1;
 
 /// The forward speed (along +Z of the standing frame, in model units per second) at which clip
 /// `clip` of `model` moves a character so that its planted feet stay put; 0 for a clip that
@@ -84,6 +86,7 @@ pub fn stride_speed(model: &SkinnedModel, clip: usize) -> f32 {
     };
     let mut travelled = 0.0f32;
     let mut planted_time = 0.0f32;
+    let mut planted_by_joint = vec![0.0f32; joints];
     for pair in lowest.windows(2) {
         if let [Some((a, pa)), Some((b, pb))] = pair
             && a == b
@@ -94,7 +97,18 @@ pub fn stride_speed(model: &SkinnedModel, clip: usize) -> f32 {
             // The same foot stays planted, and slides back as the body goes on.
             travelled -= pb.z - pa.z;
             planted_time += duration / samples as f32;
+            planted_by_joint[*a] += duration / samples as f32;
         }
+    }
+    // Walking plants one foot, then the other: a clip in which fewer than two joints are
+    // planted for a tenth of it each (a jump, a shuffle on one foot) does not carry the
+    // character anywhere.
+    let feet = planted_by_joint
+        .iter()
+        .filter(|&&t| t >= ALTERNATE * duration)
+        .count();
+    if feet < 2 {
+        return 0.0;
     }
     if planted_time <= 0.0 || height <= 0.0 {
         return 0.0;
