@@ -7,6 +7,7 @@ mod baked;
 pub mod bench;
 mod dispatch;
 mod error;
+mod exact_cap;
 #[cfg(test)]
 mod layering;
 mod record;

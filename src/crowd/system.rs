@@ -19,6 +19,7 @@ use thiserror::Error;
 use super::baked::{BakeReport, BakeSettings, BakedLibrary};
 use super::dispatch::Dispatcher;
 use super::error::RingError;
+use super::exact_cap::{Candidate, cap_exact};
 use super::record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, Slot};
@@ -215,6 +216,13 @@ pub struct Crowd {
     reach_stale: bool,
     /// The last frame's counts.
     counts: AnimationCounts,
+    /// The most exact palette matrices one frame may hold (what the consumer can bind).
+    max_exact_matrices: usize,
+    /// Instances that could read baked frames instead, when the cap is reached (kept to avoid
+    /// reallocating).
+    cap_candidates: Vec<Candidate>,
+    /// Whether the cap has been reported (once per crowd).
+    capped_reported: bool,
 }
 
 impl Crowd {
@@ -255,7 +263,19 @@ impl Crowd {
             touched: Vec::new(),
             reach_stale: false,
             counts: AnimationCounts::default(),
+            max_exact_matrices: usize::MAX,
+            cap_candidates: Vec::new(),
+            capped_reported: false,
         })
+    }
+
+    /// The most exact palette matrices one frame may hold (default: no limit). With
+    /// [`AnimationMode::Auto`], when more instances need exact palettes than that, the
+    /// farthest of those with baked frames read them instead; with
+    /// [`AnimationMode::Exact`] nothing gives way, and writing the frame fails with the
+    /// ring's error.
+    pub fn set_max_exact_matrices(&mut self, max: usize) {
+        self.max_exact_matrices = max;
     }
 
     /// Worker threads evaluating this crowd.
@@ -649,6 +669,46 @@ impl Crowd {
                     .enumerate()
                     .for_each(|(k, out)| rule.classify(k * INSTANCES_PER_UPDATE_TASK, out));
             });
+        }
+        if !all_exact && let Some(view) = &self.view {
+            let total: usize = by_member
+                .iter()
+                .zip(&self.members)
+                .filter(|(x, _)| **x)
+                .map(|(_, m)| m.joints as usize)
+                .sum();
+            if total > self.max_exact_matrices {
+                let eye = view.scale.eye;
+                self.cap_candidates.clear();
+                self.cap_candidates.extend(
+                    by_member
+                        .iter()
+                        .zip(&self.reach)
+                        .zip(&self.members)
+                        .enumerate()
+                        .filter(|(_, ((x, r), _))| **x && r.error.is_finite())
+                        .map(|(i, ((_, r), m))| Candidate {
+                            distance_sq: eye.distance_squared(r.sphere.truncate()),
+                            index: i as u32,
+                            joints: m.joints,
+                        }),
+                );
+                let (left, turned) = cap_exact(
+                    by_member,
+                    &mut self.cap_candidates,
+                    total,
+                    self.max_exact_matrices,
+                );
+                if !self.capped_reported {
+                    self.capped_reported = true;
+                    log::warn!(
+                        "{total} exact palette matrices wanted, {} fit the device: the {turned} \
+                         farthest of the instances that need them read baked frames instead \
+                         ({left} exact matrices)",
+                        self.max_exact_matrices
+                    );
+                }
+            }
         }
         let mut base = 0u32;
         let mut exact_count = 0;

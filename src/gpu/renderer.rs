@@ -421,6 +421,11 @@ impl Renderer {
         // Palettes and records, straight into the slot the GPU will read: exact palettes only
         // where the baked frames' error could show.
         crowd.set_view(Some(self.animation_view(inputs)));
+        // A frame's palettes are bound as one storage-buffer range: past it, far instances
+        // read baked frames rather than the frame being refused.
+        crowd.set_max_exact_matrices(
+            self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>(),
+        );
         let start = Instant::now();
         let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
         let palette_ms = start.elapsed().as_secs_f64() * 1e3;
