@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures what culling, mesh levels and baked animation buy: `throng bench frame` for each
 # crowd size and camera, with everything on, with levels off, and as the renderer drew before
-# them (levels and culling off, every palette exact), in alternating rounds so that a machine
+# them (levels and culling off, every palette exact), with the crowd in place (--layout grid,
+# as they were measured), in alternating rounds so that a machine
 # whose speed drifts treats each setting alike. One JSON line per run in OUT (default
 # benches/results/scale/runs.jsonl); docs/crowds-at-scale.md tabulates them.
 #
@@ -30,7 +31,7 @@ for round in $(seq 1 "$rounds"); do
     for camera in $cameras; do
       for name in ${SETTINGS:-on lod-off before}; do
         # shellcheck disable=SC2086
-        if line=$("$throng" bench frame "$model" --instances "$size" --camera "$camera" \
+        if line=$("$throng" bench frame "$model" --instances "$size" --camera "$camera" --layout grid \
           --width "$width" --height "$height" --frames "$frames" --warmup 1 --json \
           ${settings[$name]} | tr -d '\n'); then
           echo "{\"round\": $round, \"setting\": \"$name\", \"report\": $line}" >> "$out"
