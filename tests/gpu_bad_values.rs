@@ -7,6 +7,8 @@
 
 mod m3d_samples;
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -60,20 +62,6 @@ fn run(dir: &Path, model: &str, extra: &[&str]) -> (Output, PathBuf) {
     (throng(&args), stats)
 }
 
-fn no_device(out: &Output) -> bool {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let missing = !out.status.success() && stderr.contains("no Vulkan");
-    if missing {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "no Vulkan device under CI: {stderr}"
-        );
-        eprintln!("skipped: no Vulkan device here ({stderr}); CI=true makes this a failure");
-    }
-    missing
-}
-
 /// The run was refused with one line, exit 1, containing every one of `words`.
 fn assert_refused(out: &Output, what: &str, words: &[&str]) {
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -91,7 +79,7 @@ fn assert_refused(out: &Output, what: &str, words: &[&str]) {
 
 /// The run drew its frames with no validation message; `None` without a device.
 fn assert_drawn(out: &Output, stats: &Path, what: &str) -> Option<Value> {
-    if no_device(out) {
+    if common::cli::no_vulkan_device(out) {
         return None;
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -172,7 +160,7 @@ fn a_model_without_triangles_is_refused() {
     text = edit(&text, "0 2 1\n", "");
     let model = write(&dir, "empty.m3d", &text);
     let (out, _) = run(&dir, &model, &[]);
-    if no_device(&out) {
+    if common::cli::no_vulkan_device(&out) {
         return;
     }
     assert_refused(&out, "no triangles", &["no triangles"]);

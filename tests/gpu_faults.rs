@@ -6,8 +6,10 @@
 //! Faults are injected through `THRONG_FAULT` (see `throng::gpu::fault`). Without a Vulkan
 //! device these tests print why and skip, except under `CI=true`, where they fail.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn throng(args: &[&str]) -> Command {
@@ -18,21 +20,6 @@ fn throng(args: &[&str]) -> Command {
     cmd
 }
 
-/// Whether this machine has no Vulkan device (and is not CI, where that is a failure).
-fn no_device(out: &Output) -> bool {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let missing = !out.status.success() && stderr.contains("no Vulkan");
-    if missing {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
-            "no Vulkan device under CI: {stderr}"
-        );
-        eprintln!("skipped: no Vulkan device here ({stderr}); CI=true makes this a failure");
-    }
-    missing
-}
-
 /// Runs a small headless crowd with `fault` injected; the one stderr line it ended with,
 /// or `None` without a device.
 fn run_with_fault(fault: &str) -> Option<String> {
@@ -40,7 +27,7 @@ fn run_with_fault(fault: &str) -> Option<String> {
         .env("THRONG_FAULT", fault)
         .output()
         .expect("the throng binary runs");
-    if no_device(&out) {
+    if common::cli::no_vulkan_device(&out) {
         return None;
     }
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -102,7 +89,7 @@ fn started_run(instances: &str) -> Option<(Child, BufReader<std::process::ChildS
         let read = stdout.read_line(&mut line).expect("reading stdout");
         if read == 0 {
             let out = child.wait_with_output().expect("the run ends");
-            if no_device(&out) {
+            if common::cli::no_vulkan_device(&out) {
                 return None;
             }
             panic!(
@@ -192,7 +179,7 @@ fn a_crowd_past_the_devices_limits_is_refused_before_allocating() {
     ])
     .output()
     .expect("the throng binary runs");
-    if no_device(&out) {
+    if common::cli::no_vulkan_device(&out) {
         return;
     }
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

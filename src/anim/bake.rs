@@ -45,6 +45,27 @@ pub struct BakedClip {
 }
 
 impl BakedClip {
+    /// A table of `palettes`, `n + 1` frames of `joints` matrices at the times
+    /// [`sample_grid::time`] gives over `duration`, with the lookups `frame_at` uses.
+    fn from_frames(joints: u32, duration: f32, n: u32, palettes: Vec<Mat3x4>) -> Self {
+        let frames = n + 1;
+        Self {
+            times: (0..frames)
+                .map(|k| sample_grid::time(k, n, duration))
+                .collect(),
+            rate: if duration > 0.0 {
+                n as f32 / duration
+            } else {
+                0.0
+            },
+            frames,
+            joints,
+            duration,
+            step: (f64::from(duration) / f64::from(n)) as f32,
+            palettes,
+        }
+    }
+
     /// Number of frames (at least 2).
     #[must_use]
     pub fn frames(&self) -> u32 {
@@ -184,21 +205,7 @@ pub fn bake_clip(model: &SkinnedModel, clip: usize, fps: f32) -> Result<BakedCli
     for (k, frame) in (0..frames).zip(palettes.chunks_exact_mut(joints)) {
         model.evaluate(clip, sample_grid::time(k, n, duration), &mut scratch, frame);
     }
-    Ok(BakedClip {
-        times: (0..frames)
-            .map(|k| sample_grid::time(k, n, duration))
-            .collect(),
-        rate: if duration > 0.0 {
-            n as f32 / duration
-        } else {
-            0.0
-        },
-        frames,
-        joints: joints as u32,
-        duration,
-        step: (f64::from(duration) / f64::from(n)) as f32,
-        palettes,
-    })
+    Ok(BakedClip::from_frames(joints as u32, duration, n, palettes))
 }
 
 #[cfg(test)]
@@ -213,22 +220,7 @@ mod tests {
                 [m, m]
             })
             .collect();
-        let n = frames - 1;
-        BakedClip {
-            times: (0..frames)
-                .map(|k| sample_grid::time(k, n, duration))
-                .collect(),
-            rate: if duration > 0.0 {
-                n as f32 / duration
-            } else {
-                0.0
-            },
-            frames,
-            joints: 2,
-            duration,
-            step: duration / (frames - 1) as f32,
-            palettes,
-        }
+        BakedClip::from_frames(2, duration, frames - 1, palettes)
     }
 
     #[test]

@@ -670,7 +670,12 @@ impl Crowd {
                     .for_each(|(k, out)| rule.classify(k * INSTANCES_PER_UPDATE_TASK, out));
             });
         }
-        if !all_exact && let Some(view) = &self.view {
+        // Only a cap below every member's palettes together can bind: otherwise the frame
+        // skips the count.
+        if !all_exact
+            && self.max_exact_matrices < self.joints
+            && let Some(view) = &self.view
+        {
             let total: usize = by_member
                 .iter()
                 .zip(&self.members)
