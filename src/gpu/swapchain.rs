@@ -31,6 +31,9 @@ impl PresentMode {
     }
 }
 
+/// How long an acquire waits for an image before the swapchain is made again.
+const ACQUIRE_TIMEOUT_NS: u64 = 1_000_000_000;
+
 /// An acquired image, ready to render into and then present.
 #[derive(Clone, Copy, Debug)]
 pub struct Acquired {
@@ -278,7 +281,7 @@ impl Swapchain {
             unsafe {
                 self.loader.acquire_next_image(
                     self.swapchain,
-                    u64::MAX,
+                    ACQUIRE_TIMEOUT_NS,
                     semaphore,
                     vk::Fence::null(),
                 )
@@ -286,7 +289,14 @@ impl Swapchain {
         };
         let index = match result {
             Ok((index, _suboptimal)) => index,
-            Err(vk::Result::ERROR_OUT_OF_DATE_KHR) => return Ok(None),
+            // No image within the timeout (a window system holding its images through a storm
+            // of resizes): the swapchain is made again rather than waited on for ever. The
+            // semaphore was not signalled, so it stays usable.
+            Err(
+                vk::Result::ERROR_OUT_OF_DATE_KHR | vk::Result::TIMEOUT | vk::Result::NOT_READY,
+            ) => {
+                return Ok(None);
+            }
             Err(vk::Result::ERROR_SURFACE_LOST_KHR) => {
                 self.surface_lost = true;
                 return Ok(None);
