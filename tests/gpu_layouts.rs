@@ -18,7 +18,7 @@ use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
-use throng::gpu::pipeline::{
+use throng::gpu::pipeline_builder::{
     BINDING_BAKED, BINDING_PALETTES, BINDING_RECORDS, BINDING_VISIBLE, CULL_BOUNDS,
     CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS,
     CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
@@ -614,7 +614,7 @@ fn instance_records_match_the_rust_struct() {
 }
 
 /// Every storage buffer the skinned passes declare sits at the binding the renderer pushes
-/// it to (`gpu::pipeline::BINDING_*`).
+/// it to (`gpu::pipeline_builder::BINDING_*`).
 #[test]
 fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     let expected = [
@@ -891,7 +891,7 @@ struct Attribute {
 /// The attributes, read from the source: the pipeline keeps them private, so this is the way
 /// to tie the shader's locations to the Rust fields without changing `src/`.
 fn pipeline_attributes() -> Vec<Attribute> {
-    let source: String = include_str!("../src/gpu/pipeline.rs")
+    let source: String = include_str!("../src/gpu/pipeline_builder.rs")
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();

@@ -18,7 +18,7 @@ use glam::{Vec2, Vec3};
 use throng::anim::SkinnedModel;
 use throng::asset;
 use throng::crowd::Crowd;
-use throng::gpu::frame_graph::pass;
+use throng::gpu::passes::pass;
 use throng::gpu::{FrameInputs, HeadlessRenderer, Pixels, RenderSettings, ViewMode};
 use throng::scene::Camera;
 

@@ -137,6 +137,13 @@ impl<A: RegionAllocator> PaletteRing<A> {
         })
     }
 
+    /// The slot [`Self::acquire`] hands out next: the oldest frame in flight, so a consumer
+    /// that keeps per-frame resources indexed by slot reads their results oldest first from
+    /// here.
+    pub fn next_slot(&self) -> usize {
+        self.next
+    }
+
     /// Number of slots (frames in flight).
     pub fn slot_count(&self) -> usize {
         self.slots

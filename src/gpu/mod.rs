@@ -7,48 +7,56 @@
 //! of it. Every Vulkan object gets a debug name and every pass a debug label of its name, so
 //! validation messages and RenderDoc captures read in the program's own words.
 
+mod baked_table;
 mod buffer;
 mod capture;
 mod context;
-mod cull;
+mod cull_buffers;
 pub mod cull_data;
+mod cull_inputs;
+mod draw_stats;
 mod error;
 pub mod fault;
-mod frame;
-mod frame_data;
-pub mod frame_graph;
-mod frame_inputs;
+mod gpu_timings;
 pub mod graph;
-mod headless;
+mod headless_renderer;
 mod image;
+mod in_flight;
 mod instance;
-mod model;
+mod model_buffers;
 mod offscreen;
 pub mod passes;
 mod physical;
-pub mod pipeline;
-mod pipelines;
+pub mod pipeline_builder;
+mod pipeline_set;
+mod record_frame;
 mod renderer;
-mod ring;
+mod renderer_io;
+mod ring_memory;
+mod samplers;
 pub mod shaders;
+mod submit;
 mod swapchain;
 mod texture;
+mod transients;
+mod uniforms;
 mod validation;
 
 pub use capture::{CaptureOutcome, FrameCapture};
 pub use context::{ContextOptions, GpuContext, WindowHandles};
+pub use draw_stats::DrawStats;
 pub use error::{GpuError, INSTALL_HINT};
-pub use frame_data::{DrawConstants, FrameData, ViewMode};
-pub use frame_graph::RenderSettings;
-pub use frame_inputs::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
-pub use headless::HeadlessRenderer;
+pub use headless_renderer::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
-pub use pipeline::Culling;
-pub use renderer::{BAKED_ERROR_PX, DrawStats, LOD_ERROR_PX, Presentation, Renderer};
-pub use ring::{DeviceRegion, DeviceRingAllocator, Timeline};
+pub use passes::RenderSettings;
+pub use pipeline_builder::Culling;
+pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
+pub use renderer_io::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
+pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use swapchain::{Acquired, PresentMode, Swapchain};
 pub use texture::TexelSpace;
 pub use texture::{
     BlockUpload, DECODE_BC_ON_CPU_ENV, block_format, mip_chain, samples as device_samples_format,
 };
+pub use uniforms::{DrawConstants, FrameData, ViewMode};
 pub use validation::{validation_messages, validation_wanted};

@@ -10,8 +10,8 @@ use gpu_allocator::MemoryLocation;
 use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::frame_inputs::TargetImage;
 use super::image::{GpuImage, ImageInfo};
+use super::renderer_io::TargetImage;
 
 /// sRGB-encoded RGBA8: what a PNG holds, so the readback needs no conversion.
 pub const OFFSCREEN_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;

@@ -7,7 +7,7 @@ use ash::vk;
 
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
-use super::frame_inputs::{FrameSync, TargetImage};
+use super::renderer_io::{FrameSync, TargetImage};
 
 /// `--present-mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use ash::vk;
 use super::access::{Access, AccessInfo, Applies};
 use super::builder::GraphBuilder;
 use super::error::GraphError;
-use super::plan::{Barrier, Plan, Step};
+use super::plan::{Barrier, Plan, Step, StepUse};
 use super::resource::{Extent, PassId, Resource, ResourceId};
 use super::state::SyncState;
 
@@ -96,12 +96,14 @@ pub(crate) fn compile(g: &GraphBuilder) -> Result<Plan, GraphError> {
             _ => fresh,
         })
         .collect();
-    let (sched, _) = schedule(g, &passes, &kept, start);
+    let (mut sched, _) = schedule(g, &passes, &kept, start);
+    let uses = step_uses(g, &passes, &kept, &mut sched.steps);
 
     Ok(Plan {
         resources: g.resources.clone(),
         steps: sched.steps,
         barriers: sched.barriers,
+        uses,
         final_barriers: sched.final_barriers,
         culled: kept
             .iter()
@@ -359,6 +361,7 @@ fn schedule(
             pass: PassId(i as u32),
             name: g.passes[i].name,
             barriers: start..barriers.len(),
+            uses: 0..0,
         });
     }
     let mut final_barriers = Vec::new();
@@ -375,4 +378,52 @@ fn schedule(
         },
         states,
     )
+}
+
+/// Each kept step's uses with what a pass needs to record them: the layout, and whether the
+/// contents are loaded (written earlier in the frame, or imported defined) and stored (read
+/// later, or an output). Fills in each step's range of the returned list.
+fn step_uses(
+    g: &GraphBuilder,
+    passes: &[Vec<PassUse>],
+    kept: &[bool],
+    steps: &mut [Step],
+) -> Vec<StepUse> {
+    let n = g.resources.len();
+    // Read after each kept pass: walking back, a resource is needed once an output or a
+    // later reader needs it (conservatively never unset: writes may be partial).
+    let mut needed: Vec<bool> = g
+        .resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| r.final_access().is_some() || g.outputs.contains(&ResourceId(i as u32)))
+        .collect();
+    let mut stores: Vec<Vec<bool>> = vec![Vec::new(); passes.len()];
+    for (i, uses) in passes.iter().enumerate().rev().filter(|(i, _)| kept[*i]) {
+        stores[i] = uses.iter().map(|u| needed[u.resource.0 as usize]).collect();
+        for u in uses.iter().filter(|u| u.reads()) {
+            needed[u.resource.0 as usize] = true;
+        }
+    }
+    let mut written: Vec<bool> = (0..n).map(|i| !g.resources[i].starts_undefined()).collect();
+    let mut list = Vec::new();
+    for step in steps.iter_mut() {
+        let i = step.pass.0 as usize;
+        let start = list.len();
+        for (u, &stored) in passes[i].iter().zip(&stores[i]) {
+            let r = u.resource.0 as usize;
+            list.push(StepUse {
+                resource: u.resource,
+                layout: u.device.and_then(|d| d.layout),
+                loads: written[r],
+                stores: stored,
+                writes: u.writes(),
+            });
+        }
+        for u in &passes[i] {
+            written[u.resource.0 as usize] |= u.writes();
+        }
+        step.uses = start..list.len();
+    }
+    list
 }

@@ -82,12 +82,17 @@
 //!     mut run_pass: impl FnMut(PassId),
 //! ) -> Result<(), GraphError> {
 //!     for step in plan.steps() {
-//!         // SAFETY: `cmd` is recording on `device`, and `bind` returns live handles.
-//!         unsafe { record_barriers(device, cmd, plan.barriers(step), &bind, scratch)? };
+//!         record_barriers(plan.barriers(step), &bind, scratch, |dependency| {
+//!             // SAFETY: `cmd` is recording on `device` (Vulkan 1.3), outside rendering, and
+//!             // `bind` returns live handles.
+//!             unsafe { device.cmd_pipeline_barrier2(cmd, dependency) }
+//!         })?;
 //!         run_pass(step.pass);
 //!     }
-//!     // SAFETY: as above.
-//!     unsafe { record_barriers(device, cmd, plan.final_barriers(), &bind, scratch) }
+//!     record_barriers(plan.final_barriers(), &bind, scratch, |dependency| {
+//!         // SAFETY: as above.
+//!         unsafe { device.cmd_pipeline_barrier2(cmd, dependency) }
+//!     })
 //! }
 //! ```
 //!
@@ -138,6 +143,6 @@ mod tests;
 pub use access::{Access, AccessInfo, Stages};
 pub use builder::{GraphBuilder, PassBuilder};
 pub use error::GraphError;
-pub use plan::{Barrier, Plan, Step};
+pub use plan::{Barrier, Plan, Step, StepUse};
 pub use record::{BarrierScratch, Bound, record_barriers};
 pub use resource::{Extent, ImageDesc, ImageKind, PassId, ResourceId};

@@ -37,6 +37,27 @@ pub struct Step {
     pub name: &'static str,
     /// Its barriers' range in the plan's barrier list.
     pub barriers: Range<usize>,
+    /// Its uses' range in the plan's use list ([`Plan::uses`]).
+    pub uses: Range<usize>,
+}
+
+/// How one step uses one resource: what a pass needs to bind it (the layout the graph put an
+/// image in) and to begin rendering to it (whether to load what is there and whether to
+/// store what it leaves), all decided by the graph rather than by the pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepUse {
+    /// The resource.
+    pub resource: ResourceId,
+    /// The image's layout during the step (`None` for buffers).
+    pub layout: Option<vk::ImageLayout>,
+    /// Earlier work this frame left contents worth loading: an earlier kept step wrote it, or
+    /// it was imported with defined contents.
+    pub loads: bool,
+    /// Something after the step reads what it leaves: a later kept step, the final access of
+    /// an import, or an output.
+    pub stores: bool,
+    /// The step writes it.
+    pub writes: bool,
 }
 
 /// A compiled graph. See the [module documentation](super) for how it is used.
@@ -45,6 +66,7 @@ pub struct Plan {
     pub(crate) resources: Vec<Resource>,
     pub(crate) steps: Vec<Step>,
     pub(crate) barriers: Vec<Barrier>,
+    pub(crate) uses: Vec<StepUse>,
     pub(crate) final_barriers: Vec<Barrier>,
     pub(crate) culled: Vec<PassId>,
     pub(crate) image_usage: Vec<vk::ImageUsageFlags>,
@@ -63,6 +85,17 @@ impl Plan {
     /// for one `vkCmdPipelineBarrier2`. Empty for a step of another plan.
     pub fn barriers(&self, step: &Step) -> &[Barrier] {
         self.barriers.get(step.barriers.clone()).unwrap_or(&[])
+    }
+
+    /// How `step` uses each resource it declared (one entry per resource, uses merged).
+    /// Empty for a step of another plan.
+    pub fn uses(&self, step: &Step) -> &[StepUse] {
+        self.uses.get(step.uses.clone()).unwrap_or(&[])
+    }
+
+    /// How `step` uses `res`; `None` when the step did not declare it.
+    pub fn step_use(&self, step: &Step, res: ResourceId) -> Option<&StepUse> {
+        self.uses(step).iter().find(|u| u.resource == res)
     }
 
     /// Barriers after the last step that bring imported images to their final access.

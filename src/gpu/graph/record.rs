@@ -120,26 +120,21 @@ impl BarrierScratch {
     }
 }
 
-/// Emits `barriers` with one `vkCmdPipelineBarrier2` call (image and buffer barriers,
-/// `QUEUE_FAMILY_IGNORED`, whole images: all mips and layers). `bind` resolves ids to this
-/// frame's handles; `scratch` holds the arrays, so nothing is allocated once it is warm.
-/// Records nothing when `barriers` is empty.
+/// Turns `barriers` into one `vkCmdPipelineBarrier2` (image and buffer barriers,
+/// `QUEUE_FAMILY_IGNORED`, whole images: all mips and layers) and hands it to `emit`, which
+/// records it (through core Vulkan 1.3 or the synchronization2 extension, whichever the
+/// device has). `bind` resolves ids to this frame's handles; `scratch` holds the arrays, so
+/// nothing is allocated once it is warm. Calls nothing when `barriers` is empty. This is the
+/// only place barriers are built: every executor records through it.
 ///
 /// # Errors
 /// [`GraphError::BindingMismatch`] when an image barrier's id is bound to a buffer or the
 /// other way round; nothing is recorded then.
-///
-/// # Safety
-/// `cmd` must be a command buffer of `device` in the recording state, outside a render pass
-/// instance (or inside one only where Vulkan allows the barrier), and every handle `bind`
-/// returns must be a live object of `device`. `device` must have Vulkan 1.3 (or
-/// synchronization2) enabled.
-pub unsafe fn record_barriers(
-    device: &ash::Device,
-    cmd: vk::CommandBuffer,
+pub fn record_barriers(
     barriers: &[Barrier],
     bind: impl Fn(ResourceId) -> Bound,
     scratch: &mut BarrierScratch,
+    emit: impl FnOnce(&vk::DependencyInfo<'_>),
 ) -> Result<(), GraphError> {
     if barriers.is_empty() {
         return Ok(());
@@ -148,8 +143,6 @@ pub unsafe fn record_barriers(
     let dependency = vk::DependencyInfo::default()
         .image_memory_barriers(&scratch.images)
         .buffer_memory_barriers(&scratch.buffers);
-    // SAFETY: the caller vouches for `cmd` and the bound handles; the structs were built
-    // just above from them and live until the call returns.
-    unsafe { device.cmd_pipeline_barrier2(cmd, &dependency) };
+    emit(&dependency);
     Ok(())
 }

@@ -1,200 +1,179 @@
-//! The culling passes: zero the counters, cull and choose levels per instance
-//! (`shaders/cull.comp`), turn the counts into indirect draws (`shaders/cull_draws.comp`), and
-//! copy the counters for the CPU's statistics. The graph puts the barriers between them and
-//! before the draws that read their output.
+//! The culling passes before the draws: zero the counters, cull and choose levels per
+//! instance for the camera and the shadow map (`shaders/cull.comp`), turn the counts into
+//! indirect draws (`shaders/cull_draws.comp`); and, after every draw, copy the counters for
+//! the CPU's statistics. The graph puts the barriers between them and before the draws that
+//! read their output. The occlusion test's passes are in [`super::occlusion`].
 
 use ash::vk;
 
-use super::PassContext;
-use crate::gpu::cull::CullBuffers;
-use crate::gpu::cull_data::{CULL_GROUP, DrawViews, EARLY_VIEWS, VIEW_CAMERA_LATE};
-use crate::gpu::graph::Extent;
-use crate::gpu::pipeline::{
-    COMPUTE_DEPTH, COMPUTE_OUTPUT, CULL_BOUNDS, CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS,
-    CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
-    Pipeline,
+use super::{FrameDeclaration, PassRecording};
+use crate::gpu::cull_data::{CULL_GROUP, DrawViews, EARLY_VIEWS};
+use crate::gpu::error::GpuError;
+use crate::gpu::graph::{Access, Stages};
+use crate::gpu::pipeline_builder::{
+    CULL_BOUNDS, CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME,
+    CULL_MODELS, CULL_OUTPUT, CULL_RECORDS, Pipeline,
 };
 
-/// Workgroup size of the occlusion image's shader (8x8).
-const OCCLUSION_GROUP: u32 = 8;
+/// Zeroes the culling counters.
+pub const CLEAR: &str = "cull_clear";
+/// Culling and level selection per instance, for the camera and the shadow map.
+pub const CULL: &str = "cull";
+/// The indirect draws of the culled lists.
+pub const DRAWS: &str = "cull_draws";
+/// The culling counters copied for the CPU's statistics.
+pub const STATS: &str = "cull_stats";
 
-/// Records the clear: every counter to zero.
-pub fn record_clear(pc: &PassContext<'_>) {
+/// Declares the clear, the culling and the draws' dispatch.
+pub fn declare(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    let read = Access::StorageRead(Stages::Compute);
+    f.pass(CLEAR, record_clear)
+        .write(ids.counters, Access::TransferDst)
+        .finish();
+    f.pass(CULL, record_cull)
+        .read(ids.ring, read)
+        .read(ids.cull_inputs, read)
+        .write(ids.counters, Access::StorageReadWrite(Stages::Compute))
+        .write(ids.lists, Access::StorageWrite(Stages::Compute))
+        .write(ids.candidates, Access::StorageWrite(Stages::Compute))
+        .finish();
+    declare_draws(f, DRAWS, record_draws);
+}
+
+/// Declares a dispatch turning counts into indirect draws (early or late views).
+pub(super) fn declare_draws(f: &mut FrameDeclaration, name: &'static str, record: super::RecordFn) {
+    let ids = f.ids;
+    let read = Access::StorageRead(Stages::Compute);
+    // The ring is bound like in every culling dispatch (the shaders share one layout).
+    f.pass(name, record)
+        .read(ids.ring, read)
+        .read(ids.cull_inputs, read)
+        .read(ids.counters, read)
+        .write(ids.draw_counts, Access::StorageWrite(Stages::Compute))
+        .write(ids.commands, Access::StorageWrite(Stages::Compute))
+        .finish();
+}
+
+/// Declares the copy of every frame's counts, after every culling pass, for the statistics
+/// (read a frame late, never waited for).
+pub fn declare_stats(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    f.pass(STATS, record_stats)
+        .read(ids.counters, Access::TransferSrc)
+        .write(ids.stats, Access::TransferDst)
+        .finish();
+}
+
+fn record_clear(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let (counters, offset, size) = r.buffer(r.ids.counters)?;
     // SAFETY: recording outside rendering; the graph ordered this fill after the previous
     // use of the counters in this frame in flight.
     unsafe {
-        pc.ctx
+        r.ctx
             .device
-            .cmd_fill_buffer(pc.cmd, pc.cull.counters.buffer, 0, vk::WHOLE_SIZE, 0)
+            .cmd_fill_buffer(r.cmd, counters, offset, size, 0)
     };
+    Ok(())
 }
 
-/// Records the culling dispatch: one invocation per instance record.
-pub fn record_cull(pc: &PassContext<'_>) {
-    let cull = pc.cull;
-    let output = whole(cull.lists.buffer);
-    let candidates = whole(cull.candidates.buffer);
+fn record_cull(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let output = r.buffer_info(r.ids.lists)?;
+    let candidates = r.buffer_info(r.ids.candidates)?;
     dispatch(
-        pc,
-        &pc.pipelines.cull,
+        r,
+        &r.shared.pipelines.cull,
         &[
             Output::Buffer(CULL_OUTPUT, &output),
             Output::Buffer(CULL_CANDIDATES, &candidates),
         ],
-        pc.instances.div_ceil(CULL_GROUP),
-    );
+        r.shared.instances.div_ceil(CULL_GROUP),
+    )
 }
 
-/// Records the occlusion test of the small instances: one invocation per instance record
-/// (those past the candidates' count return at once).
-pub fn record_late(pc: &PassContext<'_>) {
-    let cull = pc.cull;
-    let output = whole(cull.lists.buffer);
-    let candidates = whole(cull.candidates.buffer);
-    let occlusion = PassContext::image_info(pc.occlusion_depth, pc.samplers.screen);
-    dispatch(
-        pc,
-        &pc.pipelines.cull_late,
-        &[
-            Output::Buffer(CULL_OUTPUT, &output),
-            Output::Buffer(CULL_CANDIDATES, &candidates),
-            Output::Image(CULL_OCCLUSION_DEPTH, &occlusion),
-        ],
-        pc.instances.div_ceil(CULL_GROUP),
-    );
+fn record_draws(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    draws(r, 0, EARLY_VIEWS)
 }
 
-/// Records the draws' dispatch of the views culled before the occlusion test: one invocation
-/// per (view, model, subset).
-pub fn record_draws(pc: &PassContext<'_>) {
-    draws(pc, 0, EARLY_VIEWS);
+fn record_stats(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let (counters, _, _) = r.buffer(r.ids.counters)?;
+    let (stats, _, _) = r.buffer(r.ids.stats)?;
+    let size = r
+        .bindings
+        .cull
+        .counters
+        .size
+        .min(r.bindings.cull.stats.size);
+    let region = vk::BufferCopy::default().size(size);
+    // SAFETY: recording outside rendering; both buffers hold the counters' size.
+    unsafe {
+        r.ctx
+            .device
+            .cmd_copy_buffer(r.cmd, counters, stats, &[region])
+    };
+    Ok(())
 }
 
-/// Records the draws' dispatch of the camera's late view.
-pub fn record_draws_late(pc: &PassContext<'_>) {
-    draws(pc, VIEW_CAMERA_LATE, 1);
-}
-
-fn draws(pc: &PassContext<'_>, first: usize, count: usize) {
-    let cull = pc.cull;
-    let counts = whole(cull.draw_counts.buffer);
-    let commands = whole(cull.commands.buffer);
+/// Records the draws' dispatch of `count` views from `first`: one invocation per (view,
+/// model, subset).
+pub(super) fn draws(r: &PassRecording<'_>, first: usize, count: usize) -> Result<(), GpuError> {
+    let counts = r.buffer_info(r.ids.draw_counts)?;
+    let commands = r.buffer_info(r.ids.commands)?;
     let views = DrawViews {
         first: first as u32,
         count: count as u32,
     };
     // SAFETY: recording; the layout has this push-constant range for compute.
     unsafe {
-        pc.ctx.device.cmd_push_constants(
-            pc.cmd,
-            pc.pipelines.layouts.cull,
+        r.ctx.device.cmd_push_constants(
+            r.cmd,
+            r.shared.pipelines.layouts.cull,
             vk::ShaderStageFlags::COMPUTE,
             0,
             bytemuck::bytes_of(&views),
         );
     }
-    let per_view = cull.sizes.models * cull.sizes.subsets;
+    let sizes = r.shared.cull_sizes;
+    let per_view = sizes.models * sizes.subsets;
     dispatch(
-        pc,
-        &pc.pipelines.cull_draws,
+        r,
+        &r.shared.pipelines.cull_draws,
         &[
             Output::Buffer(CULL_OUTPUT, &counts),
             Output::Buffer(CULL_COMMANDS, &commands),
         ],
         ((count * per_view) as u32).div_ceil(CULL_GROUP),
-    );
-}
-
-/// Records the occlusion image: the farthest depth of each block of the prepass's depth.
-pub fn record_occlusion_depth(pc: &PassContext<'_>) {
-    let depth = PassContext::image_info(pc.depth, pc.samplers.screen);
-    let output = [vk::DescriptorImageInfo {
-        sampler: vk::Sampler::null(),
-        image_view: pc.occlusion_depth,
-        image_layout: vk::ImageLayout::GENERAL,
-    }];
-    let writes = [
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_DEPTH)
-            .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-            .image_info(&depth),
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_OUTPUT)
-            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
-            .image_info(&output),
-    ];
-    let size = Extent::TargetScaled(crate::gpu::cull_data::OCCLUSION_BLOCK).resolve(pc.extent);
-    let d = &pc.ctx.device;
-    // SAFETY: recording outside rendering; the graph put the depth in
-    // SHADER_READ_ONLY_OPTIMAL and the occlusion image in GENERAL.
-    unsafe {
-        d.cmd_bind_pipeline(
-            pc.cmd,
-            vk::PipelineBindPoint::COMPUTE,
-            pc.pipelines.occlusion_depth.pipeline,
-        );
-        pc.ctx.push_descriptor.cmd_push_descriptor_set(
-            pc.cmd,
-            vk::PipelineBindPoint::COMPUTE,
-            pc.pipelines.layouts.compute,
-            0,
-            &writes,
-        );
-        d.cmd_dispatch(
-            pc.cmd,
-            size.width.div_ceil(OCCLUSION_GROUP),
-            size.height.div_ceil(OCCLUSION_GROUP),
-            1,
-        );
-    }
+    )
 }
 
 /// What a culling dispatch writes or reads besides the inputs every one reads.
-enum Output<'a> {
+pub(super) enum Output<'a> {
     Buffer(u32, &'a [vk::DescriptorBufferInfo; 1]),
     Image(u32, &'a [vk::DescriptorImageInfo; 1]),
 }
 
-/// Records the copy of the counters into the host-readable statistics buffer.
-pub fn record_stats(pc: &PassContext<'_>) {
-    let cull = pc.cull;
-    let region = vk::BufferCopy::default().size(cull.counters.size.min(cull.stats.size));
-    // SAFETY: recording outside rendering; both buffers hold the counters' size.
-    unsafe {
-        pc.ctx
-            .device
-            .cmd_copy_buffer(pc.cmd, cull.counters.buffer, cull.stats.buffer, &[region])
-    };
-}
-
-fn whole(buffer: vk::Buffer) -> [vk::DescriptorBufferInfo; 1] {
-    [vk::DescriptorBufferInfo {
-        buffer,
-        offset: 0,
-        range: vk::WHOLE_SIZE,
-    }]
-}
-
 /// Pushes the inputs every culling shader reads plus `outputs`, and dispatches `groups`.
-fn dispatch(pc: &PassContext<'_>, pipeline: &Pipeline, outputs: &[Output<'_>], groups: u32) {
-    let cull: &CullBuffers = pc.cull;
-    let range = |r: &std::ops::Range<usize>| {
+pub(super) fn dispatch(
+    r: &PassRecording<'_>,
+    pipeline: &Pipeline,
+    outputs: &[Output<'_>],
+    groups: u32,
+) -> Result<(), GpuError> {
+    let (inputs, base, _) = r.buffer(r.ids.cull_inputs)?;
+    let range = |range: &std::ops::Range<usize>| {
         [vk::DescriptorBufferInfo {
-            buffer: cull.inputs.buffer,
-            offset: r.start as u64,
-            range: (r.end - r.start) as u64,
+            buffer: inputs,
+            offset: base + range.start as u64,
+            range: (range.end - range.start) as u64,
         }]
     };
-    let records = [vk::DescriptorBufferInfo {
-        buffer: pc.ring.buffer,
-        offset: pc.ring.records.0,
-        range: pc.ring.records.1,
-    }];
-    let frame = range(&cull.layout.frame);
-    let models = range(&cull.layout.models);
-    let bounds = range(&cull.layout.bounds);
-    let draws = range(&cull.layout.draw_ranges);
-    let counters = whole(cull.counters.buffer);
+    let (records, _) = r.ring_infos()?;
+    let layout = &r.shared.cull_layout;
+    let frame = range(&layout.frame);
+    let models = range(&layout.models);
+    let bounds = range(&layout.bounds);
+    let draws = range(&layout.draw_ranges);
+    let counters = r.buffer_info(r.ids.counters)?;
     fn write(binding: u32, info: &[vk::DescriptorBufferInfo; 1]) -> vk::WriteDescriptorSet<'_> {
         vk::WriteDescriptorSet::default()
             .dst_binding(binding)
@@ -219,20 +198,11 @@ fn dispatch(pc: &PassContext<'_>, pipeline: &Pipeline, outputs: &[Output<'_>], g
         };
         n += 1;
     }
-    let d = &pc.ctx.device;
-    // SAFETY: recording outside rendering; the buffers live until the frame completes and
-    // the graph made the inputs visible to compute.
-    unsafe {
-        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
-        pc.ctx.push_descriptor.cmd_push_descriptor_set(
-            pc.cmd,
-            vk::PipelineBindPoint::COMPUTE,
-            pc.pipelines.layouts.cull,
-            0,
-            &writes[..n],
-        );
-        if groups > 0 {
-            d.cmd_dispatch(pc.cmd, groups, 1, 1);
-        }
-    }
+    r.dispatch(
+        pipeline,
+        r.shared.pipelines.layouts.cull,
+        &writes[..n],
+        [groups, 1],
+    );
+    Ok(())
 }

@@ -1,63 +1,69 @@
 //! The depth/normal prepass: characters and ground into the depth buffer and a view-space
 //! normal image, which the ambient occlusion reads and the forward pass tests against. With
 //! occlusion culling it runs twice: first the ground and the instances large enough to hide
-//! others, then (`record_late`, loading what the first left) the small ones the occlusion
+//! others, then (the late pass, loading what the first left) the small ones the occlusion
 //! test let through.
 
 use ash::vk;
 
-use super::PassContext;
+use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
 use crate::gpu::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
+use crate::gpu::error::GpuError;
+use crate::gpu::graph::Access;
 
-/// Records the pass; the graph has put depth and normals in their attachment layouts.
-pub fn record(pc: &PassContext<'_>) {
-    render(pc, false);
+/// The first prepass's name in labels, timings and statistics.
+pub const NAME: &str = "depth_normal";
+/// The late prepass's name.
+pub const LATE: &str = "depth_normal_late";
+
+/// Declares the first prepass (kept when depth or normals are read).
+pub fn declare(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    let mut p = f.pass(NAME, record);
+    skinned_reads(&mut p, &ids);
+    p.write(ids.depth, Access::DepthAttachmentWrite)
+        .write(ids.normals, Access::ColorAttachmentWrite)
+        .finish();
 }
 
-/// Records the late prepass: the instances the occlusion test let through, into what the
-/// first prepass left.
-pub fn record_late(pc: &PassContext<'_>) {
-    render(pc, true);
-}
-
-fn render(pc: &PassContext<'_>, late: bool) {
-    let load = if late {
-        vk::AttachmentLoadOp::LOAD
-    } else {
-        vk::AttachmentLoadOp::CLEAR
-    };
-    let color = [vk::RenderingAttachmentInfo::default()
-        .image_view(pc.normals)
-        .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-        .load_op(load)
-        .store_op(vk::AttachmentStoreOp::STORE)
-        // Alpha 0 marks "nothing drawn here" (the debug view shows it black).
-        .clear_value(vk::ClearValue {
-            color: vk::ClearColorValue {
-                float32: [0.0, 0.0, 0.0, 0.0],
-            },
-        })];
-    let depth = PassContext::cleared_depth(pc.depth).load_op(load);
-    let rendering = vk::RenderingInfo::default()
-        .render_area(pc.area())
-        .layer_count(1)
-        .color_attachments(&color)
-        .depth_attachment(&depth);
-    // SAFETY: recording inside the graph's step for this pass.
-    unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
-    pc.set_viewport(pc.extent);
-    if late {
-        pc.draw_characters(&pc.pipelines.depth_normal, false, VIEW_CAMERA_LATE);
-    } else {
-        pc.bind_with_frame(&pc.pipelines.ground_normal, &[]);
-        // SAFETY: inside the rendering; the ground needs no vertex buffer.
-        unsafe {
-            pc.ctx
-                .cmd_set_front_face(pc.cmd, vk::FrontFace::COUNTER_CLOCKWISE);
-            pc.ctx.device.cmd_draw(pc.cmd, 6, 1, 0, 0);
-        }
-        pc.draw_characters(&pc.pipelines.depth_normal, false, VIEW_CAMERA);
+/// Declares the late prepass, after the occlusion test, when the frame has one.
+pub fn declare_late(f: &mut FrameDeclaration) {
+    if !f.shape.occlusion {
+        return;
     }
-    // SAFETY: inside the rendering begun above.
-    unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
+    let ids = f.ids;
+    let mut p = f.pass(LATE, record_late);
+    skinned_reads(&mut p, &ids);
+    p.write(ids.depth, Access::DepthAttachmentWrite)
+        .write(ids.normals, Access::ColorAttachmentWrite)
+        .finish();
+}
+
+fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    render(r, false)
+}
+
+fn record_late(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    render(r, true)
+}
+
+fn render(r: &PassRecording<'_>, late: bool) -> Result<(), GpuError> {
+    // Alpha 0 marks "nothing drawn here" (the debug view shows it black).
+    let nothing = vk::ClearValue {
+        color: vk::ClearColorValue {
+            float32: [0.0, 0.0, 0.0, 0.0],
+        },
+    };
+    let color = [r.attachment(r.ids.normals, Some(nothing))?];
+    let depth = r.attachment(r.ids.depth, Some(FAR_DEPTH))?;
+    r.begin_rendering(r.extent(), &color, Some(&depth));
+    let p = r.shared.pipelines;
+    let result = if late {
+        r.draw_characters(&p.depth_normal, false, VIEW_CAMERA_LATE)
+    } else {
+        r.draw_ground(&p.ground_normal, &[]);
+        r.draw_characters(&p.depth_normal, false, VIEW_CAMERA)
+    };
+    r.end_rendering();
+    result
 }

@@ -1,399 +1,259 @@
-//! The passes' recording. Each pass is declared in the frame graph ([`super::frame_graph`]),
-//! which puts its barriers, debug label and timestamps around the function here.
+//! The frame's passes. Each pass is one file holding both halves of it: `declare`, which
+//! tells the frame graph what it reads and writes, and `record`, which the compiled plan
+//! calls with exactly those resources bound (a [`PassRecording`]). This file only lists the
+//! passes in the order they run and compiles them; [`super::graph`] derives every barrier,
+//! layout and load/store operation, and culls the passes nothing reads (switching shadows
+//! off only changes what the forward pass declares).
+//!
+//! Adding a pass: a file here with its `declare` and `record`, a line in [`compile`], and its
+//! pipeline in [`super::pipeline_set`] (plus its shader).
 
 pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
 pub mod forward;
+pub mod occlusion;
+pub mod palettes;
 pub mod readback;
+mod recording;
+mod resources;
 pub mod shadow;
 pub mod ssao;
-
-use std::ops::Range;
+#[cfg(test)]
+mod tests;
 
 use ash::vk;
 
-use super::context::GpuContext;
-use super::cull::CullBuffers;
-use super::cull_data::DrawCommand;
-use super::frame_data::{DrawConstants, ViewMode};
-use super::frame_graph::PassFlags;
-use super::model::GpuModel;
-use super::pipeline::{
-    BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES,
-    BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE, Layouts, Pipeline,
+use super::error::GpuError;
+use super::graph::{GraphBuilder, PassBuilder, Plan};
+use super::uniforms::ViewMode;
+pub use recording::{
+    FrameBindings, FrameShared, PassRecording, RecordFn, RingBinding, declared_use,
 };
-use crate::crowd::visibility::LOD_LEVELS;
+pub use resources::{AO_FORMAT, AO_SCALE, DEPTH_FORMAT, FrameIds, NORMAL_FORMAT};
 
-/// Every pipeline the passes draw with.
-pub struct Pipelines {
-    /// Shared layouts.
-    pub layouts: Layouts,
-    /// Characters, forward, testing and writing depth (no prepass).
-    pub forward_less: Pipeline,
-    /// Characters, forward, equal depth test after the prepass.
-    pub forward_equal: Pipeline,
-    /// The ground, forward, testing and writing depth.
-    pub ground_less: Pipeline,
-    /// The ground, forward, equal depth test.
-    pub ground_equal: Pipeline,
-    /// Characters, depth and normals.
-    pub depth_normal: Pipeline,
-    /// The ground, depth and normals.
-    pub ground_normal: Pipeline,
-    /// Characters from the light.
-    pub shadow: Pipeline,
-    /// Ambient occlusion (compute).
-    pub ssao: Pipeline,
-    /// Its blur (compute).
-    pub ssao_blur: Pipeline,
-    /// Fullscreen debug views.
-    pub debug_view: Pipeline,
-    /// Culling and level selection (compute).
-    pub cull: Pipeline,
-    /// The culled lists' indirect draws (compute).
-    pub cull_draws: Pipeline,
-    /// Occlusion culling of the small instances (compute).
-    pub cull_late: Pipeline,
-    /// The occlusion image (compute).
-    pub occlusion_depth: Pipeline,
+/// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
+/// pass's file).
+pub mod pass {
+    pub use super::cull::{CLEAR as CULL_CLEAR, CULL, DRAWS as CULL_DRAWS, STATS as CULL_STATS};
+    pub use super::debug_view::NAME as DEBUG_VIEW;
+    pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
+    pub use super::forward::NAME as FORWARD;
+    pub use super::occlusion::{
+        CULL_LATE, DEPTH as OCCLUSION_DEPTH, DRAWS_LATE as CULL_DRAWS_LATE,
+    };
+    pub use super::palettes::NAME as PALETTES;
+    pub use super::readback::NAME as READBACK;
+    pub use super::shadow::NAME as SHADOW;
+    pub use super::ssao::{BLUR as SSAO_BLUR, NAME as SSAO};
 }
 
-/// The samplers and small textures the passes share.
-#[derive(Clone, Copy, Debug)]
-pub struct Samplers {
-    /// Material textures: trilinear, repeating.
-    pub material: vk::Sampler,
-    /// The shadow map: depth comparison, bilinear, outside the map counts as lit.
-    pub shadow: vk::Sampler,
-    /// Screen-sized images: nearest texel, clamped.
-    pub screen: vk::Sampler,
-    /// The half-size ambient occlusion: bilinear, clamped.
-    pub ao: vk::Sampler,
-    /// 1x1 white (no base colour map; AO when it is off).
-    pub white: vk::ImageView,
-    /// 1x1 flat normal (no normal map).
-    pub flat_normal: vk::ImageView,
-    /// 4x4 rotation noise for the ambient occlusion.
-    pub noise: vk::ImageView,
+/// Which passes run and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// The sun casts shadows (`--no-shadows` turns it off).
+    pub shadows: bool,
+    /// Ambient occlusion darkens the ambient light (`--no-ssao`).
+    pub ssao: bool,
+    /// Depth and normals are drawn first and the forward pass shades each pixel once (equal
+    /// depth test). Off, the forward pass tests and writes depth itself.
+    pub prepass: bool,
+    /// Shadow map side in texels (`--shadow-size`).
+    pub shadow_size: u32,
+    /// Instances are tested against each view and only those that may be seen are drawn
+    /// (`--cull`).
+    pub cull: bool,
+    /// Instances draw a coarser mesh level where its error stays under a pixel (`--lod`).
+    pub lod: bool,
+    /// Scales the projected sizes at which coarser levels and baked animation take over
+    /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
+    pub lod_bias: f32,
+    /// Small instances are drawn only where the large ones leave them visible (`--cull`
+    /// covers it too; needs the depth prepass).
+    pub occlusion: bool,
 }
 
-/// What a pass records with, for one frame.
-pub struct PassContext<'a> {
-    /// The device and its helpers.
-    pub ctx: &'a GpuContext,
-    /// The command buffer being recorded.
-    pub cmd: vk::CommandBuffer,
-    /// The render size.
-    pub extent: vk::Extent2D,
-    /// What the frame shows.
+impl Default for RenderSettings {
+    fn default() -> Self {
+        Self {
+            shadows: true,
+            ssao: true,
+            prepass: true,
+            shadow_size: 2048,
+            cull: true,
+            lod: true,
+            lod_bias: 1.0,
+            occlusion: true,
+        }
+    }
+}
+
+/// What a frame's graph depends on besides the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GraphKey {
+    /// The view shown.
     pub view: ViewMode,
-    /// What the forward pass reads.
-    pub flags: PassFlags,
-    /// The colour target's view and image.
-    pub color: (vk::ImageView, vk::Image),
-    /// The prepass's depth (read by SSAO and the depth view).
-    pub depth: vk::ImageView,
-    /// The depth the forward pass renders with (the prepass's, or its own).
-    pub forward_depth: vk::ImageView,
-    /// The prepass's normals.
-    pub normals: vk::ImageView,
-    /// Shadow map view and side.
-    pub shadow_map: (vk::ImageView, u32),
-    /// Raw and blurred ambient occlusion.
-    pub ao: (vk::ImageView, vk::ImageView),
-    /// What a debug view shows.
-    pub debug_source: vk::ImageView,
-    /// The occlusion image (white when there is none).
-    pub occlusion_depth: vk::ImageView,
-    /// The palette ring's buffer, and where this frame's records and palettes are in it.
-    pub ring: RingBinding,
-    /// The frame's uniform buffer.
-    pub uniforms: vk::Buffer,
-    /// The models, and each one's range of instance records this frame.
-    pub models: &'a [GpuModel],
-    /// Indexed like `models`.
-    pub ranges: &'a [Range<usize>],
-    /// Samplers and default textures.
-    pub samplers: Samplers,
-    /// Every pipeline.
-    pub pipelines: &'a Pipelines,
-    /// Where the readback pass copies the colour target.
-    pub readback: vk::Buffer,
-    /// The baked frames (a placeholder when nothing is baked).
-    pub baked: vk::Buffer,
-    /// This frame's culling buffers.
-    pub cull: &'a CullBuffers,
-    /// Instance records this frame.
-    pub instances: u32,
-    /// Most subsets of one model: draws are numbered `[view][model][subset]`.
-    pub subsets: usize,
+    /// Whether the frame is copied to the readback buffer.
+    pub readback: bool,
+    /// Whether the target is presented afterwards.
+    pub present: bool,
 }
 
-/// A slot of the palette ring, as buffer ranges.
-#[derive(Clone, Copy, Debug)]
-pub struct RingBinding {
-    /// The region's storage buffer.
-    pub buffer: vk::Buffer,
-    /// Byte offset and size of the instance records.
-    pub records: (vk::DeviceSize, vk::DeviceSize),
-    /// Byte offset and size of the palettes.
-    pub palettes: (vk::DeviceSize, vk::DeviceSize),
+/// What the frame's passes do, decided once from the view and settings before any pass is
+/// declared; each pass declares itself (or nothing) from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameShape {
+    /// The view shown.
+    pub view: ViewMode,
+    /// The forward pass draws the frame (final or silhouette view); otherwise a debug view
+    /// shows an intermediate image.
+    pub shows_frame: bool,
+    /// The forward pass reads the shadow map.
+    pub shadows: bool,
+    /// The forward pass reads the ambient occlusion.
+    pub ao: bool,
+    /// The depth prepass runs and the forward pass tests against its depth (equal, no
+    /// write).
+    pub prepass: bool,
+    /// Small instances wait for the occlusion test: the camera's passes draw the late list
+    /// too.
+    pub occlusion: bool,
+    /// The shadow view's lists are filled (a pass draws the shadow map).
+    pub shadow_lists: bool,
 }
 
-impl PassContext<'_> {
-    /// The whole render area.
-    pub fn area(&self) -> vk::Rect2D {
-        vk::Rect2D {
-            offset: vk::Offset2D { x: 0, y: 0 },
-            extent: self.extent,
+impl FrameShape {
+    /// The shape of a frame showing `view` under `settings`.
+    pub fn new(view: ViewMode, settings: &RenderSettings) -> Self {
+        let silhouette = view == ViewMode::Silhouette;
+        let shows_frame = view == ViewMode::Final || silhouette;
+        // The silhouette view is plain white: no light, so nothing to shadow or occlude, and
+        // no prepass to test occlusion against.
+        let prepass = !shows_frame || ((settings.prepass || settings.ssao) && !silhouette);
+        let shadows = shows_frame && settings.shadows && !silhouette;
+        Self {
+            view,
+            shows_frame,
+            shadows,
+            ao: shows_frame && settings.ssao && !silhouette,
+            prepass,
+            occlusion: settings.occlusion && settings.cull && prepass,
+            shadow_lists: shadows || view == ViewMode::Shadow,
         }
-    }
-
-    /// Sets viewport and scissor to `extent`.
-    pub fn set_viewport(&self, extent: vk::Extent2D) {
-        let viewport = vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: extent.width as f32,
-            height: extent.height as f32,
-            min_depth: 0.0,
-            max_depth: 1.0,
-        };
-        let scissor = vk::Rect2D {
-            offset: vk::Offset2D { x: 0, y: 0 },
-            extent,
-        };
-        // SAFETY: recording inside a pass.
-        unsafe {
-            self.ctx.device.cmd_set_viewport(self.cmd, 0, &[viewport]);
-            self.ctx.device.cmd_set_scissor(self.cmd, 0, &[scissor]);
-        }
-    }
-
-    /// Binds `pipeline` and pushes the frame uniforms plus up to two `extra` descriptors
-    /// (the ground, fullscreen passes).
-    pub fn bind_with_frame(&self, pipeline: &Pipeline, extra: &[vk::WriteDescriptorSet<'_>]) {
-        let frame = [self.frame_info()];
-        let mut writes = [vk::WriteDescriptorSet::default(); 3];
-        writes[0] = vk::WriteDescriptorSet::default()
-            .dst_binding(BINDING_FRAME)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&frame);
-        let n = extra.len().min(2);
-        writes[1..=n].copy_from_slice(&extra[..n]);
-        let writes = &writes[..=n];
-        // SAFETY: recording; the layout matches the pipeline's.
-        unsafe {
-            self.ctx.device.cmd_bind_pipeline(
-                self.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                pipeline.pipeline,
-            );
-            self.ctx.push_descriptor.cmd_push_descriptor_set(
-                self.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                self.pipelines.layouts.pipeline,
-                0,
-                writes,
-            );
-        }
-    }
-
-    /// The shadow map (or its placeholder) and the ambient occlusion (or white) as the lit
-    /// shaders read them.
-    pub fn lit_images(&self) -> ([vk::DescriptorImageInfo; 1], [vk::DescriptorImageInfo; 1]) {
-        let ao = if self.flags.ao {
-            self.ao.1
-        } else {
-            self.samplers.white
-        };
-        (
-            Self::image_info(self.shadow_map.0, self.samplers.shadow),
-            Self::image_info(ao, self.samplers.ao),
-        )
-    }
-
-    /// A depth attachment cleared to the far plane and stored for later passes.
-    pub fn cleared_depth(view: vk::ImageView) -> vk::RenderingAttachmentInfo<'static> {
-        vk::RenderingAttachmentInfo::default()
-            .image_view(view)
-            .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-            .load_op(vk::AttachmentLoadOp::CLEAR)
-            .store_op(vk::AttachmentStoreOp::STORE)
-            .clear_value(vk::ClearValue {
-                depth_stencil: vk::ClearDepthStencilValue {
-                    depth: 1.0,
-                    stencil: 0,
-                },
-            })
-    }
-
-    /// The frame uniforms as a descriptor.
-    pub fn frame_info(&self) -> vk::DescriptorBufferInfo {
-        vk::DescriptorBufferInfo {
-            buffer: self.uniforms,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }
-    }
-
-    /// An image read through `sampler` in SHADER_READ_ONLY_OPTIMAL.
-    pub fn image_info(view: vk::ImageView, sampler: vk::Sampler) -> [vk::DescriptorImageInfo; 1] {
-        [vk::DescriptorImageInfo {
-            sampler,
-            image_view: view,
-            image_layout: vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-        }]
-    }
-
-    /// Draws what the culling pass kept for `view` (`cull_data::VIEW_*`): for each model and
-    /// subset, one `vkCmdDrawIndexedIndirectCount` of up to a command per mesh level, its
-    /// count written by the GPU, with `pipeline` (characters: skinned vertex input). `lit`
-    /// also pushes the shadow map and ambient occlusion the forward pass shades with.
-    pub fn draw_characters(&self, pipeline: &Pipeline, lit: bool, view: usize) {
-        if self.ranges.iter().all(|r| r.is_empty()) {
-            return;
-        }
-        let device = &self.ctx.device;
-        let cmd = self.cmd;
-        let layout = self.pipelines.layouts.pipeline;
-        let records = [vk::DescriptorBufferInfo {
-            buffer: self.ring.buffer,
-            offset: self.ring.records.0,
-            range: self.ring.records.1,
-        }];
-        let palettes = [vk::DescriptorBufferInfo {
-            buffer: self.ring.buffer,
-            offset: self.ring.palettes.0,
-            range: self.ring.palettes.1,
-        }];
-        let whole = |buffer: vk::Buffer| {
-            [vk::DescriptorBufferInfo {
-                buffer,
-                offset: 0,
-                range: vk::WHOLE_SIZE,
-            }]
-        };
-        let baked = whole(self.baked);
-        let visible = whole(self.cull.lists.buffer);
-        let frame = [self.frame_info()];
-        let (shadow, ao) = self.lit_images();
-        let models = self.models.len();
-        let command_size = size_of::<DrawCommand>() as u64;
-        // SAFETY: recording inside the pass's rendering; every handle lives until the
-        // frame's timeline value is reached.
-        unsafe {
-            device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
-            for (m, (model, range)) in self.models.iter().zip(self.ranges).enumerate() {
-                if range.is_empty() {
-                    continue;
-                }
-                self.ctx.cmd_set_front_face(cmd, model.front_face);
-                device.cmd_bind_vertex_buffers(cmd, 0, &[model.vertices.buffer], &[0]);
-                device.cmd_bind_index_buffer(cmd, model.indices.buffer, 0, vk::IndexType::UINT32);
-                for (s, subset) in model.subsets.iter().enumerate() {
-                    let texture = |view: Option<usize>, fallback: vk::ImageView| {
-                        Self::image_info(
-                            view.and_then(|i| model.textures.get(i))
-                                .map_or(fallback, |t| t.view),
-                            self.samplers.material,
-                        )
-                    };
-                    let base = texture(subset.base_color, self.samplers.white);
-                    let normal = texture(subset.normal, self.samplers.flat_normal);
-                    let storage = vk::DescriptorType::STORAGE_BUFFER;
-                    let sampled = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
-                    let mut writes = [
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_RECORDS)
-                            .descriptor_type(storage)
-                            .buffer_info(&records),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_PALETTES)
-                            .descriptor_type(storage)
-                            .buffer_info(&palettes),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_BAKED)
-                            .descriptor_type(storage)
-                            .buffer_info(&baked),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_VISIBLE)
-                            .descriptor_type(storage)
-                            .buffer_info(&visible),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_FRAME)
-                            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-                            .buffer_info(&frame),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_BASE_COLOR)
-                            .descriptor_type(sampled)
-                            .image_info(&base),
-                        vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_NORMAL)
-                            .descriptor_type(sampled)
-                            .image_info(&normal),
-                        vk::WriteDescriptorSet::default(),
-                        vk::WriteDescriptorSet::default(),
-                    ];
-                    let count = if lit {
-                        writes[7] = vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_SHADOW_MAP)
-                            .descriptor_type(sampled)
-                            .image_info(&shadow);
-                        writes[8] = vk::WriteDescriptorSet::default()
-                            .dst_binding(BINDING_AO)
-                            .descriptor_type(sampled)
-                            .image_info(&ao);
-                        9
-                    } else {
-                        7
-                    };
-                    self.ctx.push_descriptor.cmd_push_descriptor_set(
-                        cmd,
-                        vk::PipelineBindPoint::GRAPHICS,
-                        layout,
-                        0,
-                        &writes[..count],
-                    );
-                    let constants: DrawConstants = subset.constants;
-                    device.cmd_push_constants(
-                        cmd,
-                        layout,
-                        vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
-                        0,
-                        bytemuck::bytes_of(&constants),
-                    );
-                    let draw = ((view * models + m) * self.subsets + s) as u64;
-                    device.cmd_draw_indexed_indirect_count(
-                        cmd,
-                        self.cull.commands.buffer,
-                        draw * LOD_LEVELS as u64 * command_size,
-                        self.cull.draw_counts.buffer,
-                        draw * 4,
-                        LOD_LEVELS as u32,
-                        command_size as u32,
-                    );
-                }
-            }
-        }
-    }
-
-    /// The ground's pushes for a lit pass: shadow map and ambient occlusion.
-    pub fn ground_extras<'b>(
-        &self,
-        shadow: &'b [vk::DescriptorImageInfo; 1],
-        ao: &'b [vk::DescriptorImageInfo; 1],
-    ) -> [vk::WriteDescriptorSet<'b>; 2] {
-        [
-            vk::WriteDescriptorSet::default()
-                .dst_binding(BINDING_SHADOW_MAP)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(shadow),
-            vk::WriteDescriptorSet::default()
-                .dst_binding(BINDING_AO)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(ao),
-        ]
     }
 }
+
+/// A frame's graph being declared: the builder, the frame's resources, its shape, and each
+/// pass's recording function by pass id.
+pub struct FrameDeclaration {
+    graph: GraphBuilder,
+    /// The frame's resources.
+    pub ids: FrameIds,
+    /// What the passes do.
+    pub shape: FrameShape,
+    /// The settings it is declared under.
+    pub settings: RenderSettings,
+    /// Whether the target is read back.
+    pub readback: bool,
+    recorders: Vec<Option<RecordFn>>,
+}
+
+impl FrameDeclaration {
+    /// Declares a pass recorded by `record`; the builder adds its uses.
+    pub fn pass(&mut self, name: &'static str, record: RecordFn) -> PassBuilder<'_> {
+        self.recorders.push(Some(record));
+        self.graph.pass(name)
+    }
+
+    /// Declares a step the CPU does before submission (host writes): it records nothing.
+    pub fn host_step(&mut self, name: &'static str) -> PassBuilder<'_> {
+        self.recorders.push(None);
+        self.graph.pass(name)
+    }
+
+    /// Marks `res` as read after the graph.
+    pub fn mark_output(&mut self, res: super::graph::ResourceId) {
+        self.graph.mark_output(res);
+    }
+}
+
+/// A compiled frame graph: the plan, its resources, and each step's recording.
+pub struct CompiledFrame {
+    /// Barriers, steps, layouts, load and store operations.
+    pub plan: Plan,
+    /// What its ids stand for.
+    pub ids: FrameIds,
+    /// What the passes do.
+    pub shape: FrameShape,
+    /// Each declared pass's recording function, by pass id (`None`: a host step).
+    recorders: Vec<Option<RecordFn>>,
+}
+
+impl CompiledFrame {
+    /// The recording function of the pass `step` runs (`None` for a host step).
+    pub fn recorder(&self, step: &super::graph::Step) -> Option<RecordFn> {
+        self.recorders.get(step.pass.0 as usize).copied().flatten()
+    }
+
+    /// Whether the culling counters are copied for the statistics this frame.
+    pub fn copies_stats(&self) -> bool {
+        !self.plan.buffer_usage(self.ids.stats).is_empty()
+    }
+}
+
+/// Declares and compiles the frame graph for `key` under `settings`: the passes in the
+/// order they run; what the last pass reads decides which ones are kept.
+pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledFrame, GpuError> {
+    let view = key.view;
+    let mut graph = GraphBuilder::new();
+    let ids = FrameIds::declare(&mut graph, key, settings);
+    let mut f = FrameDeclaration {
+        graph,
+        ids,
+        shape: FrameShape::new(view, settings),
+        settings: *settings,
+        readback: key.readback,
+        recorders: Vec::new(),
+    };
+    palettes::declare(&mut f);
+    cull::declare(&mut f);
+    shadow::declare(&mut f);
+    depth_normal::declare(&mut f);
+    occlusion::declare(&mut f);
+    depth_normal::declare_late(&mut f);
+    ssao::declare(&mut f);
+    forward::declare(&mut f);
+    debug_view::declare(&mut f);
+    cull::declare_stats(&mut f);
+    readback::declare(&mut f);
+    let plan = f
+        .graph
+        .compile()
+        .map_err(|e| GpuError::Graph(e.to_string()))?;
+    log::debug!("frame graph for {key:?}:\n{plan}");
+    Ok(CompiledFrame {
+        plan,
+        ids: f.ids,
+        shape: f.shape,
+        recorders: f.recorders,
+    })
+}
+
+/// A pass's uses that every skinned draw reads: the ring (records and palettes), the
+/// visible lists and the indirect draws.
+pub fn skinned_reads(p: &mut PassBuilder<'_>, ids: &FrameIds) {
+    use super::graph::{Access, Stages};
+    let vertex = Access::StorageRead(Stages::Vertex);
+    p.read(ids.ring, vertex)
+        .read(ids.lists, vertex)
+        .read(ids.draw_counts, Access::IndirectRead)
+        .read(ids.commands, Access::IndirectRead);
+}
+
+/// The clear value of a depth attachment: the far plane.
+pub const FAR_DEPTH: vk::ClearValue = vk::ClearValue {
+    depth_stencil: vk::ClearDepthStencilValue {
+        depth: 1.0,
+        stencil: 0,
+    },
+};

@@ -1,12 +1,33 @@
 //! The readback pass (headless only): copies the colour target into a host-readable buffer,
-//! tightly packed rows, so frames can be checked and written as PNG.
+//! tightly packed rows, so frames can be checked and written as PNG. Without it the target
+//! is the graph's output.
 
 use ash::vk;
 
-use super::PassContext;
+use super::{FrameDeclaration, PassRecording};
+use crate::gpu::error::GpuError;
+use crate::gpu::graph::Access;
 
-/// Records the copy; the graph has put the image in TRANSFER_SRC_OPTIMAL.
-pub fn record(pc: &PassContext<'_>) {
+/// The pass's name in labels, timings and statistics.
+pub const NAME: &str = "readback";
+
+/// Declares the copy when the frame is read back; otherwise marks the target as the output.
+pub fn declare(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    if f.readback {
+        f.pass(NAME, record)
+            .read(ids.color, Access::TransferSrc)
+            .write(ids.readback, Access::TransferDst)
+            .finish();
+    } else {
+        f.mark_output(ids.color);
+    }
+}
+
+fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let (image, _, layout) = r.image(r.ids.color)?;
+    let (buffer, _, _) = r.buffer(r.ids.readback)?;
+    let extent = r.extent();
     let region = vk::BufferImageCopy::default()
         .image_subresource(vk::ImageSubresourceLayers {
             aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -15,19 +36,16 @@ pub fn record(pc: &PassContext<'_>) {
             layer_count: 1,
         })
         .image_extent(vk::Extent3D {
-            width: pc.extent.width,
-            height: pc.extent.height,
+            width: extent.width,
+            height: extent.height,
             depth: 1,
         });
-    // SAFETY: the graph transitioned the image for transfer reads; the buffer holds
-    // width * height * 4 bytes (created with the target).
+    // SAFETY: the graph put the image in `layout` for transfer reads; the buffer holds
+    // width * height * 4 bytes (made with the target).
     unsafe {
-        pc.ctx.device.cmd_copy_image_to_buffer(
-            pc.cmd,
-            pc.color.1,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            pc.readback,
-            &[region],
-        );
+        r.ctx
+            .device
+            .cmd_copy_image_to_buffer(r.cmd, image, layout, buffer, &[region]);
     }
+    Ok(())
 }

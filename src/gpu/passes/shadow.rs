@@ -1,29 +1,35 @@
 //! The shadow pass: every character's skinned depth seen from the sun, into the shadow map.
+//! Declared in every frame; kept only when something reads the shadow map (the forward
+//! pass with shadows on, or the shadow debug view).
 
 use ash::vk;
 
-use super::PassContext;
+use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
 use crate::gpu::cull_data::VIEW_SHADOW;
+use crate::gpu::error::GpuError;
+use crate::gpu::graph::Access;
 
-/// Records the pass; the graph has put the shadow map in DEPTH_ATTACHMENT_OPTIMAL.
-pub fn record(pc: &PassContext<'_>) {
-    let (view, side) = pc.shadow_map;
+/// The pass's name in labels, timings and statistics.
+pub const NAME: &str = "shadow";
+
+/// Declares the pass: the skinned inputs in, the shadow map out.
+pub fn declare(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    let mut p = f.pass(NAME, record);
+    skinned_reads(&mut p, &ids);
+    p.write(ids.shadow_map, Access::DepthAttachmentWrite)
+        .finish();
+}
+
+fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let side = r.shared.shadow_size;
     let extent = vk::Extent2D {
         width: side,
         height: side,
     };
-    let depth = PassContext::cleared_depth(view);
-    let rendering = vk::RenderingInfo::default()
-        .render_area(vk::Rect2D {
-            offset: vk::Offset2D { x: 0, y: 0 },
-            extent,
-        })
-        .layer_count(1)
-        .depth_attachment(&depth);
-    // SAFETY: recording inside the graph's step for this pass.
-    unsafe { pc.ctx.cmd_begin_rendering(pc.cmd, &rendering) };
-    pc.set_viewport(extent);
-    pc.draw_characters(&pc.pipelines.shadow, false, VIEW_SHADOW);
-    // SAFETY: inside the rendering begun above.
-    unsafe { pc.ctx.cmd_end_rendering(pc.cmd) };
+    let depth = r.attachment(r.ids.shadow_map, Some(FAR_DEPTH))?;
+    r.begin_rendering(extent, &[], Some(&depth));
+    let result = r.draw_characters(&r.shared.pipelines.shadow, false, VIEW_SHADOW);
+    r.end_rendering();
+    result
 }

@@ -1,51 +1,76 @@
-//! Ambient occlusion and its blur: two compute dispatches over the screen (see
-//! `shaders/ssao.comp` for why compute).
+//! Ambient occlusion and its blur: two compute dispatches over the half-size screen (see
+//! `shaders/ssao.comp` for why compute). Kept when the forward pass or the AO view reads
+//! the result.
 
 use ash::vk;
 
-use super::PassContext;
-use crate::gpu::frame_graph::AO_SCALE;
-use crate::gpu::graph::Extent;
-use crate::gpu::pipeline::{
+use super::{AO_SCALE, FrameDeclaration, PassRecording};
+use crate::gpu::error::GpuError;
+use crate::gpu::graph::{Access, Extent, ResourceId, Stages};
+use crate::gpu::pipeline_builder::{
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,
 };
+
+/// The occlusion pass's name in labels, timings and statistics.
+pub const NAME: &str = "ssao";
+/// The blur's name.
+pub const BLUR: &str = "ssao_blur";
 
 /// Workgroup size of both shaders (8x8).
 const GROUP: u32 = 8;
 
-/// Records the occlusion pass: depth and normals in, raw AO out.
-pub fn record(pc: &PassContext<'_>) {
-    dispatch(
-        pc,
-        &pc.pipelines.ssao,
-        pc.normals,
-        Some(pc.samplers.noise),
-        pc.ao.0,
-    );
+/// Declares the occlusion (depth and normals in, raw AO out) and its blur (raw AO and depth
+/// in, blurred AO out).
+pub fn declare(f: &mut FrameDeclaration) {
+    let ids = f.ids;
+    let compute = Access::Sampled(Stages::Compute);
+    f.pass(NAME, record)
+        .read(ids.depth, compute)
+        .read(ids.normals, compute)
+        .write(ids.ao_raw, Access::StorageWrite(Stages::Compute))
+        .finish();
+    f.pass(BLUR, record_blur)
+        .read(ids.ao_raw, compute)
+        .read(ids.depth, compute)
+        .write(ids.ao, Access::StorageWrite(Stages::Compute))
+        .finish();
 }
 
-/// Records the blur: raw AO and depth in, blurred AO out.
-pub fn record_blur(pc: &PassContext<'_>) {
-    dispatch(pc, &pc.pipelines.ssao_blur, pc.ao.0, None, pc.ao.1);
+fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let noise = PassRecording::fixed_image(r.shared.samplers.noise, r.shared.samplers.screen);
+    dispatch(
+        r,
+        &r.shared.pipelines.ssao,
+        r.ids.normals,
+        noise,
+        r.ids.ao_raw,
+    )
+}
+
+fn record_blur(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    // The blur reads no noise; the binding still needs a valid image.
+    let white = PassRecording::fixed_image(r.shared.samplers.white, r.shared.samplers.screen);
+    dispatch(
+        r,
+        &r.shared.pipelines.ssao_blur,
+        r.ids.ao_raw,
+        white,
+        r.ids.ao,
+    )
 }
 
 fn dispatch(
-    pc: &PassContext<'_>,
+    r: &PassRecording<'_>,
     pipeline: &Pipeline,
-    input: vk::ImageView,
-    noise: Option<vk::ImageView>,
-    output: vk::ImageView,
-) {
-    let screen = pc.samplers.screen;
-    let depth = PassContext::image_info(pc.depth, screen);
-    let input = PassContext::image_info(input, screen);
-    let noise = PassContext::image_info(noise.unwrap_or(pc.samplers.white), screen);
-    let frame = [pc.frame_info()];
-    let output = [vk::DescriptorImageInfo {
-        sampler: vk::Sampler::null(),
-        image_view: output,
-        image_layout: vk::ImageLayout::GENERAL,
-    }];
+    input: ResourceId,
+    noise: [vk::DescriptorImageInfo; 1],
+    output: ResourceId,
+) -> Result<(), GpuError> {
+    let screen = r.shared.samplers.screen;
+    let depth = r.image_info(r.ids.depth, screen)?;
+    let input = r.image_info(input, screen)?;
+    let output = r.image_info(output, vk::Sampler::null())?;
+    let frame = r.frame_info();
     let sampled = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
     let writes = [
         vk::WriteDescriptorSet::default()
@@ -69,24 +94,12 @@ fn dispatch(
             .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
             .image_info(&output),
     ];
-    let d = &pc.ctx.device;
-    // SAFETY: recording outside rendering; the graph put the inputs in
-    // SHADER_READ_ONLY_OPTIMAL and the output in GENERAL.
-    unsafe {
-        d.cmd_bind_pipeline(pc.cmd, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
-        pc.ctx.push_descriptor.cmd_push_descriptor_set(
-            pc.cmd,
-            vk::PipelineBindPoint::COMPUTE,
-            pc.pipelines.layouts.compute,
-            0,
-            &writes,
-        );
-        let size = Extent::TargetScaled(AO_SCALE).resolve(pc.extent);
-        d.cmd_dispatch(
-            pc.cmd,
-            size.width.div_ceil(GROUP),
-            size.height.div_ceil(GROUP),
-            1,
-        );
-    }
+    let size = Extent::TargetScaled(AO_SCALE).resolve(r.extent());
+    r.dispatch(
+        pipeline,
+        r.shared.pipelines.layouts.compute,
+        &writes,
+        [size.width.div_ceil(GROUP), size.height.div_ceil(GROUP)],
+    );
+    Ok(())
 }

@@ -1,5 +1,5 @@
-//! Building every pipeline the passes use ([`Pipelines`]) and the samplers and small textures
-//! they share.
+//! Every pipeline the passes draw and dispatch with ([`Pipelines`]), built once (and again
+//! when the face culling changes).
 
 use std::sync::Arc;
 
@@ -7,13 +7,43 @@ use ash::vk;
 
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::frame_graph::{DEPTH_FORMAT, NORMAL_FORMAT};
-use super::image::GpuImage;
-use super::passes::Pipelines;
-use super::pipeline::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
+use super::passes::{DEPTH_FORMAT, NORMAL_FORMAT};
+use super::pipeline_builder::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
 use super::shaders::{self, ShaderModule};
-use super::texture::{self, Sampler, TexelSpace, sampler};
-use crate::asset::texture::Decoded;
+
+/// Every pipeline the passes draw with.
+pub struct Pipelines {
+    /// Shared layouts.
+    pub layouts: Layouts,
+    /// Characters, forward, testing and writing depth (no prepass).
+    pub forward_less: Pipeline,
+    /// Characters, forward, equal depth test after the prepass.
+    pub forward_equal: Pipeline,
+    /// The ground, forward, testing and writing depth.
+    pub ground_less: Pipeline,
+    /// The ground, forward, equal depth test.
+    pub ground_equal: Pipeline,
+    /// Characters, depth and normals.
+    pub depth_normal: Pipeline,
+    /// The ground, depth and normals.
+    pub ground_normal: Pipeline,
+    /// Characters from the light.
+    pub shadow: Pipeline,
+    /// Ambient occlusion (compute).
+    pub ssao: Pipeline,
+    /// Its blur (compute).
+    pub ssao_blur: Pipeline,
+    /// Fullscreen debug views.
+    pub debug_view: Pipeline,
+    /// Culling and level selection (compute).
+    pub cull: Pipeline,
+    /// The culled lists' indirect draws (compute).
+    pub cull_draws: Pipeline,
+    /// Occlusion culling of the small instances (compute).
+    pub cull_late: Pipeline,
+    /// The occlusion image (compute).
+    pub occlusion_depth: Pipeline,
+}
 
 /// Depth bias of the shadow pass (constant, slope): enough that lit surfaces do not shadow
 /// themselves at grazing angles, little enough that feet keep their contact shadows.
@@ -193,70 +223,4 @@ pub fn build(
         occlusion_depth: Pipeline::compute(ctx, &layouts, "occlusion depth", &m.occlusion_depth)?,
         layouts,
     })
-}
-
-/// The shadow map's sampler: hardware depth comparison (less or equal: lit), bilinear so
-/// each tap is already a 2x2 filter, and white border so outside the map is lit.
-pub fn shadow_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
-    let info = vk::SamplerCreateInfo::default()
-        .mag_filter(vk::Filter::LINEAR)
-        .min_filter(vk::Filter::LINEAR)
-        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_BORDER)
-        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_BORDER)
-        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_BORDER)
-        .border_color(vk::BorderColor::FLOAT_OPAQUE_WHITE)
-        .compare_enable(true)
-        .compare_op(vk::CompareOp::LESS_OR_EQUAL)
-        .max_lod(0.0);
-    sampler(ctx, "shadow comparison", &info)
-}
-
-/// Screen-sized images (depth, normals, AO): nearest texel, clamped to the edge.
-pub fn screen_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
-    let info = vk::SamplerCreateInfo::default()
-        .mag_filter(vk::Filter::NEAREST)
-        .min_filter(vk::Filter::NEAREST)
-        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .max_lod(0.0);
-    sampler(ctx, "screen", &info)
-}
-
-/// The ambient occlusion as the forward pass reads it: bilinear (it is half the render
-/// size), clamped to the edge.
-pub fn ao_sampler(ctx: &Arc<GpuContext>) -> Result<Sampler, GpuError> {
-    let info = vk::SamplerCreateInfo::default()
-        .mag_filter(vk::Filter::LINEAR)
-        .min_filter(vk::Filter::LINEAR)
-        .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
-        .address_mode_u(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_v(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .address_mode_w(vk::SamplerAddressMode::CLAMP_TO_EDGE)
-        .max_lod(0.0);
-    sampler(ctx, "ambient occlusion", &info)
-}
-
-/// The ambient occlusion's 4x4 rotation noise: unit vectors in the tangent plane (z = 0),
-/// from a fixed sequence so frames are reproducible, encoded as `v * 0.5 + 0.5`.
-pub fn noise_texture(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
-    let mut rgba8 = Vec::with_capacity(64);
-    for i in 0..16u32 {
-        // Sixteen directions around the circle, visited in a scrambled order so that
-        // neighbouring pixels rotate their kernels far apart.
-        let k = (i * 7 + 3) % 16;
-        let a = k as f32 / 16.0 * std::f32::consts::TAU;
-        let enc = |x: f32| ((x * 0.5 + 0.5) * 255.0).round() as u8;
-        rgba8.extend_from_slice(&[enc(a.cos()), enc(a.sin()), 128, 255]);
-    }
-    let texture = Decoded::rgba8(4, 4, rgba8);
-    texture::upload(
-        ctx,
-        "ssao noise",
-        &texture,
-        TexelSpace::Linear,
-        texture::BlockUpload::WhenSupported,
-    )
 }

@@ -7,9 +7,9 @@ use ash::vk;
 
 use super::context::{ContextOptions, GpuContext};
 use super::error::GpuError;
-use super::frame_inputs::{FrameInputs, FrameSync, FrameTimes};
 use super::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 use super::renderer::{Presentation, Renderer};
+use super::renderer_io::{FrameInputs, FrameSync, FrameTimes};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::Crowd;
 

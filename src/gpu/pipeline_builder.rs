@@ -14,8 +14,8 @@ use ash::vk;
 use super::context::GpuContext;
 use super::cull_data::DrawViews;
 use super::error::{GpuError, VkContext};
-use super::frame_data::DrawConstants;
 use super::shaders::ShaderModule;
+use super::uniforms::DrawConstants;
 use crate::anim::Vertex;
 
 /// Binding of the instance records (storage buffer).

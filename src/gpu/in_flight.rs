@@ -9,7 +9,7 @@ use gpu_allocator::MemoryLocation;
 use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
-use super::frame_data::FrameData;
+use super::uniforms::FrameData;
 
 /// Passes timed per frame (each adds a pair of timestamps after the frame's own pair).
 pub const MAX_PASSES: usize = 24;
@@ -17,7 +17,7 @@ pub const MAX_PASSES: usize = 24;
 const FRAME_QUERIES: u32 = 2 + 2 * MAX_PASSES as u32;
 
 /// One frame in flight's resources; see the module documentation.
-pub struct FrameResources {
+pub struct InFlightFrame {
     ctx: Arc<GpuContext>,
     pool: vk::CommandPool,
     /// Recorded anew every frame.
@@ -36,7 +36,7 @@ pub struct FrameResources {
     pub pass_names: Vec<&'static str>,
 }
 
-impl FrameResources {
+impl InFlightFrame {
     /// Resources for frame-in-flight `index`.
     pub fn new(ctx: &Arc<GpuContext>, index: usize) -> Result<Self, GpuError> {
         let queries = FRAME_QUERIES;
@@ -154,7 +154,7 @@ impl FrameResources {
     }
 }
 
-impl Drop for FrameResources {
+impl Drop for InFlightFrame {
     fn drop(&mut self) {
         // SAFETY: the owner waited for the device.
         unsafe {

@@ -208,20 +208,23 @@ impl CullBuffers {
 
     /// Makes sure the buffers hold `want`, recreating them (bigger) if not. The caller has
     /// waited for the frame that last used them.
-    pub fn ensure(
-        this: &mut Option<Self>,
+    pub fn ensure<'a>(
+        this: &'a mut Option<Self>,
         ctx: &Arc<GpuContext>,
         index: usize,
         want: CullSizes,
-    ) -> Result<(), GpuError> {
-        let sizes = match this {
-            Some(b) if b.sizes.holds(&want) => return Ok(()),
-            Some(b) => b.sizes.grown(&want),
-            None => want,
+    ) -> Result<&'a mut Self, GpuError> {
+        let sizes = match this.as_ref() {
+            Some(b) if b.sizes.holds(&want) => None,
+            Some(b) => Some(b.sizes.grown(&want)),
+            None => Some(want),
         };
-        // Drop the old ones first: at the largest crowds two sets may not fit together.
-        *this = None;
-        *this = Some(Self::new(ctx, index, sizes)?);
-        Ok(())
+        if let Some(sizes) = sizes {
+            // Drop the old ones first: at the largest crowds two sets may not fit together.
+            *this = None;
+            *this = Some(Self::new(ctx, index, sizes)?);
+        }
+        this.as_mut()
+            .ok_or_else(|| GpuError::Other("the culling buffers were not made".into()))
     }
 }

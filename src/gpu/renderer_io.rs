@@ -5,7 +5,7 @@
 use ash::vk;
 use glam::{Mat4, Vec3, Vec4};
 
-use super::frame_data::ViewMode;
+use super::uniforms::ViewMode;
 use crate::scene::{Camera, Light};
 
 /// Camera, light, ground and view of a frame (from `scene`).

@@ -1,0 +1,65 @@
+//! What the culling passes drew: instances per mesh level and view, and the triangles they
+//! cost, from the counters each frame copies for the CPU (read a frame or more later).
+
+use super::cull_buffers::CullBuffers;
+use super::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index};
+use super::model_buffers::GpuModel;
+use crate::crowd::visibility::LOD_LEVELS;
+
+/// What the culling passes drew in one frame, read back a frame or more later.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Instances the camera's passes drew at each mesh level.
+    pub camera: [u64; LOD_LEVELS],
+    /// Instances the shadow pass drew at each level.
+    pub shadow: [u64; LOD_LEVELS],
+    /// Triangles per camera pass (the prepass and the forward pass draw the same).
+    pub camera_triangles: u64,
+    /// Triangles the shadow pass drew.
+    pub shadow_triangles: u64,
+}
+
+/// Reads the counters; keeps the latest statistics.
+#[derive(Debug, Default)]
+pub struct DrawStatsReader {
+    /// Reused to read the counters.
+    scratch: Vec<u32>,
+    latest: Option<DrawStats>,
+}
+
+impl DrawStatsReader {
+    /// Reads `cull`'s counters if they hold unread ones (their frame has completed).
+    pub fn collect(&mut self, cull: &mut CullBuffers, models: &[GpuModel]) {
+        if !cull.stats_pending {
+            return;
+        }
+        cull.stats_pending = false;
+        let n = cull.sizes.counters();
+        self.scratch.resize(n, 0);
+        if cull
+            .stats
+            .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..n]))
+            .is_err()
+        {
+            return;
+        }
+        let stride = cull.sizes.models;
+        let mut stats = DrawStats::default();
+        for (m, model) in models.iter().enumerate() {
+            for level in 0..LOD_LEVELS {
+                let at = |view| u64::from(self.scratch[counter_index(stride, view, m, level)]);
+                let (camera, shadow) = (at(VIEW_CAMERA) + at(VIEW_CAMERA_LATE), at(VIEW_SHADOW));
+                stats.camera[level] += camera;
+                stats.shadow[level] += shadow;
+                stats.camera_triangles += camera * model.level_triangles[level];
+                stats.shadow_triangles += shadow * model.level_triangles[level];
+            }
+        }
+        self.latest = Some(stats);
+    }
+
+    /// The latest statistics read.
+    pub fn latest(&self) -> Option<DrawStats> {
+        self.latest
+    }
+}

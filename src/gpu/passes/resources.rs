@@ -1,0 +1,125 @@
+//! The frame's resources as the graph knows them: what is imported each frame (the target,
+//! the palette ring slot, the culling buffers, the readback buffer) and the transient images
+//! the passes write and read, with their formats and sizes.
+
+use ash::vk;
+
+use super::GraphKey;
+use super::RenderSettings;
+use crate::gpu::cull_data::OCCLUSION_BLOCK;
+use crate::gpu::graph::{Access, Extent, GraphBuilder, ImageDesc, ImageKind, ResourceId};
+
+/// Depth buffer format (every Vulkan device supports it as a depth attachment).
+pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+/// View-space normals from the prepass.
+pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// Ambient occlusion (a core storage-image format; 16-bit floats would need an extension).
+pub const AO_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
+
+/// The ambient occlusion is computed at the render size divided by this.
+pub const AO_SCALE: u32 = 2;
+
+/// Every resource of a frame's graph.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameIds {
+    /// The colour target (imported).
+    pub color: ResourceId,
+    /// The palette ring slot: instance records and palettes the crowd wrote (imported,
+    /// written by the CPU).
+    pub ring: ResourceId,
+    /// The readback buffer (imported).
+    pub readback: ResourceId,
+    /// The culling inputs (imported, written by the CPU).
+    pub cull_inputs: ResourceId,
+    /// The culling counters (imported).
+    pub counters: ResourceId,
+    /// The visible lists (imported).
+    pub lists: ResourceId,
+    /// The indirect draw counts (imported).
+    pub draw_counts: ResourceId,
+    /// The indirect draw commands (imported).
+    pub commands: ResourceId,
+    /// The counters' copy the CPU reads (imported).
+    pub stats: ResourceId,
+    /// The instances waiting for the occlusion test (imported).
+    pub candidates: ResourceId,
+    /// The occlusion image: the farthest depth of each block.
+    pub occlusion_depth: ResourceId,
+    /// Depth from the light.
+    pub shadow_map: ResourceId,
+    /// Depth from the prepass.
+    pub depth: ResourceId,
+    /// Depth the forward pass writes itself when there is no prepass.
+    pub forward_depth: ResourceId,
+    /// View-space normals.
+    pub normals: ResourceId,
+    /// Raw ambient occlusion.
+    pub ao_raw: ResourceId,
+    /// Blurred ambient occlusion.
+    pub ao: ResourceId,
+}
+
+impl FrameIds {
+    /// Declares every resource; the graph keeps only those a kept pass uses.
+    pub fn declare(g: &mut GraphBuilder, key: GraphKey, settings: &RenderSettings) -> Self {
+        let mut image = |name, format, kind, extent| {
+            g.transient_image(ImageDesc {
+                name,
+                format,
+                kind,
+                extent,
+            })
+        };
+        let size = settings.shadow_size.max(1);
+        let shadow_map = image(
+            "shadow map",
+            DEPTH_FORMAT,
+            ImageKind::Depth,
+            Extent::Fixed(size, size),
+        );
+        let depth = image("depth", DEPTH_FORMAT, ImageKind::Depth, Extent::Target);
+        let forward_depth = image(
+            "forward depth",
+            DEPTH_FORMAT,
+            ImageKind::Depth,
+            Extent::Target,
+        );
+        let normals = image("normals", NORMAL_FORMAT, ImageKind::Color, Extent::Target);
+        // Ambient occlusion at half size (see shaders/ssao.comp).
+        let scaled = Extent::TargetScaled(AO_SCALE);
+        let ao_raw = image("ao raw", AO_FORMAT, ImageKind::Color, scaled);
+        let ao = image("ao", AO_FORMAT, ImageKind::Color, scaled);
+        // The occlusion test's depth, an eighth of the render size
+        // (shaders/occlusion_depth.comp).
+        let occlusion_depth = image(
+            "occlusion depth",
+            AO_FORMAT,
+            ImageKind::Color,
+            Extent::TargetScaled(OCCLUSION_BLOCK),
+        );
+        Self {
+            color: g.imported_image(
+                "colour target",
+                ImageKind::Color,
+                vk::ImageLayout::UNDEFINED,
+                key.present.then_some(Access::Present),
+            ),
+            ring: g.imported_buffer("palette ring slot"),
+            readback: g.host_read_buffer("readback"),
+            cull_inputs: g.imported_buffer("culling inputs"),
+            counters: g.imported_buffer("culling counters"),
+            lists: g.imported_buffer("visible lists"),
+            draw_counts: g.imported_buffer("draw counts"),
+            commands: g.imported_buffer("draw commands"),
+            stats: g.host_read_buffer("draw statistics"),
+            candidates: g.imported_buffer("occlusion candidates"),
+            occlusion_depth,
+            shadow_map,
+            depth,
+            forward_depth,
+            normals,
+            ao_raw,
+            ao,
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The frame's passes as the graph compiles them, without a device: which passes run for a
+//! view, what each may touch, and the attachment operations the plan decides for them.
+
+use ash::vk;
+
+use super::*;
+use crate::gpu::graph::Step;
+
+fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
+    let key = GraphKey {
+        view,
+        readback: true,
+        present: false,
+    };
+    match compile(key, &settings) {
+        Ok(f) => f,
+        Err(e) => panic!("the frame graph for {view:?} does not compile: {e}"),
+    }
+}
+
+fn step<'a>(f: &'a CompiledFrame, name: &str) -> &'a Step {
+    match f.plan.steps().iter().find(|s| s.name == name) {
+        Some(s) => s,
+        None => panic!("no step {name} in {:?}", names(f)),
+    }
+}
+
+fn names(f: &CompiledFrame) -> Vec<&'static str> {
+    f.plan.steps().iter().map(|s| s.name).collect()
+}
+
+#[test]
+fn a_resource_a_pass_did_not_declare_is_refused() {
+    let f = frame(ViewMode::Final, RenderSettings::default());
+    let ssao = step(&f, pass::SSAO);
+    let depth = declared_use(&f.plan, ssao, f.ids.depth).expect("ssao declares depth");
+    assert_eq!(
+        depth.layout,
+        Some(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+    );
+    let err = declared_use(&f.plan, ssao, f.ids.shadow_map)
+        .expect_err("ssao never declared the shadow map")
+        .to_string();
+    assert!(
+        err.contains("ssao") && err.contains("shadow map"),
+        "the error names the pass and the resource: {err}"
+    );
+}
+
+#[test]
+fn every_recorded_pass_has_a_recording_and_host_steps_have_none() {
+    for view in [
+        ViewMode::Final,
+        ViewMode::Silhouette,
+        ViewMode::Ao,
+        ViewMode::Normals,
+        ViewMode::Depth,
+        ViewMode::Shadow,
+    ] {
+        let f = frame(view, RenderSettings::default());
+        for s in f.plan.steps() {
+            assert_eq!(
+                f.recorder(s).is_none(),
+                s.name == pass::PALETTES,
+                "{view:?}: {}",
+                s.name
+            );
+        }
+        assert_eq!(names(&f).first(), Some(&pass::PALETTES), "{view:?}");
+        assert_eq!(names(&f).last(), Some(&pass::READBACK), "{view:?}");
+    }
+}
+
+#[test]
+fn the_plan_decides_loads_and_stores() {
+    let f = frame(ViewMode::Final, RenderSettings::default());
+    let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+    // The first prepass starts the depth buffer, the late one adds to it, and the forward
+    // pass only tests against it: cleared and stored, loaded and stored, loaded and not
+    // written.
+    let early = use_of(pass::DEPTH_NORMAL, f.ids.depth);
+    assert!(!early.loads && early.stores && early.writes, "{early:?}");
+    let late = use_of(pass::DEPTH_NORMAL_LATE, f.ids.depth);
+    assert!(late.loads && late.stores, "{late:?}");
+    let forward = use_of(pass::FORWARD, f.ids.depth);
+    assert!(forward.loads && !forward.writes, "{forward:?}");
+    assert_eq!(
+        forward.layout,
+        Some(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+    );
+    // The target arrives undefined and is read back afterwards.
+    let target = use_of(pass::FORWARD, f.ids.color);
+    assert!(!target.loads && target.stores, "{target:?}");
+    // The shadow map is cleared, and stored for the forward pass that samples it.
+    let shadow = use_of(pass::SHADOW, f.ids.shadow_map);
+    assert!(!shadow.loads && shadow.stores, "{shadow:?}");
+    // Without a prepass the forward pass's own depth is cleared and nobody reads it after.
+    let bare = frame(
+        ViewMode::Final,
+        RenderSettings {
+            prepass: false,
+            ssao: false,
+            ..RenderSettings::default()
+        },
+    );
+    let own = *declared_use(
+        &bare.plan,
+        step(&bare, pass::FORWARD),
+        bare.ids.forward_depth,
+    )
+    .expect("declared");
+    assert!(!own.loads && !own.stores && own.writes, "{own:?}");
+}
+
+#[test]
+fn the_palette_ring_is_written_by_the_host_before_any_pass_reads_it() {
+    let f = frame(ViewMode::Final, RenderSettings::default());
+    assert!(f.plan.host_written().contains(&f.ids.ring));
+    assert!(f.plan.host_written().contains(&f.ids.cull_inputs));
+}
+
+#[test]
+fn the_acquire_wait_stage_is_where_the_graph_first_touches_the_target() {
+    for (view, stage) in [
+        (
+            ViewMode::Final,
+            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+        ),
+        (
+            ViewMode::Depth,
+            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+        ),
+    ] {
+        let f = frame(view, RenderSettings::default());
+        assert_eq!(f.plan.first_use_stages(f.ids.color), stage, "{view:?}");
+    }
+}
+
+#[test]
+fn debug_views_keep_only_what_they_show() {
+    let f = frame(ViewMode::Shadow, RenderSettings::default());
+    let kept = names(&f);
+    assert!(kept.contains(&pass::SHADOW) && kept.contains(&pass::DEBUG_VIEW));
+    assert!(
+        !kept.contains(&pass::FORWARD) && !kept.contains(&pass::SSAO),
+        "{kept:?}"
+    );
+    assert!(f.shape.shadow_lists);
+    let ao = frame(ViewMode::Ao, RenderSettings::default());
+    assert!(names(&ao).contains(&pass::SSAO_BLUR));
+    assert!(!names(&ao).contains(&pass::SHADOW), "{:?}", names(&ao));
+}
