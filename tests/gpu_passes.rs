@@ -105,9 +105,14 @@ impl Scene {
         render(&mut self.r, &mut self.crowd, &inputs)
     }
 
-    /// The characters, white on black.
+    /// The characters, white on black: one sample per pixel, so a pixel is a character's or
+    /// not (with multisampling, edge pixels would be both).
     fn silhouette(&mut self) -> Mask {
-        let p = self.frame(settings(true, true, true), ViewMode::Silhouette);
+        let single = RenderSettings {
+            msaa: 1,
+            ..settings(true, true, true)
+        };
+        let p = self.frame(single, ViewMode::Silhouette);
         Mask::of(&p)
     }
 
@@ -680,6 +685,78 @@ fn the_scene_helpers_agree_with_the_frame() {
     assert!(
         hits >= 3,
         "only {hits} of 4 chests project onto a character"
+    );
+    assert_no_validation_messages();
+}
+
+/// Red channel of each pixel, in linear light (the target is sRGB-encoded).
+fn linear_red(p: &Pixels) -> Vec<f32> {
+    p.rgba8
+        .chunks_exact(4)
+        .map(|px| {
+            let c = f32::from(px[0]) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn multisampling_smooths_the_edges_and_changes_nothing_else() {
+    let Some(mut s) = scene(4) else {
+        return;
+    };
+    let with = |msaa| RenderSettings {
+        msaa,
+        ..settings(true, true, true)
+    };
+    // Silhouettes: one sample per pixel covers a pixel or not; four leave partly covered
+    // edge pixels grey, and the white in all adds up to the same area.
+    let hard = s.frame(with(1), ViewMode::Silhouette);
+    let soft = s.frame(with(4), ViewMode::Silhouette);
+    if s.r.renderer().settings().msaa != 4 {
+        eprintln!("skipped: this device renders no 4x MSAA");
+        return;
+    }
+    let grey = |p: &Pixels| {
+        p.rgba8
+            .chunks_exact(4)
+            .filter(|px| (16..240).contains(&px[0]))
+            .count()
+    };
+    assert_eq!(grey(&hard), 0, "without MSAA every pixel is covered or not");
+    let hard_red = linear_red(&hard);
+    let edges = (1..SIZE as usize)
+        .flat_map(|y| (1..SIZE as usize).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let at = |x: usize, y: usize| hard_red[y * SIZE as usize + x];
+            at(x, y) != at(x - 1, y) || at(x, y) != at(x, y - 1)
+        })
+        .count();
+    assert!(
+        grey(&soft) * 4 >= edges,
+        "with 4x MSAA a good share of the {edges} edge pixels are partly covered, {} are",
+        grey(&soft)
+    );
+    let area = |p: &Pixels| linear_red(p).iter().sum::<f32>();
+    let (a, b) = (area(&hard), area(&soft));
+    assert!(
+        (a - b).abs() <= 0.03 * a,
+        "the characters cover {a:.0} pixels without MSAA and {b:.0} with it"
+    );
+    // The lit frame: only edges change (the prepass, its resolve and the forward pass's
+    // equal test agree; a mismatch would show holes of sky inside the characters).
+    let hard = s.frame(with(1), ViewMode::Final);
+    let soft = s.frame(with(4), ViewMode::Final);
+    let off = differing(&hard, &soft, 8);
+    assert!(
+        off <= edges * 2,
+        "{off} pixels differ by more than 8 levels with MSAA, against {edges} edge pixels ({}, {})",
+        keep("msaa_1", &hard).display(),
+        keep("msaa_4", &soft).display()
     );
     assert_no_validation_messages();
 }

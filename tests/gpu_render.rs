@@ -36,7 +36,7 @@ fn palette(model: &SkinnedModel, clip: usize, time: f32) -> Vec<Mat3x4> {
 
 #[test]
 fn one_character_covers_a_plausible_area_and_moves_its_limbs() {
-    let Some(mut r) = renderer(SIZE, SIZE) else {
+    let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
         return;
     };
     let model = builtin();
@@ -71,7 +71,7 @@ fn one_character_covers_a_plausible_area_and_moves_its_limbs() {
 
 #[test]
 fn a_crowd_of_64_fills_more_of_the_frame_than_one() {
-    let Some(mut r) = renderer(SIZE, SIZE) else {
+    let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
         return;
     };
     let model = builtin();
@@ -100,7 +100,7 @@ fn a_crowd_of_64_fills_more_of_the_frame_than_one() {
 
 /// GPU skinning of one instance against CPU skinning projected with the same camera.
 fn gpu_matches_cpu(model: Arc<SkinnedModel>, time: f32) {
-    let Some(mut r) = renderer(SIZE, SIZE) else {
+    let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
         return;
     };
     let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 1, 11);
@@ -170,7 +170,7 @@ fn the_front_face_is_right_for_every_winding_and_mirror() {
         (shared("gltf/CesiumMan.glb"), Mat3x4::IDENTITY),
     ];
     for (model, basis) in cases {
-        let Some(mut r) = renderer(SIZE, SIZE) else {
+        let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
             return;
         };
         r.add_model(&model, &basis).expect("upload");
@@ -208,7 +208,7 @@ fn the_front_face_is_right_for_every_winding_and_mirror() {
 
 #[test]
 fn a_crowd_mixing_two_models_draws_both() {
-    let Some(mut r) = renderer(SIZE, SIZE) else {
+    let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
         return;
     };
     let a = builtin();
@@ -252,7 +252,7 @@ fn a_crowd_mixing_two_models_draws_both() {
 
 #[test]
 fn resizing_and_a_growing_crowd_keep_rendering() {
-    let Some(mut r) = renderer(SIZE, SIZE) else {
+    let Some(mut r) = single_sample_renderer(SIZE, SIZE) else {
         return;
     };
     let model = builtin();

@@ -96,6 +96,8 @@ struct FrameReport {
     cull: bool,
     lod: bool,
     lod_bias: f32,
+    /// Samples per pixel the camera's passes rendered (after the device's limit).
+    msaa: u32,
     animation_mode: String,
     camera: String,
     width: u32,
@@ -214,6 +216,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             cull: settings.cull,
             lod: settings.lod,
             lod_bias: settings.lod_bias,
+            msaa: r.renderer().settings().msaa,
             animation_mode: format!("{:?}", args.crowd.mode()).to_lowercase(),
             camera: format!("{:?}", args.crowd.camera()).to_lowercase(),
             width: args.width,

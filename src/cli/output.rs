@@ -103,3 +103,12 @@ mod tests {
         assert_eq!(back, value);
     }
 }
+
+/// How the start-up line states the anti-aliasing.
+pub fn msaa_words(samples: u32) -> String {
+    if samples > 1 {
+        format!("{samples}x MSAA")
+    } else {
+        "no MSAA".to_string()
+    }
+}

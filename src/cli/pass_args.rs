@@ -19,7 +19,7 @@ impl Switch {
 }
 
 /// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
-/// `--lod-bias`.
+/// `--lod-bias`, `--msaa`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
     /// No shadow pass (the graph culls it).
@@ -48,6 +48,17 @@ pub struct PassArgs {
     /// 2 switches at twice the size (cheaper, coarser), 0.5 at half (0.01 to 100).
     #[arg(long, default_value_t = 1.0, value_parser = parse_bias)]
     lod_bias: f32,
+    /// Samples per pixel of the camera's passes (anti-aliasing: 1 is off); lowered to what
+    /// the device supports.
+    #[arg(long, default_value_t = throng::gpu::DEFAULT_MSAA, value_parser = parse_msaa)]
+    msaa: u32,
+}
+
+fn parse_msaa(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n @ (1 | 2 | 4 | 8)) => Ok(n),
+        _ => Err(format!("'{s}' is not 1, 2, 4 or 8")),
+    }
 }
 
 fn parse_bias(s: &str) -> Result<f32, String> {
@@ -69,6 +80,7 @@ impl PassArgs {
             lod: self.lod.on(),
             lod_bias: self.lod_bias,
             occlusion: self.occlusion.on(),
+            msaa: self.msaa,
         }
     }
 }

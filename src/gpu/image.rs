@@ -22,6 +22,8 @@ pub struct ImageInfo {
     pub mip_levels: u32,
     /// Colour or depth.
     pub aspect: vk::ImageAspectFlags,
+    /// Samples per pixel (`TYPE_1` but for multisampled attachments).
+    pub samples: vk::SampleCountFlags,
 }
 
 /// An image with one view over all its mips; see the module documentation.
@@ -50,7 +52,7 @@ impl GpuImage {
             })
             .mip_levels(info.mip_levels.max(1))
             .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
+            .samples(info.samples)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(info.usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE)

@@ -48,7 +48,7 @@ pub use draw_stats::DrawStats;
 pub use error::{GpuError, INSTALL_HINT};
 pub use headless_renderer::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
-pub use passes::RenderSettings;
+pub use passes::{DEFAULT_MSAA, RenderSettings};
 pub use pipeline_builder::Culling;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};

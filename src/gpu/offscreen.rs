@@ -45,6 +45,7 @@ impl Offscreen {
                 usage: vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
                 mip_levels: 1,
                 aspect: vk::ImageAspectFlags::COLOR,
+                samples: vk::SampleCountFlags::TYPE_1,
             },
         )?;
         let bytes = extent.width as u64 * extent.height as u64 * 4;

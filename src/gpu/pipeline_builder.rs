@@ -324,6 +324,8 @@ pub struct PipelineDesc<'a> {
     /// Which faces to cull (the front face is dynamic state: it flips with mirrored
     /// transforms).
     pub culling: Culling,
+    /// Samples per pixel of the attachments it renders to.
+    pub samples: vk::SampleCountFlags,
 }
 
 /// A graphics pipeline, destroyed on drop.
@@ -416,8 +418,8 @@ impl Pipeline {
             .depth_bias_constant_factor(desc.depth.and_then(|d| d.bias).map_or(0.0, |b| b.0))
             .depth_bias_slope_factor(desc.depth.and_then(|d| d.bias).map_or(0.0, |b| b.1))
             .line_width(1.0);
-        let multisample = vk::PipelineMultisampleStateCreateInfo::default()
-            .rasterization_samples(vk::SampleCountFlags::TYPE_1);
+        let multisample =
+            vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(desc.samples);
         let depth = match desc.depth {
             Some(d) => vk::PipelineDepthStencilStateCreateInfo::default()
                 .depth_test_enable(true)

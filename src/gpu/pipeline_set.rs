@@ -100,15 +100,19 @@ fn depth(compare: vk::CompareOp, write: bool) -> Option<DepthState> {
     })
 }
 
-/// Builds every pipeline for a colour target of `color`, culling characters' `culling` faces.
+/// Builds every pipeline for a colour target of `color`, culling characters' `culling` faces;
+/// the camera's passes (prepass and forward) render `samples` samples per pixel, the shadow
+/// map and the debug views one.
 pub fn build(
     ctx: &Arc<GpuContext>,
     color: vk::Format,
     culling: Culling,
+    samples: vk::SampleCountFlags,
 ) -> Result<Pipelines, GpuError> {
     let m = Modules::new(ctx)?;
     let layouts = Layouts::new(ctx)?;
     let graphics = |name: &str,
+                    samples: vk::SampleCountFlags,
                     input: VertexInput,
                     color: Option<vk::Format>,
                     depth: Option<DepthState>,
@@ -124,6 +128,7 @@ pub fn build(
                 color,
                 depth,
                 culling,
+                samples,
             },
             vert,
             frag,
@@ -134,9 +139,13 @@ pub fn build(
     let generated = VertexInput::Generated;
     let c = Some(color);
     let n = Some(NORMAL_FORMAT);
+    // Only the camera's passes are multisampled: the shadow map and the debug views (drawn
+    // straight into the target) have one sample.
+    let one = vk::SampleCountFlags::TYPE_1;
     Ok(Pipelines {
         forward_less: graphics(
             "forward (depth less)",
+            samples,
             skinned,
             c,
             depth(less, true),
@@ -146,6 +155,7 @@ pub fn build(
         )?,
         forward_equal: graphics(
             "forward (depth equal)",
+            samples,
             skinned,
             c,
             depth(equal, false),
@@ -155,6 +165,7 @@ pub fn build(
         )?,
         ground_less: graphics(
             "ground (depth less)",
+            samples,
             generated,
             c,
             depth(less, true),
@@ -164,6 +175,7 @@ pub fn build(
         )?,
         ground_equal: graphics(
             "ground (depth equal)",
+            samples,
             generated,
             c,
             depth(equal, false),
@@ -173,6 +185,7 @@ pub fn build(
         )?,
         depth_normal: graphics(
             "depth+normal",
+            samples,
             skinned,
             n,
             depth(less, true),
@@ -182,6 +195,7 @@ pub fn build(
         )?,
         ground_normal: graphics(
             "ground depth+normal",
+            samples,
             generated,
             n,
             depth(less, true),
@@ -194,6 +208,7 @@ pub fn build(
         // shadow themselves.
         shadow: graphics(
             "shadow",
+            one,
             VertexInput::SkinnedPosition,
             None,
             Some(DepthState {
@@ -208,6 +223,7 @@ pub fn build(
         )?,
         debug_view: graphics(
             "debug view",
+            one,
             generated,
             c,
             None,

@@ -35,6 +35,7 @@ use super::in_flight::InFlightFrame;
 use super::model_buffers::GpuModel;
 use super::passes::{
     CompiledFrame, FrameBindings, FrameShared, GraphKey, RenderSettings, RingBinding, compile,
+    sample_count,
 };
 use super::pipeline_builder::Culling;
 use super::pipeline_set::{self, Pipelines};
@@ -108,7 +109,13 @@ impl Renderer {
         extent: vk::Extent2D,
         presentation: Presentation,
     ) -> Result<Self, GpuError> {
-        let pipelines = pipeline_set::build(ctx, color_format, Culling::Back)?;
+        let settings = supported(ctx, RenderSettings::default());
+        let pipelines = pipeline_set::build(
+            ctx,
+            color_format,
+            Culling::Back,
+            sample_count(settings.msaa),
+        )?;
         let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)
             .map_err(|e| GpuError::Crowd(e.into()))?;
         let frames = (0..ring.slot_count())
@@ -131,7 +138,7 @@ impl Renderer {
             extent,
             color_format,
             presentation,
-            settings: RenderSettings::default(),
+            settings,
             graphs: HashMap::new(),
             transients: TransientPool::new(ctx, extent),
             scratch: BarrierScratch::default(),
@@ -166,8 +173,18 @@ impl Renderer {
 
     /// Changes which passes run (waits for frames in flight; graphs are compiled anew).
     pub fn set_settings(&mut self, settings: RenderSettings) -> Result<(), GpuError> {
+        let settings = supported(&self.ctx, settings);
         if settings == self.settings {
             return Ok(());
+        }
+        if settings.msaa != self.settings.msaa {
+            self.wait_idle()?;
+            self.pipelines = pipeline_set::build(
+                &self.ctx,
+                self.color_format,
+                self.culling,
+                sample_count(settings.msaa),
+            )?;
         }
         self.wait_idle()?;
         self.settings = settings;
@@ -202,7 +219,12 @@ impl Renderer {
     pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {
         if culling != self.culling {
             self.wait_idle()?;
-            self.pipelines = pipeline_set::build(&self.ctx, self.color_format, culling)?;
+            self.pipelines = pipeline_set::build(
+                &self.ctx,
+                self.color_format,
+                culling,
+                sample_count(self.settings.msaa),
+            )?;
             self.culling = culling;
         }
         Ok(())
@@ -475,7 +497,7 @@ impl Renderer {
     /// Compiles the graph for `key` and makes its transient images, once per key.
     fn ensure_graph(&mut self, key: GraphKey) -> Result<(), GpuError> {
         if !self.graphs.contains_key(&key) {
-            let graph = compile(key, &self.settings)?;
+            let graph = compile(key, &self.settings, self.color_format)?;
             self.transients.prepare(&graph.plan)?;
             self.graphs.insert(key, graph);
         }
@@ -507,6 +529,33 @@ impl Renderer {
         self.wait_idle()?;
         self.baked.upload(&self.ctx, crowd)
     }
+}
+
+/// `settings` with `msaa` lowered to the most samples the device renders colour and depth
+/// with (one always works), saying so once when it had to.
+fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettings {
+    let limits = &ctx.physical.limits;
+    let counts = limits.framebuffer_color_sample_counts & limits.framebuffer_depth_sample_counts;
+    let asked = settings.msaa.max(1);
+    let mut msaa = asked.min(8).next_power_of_two().min(8);
+    if msaa > asked {
+        msaa /= 2;
+    }
+    while msaa > 1 && !counts.contains(sample_count(msaa)) {
+        msaa /= 2;
+    }
+    if msaa != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "{} samples per pixel asked for; {} renders at most {msaa}",
+                asked,
+                ctx.physical.name
+            );
+        });
+    }
+    settings.msaa = msaa;
+    settings
 }
 
 impl Drop for Renderer {

@@ -204,6 +204,7 @@ fn copy_levels(
             usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
             mip_levels: chain.len() as u32,
             aspect: vk::ImageAspectFlags::COLOR,
+            samples: vk::SampleCountFlags::TYPE_1,
         },
     )?;
     ctx.run_once(&format!("upload {name}"), |cmd| {
@@ -290,6 +291,7 @@ pub fn depth_placeholder(ctx: &Arc<GpuContext>) -> Result<GpuImage, GpuError> {
             usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
             mip_levels: 1,
             aspect: vk::ImageAspectFlags::DEPTH,
+            samples: vk::SampleCountFlags::TYPE_1,
         },
     )?;
     let range = vk::ImageSubresourceRange {

@@ -44,7 +44,18 @@ impl TransientPool {
             if self.images.contains_key(desc.name) {
                 continue;
             }
+            let multisampled = desc.samples != vk::SampleCountFlags::TYPE_1;
             let (aspect, usage) = match desc.kind {
+                // Multisampled images are only rendered to and resolved: the graph's usage
+                // is all they need.
+                ImageKind::Depth if multisampled => (
+                    vk::ImageAspectFlags::DEPTH,
+                    vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT,
+                ),
+                ImageKind::Color if multisampled => (
+                    vk::ImageAspectFlags::COLOR,
+                    vk::ImageUsageFlags::COLOR_ATTACHMENT,
+                ),
                 ImageKind::Depth => (
                     vk::ImageAspectFlags::DEPTH,
                     vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
@@ -67,6 +78,7 @@ impl TransientPool {
                     usage: usage | plan.image_usage(id),
                     mip_levels: 1,
                     aspect,
+                    samples: desc.samples,
                 },
             )?;
             self.images.insert(desc.name, image);

@@ -33,6 +33,21 @@ pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
     }
 }
 
+/// [`renderer`] drawing one sample per pixel: for checks that compare silhouettes with the
+/// CPU's, where a pixel must be covered or not (multisampling would leave edges half
+/// covered).
+pub fn single_sample_renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    let mut r = renderer(width, height)?;
+    let settings = throng::gpu::RenderSettings {
+        msaa: 1,
+        ..r.renderer().settings()
+    };
+    r.renderer()
+        .set_settings(settings)
+        .expect("one sample per pixel");
+    Some(r)
+}
+
 /// Sends the renderer's log (validation messages among it: warnings and errors) to the
 /// test's captured output, so that a failing test shows what the layers said.
 pub fn init_log() {

@@ -24,13 +24,15 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     session.upload(r.renderer())?;
     // After the instance: RenderDoc's layer (when present) came in with it.
     let mut capture = FrameCapture::new(args.capture_frame);
+    let msaa = r.renderer().settings().msaa;
     say!(
-        "rendering {} instances of {} on {} ({}x{}, headless)",
+        "rendering {} instances of {} on {} ({}x{}, headless, {})",
         session.crowd.len(),
         session.model_names(),
         shown(r.context().device_name()),
         args.width,
-        args.height
+        args.height,
+        super::super::output::msaa_words(msaa)
     )?;
     if let Some(line) = session.scale_line() {
         say!("{line}")?;

@@ -198,10 +198,11 @@ impl App<'_> {
         // After the instance: RenderDoc's layer (when present) came in with it.
         self.capture = FrameCapture::new(self.args.capture_frame);
         say!(
-            "rendering {} instances of {} on {} in a window (Esc quits)",
+            "rendering {} instances of {} on {} in a window, {} (Esc quits)",
             self.session.crowd.len(),
             self.session.model_names(),
-            shown(ctx.device_name())
+            shown(ctx.device_name()),
+            super::super::output::msaa_words(renderer.settings().msaa)
         )?;
         if let Some(line) = self.session.scale_line() {
             say!("{line}")?;

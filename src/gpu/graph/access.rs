@@ -47,6 +47,12 @@ pub enum Access {
     /// Depth attachment tested but not written (an equal test after a prepass), in the
     /// read-only layout.
     DepthAttachmentRead,
+    /// The single-sample image a multisampled depth attachment is resolved into at the end of
+    /// rendering. Resolves of colour and depth alike run in the colour-attachment-output
+    /// stage with colour-attachment writes (the Vulkan specification's rule for resolve
+    /// operations); the image is in the generic attachment layout. A colour resolve target is
+    /// [`Access::ColorAttachmentWrite`].
+    DepthResolveWrite,
     /// Sampled through a combined image sampler or sampled image.
     Sampled(Stages),
     /// Read as a storage image or storage buffer.
@@ -149,6 +155,15 @@ impl Access {
                 A::NONE,
                 Some(L::DEPTH_READ_ONLY_OPTIMAL),
             ),
+            // ATTACHMENT_OPTIMAL (synchronization2) rather than DEPTH_ATTACHMENT_OPTIMAL: the
+            // validation layer's best-practice check expects depth accesses in the latter,
+            // while the specification puts resolve writes in the colour stage.
+            Access::DepthResolveWrite => (
+                S::COLOR_ATTACHMENT_OUTPUT,
+                A::NONE,
+                A::COLOR_ATTACHMENT_WRITE,
+                Some(L::ATTACHMENT_OPTIMAL),
+            ),
             // SHADER_READ rather than the narrower SHADER_SAMPLED_READ: the same for a sampled
             // image, and what the validation layer's best-practice check expects with
             // SHADER_READ_ONLY_OPTIMAL.
@@ -221,6 +236,7 @@ impl Access {
             | Access::ColorAttachmentReadWrite
             | Access::DepthAttachmentWrite
             | Access::DepthAttachmentRead
+            | Access::DepthResolveWrite
             | Access::Sampled(_)
             | Access::Present => Applies::Image,
             Access::UniformRead(_)
@@ -243,9 +259,9 @@ impl Access {
         use vk::ImageUsageFlags as U;
         match self {
             Access::ColorAttachmentWrite | Access::ColorAttachmentReadWrite => U::COLOR_ATTACHMENT,
-            Access::DepthAttachmentWrite | Access::DepthAttachmentRead => {
-                U::DEPTH_STENCIL_ATTACHMENT
-            }
+            Access::DepthAttachmentWrite
+            | Access::DepthAttachmentRead
+            | Access::DepthResolveWrite => U::DEPTH_STENCIL_ATTACHMENT,
             Access::Sampled(_) => U::SAMPLED,
             Access::StorageRead(_) | Access::StorageWrite(_) | Access::StorageReadWrite(_) => {
                 U::STORAGE

@@ -25,6 +25,7 @@
 //!     format: vk::Format::D32_SFLOAT,
 //!     kind: ImageKind::Depth,
 //!     extent: Extent::Target,
+//!     samples: vk::SampleCountFlags::TYPE_1,
 //! });
 //! // A headless target: arrives with undefined contents, nothing expected of it afterwards.
 //! let target = g.imported_image("target", ImageKind::Color, vk::ImageLayout::UNDEFINED, None);

@@ -72,6 +72,9 @@ pub struct ImageDesc {
     pub kind: ImageKind,
     /// Size, usually relative to the render size.
     pub extent: Extent,
+    /// Samples per pixel (`TYPE_1`, or more for a multisampled attachment, which only
+    /// attachment and resolve accesses can use).
+    pub samples: vk::SampleCountFlags,
 }
 
 /// What a resource is and where it comes from.

@@ -17,6 +17,7 @@ fn color(g: &mut GraphBuilder, name: &'static str) -> ResourceId {
         format: vk::Format::R16G16B16A16_SFLOAT,
         kind: ImageKind::Color,
         extent: Extent::Target,
+        samples: vk::SampleCountFlags::TYPE_1,
     })
 }
 
@@ -26,6 +27,7 @@ fn depth(g: &mut GraphBuilder) -> ResourceId {
         format: vk::Format::D32_SFLOAT,
         kind: ImageKind::Depth,
         extent: Extent::Target,
+        samples: vk::SampleCountFlags::TYPE_1,
     })
 }
 
@@ -874,6 +876,7 @@ mod errors {
                 format: vk::Format::R8_UNORM,
                 kind: ImageKind::Color,
                 extent,
+                samples: vk::SampleCountFlags::TYPE_1,
             });
             assert_eq!(
                 g.compile().unwrap_err(),

@@ -18,25 +18,29 @@ pub const LATE: &str = "depth_normal_late";
 
 /// Declares the first prepass (kept when depth or normals are read).
 pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    let mut p = f.pass(NAME, record);
-    skinned_reads(&mut p, &ids);
-    p.write(ids.depth, Access::DepthAttachmentWrite)
-        .write(ids.normals, Access::ColorAttachmentWrite)
-        .finish();
+    declare_pass(f, NAME, record);
 }
 
 /// Declares the late prepass, after the occlusion test, when the frame has one.
 pub fn declare_late(f: &mut FrameDeclaration) {
-    if !f.shape.occlusion {
-        return;
+    if f.shape.occlusion {
+        declare_pass(f, LATE, record_late);
     }
+}
+
+/// Both prepasses render depth and normals; multisampled, each resolves them at its end into
+/// the single-sample images later passes read (the late one again, with what it added).
+fn declare_pass(f: &mut FrameDeclaration, name: &'static str, record: super::RecordFn) {
     let ids = f.ids;
-    let mut p = f.pass(LATE, record_late);
+    let mut p = f.pass(name, record);
     skinned_reads(&mut p, &ids);
-    p.write(ids.depth, Access::DepthAttachmentWrite)
-        .write(ids.normals, Access::ColorAttachmentWrite)
-        .finish();
+    p.write(ids.depth_samples, Access::DepthAttachmentWrite)
+        .write(ids.normals_samples, Access::ColorAttachmentWrite);
+    if ids.multisampled() {
+        p.write(ids.depth, Access::DepthResolveWrite)
+            .write(ids.normals, Access::ColorAttachmentWrite);
+    }
+    p.finish();
 }
 
 fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
@@ -54,8 +58,9 @@ fn render(r: &PassRecording<'_>, late: bool) -> Result<(), GpuError> {
             float32: [0.0, 0.0, 0.0, 0.0],
         },
     };
-    let color = [r.attachment(r.ids.normals, Some(nothing))?];
-    let depth = r.attachment(r.ids.depth, Some(FAR_DEPTH))?;
+    let ids = r.ids;
+    let color = [r.resolved_attachment(ids.normals_samples, ids.normals, Some(nothing))?];
+    let depth = r.resolved_attachment(ids.depth_samples, ids.depth, Some(FAR_DEPTH))?;
     r.begin_rendering(r.extent(), &color, Some(&depth));
     let p = r.shared.pipelines;
     let result = if late {

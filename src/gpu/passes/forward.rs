@@ -26,9 +26,13 @@ pub fn declare(f: &mut FrameDeclaration) {
     }
     let mut p = f.pass(NAME, record);
     skinned_reads(&mut p, &ids);
-    p.write(ids.color, Access::ColorAttachmentWrite);
+    p.write(ids.color_samples, Access::ColorAttachmentWrite);
+    if ids.multisampled() {
+        // Resolved into the target at the end of the pass.
+        p.write(ids.color, Access::ColorAttachmentWrite);
+    }
     if shape.prepass {
-        p.read(ids.depth, Access::DepthAttachmentRead);
+        p.read(ids.depth_samples, Access::DepthAttachmentRead);
     } else {
         p.write(ids.forward_depth, Access::DepthAttachmentWrite);
     }
@@ -50,9 +54,9 @@ fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
     let clear = vk::ClearValue {
         color: vk::ClearColorValue { float32: clear },
     };
-    let color = [r.attachment(r.ids.color, Some(clear))?];
+    let color = [r.resolved_attachment(r.ids.color_samples, r.ids.color, Some(clear))?];
     let depth_id = if shape.prepass {
-        r.ids.depth
+        r.ids.depth_samples
     } else {
         r.ids.forward_depth
     };

@@ -30,7 +30,7 @@ use super::uniforms::ViewMode;
 pub use recording::{
     FrameBindings, FrameShared, PassRecording, RecordFn, RingBinding, declared_use,
 };
-pub use resources::{AO_FORMAT, AO_SCALE, DEPTH_FORMAT, FrameIds, NORMAL_FORMAT};
+pub use resources::{AO_FORMAT, AO_SCALE, DEPTH_FORMAT, FrameIds, NORMAL_FORMAT, sample_count};
 
 /// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
 /// pass's file).
@@ -71,6 +71,11 @@ pub struct RenderSettings {
     /// Small instances are drawn only where the large ones leave them visible (`--cull`
     /// covers it too; needs the depth prepass).
     pub occlusion: bool,
+    /// Samples per pixel of the camera's passes (`--msaa`: 1, 2, 4 or 8): the prepass, the
+    /// forward pass and their depth render multisampled and resolve into the single-sample
+    /// images the ambient occlusion, the occlusion test and the target take. The renderer
+    /// lowers it to what the device supports.
+    pub msaa: u32,
 }
 
 impl Default for RenderSettings {
@@ -84,9 +89,14 @@ impl Default for RenderSettings {
             lod: true,
             lod_bias: 1.0,
             occlusion: true,
+            msaa: DEFAULT_MSAA,
         }
     }
 }
+
+/// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
+/// anti-aliasing.
+pub const DEFAULT_MSAA: u32 = 4;
 
 /// What a frame's graph depends on besides the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,12 +211,17 @@ impl CompiledFrame {
     }
 }
 
-/// Declares and compiles the frame graph for `key` under `settings`: the passes in the
-/// order they run; what the last pass reads decides which ones are kept.
-pub fn compile(key: GraphKey, settings: &RenderSettings) -> Result<CompiledFrame, GpuError> {
+/// Declares and compiles the frame graph for `key` under `settings`, for a target of
+/// `color_format`: the passes in the order they run; what the last pass reads decides which
+/// ones are kept.
+pub fn compile(
+    key: GraphKey,
+    settings: &RenderSettings,
+    color_format: vk::Format,
+) -> Result<CompiledFrame, GpuError> {
     let view = key.view;
     let mut graph = GraphBuilder::new();
-    let ids = FrameIds::declare(&mut graph, key, settings);
+    let ids = FrameIds::declare(&mut graph, key, settings, color_format);
     let mut f = FrameDeclaration {
         graph,
         ids,

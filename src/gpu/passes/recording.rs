@@ -338,6 +338,33 @@ impl PassRecording<'_> {
         })
     }
 
+    /// [`Self::attachment`] of `id`, resolved at the end of rendering into `resolved` when
+    /// they differ (a multisampled attachment and its single-sample image): colour averaged,
+    /// depth from sample 0 (every device supports it, and it keeps a depth that was
+    /// rendered rather than a blend of surfaces).
+    pub fn resolved_attachment(
+        &self,
+        id: crate::gpu::graph::ResourceId,
+        resolved: crate::gpu::graph::ResourceId,
+        clear: Option<vk::ClearValue>,
+    ) -> Result<vk::RenderingAttachmentInfo<'static>, GpuError> {
+        let info = self.attachment(id, clear)?;
+        if id == resolved {
+            return Ok(info);
+        }
+        let (_, view, layout) = self.image(resolved)?;
+        let depth = self.plan.image_kind(resolved) == Some(crate::gpu::graph::ImageKind::Depth);
+        let mode = if depth {
+            vk::ResolveModeFlags::SAMPLE_ZERO
+        } else {
+            vk::ResolveModeFlags::AVERAGE
+        };
+        Ok(info
+            .resolve_mode(mode)
+            .resolve_image_view(view)
+            .resolve_image_layout(layout))
+    }
+
     /// The frame's render size.
     pub fn extent(&self) -> vk::Extent2D {
         self.shared.extent

@@ -24,6 +24,15 @@ pub const AO_SCALE: u32 = 2;
 pub struct FrameIds {
     /// The colour target (imported).
     pub color: ResourceId,
+    /// What the forward pass renders into: the target itself, or with multisampling a
+    /// multisampled image resolved into the target.
+    pub color_samples: ResourceId,
+    /// The depth the prepass renders and the forward pass tests against: `depth` itself, or
+    /// with multisampling a multisampled image the prepass resolves into `depth` (sample 0).
+    pub depth_samples: ResourceId,
+    /// The normals the prepass renders: `normals`, or a multisampled image resolved (averaged)
+    /// into `normals`.
+    pub normals_samples: ResourceId,
     /// The palette ring slot: instance records and palettes the crowd wrote (imported,
     /// written by the CPU).
     pub ring: ResourceId,
@@ -47,11 +56,13 @@ pub struct FrameIds {
     pub occlusion_depth: ResourceId,
     /// Depth from the light.
     pub shadow_map: ResourceId,
-    /// Depth from the prepass.
+    /// Depth from the prepass, one sample per pixel (what the ambient occlusion, the
+    /// occlusion test and the depth view read).
     pub depth: ResourceId,
-    /// Depth the forward pass writes itself when there is no prepass.
+    /// Depth the forward pass writes itself when there is no prepass (as many samples as the
+    /// colour it renders).
     pub forward_depth: ResourceId,
-    /// View-space normals.
+    /// View-space normals, one sample per pixel.
     pub normals: ResourceId,
     /// Raw ambient occlusion.
     pub ao_raw: ResourceId,
@@ -60,50 +71,90 @@ pub struct FrameIds {
 }
 
 impl FrameIds {
-    /// Declares every resource; the graph keeps only those a kept pass uses.
-    pub fn declare(g: &mut GraphBuilder, key: GraphKey, settings: &RenderSettings) -> Self {
-        let mut image = |name, format, kind, extent| {
+    /// Declares every resource for a target of `color_format`; the graph keeps only those a
+    /// kept pass uses.
+    pub fn declare(
+        g: &mut GraphBuilder,
+        key: GraphKey,
+        settings: &RenderSettings,
+        color_format: vk::Format,
+    ) -> Self {
+        let samples = sample_count(settings.msaa);
+        let one = vk::SampleCountFlags::TYPE_1;
+        let mut image = |name, format, kind, extent, samples| {
             g.transient_image(ImageDesc {
                 name,
                 format,
                 kind,
                 extent,
+                samples,
             })
         };
+        let (depth_kind, color_kind, target) = (ImageKind::Depth, ImageKind::Color, Extent::Target);
         let size = settings.shadow_size.max(1);
         let shadow_map = image(
             "shadow map",
             DEPTH_FORMAT,
-            ImageKind::Depth,
+            depth_kind,
             Extent::Fixed(size, size),
+            one,
         );
-        let depth = image("depth", DEPTH_FORMAT, ImageKind::Depth, Extent::Target);
-        let forward_depth = image(
-            "forward depth",
-            DEPTH_FORMAT,
-            ImageKind::Depth,
-            Extent::Target,
-        );
-        let normals = image("normals", NORMAL_FORMAT, ImageKind::Color, Extent::Target);
+        let depth = image("depth", DEPTH_FORMAT, depth_kind, target, one);
+        let normals = image("normals", NORMAL_FORMAT, color_kind, target, one);
+        let forward_depth = image("forward depth", DEPTH_FORMAT, depth_kind, target, samples);
         // Ambient occlusion at half size (see shaders/ssao.comp).
         let scaled = Extent::TargetScaled(AO_SCALE);
-        let ao_raw = image("ao raw", AO_FORMAT, ImageKind::Color, scaled);
-        let ao = image("ao", AO_FORMAT, ImageKind::Color, scaled);
+        let ao_raw = image("ao raw", AO_FORMAT, color_kind, scaled, one);
+        let ao = image("ao", AO_FORMAT, color_kind, scaled, one);
         // The occlusion test's depth, an eighth of the render size
         // (shaders/occlusion_depth.comp).
         let occlusion_depth = image(
             "occlusion depth",
             AO_FORMAT,
-            ImageKind::Color,
+            color_kind,
             Extent::TargetScaled(OCCLUSION_BLOCK),
+            one,
         );
+        // With multisampling the camera's passes render into multisampled images and resolve
+        // them into the single-sample ones everything else reads.
+        let multisampled = (samples != one).then(|| {
+            (
+                image(
+                    "colour (multisampled)",
+                    color_format,
+                    color_kind,
+                    target,
+                    samples,
+                ),
+                image(
+                    "depth (multisampled)",
+                    DEPTH_FORMAT,
+                    depth_kind,
+                    target,
+                    samples,
+                ),
+                image(
+                    "normals (multisampled)",
+                    NORMAL_FORMAT,
+                    color_kind,
+                    target,
+                    samples,
+                ),
+            )
+        });
+        let color = g.imported_image(
+            "colour target",
+            ImageKind::Color,
+            vk::ImageLayout::UNDEFINED,
+            key.present.then_some(Access::Present),
+        );
+        let (color_samples, depth_samples, normals_samples) =
+            multisampled.unwrap_or((color, depth, normals));
         Self {
-            color: g.imported_image(
-                "colour target",
-                ImageKind::Color,
-                vk::ImageLayout::UNDEFINED,
-                key.present.then_some(Access::Present),
-            ),
+            color,
+            color_samples,
+            depth_samples,
+            normals_samples,
             ring: g.imported_buffer("palette ring slot"),
             readback: g.host_read_buffer("readback"),
             cull_inputs: g.imported_buffer("culling inputs"),
@@ -121,5 +172,20 @@ impl FrameIds {
             ao_raw,
             ao,
         }
+    }
+
+    /// Whether the camera's passes render several samples per pixel and resolve them.
+    pub fn multisampled(&self) -> bool {
+        self.color_samples != self.color
+    }
+}
+
+/// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).
+pub fn sample_count(msaa: u32) -> vk::SampleCountFlags {
+    match msaa {
+        2 => vk::SampleCountFlags::TYPE_2,
+        4 => vk::SampleCountFlags::TYPE_4,
+        8 => vk::SampleCountFlags::TYPE_8,
+        _ => vk::SampleCountFlags::TYPE_1,
     }
 }

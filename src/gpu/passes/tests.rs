@@ -12,7 +12,7 @@ fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
         readback: true,
         present: false,
     };
-    match compile(key, &settings) {
+    match compile(key, &settings, vk::Format::R8G8B8A8_SRGB) {
         Ok(f) => f,
         Err(e) => panic!("the frame graph for {view:?} does not compile: {e}"),
     }
