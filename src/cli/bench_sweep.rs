@@ -12,7 +12,8 @@ use serde::Serialize;
 use throng::crowd::bench::{BenchSetup, Measurement, measure_crowd};
 use throng::scene::independent_time;
 
-use super::bench::{Method, ModelArgs, Report, model_and_clip, parse_joints, report};
+use super::bench_model::{ModelArgs, model_and_clip, parse_joints};
+use super::bench_report::{Method, Report, report};
 use super::output::{print_json, say, warn_line, write_file};
 use super::plot::{Chart, Series, svg};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};

@@ -2,6 +2,8 @@
 
 mod bench;
 mod bench_frame;
+mod bench_model;
+mod bench_report;
 mod bench_sweep;
 mod crowd_args;
 mod info;

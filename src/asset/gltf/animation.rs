@@ -132,25 +132,6 @@ pub(super) fn clips(
     Ok(clips)
 }
 
-/// For each node, whether some channel animates its translation, rotation or scale. Read
-/// from the JSON like [`checked_target`]; targets that do not exist are skipped here and
-/// reported when the channel itself is converted.
-pub(super) fn animated_nodes(doc: &Document, node_count: usize) -> Vec<bool> {
-    let mut animated = vec![false; node_count];
-    for animation in &doc.as_json().animations {
-        for channel in &animation.channels {
-            let moves = matches!(
-                channel.target.path,
-                Checked::Valid(Property::Translation | Property::Rotation | Property::Scale)
-            );
-            if let (true, Some(slot)) = (moves, animated.get_mut(channel.target.node.value())) {
-                *slot = true;
-            }
-        }
-    }
-    animated
-}
-
 /// The target node and property of a channel, read from the JSON: the `gltf` crate's
 /// validation does not check channel targets, and its accessors unwrap them.
 fn checked_target(

@@ -5,29 +5,21 @@
 //! skinned meshes). A node without one that sits under a joint (or is one) is bound rigidly
 //! to the nearest such joint, its vertices stored so that the bind palette puts them where
 //! the scene puts them: `v' = offset⁻¹ · C · v`, with `C` the transform from the node up to
-//! the joint. Mesh nodes that are neither are skipped with a warning. Missing normals and
-//! tangents are generated (see [`super::generate`]), missing UVs are zero (see
-//! [`super::primitive`]).
+//! the joint (see [`super::binding`]). Mesh nodes that are neither are skipped with a warning.
+//! Missing normals and tangents are generated (see [`super::generate`]), missing UVs are zero
+//! (see [`super::primitive`]).
 
-use glam::Affine3A;
 use gltf::Document;
 
 use crate::anim::{Material, Mesh};
-use crate::asset::{ErrorKind, LoadError};
+use crate::asset::LoadError;
 
 use super::accessor::Reader;
+use super::binding;
 use super::context::Ctx;
 use super::nodes::Nodes;
 use super::primitive::primitive;
 use super::skin::Rig;
-
-/// How a mesh node's vertices follow the skeleton.
-pub(super) enum Binding {
-    /// Through skin `index`'s `JOINTS_0`/`WEIGHTS_0`.
-    Skin(usize),
-    /// Rigidly to one joint, after the given transform.
-    Rigid(u16, Affine3A),
-}
 
 /// Builds the mesh from every mesh node. `materials` are the file's materials; a default
 /// one is appended when a primitive has none.
@@ -45,7 +37,7 @@ pub(super) fn build(
         let Some(gltf_mesh) = node.mesh() else {
             continue;
         };
-        let Some(binding) = binding(ctx, nodes, rig, &node)? else {
+        let Some(binding) = binding::of(ctx, nodes, rig, &node)? else {
             continue;
         };
         for prim in gltf_mesh.primitives() {
@@ -64,53 +56,4 @@ pub(super) fn build(
     }
     mesh.materials = materials;
     Ok(mesh)
-}
-
-/// How `node`'s mesh is bound, or `None` (warned) when it follows no joint.
-fn binding(
-    ctx: &mut Ctx,
-    nodes: &Nodes,
-    rig: &Rig,
-    node: &gltf::Node,
-) -> Result<Option<Binding>, LoadError> {
-    if let Some(skin) = node.skin() {
-        return Ok(Some(Binding::Skin(skin.index())));
-    }
-    let i = node.index();
-    let joint_node = match rig.node_joint[i] {
-        Some(_) => Some(i),
-        None => rig.frames.joint_above[i],
-    };
-    let Some(joint_node) = joint_node else {
-        ctx.warn_once(
-            "unbound mesh",
-            format!(
-                "nodes[{i}]: a mesh node with no skin and no joint above it is skipped (throng \
-                 draws only what the skeleton moves)"
-            ),
-        );
-        return Ok(None);
-    };
-    let Some(joint) = rig.node_joint[joint_node] else {
-        return Ok(None);
-    };
-    // From the mesh node's space up to the joint's (identity when the node is the joint).
-    let to_joint = if joint_node == i {
-        glam::DAffine3::IDENTITY
-    } else {
-        rig.frames.between[i] * nodes.local[i]
-    };
-    let offset = rig.skeleton.offsets()[joint];
-    let inverse = offset.inverse().ok_or_else(|| {
-        ctx.error(
-            ErrorKind::Unsupported,
-            format!("nodes[{i}]"),
-            format!(
-                "the mesh is bound rigidly to joint '{}', whose inverse bind matrix is singular",
-                rig.skeleton.names()[joint]
-            ),
-        )
-    })?;
-    let transform = inverse.to_affine() * to_joint.as_affine3a();
-    Ok(Some(Binding::Rigid(joint as u16, transform)))
 }

@@ -4,7 +4,7 @@
 //! here with explicit bounds checks (the crate's own readers may panic on malformed files):
 //! GLB chunks (`container`), buffers from the BIN chunk, base64 data URIs or relative
 //! files (`buffers`, `uri`), accessors (`accessor`). Then the node hierarchy
-//! (`nodes`) and skins become one skeleton (`skin`, `fold`), animations become clips
+//! (`nodes`) and skins become one skeleton (`skin`, `fold`, `animated`), animations become clips
 //! (`animation`), mesh nodes become subsets (`mesh`, `primitive`, `weights`, `generate`), and
 //! materials take their textures along (`material`).
 //!
@@ -16,7 +16,9 @@
 //! joints become joints of their own, listed after the skins' joints (see `skin`).
 
 mod accessor;
+mod animated;
 mod animation;
+mod binding;
 mod buffers;
 mod container;
 mod context;

@@ -11,9 +11,9 @@ use crate::anim::{Mesh, Subset, Vertex};
 use crate::asset::{ErrorKind, LoadError};
 
 use super::accessor::{Components, Reader};
+use super::binding::Binding;
 use super::context::Ctx;
 use super::generate;
-use super::mesh::Binding;
 use super::skin::Rig;
 use super::weights::{self, Sets};
 

@@ -16,6 +16,7 @@ use crate::asset::budget::{cost, times};
 use crate::asset::{ErrorKind, LoadError};
 
 use super::accessor::{Components, Reader};
+use super::animated::animated_nodes;
 use super::context::Ctx;
 use super::fold::Similarity;
 use super::nodes::{JointFrames, Nodes};
@@ -245,7 +246,7 @@ fn add_animated_ancestors(
     source_nodes: &mut Vec<usize>,
     source_ibm: &mut Vec<Mat4>,
 ) {
-    let animated = super::animation::animated_nodes(doc, nodes.len());
+    let animated = animated_nodes(doc, nodes.len());
     // Mark every ancestor of a joint; each node is marked once, so this is linear.
     let mut above_joint = vec![false; nodes.len()];
     for &joint in source_nodes.iter() {

@@ -7,17 +7,14 @@ use std::collections::HashMap;
 use glam::Mat4;
 
 use super::animation::{self, AnimationSet};
-use super::materials::{self, XMaterial};
-
+use super::materials::{self, NamedMaterials};
+use super::matrix;
 use super::mesh::{self, XMesh};
 use super::reader::{Child, MAX_DEPTH, Reader, Result, show};
 use crate::asset::{ErrorKind, LoadError};
 
 /// How the refusal of binary and compressed files ends.
 pub(super) const NEEDS_ASSIMP: &str = "is not read natively; build with --features assimp";
-
-/// How far a matrix's last column may be from `(0, 0, 0, 1)`.
-const AFFINE_TOLERANCE: f32 = 1e-4;
 
 /// One `Frame`.
 #[derive(Debug)]
@@ -51,10 +48,6 @@ impl Document {
         self.first_frame.get(name).copied()
     }
 }
-
-/// Top-level materials by name, which meshes refer to with `{ Name }` (a later definition of
-/// a name replaces an earlier one).
-pub(super) type NamedMaterials = HashMap<Vec<u8>, XMaterial>;
 
 /// Reads the header and every top-level object.
 pub(super) fn read(file: &str, bytes: &[u8]) -> Result<Document> {
@@ -188,7 +181,7 @@ fn frame(
                         ));
                     }
                     has_matrix = true;
-                    let m = matrix(r)?;
+                    let m = matrix::read(r)?;
                     r.close()?;
                     if let Some(f) = doc.frames.get_mut(index) {
                         f.matrix = m;
@@ -205,24 +198,6 @@ fn frame(
     }
     r.leave(previous);
     Ok(())
-}
-
-/// A `Matrix4x4` as the file writes it (row-vector convention, translation in the last row),
-/// returned in the column-vector convention: reading the 16 numbers as columns transposes.
-pub(super) fn matrix(r: &mut Reader) -> Result<Mat4> {
-    let m: [f32; 16] = r.floats()?;
-    let last = [m[3], m[7], m[11], m[15]];
-    let affine = last
-        .iter()
-        .zip([0.0, 0.0, 0.0, 1.0])
-        .all(|(v, want)| (v - want).abs() <= AFFINE_TOLERANCE);
-    if !affine {
-        return Err(r.error(
-            ErrorKind::Unsupported,
-            format!("the matrix is projective: its last column is {last:?}, not [0, 0, 0, 1]"),
-        ));
-    }
-    Ok(Mat4::from_cols_array(&m))
 }
 
 /// `AnimTicksPerSecond { n; }`: one rate per file (several objects must agree).

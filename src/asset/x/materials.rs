@@ -8,6 +8,7 @@
 //! renderer uploads it); one that cannot be used is a warning (once per file name) and the
 //! material keeps its flat color.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use super::reader::{Child, Reader, Result, show};
@@ -42,6 +43,10 @@ impl Default for XMaterial {
         }
     }
 }
+
+/// Top-level materials by name, which meshes refer to with `{ Name }` (a later definition of
+/// a name replaces an earlier one).
+pub(super) type NamedMaterials = HashMap<Vec<u8>, XMaterial>;
 
 /// Reads a `Material` whose `{` is consumed, through its `}`.
 pub(super) fn read(r: &mut Reader, name: Option<&[u8]>) -> Result<XMaterial> {

@@ -4,8 +4,8 @@
 
 use glam::{Mat4, Vec2, Vec3};
 
-use super::document::{NamedMaterials, matrix};
-use super::materials::{self, XMaterial};
+use super::materials::{self, NamedMaterials, XMaterial};
+use super::matrix;
 use super::reader::{Child, Reader, Result, show};
 use crate::asset::ErrorKind;
 
@@ -311,7 +311,7 @@ fn skin_weights(r: &mut Reader, name: Option<&[u8]>, vertices: usize) -> Result<
         }
         weights.push(w);
     }
-    let offset = matrix(r)?;
+    let offset = matrix::read(r)?;
     r.close()?;
     r.leave(previous);
     Ok(Skin {

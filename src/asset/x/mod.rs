@@ -8,9 +8,9 @@
 //! `assimp` feature.
 //!
 //! The file is tokenized straight from its bytes (`lexer`, no allocation per token), read into
-//! plain structures (`document`, `mesh`, `materials`, `animation`) with every count bounded by
-//! the bytes left and every index checked, then turned into a skeleton (`skeleton`: which
-//! frames are joints, static frames folded), clips (`clips`) and geometry (`geometry`).
+//! plain structures (`document`, `mesh`, `matrix`, `materials`, `animation`) with every count
+//! bounded by the bytes left and every index checked, then turned into a skeleton (`skeleton`:
+//! which frames are joints, static frames folded), clips (`clips`) and geometry (`geometry`).
 //!
 //! No axis or handedness change: the file's left-handed, row-vector data is transposed into
 //! throng's column-vector convention and otherwise kept as it is, so palettes stay in the
@@ -23,6 +23,7 @@ mod document;
 mod geometry;
 mod lexer;
 mod materials;
+mod matrix;
 mod mesh;
 mod reader;
 mod skeleton;

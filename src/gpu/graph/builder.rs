@@ -4,33 +4,16 @@
 use ash::vk;
 
 use super::access::Access;
+use super::compile;
+use super::declaration::{Declarations, DeclaredUse, PassDecl};
 use super::error::GraphError;
 use super::plan::Plan;
 use super::resource::{ImageDesc, ImageKind, PassId, Resource, ResourceId};
 
-/// One declared use of a resource by a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct DeclaredUse {
-    pub resource: ResourceId,
-    pub access: Access,
-    /// Declared with [`PassBuilder::write`] (checked against the access at compile time).
-    pub declared_write: bool,
-}
-
-/// A pass as declared.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PassDecl {
-    pub name: &'static str,
-    pub uses: Vec<DeclaredUse>,
-    pub side_effect: bool,
-}
-
 /// Collects resources and passes, then compiles them into a [`Plan`].
 #[derive(Debug, Clone, Default)]
 pub struct GraphBuilder {
-    pub(crate) resources: Vec<Resource>,
-    pub(crate) passes: Vec<PassDecl>,
-    pub(crate) outputs: Vec<ResourceId>,
+    declared: Declarations,
 }
 
 impl GraphBuilder {
@@ -40,8 +23,8 @@ impl GraphBuilder {
     }
 
     fn add(&mut self, resource: Resource) -> ResourceId {
-        let id = ResourceId(self.resources.len() as u32);
-        self.resources.push(resource);
+        let id = ResourceId(self.declared.resources.len() as u32);
+        self.declared.resources.push(resource);
         id
     }
 
@@ -92,8 +75,8 @@ impl GraphBuilder {
     /// Starts declaring a pass. The pass exists from this call on; the returned builder adds
     /// its uses.
     pub fn pass(&mut self, name: &'static str) -> PassBuilder<'_> {
-        let id = PassId(self.passes.len() as u32);
-        self.passes.push(PassDecl {
+        let id = PassId(self.declared.passes.len() as u32);
+        self.declared.passes.push(PassDecl {
             name,
             uses: Vec::new(),
             side_effect: false,
@@ -104,13 +87,13 @@ impl GraphBuilder {
     /// Marks a resource as read after the graph (a readback buffer, a target kept for the
     /// next frame), so the passes that write it are not culled.
     pub fn mark_output(&mut self, res: ResourceId) {
-        self.outputs.push(res);
+        self.declared.outputs.push(res);
     }
 
     /// Checks the declarations, culls passes whose writes nothing needs, and derives every
     /// barrier and layout transition. Passes run in declaration order.
     pub fn compile(&self) -> Result<Plan, GraphError> {
-        super::compile::compile(self)
+        compile::compile(&self.declared)
     }
 }
 
@@ -125,7 +108,7 @@ impl PassBuilder<'_> {
     fn decl(&mut self) -> &mut PassDecl {
         // `id` was pushed by `GraphBuilder::pass`, and the exclusive borrow of the graph
         // means nothing can have removed it since.
-        &mut self.graph.passes[self.id.0 as usize]
+        &mut self.graph.declared.passes[self.id.0 as usize]
     }
 
     /// The pass reads `res` as `access` (which must not write).

@@ -8,7 +8,7 @@
 use ash::vk;
 
 use super::access::{Access, AccessInfo, Applies};
-use super::builder::GraphBuilder;
+use super::declaration::{Declarations, DeclaredUse};
 use super::error::GraphError;
 use super::plan::{Barrier, Plan, Step, StepUse};
 use super::resource::{Extent, PassId, Resource, ResourceId};
@@ -42,7 +42,7 @@ impl PassUse {
     }
 }
 
-pub(crate) fn compile(g: &GraphBuilder) -> Result<Plan, GraphError> {
+pub(crate) fn compile(g: &Declarations) -> Result<Plan, GraphError> {
     check_resources(g)?;
     let passes = g
         .passes
@@ -119,7 +119,7 @@ pub(crate) fn compile(g: &GraphBuilder) -> Result<Plan, GraphError> {
 }
 
 /// Extents and final accesses, which the builder accepted without looking.
-fn check_resources(g: &GraphBuilder) -> Result<(), GraphError> {
+fn check_resources(g: &Declarations) -> Result<(), GraphError> {
     for r in &g.resources {
         match r {
             Resource::Transient(desc) => {
@@ -163,7 +163,7 @@ fn check_resources(g: &GraphBuilder) -> Result<(), GraphError> {
 }
 
 fn resource<'g>(
-    g: &'g GraphBuilder,
+    g: &'g Declarations,
     pass: &'static str,
     res: ResourceId,
 ) -> Result<&'g Resource, GraphError> {
@@ -178,9 +178,9 @@ fn resource<'g>(
 /// Checks each declared use and merges a pass's uses of one resource into one, so each
 /// resource gets at most one barrier per step.
 fn merge_uses(
-    g: &GraphBuilder,
+    g: &Declarations,
     pass: &'static str,
-    declared: &[super::builder::DeclaredUse],
+    declared: &[DeclaredUse],
 ) -> Result<Vec<PassUse>, GraphError> {
     let mut merged: Vec<PassUse> = Vec::new();
     for d in declared {
@@ -266,7 +266,7 @@ fn merge_uses(
 }
 
 /// Declaration-order rules: no read of undefined contents, no host write after device use.
-fn check_order(g: &GraphBuilder, passes: &[Vec<PassUse>]) -> Result<(), GraphError> {
+fn check_order(g: &Declarations, passes: &[Vec<PassUse>]) -> Result<(), GraphError> {
     let n = g.resources.len();
     let mut written = vec![false; n];
     let mut device_used = vec![false; n];
@@ -301,7 +301,7 @@ fn check_order(g: &GraphBuilder, passes: &[Vec<PassUse>]) -> Result<(), GraphErr
 /// earlier pass writing it is kept: a write may cover only part of an image or buffer (a
 /// copy region, a storage write, a load op), so no later write is taken to make an earlier
 /// one dead. A kept pass's reads make their resources needed.
-fn cull(g: &GraphBuilder, passes: &[Vec<PassUse>]) -> Vec<bool> {
+fn cull(g: &Declarations, passes: &[Vec<PassUse>]) -> Vec<bool> {
     let mut needed: Vec<bool> = g
         .resources
         .iter()
@@ -338,7 +338,7 @@ struct Schedule {
 /// Walks the kept passes from `states`, collecting each step's barriers and the final ones.
 /// Returns the schedule and the state every resource is left in.
 fn schedule(
-    g: &GraphBuilder,
+    g: &Declarations,
     passes: &[Vec<PassUse>],
     kept: &[bool],
     mut states: Vec<SyncState>,

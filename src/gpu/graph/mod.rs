@@ -133,6 +133,7 @@
 mod access;
 mod builder;
 mod compile;
+mod declaration;
 mod error;
 mod plan;
 mod record;
