@@ -384,7 +384,7 @@ fn schedule(
 /// contents are loaded (written earlier in the frame, or imported defined) and stored (read
 /// later, or an output). Fills in each step's range of the returned list.
 fn step_uses(
-    g: &GraphBuilder,
+    g: &Declarations,
     passes: &[Vec<PassUse>],
     kept: &[bool],
     steps: &mut [Step],
