@@ -24,8 +24,7 @@ pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// Ambient occlusion (a core storage-image format; 16-bit floats would need an extension).
 pub const AO_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
 
-/// The ambient occlusion is computed at the render size divided by this.
-pub const AO_SCALE: u32 = 2;
+pub use super::shader_interface::AO_SCALE;
 
 /// Pass names, as they appear in labels, timings and `--stats-json`.
 pub mod pass {

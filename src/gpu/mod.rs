@@ -30,6 +30,9 @@ pub mod pipeline;
 mod pipelines;
 mod renderer;
 mod ring;
+/// The numbers the shaders and the Rust side share (bindings, flags, workgroup sizes), which
+/// `build.rs` passes to every shader as macros.
+pub mod shader_interface;
 pub mod shaders;
 mod swapchain;
 mod texture;

@@ -14,9 +14,7 @@ use crate::gpu::pipeline::{
     CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
     Pipeline,
 };
-
-/// Workgroup size of the occlusion image's shader (8x8).
-const OCCLUSION_GROUP: u32 = 8;
+use crate::gpu::shader_interface::OCCLUSION_GROUP;
 
 /// Records the clear: every counter to zero.
 pub fn record_clear(pc: &PassContext<'_>) {

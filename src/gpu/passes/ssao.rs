@@ -9,9 +9,7 @@ use crate::gpu::graph::Extent;
 use crate::gpu::pipeline::{
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,
 };
-
-/// Workgroup size of both shaders (8x8).
-const GROUP: u32 = 8;
+use crate::gpu::shader_interface::SSAO_GROUP as GROUP;
 
 /// Records the occlusion pass: depth and normals in, raw AO out.
 pub fn record(pc: &PassContext<'_>) {
