@@ -1,11 +1,24 @@
 //! Compiles every GLSL shader in `shaders/` (`*.vert`, `*.frag`, `*.comp`) to SPIR-V with
 //! shaderc, into `OUT_DIR/shaders/NAME.spv`; `src/gpu/shaders.rs` embeds them. `*.glsl` files
-//! are includes (`#include "common.glsl"`), resolved in `shaders/` only.
+//! are includes (`#include "frame.glsl"`), resolved in `shaders/` only.
+//!
+//! Every shader is compiled with the macros of `src/gpu/shader_interface.rs`
+//! (`SHADER_DEFINES`: binding numbers, flags, workgroup sizes), so the numbers the GLSL uses
+//! are the Rust side's; a name a shader uses that is not defined there is a compile error.
 //!
 //! A shader error fails the build with shaderc's messages, which name the file and line.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The constants the shaders share with the Rust side; only `SHADER_DEFINES` is read here.
+#[allow(dead_code)]
+mod shader_interface {
+    include!("src/gpu/shader_interface.rs");
+}
+
+/// Where `shader_interface` comes from, relative to the manifest.
+const SHADER_INTERFACE: &str = "src/gpu/shader_interface.rs";
 
 fn main() {
     if let Err(message) = compile_all() {
@@ -18,10 +31,15 @@ fn main() {
 }
 
 fn compile_all() -> Result<(), String> {
-    let dir = PathBuf::from(env("CARGO_MANIFEST_DIR")?).join("shaders");
+    let manifest = PathBuf::from(env("CARGO_MANIFEST_DIR")?);
+    let dir = manifest.join("shaders");
     let out = PathBuf::from(env("OUT_DIR")?).join("shaders");
     fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
     println!("cargo::rerun-if-changed={}", dir.display());
+    println!(
+        "cargo::rerun-if-changed={}",
+        manifest.join(SHADER_INTERFACE).display()
+    );
 
     let compiler = shaderc::Compiler::new()
         .map_err(|e| format!("shaderc could not create a compiler: {e}"))?;
@@ -82,6 +100,9 @@ fn compile(
     options.set_optimization_level(shaderc::OptimizationLevel::Performance);
     options.set_generate_debug_info();
     options.set_warnings_as_errors();
+    for (name, value) in shader_interface::SHADER_DEFINES {
+        options.add_macro_definition(name, Some(&value.to_string()));
+    }
     let include_dir = dir.to_path_buf();
     options.set_include_callback(move |requested, _type, from, _depth| {
         // Plain file names only: every include lives in shaders/.

@@ -11,9 +11,9 @@
 #include "cull.glsl"
 #include "cull_lists.glsl"
 
-layout(local_size_x = 64) in;
+layout(local_size_x = CULL_GROUP) in;
 
-layout(std430, set = 0, binding = 9) writeonly buffer Candidates {
+layout(std430, set = 0, binding = CULL_CANDIDATES) writeonly buffer Candidates {
     uint candidates[];
 };
 

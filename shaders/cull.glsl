@@ -7,26 +7,19 @@
 
 #include "record.glsl"
 
-// Mesh levels: the full mesh and up to four coarser ones (src/crowd/visibility.rs).
-const uint LEVELS = 5u;
-// The views lists are kept for: what the camera sees (the instances large enough to hide
-// others, drawn first, and what the occlusion test lets through after them), and what casts
-// shadows into it.
-const uint VIEW_CAMERA = 0u;
-const uint VIEW_SHADOW = 1u;
-const uint VIEW_CAMERA_LATE = 2u;
-const uint VIEWS = 3u;
+// From src/gpu/shader_interface.rs (macros): LOD_LEVELS, the mesh levels (the full mesh and
+// up to four coarser ones); the views lists are kept for, VIEW_CAMERA (the instances large
+// enough to hide others, drawn first), VIEW_SHADOW (what casts shadows into it) and
+// VIEW_CAMERA_LATE (what the occlusion test lets through), VIEWS in all; and the CULL_* flags
+// of cull.counts.z: CULL_FRUSTUM (test bounds against the views; off: everything is drawn),
+// CULL_LOD (choose levels by projected error; off: the full mesh), CULL_SHADOWS (fill the
+// shadow view's lists), CULL_OCCLUSION (small instances wait for the occlusion test).
 
-const uint CULL_FRUSTUM = 1u;   // test bounds against the views (off: everything is drawn)
-const uint CULL_LOD = 2u;       // choose levels by projected error (off: the full mesh)
-const uint CULL_SHADOWS = 4u;   // fill the shadow view's lists
-const uint CULL_OCCLUSION = 8u; // small instances wait for the occlusion test
-
-layout(std430, set = 0, binding = 0) readonly buffer Records {
+layout(std430, set = 0, binding = CULL_RECORDS) readonly buffer Records {
     InstanceRecord records[];
 };
 
-layout(std430, set = 0, binding = 1) readonly buffer CullFrame {
+layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
     vec4 camera_planes[6]; // n.xyz, d: n . p + d >= 0 inside
     vec4 light_planes[6];  // the shadow map's volume
     vec4 eye;              // xyz: the eye; w: pixels per world unit one unit in front of it
@@ -44,12 +37,12 @@ layout(std430, set = 0, binding = 1) readonly buffer CullFrame {
 } cull;
 
 struct CullModel {
-    uvec4 range;   // x: first record; y: records; z: first bound; w: levels (1 to LEVELS)
+    uvec4 range;   // x: first record; y: records; z: first bound; w: levels (1 to LOD_LEVELS)
     vec4 errors;   // levels 1 to 4: error in model units
     uvec4 draws;   // x: first draw range; y: subsets
 };
 
-layout(std430, set = 0, binding = 2) readonly buffer Models {
+layout(std430, set = 0, binding = CULL_MODELS) readonly buffer Models {
     CullModel models[];
 };
 
@@ -58,33 +51,33 @@ struct Bound {
     vec4 hi;
 };
 
-layout(std430, set = 0, binding = 3) readonly buffer Bounds {
+layout(std430, set = 0, binding = CULL_BOUNDS) readonly buffer Bounds {
     Bound bounds[];
 };
 
 // Per model, per subset, per level: (first index, index count) in the model's index buffer.
-layout(std430, set = 0, binding = 4) readonly buffer DrawRanges {
+layout(std430, set = 0, binding = CULL_DRAW_RANGES) readonly buffer DrawRanges {
     uvec2 draw_ranges[];
 };
 
 // Instances per view, model and level: [view][model][level].
-layout(std430, set = 0, binding = 5) buffer Counters {
+layout(std430, set = 0, binding = CULL_COUNTERS) buffer Counters {
     uint counters[];
 };
 
 uint counter_index(uint view, uint model, uint level) {
-    return (view * cull.counts.y + model) * LEVELS + level;
+    return (view * cull.counts.y + model) * LOD_LEVELS + level;
 }
 
 // The counter of instances waiting for the occlusion test, after the lists' counters.
 uint candidates_index() {
-    return VIEWS * cull.counts.y * LEVELS;
+    return VIEWS * cull.counts.y * LOD_LEVELS;
 }
 
 // Where the list of a view and level starts: [view][level][record]; a model's instances sit
 // in its records' range of it.
 uint list_start(uint view, uint level) {
-    return (view * LEVELS + level) * cull.counts.x;
+    return (view * LOD_LEVELS + level) * cull.counts.x;
 }
 
 // An instance's world box (centre, half size): the union of its clips' bounds (a cross-fade

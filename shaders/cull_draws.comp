@@ -4,7 +4,7 @@
 // number, which vkCmdDrawIndexedIndirectCount reads. The CPU never reads the counts.
 #include "cull.glsl"
 
-layout(local_size_x = 64) in;
+layout(local_size_x = CULL_GROUP) in;
 
 // Which views this dispatch builds the draws of: the early views before the occlusion test,
 // the late camera view after it.
@@ -22,12 +22,12 @@ struct DrawCommand {
 };
 
 // [view][model][subset]: how many commands follow.
-layout(std430, set = 0, binding = 6) writeonly buffer DrawCounts {
+layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer DrawCounts {
     uint draw_counts[];
 };
 
 // [view][model][subset][level]
-layout(std430, set = 0, binding = 7) writeonly buffer DrawCommands {
+layout(std430, set = 0, binding = CULL_COMMANDS) writeonly buffer DrawCommands {
     DrawCommand commands[];
 };
 
@@ -46,7 +46,7 @@ void main() {
     if (subset < model.draws.y) {
         for (uint level = 0u; level < model.range.w; level++) {
             uint n = counters[counter_index(view, model_index, level)];
-            uvec2 range = draw_ranges[model.draws.x + subset * LEVELS + level];
+            uvec2 range = draw_ranges[model.draws.x + subset * LOD_LEVELS + level];
             if (n == 0u || range.y == 0u) {
                 continue;
             }
@@ -56,7 +56,7 @@ void main() {
             c.first_index = range.x;
             c.vertex_offset = 0;
             c.first_instance = list_start(view, level) + model.range.x;
-            commands[id * LEVELS + written] = c;
+            commands[id * LOD_LEVELS + written] = c;
             written++;
         }
     }

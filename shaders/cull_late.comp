@@ -1,18 +1,18 @@
 #version 460
 // Occlusion culling, one invocation per instance that cull.comp found in view but small: its
-// box is projected onto the occlusion image (the farthest depth of each 8x8 block of pixels
-// after the large instances and the ground were drawn) and drawn only if some of it may be in
-// front of what is already there. What passes joins the camera's late list, drawn into the
-// same depth before anything reads it, so the finished depth is the one every instance drawn
-// would give: an occluded instance adds nothing to it.
+// box is projected onto the occlusion image (the farthest depth of each square block of
+// OCCLUSION_BLOCK pixels after the large instances and the ground were drawn) and drawn only
+// if some of it may be in front of what is already there. What passes joins the camera's late
+// list, drawn into the same depth before anything reads it, so the finished depth is the one
+// every instance drawn would give: an occluded instance adds nothing to it.
 #include "cull.glsl"
 #include "cull_lists.glsl"
 
-layout(local_size_x = 64) in;
+layout(local_size_x = CULL_GROUP) in;
 
-layout(set = 0, binding = 8) uniform sampler2D occlusion_depth;
+layout(set = 0, binding = CULL_OCCLUSION_DEPTH) uniform sampler2D occlusion_depth;
 
-layout(std430, set = 0, binding = 9) readonly buffer Candidates {
+layout(std430, set = 0, binding = CULL_CANDIDATES) readonly buffer Candidates {
     uint candidates[];
 };
 

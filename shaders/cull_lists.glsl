@@ -4,7 +4,7 @@
 
 #include "cull.glsl"
 
-layout(std430, set = 0, binding = 6) writeonly buffer Lists {
+layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer Lists {
     uint lists[];
 };
 

@@ -3,7 +3,7 @@
 // the final one. Depths are shown linearized (near black, far white) so they read at a glance.
 #include "frame.glsl"
 
-layout(set = 0, binding = 7) uniform sampler2D source;
+layout(set = 0, binding = BINDING_DEBUG_SOURCE) uniform sampler2D source;
 
 layout(location = 0) in vec2 in_uv;
 layout(location = 0) out vec4 out_color;
@@ -12,11 +12,11 @@ void main() {
     vec4 s = texture(source, in_uv);
     uint view = frame.view_mode.x;
     vec3 c;
-    if (view == VIEW_AO) {
+    if (view == VIEW_MODE_AO) {
         c = vec3(s.r);
-    } else if (view == VIEW_NORMALS) {
+    } else if (view == VIEW_MODE_NORMALS) {
         c = s.a > 0.0 ? s.xyz * 0.5 + 0.5 : vec3(0.0);
-    } else if (view == VIEW_DEPTH) {
+    } else if (view == VIEW_MODE_DEPTH) {
         // Linear view distance between the near and far planes.
         vec4 v = frame.inv_proj * vec4(in_uv * 2.0 - 1.0, s.r, 1.0);
         vec4 far = frame.inv_proj * vec4(0.0, 0.0, 1.0, 1.0);

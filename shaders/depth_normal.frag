@@ -2,9 +2,10 @@
 // Depth/normal prepass for characters: depth (by the fixed function) and the view-space
 // normal, which ambient occlusion reads. Alpha-clipped texels are discarded here exactly as
 // in the forward pass, so the forward pass's EQUAL depth test finds the same surface.
-#include "common.glsl"
+#include "frame.glsl"
+#include "materials.glsl"
 
-layout(set = 0, binding = 3) uniform sampler2D base_color_map;
+layout(set = 0, binding = BINDING_BASE_COLOR) uniform sampler2D base_color_map;
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;

@@ -1,10 +1,16 @@
-// The per-frame uniform block, shared by every pass (graphics and compute), always at
-// binding 2 of set 0. Keep in step with src/gpu/frame_data.rs (FrameData).
+// The per-frame uniform block, shared by every pass (graphics and compute) but the culling
+// ones. Keep in step with src/gpu/frame_data.rs (FrameData).
 #ifndef THRONG_FRAME_GLSL
 #define THRONG_FRAME_GLSL
 
+// The graphics layout's binding, unless the includer names its own layout's (the compute
+// passes define FRAME_BINDING as COMPUTE_FRAME first).
+#ifndef FRAME_BINDING
+#define FRAME_BINDING BINDING_FRAME
+#endif
+
 // Per frame.
-layout(std140, set = 0, binding = 2) uniform Frame {
+layout(std140, set = 0, binding = FRAME_BINDING) uniform Frame {
     mat4 view_proj;      // world -> Vulkan clip space
     mat4 view;           // world -> view space (right-handed, looking down -Z)
     mat4 proj;           // view -> clip
@@ -21,16 +27,9 @@ layout(std140, set = 0, binding = 2) uniform Frame {
     vec4 shadow;         // x: shadows on (0/1), y: one shadow-map texel in uv, z: normal
                          // offset (world units), w: shadow strength
     vec4 ssao;           // x: AO on (0/1), y: radius (world units), z: bias, w: power
-    uvec4 view_mode;     // x: VIEW_* below
-    vec4 ssao_kernel[16]; // hemisphere samples (z up), denser near the centre
+    uvec4 view_mode;     // x: VIEW_MODE_* (src/gpu/shader_interface.rs)
+    vec4 ssao_kernel[SSAO_KERNEL]; // hemisphere samples (z up), denser near the centre
 } frame;
-
-const uint VIEW_FINAL = 0u;
-const uint VIEW_SILHOUETTE = 1u;
-const uint VIEW_AO = 2u;
-const uint VIEW_NORMALS = 3u;
-const uint VIEW_DEPTH = 4u;
-const uint VIEW_SHADOW = 5u;
 
 // View-space z (negative in front of the eye) of a depth-buffer value, for the perspective
 // projection in `frame.proj`: clip z = A z + B and clip w = -z, so depth = -(A z + B) / z.

@@ -7,7 +7,6 @@
 // to their mean instead of aliasing into stripes (moire): per axis the average of the square
 // wave over the footprint comes from its integral, and the two axes combine as the
 // checkerboard does (one or the other, not both).
-#include "common.glsl"
 #include "lighting.glsl"
 
 layout(location = 0) in vec3 in_world;

@@ -1,7 +1,7 @@
 #version 460
 // The ground: one quad on the plane y = frame.ground_plane.w, centred under the crowd,
 // generated from the vertex index (no vertex buffer).
-#include "common.glsl"
+#include "frame.glsl"
 
 // Drawn in the depth prepass and in the forward pass (EQUAL depth test): keep positions
 // bit-identical.

@@ -1,6 +1,6 @@
 #version 460
 // Depth/normal prepass for the ground: its normal is +Y in the world.
-#include "common.glsl"
+#include "frame.glsl"
 
 layout(location = 0) in vec3 in_world;
 layout(location = 0) out vec4 out_normal;

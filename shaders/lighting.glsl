@@ -1,7 +1,15 @@
-// Shading shared by the character and ground fragment shaders: one directional light
-// (shadowed through the shadow map)
-// (Lambert diffuse plus a normalized Blinn-Phong lobe whose exponent follows the material's
-// roughness) and hemispheric ambient, all in linear light.
+// Shading shared by the character and ground fragment shaders (the lit surfaces): one
+// directional light, shadowed through the shadow map (Lambert diffuse plus a normalized
+// Blinn-Phong lobe whose exponent follows the material's roughness), and hemispheric ambient
+// darkened by the blurred ambient occlusion, all in linear light. The two samplers are
+// declared here, so only the passes that shade include them.
+#ifndef THRONG_LIGHTING_GLSL
+#define THRONG_LIGHTING_GLSL
+
+#include "frame.glsl"
+
+layout(set = 0, binding = BINDING_SHADOW_MAP) uniform sampler2DShadow shadow_map;
+layout(set = 0, binding = BINDING_AO) uniform sampler2D ambient_occlusion;
 
 vec3 hemisphere_ambient(vec3 n) {
     return mix(frame.ground_color.rgb, frame.sky_color.rgb, n.y * 0.5 + 0.5);
@@ -54,3 +62,5 @@ vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
     float sun = n_dot_l > 0.0 ? sun_visibility(world_pos, n) : 1.0;
     return direct * sun + albedo * hemisphere_ambient(n) * ambient_visibility();
 }
+
+#endif

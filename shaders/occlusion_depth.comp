@@ -1,14 +1,12 @@
 #version 460
-// The occlusion image: the farthest depth of each 8x8 block of the prepass's depth (the last
-// row and column of blocks take the pixels left over), which shaders/cull_late.comp tests the
-// small instances' boxes against. The farthest, so a box counts as hidden only where every
-// pixel of the block is nearer than all of it.
-layout(local_size_x = 8, local_size_y = 8) in;
+// The occlusion image: the farthest depth of each square block of OCCLUSION_BLOCK pixels of
+// the prepass's depth (the last row and column of blocks take the pixels left over), which
+// shaders/cull_late.comp tests the small instances' boxes against. The farthest, so a box
+// counts as hidden only where every pixel of the block is nearer than all of it.
+layout(local_size_x = OCCLUSION_GROUP, local_size_y = OCCLUSION_GROUP) in;
 
-layout(set = 0, binding = 0) uniform sampler2D depth_map;
-layout(set = 0, binding = 4, r32f) uniform writeonly image2D occlusion_out;
-
-const int BLOCK = 8;
+layout(set = 0, binding = COMPUTE_DEPTH) uniform sampler2D depth_map;
+layout(set = 0, binding = COMPUTE_OUTPUT, r32f) uniform writeonly image2D occlusion_out;
 
 void main() {
     ivec2 texel = ivec2(gl_GlobalInvocationID.xy);
@@ -17,8 +15,8 @@ void main() {
         return;
     }
     ivec2 pixels = textureSize(depth_map, 0);
-    ivec2 start = texel * BLOCK;
-    ivec2 end = min(start + BLOCK, pixels);
+    ivec2 start = texel * OCCLUSION_BLOCK;
+    ivec2 end = min(start + OCCLUSION_BLOCK, pixels);
     if (texel.x == size.x - 1) {
         end.x = pixels.x;
     }

@@ -10,16 +10,13 @@ struct InstanceRecord {
     uint palette_base;      // exact: first matrix in the slot's palettes; baked: first matrix
                             // of the frame before its time, in the baked table
     uint joints;            // matrices per pose
-    uint model_flags;       // model index (low 16 bits) | RECORD_BAKED
+    uint model_flags;       // model index (RECORD_MODEL_MASK bits) | RECORD_BAKED
     uint bounds;            // bound of the clip playing (low 16) and faded from (high 16)
     float frame_weight;     // baked: weight of the next frame
     uint fade_base;         // baked, fading: the faded-from clip's frame
     float fade_frame_weight;
     float fade;             // baked: weight of the faded-from pose (0 when not fading)
 };
-
-const uint RECORD_BAKED = 0x10000u;
-const uint RECORD_MODEL_MASK = 0xffffu;
 
 mat3x4 world_matrix(InstanceRecord r) {
     return mat3x4(r.world[0], r.world[1], r.world[2]);

@@ -1,11 +1,12 @@
 #version 460
 // Skinned forward pass, fragment side: base colour (texture times material colour), alpha
 // clip, tangent-space normal map, lit by shade(). The silhouette view writes plain white.
-#include "common.glsl"
+#include "frame.glsl"
+#include "materials.glsl"
 #include "lighting.glsl"
 
-layout(set = 0, binding = 3) uniform sampler2D base_color_map;
-layout(set = 0, binding = 4) uniform sampler2D normal_map;
+layout(set = 0, binding = BINDING_BASE_COLOR) uniform sampler2D base_color_map;
+layout(set = 0, binding = BINDING_NORMAL) uniform sampler2D normal_map;
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -19,7 +20,7 @@ void main() {
     if (draw.params.y > 0.5 && base.a < 0.5) {
         discard;
     }
-    if (frame.view_mode.x == VIEW_SILHOUETTE) {
+    if (frame.view_mode.x == VIEW_MODE_SILHOUETTE) {
         out_color = vec4(1.0);
         return;
     }

@@ -9,23 +9,23 @@
 
 #include "record.glsl"
 
-layout(std430, set = 0, binding = 0) readonly buffer Records {
+layout(std430, set = 0, binding = BINDING_RECORDS) readonly buffer Records {
     InstanceRecord records[];
 };
 
 // Exact palette matrices, three vec4 rows each (Mat3x4), instance after instance.
-layout(std430, set = 0, binding = 1) readonly buffer Palettes {
+layout(std430, set = 0, binding = BINDING_PALETTES) readonly buffer Palettes {
     vec4 palette_rows[];
 };
 
 // Baked frames: every baked clip's palettes, frame after frame (src/crowd/baked.rs).
-layout(std430, set = 0, binding = 8) readonly buffer Baked {
+layout(std430, set = 0, binding = BINDING_BAKED) readonly buffer Baked {
     vec4 baked_rows[];
 };
 
 // The instances a draw covers, written by the culling pass (shaders/cull.comp): each draw's
 // firstInstance starts its view's and level's list, so gl_InstanceIndex indexes it.
-layout(std430, set = 0, binding = 9) readonly buffer Visible {
+layout(std430, set = 0, binding = BINDING_VISIBLE) readonly buffer Visible {
     uint visible[];
 };
 

@@ -3,17 +3,18 @@
 // neighbourhood averaged with weights that fall off with the difference in view depth, so
 // occlusion does not bleed across a character's silhouette onto the ground far behind it (or
 // the other way round).
+#define FRAME_BINDING COMPUTE_FRAME // the compute layout's binding of the frame uniforms
 #include "frame.glsl"
 
-layout(local_size_x = 8, local_size_y = 8) in;
+layout(local_size_x = SSAO_GROUP, local_size_y = SSAO_GROUP) in;
 
-layout(set = 0, binding = 0) uniform sampler2D depth_map;
-layout(set = 0, binding = 1) uniform sampler2D ao_raw;
-layout(set = 0, binding = 4, r32f) uniform writeonly image2D ao_out;
+layout(set = 0, binding = COMPUTE_DEPTH) uniform sampler2D depth_map;
+layout(set = 0, binding = COMPUTE_INPUT) uniform sampler2D ao_raw;
+layout(set = 0, binding = COMPUTE_OUTPUT, r32f) uniform writeonly image2D ao_out;
 
 // View z at an AO texel (the full-size depth pixel it was computed from).
 float view_z(ivec2 texel) {
-    ivec2 pixel = min(texel * 2, ivec2(frame.target.xy) - 1);
+    ivec2 pixel = min(texel * AO_SCALE, ivec2(frame.target.xy) - 1);
     return view_z_of_depth(texelFetch(depth_map, pixel, 0).r);
 }
 

@@ -270,6 +270,9 @@ fn a_held_pose_renders_the_same_bytes_twice() {
             "walk@0.5",
             "--view",
             "silhouette",
+            // One sample per pixel: a pixel is a character's or not (checked below).
+            "--msaa",
+            "1",
             "--screenshot",
             png.to_str().expect("UTF-8 path"),
         ];

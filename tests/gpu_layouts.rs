@@ -1,14 +1,17 @@
-//! The GLSL layouts in `shaders/common.glsl` and the Rust structs they mirror stay in step.
+//! The GLSL layouts in `shaders/` and the Rust structs they mirror stay in step, and every
+//! descriptor binding a shader declares is the `src/gpu/shader_interface.rs` constant of its
+//! name, with the descriptor type of its layout.
 //!
 //! Reads the SPIR-V the library embeds (compiled with debug info, so names survive) with a
 //! small reader written here, and compares every member offset, array stride and block size
 //! the compiler chose with `offset_of!` / `size_of!` of the Rust side: `InstanceRecord`
 //! (`src/crowd/record.rs`), `Mat3x4` (`src/anim/matrix.rs`), `FrameData` and `DrawConstants`
-//! (`src/gpu/frame_data.rs`), and the vertex input of the skinned pipeline
-//! (`src/gpu/pipeline.rs`) against the shader's `in_*` locations and types. Every module the
+//! (`src/gpu/uniforms.rs`), and the vertex input of the skinned pipeline
+//! (`src/gpu/pipeline_builder.rs`) against the shader's `in_*` locations and types. Every module the
 //! frame graph uses is read (forward, shadow, depth/normal prepass, SSAO compute, debug
 //! view): all that include `frame.glsl` must agree on the `Frame` block and its binding.
-//! Needs no GPU.
+//! Needs no GPU (`tests/gpu_shader_bindings.rs` checks the same bindings against the layouts
+//! the device is given).
 
 use std::collections::HashMap;
 use std::mem::{offset_of, size_of, size_of_val};
@@ -19,10 +22,13 @@ use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
 use throng::gpu::pipeline_builder::{
-    BINDING_BAKED, BINDING_PALETTES, BINDING_RECORDS, BINDING_VISIBLE, CULL_BOUNDS,
+    BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE, BINDING_FRAME,
+    BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE,
+    COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS,
     CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS,
     CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
 };
+use throng::gpu::shader_interface::SHADER_DEFINES;
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
     FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG, GROUND_VERT, OCCLUSION_DEPTH_COMP,
@@ -42,6 +48,9 @@ const OP_TYPE_INT: u32 = 21;
 const OP_TYPE_FLOAT: u32 = 22;
 const OP_TYPE_VECTOR: u32 = 23;
 const OP_TYPE_MATRIX: u32 = 24;
+const OP_TYPE_IMAGE: u32 = 25;
+const OP_TYPE_SAMPLER: u32 = 26;
+const OP_TYPE_SAMPLED_IMAGE: u32 = 27;
 const OP_TYPE_ARRAY: u32 = 28;
 const OP_TYPE_RUNTIME_ARRAY: u32 = 29;
 const OP_TYPE_STRUCT: u32 = 30;
@@ -60,6 +69,7 @@ const DEC_BINDING: u32 = 33;
 const DEC_DESCRIPTOR_SET: u32 = 34;
 const DEC_OFFSET: u32 = 35;
 
+const STORAGE_UNIFORM_CONSTANT: u32 = 0;
 const STORAGE_INPUT: u32 = 1;
 const STORAGE_UNIFORM: u32 = 2;
 const STORAGE_PUSH_CONSTANT: u32 = 9;
@@ -67,14 +77,43 @@ const STORAGE_STORAGE_BUFFER: u32 = 12;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Type {
-    Int { width: u32, signed: bool },
-    Float { width: u32 },
-    Vector { component: u32, count: u32 },
-    Matrix { column: u32, count: u32 },
-    Array { element: u32, length: u32 },
-    RuntimeArray { element: u32 },
-    Struct { members: Vec<u32> },
-    Pointer { storage: u32, pointee: u32 },
+    Int {
+        width: u32,
+        signed: bool,
+    },
+    Float {
+        width: u32,
+    },
+    Vector {
+        component: u32,
+        count: u32,
+    },
+    Matrix {
+        column: u32,
+        count: u32,
+    },
+    /// `sampled`: 1 read through a sampler, 2 a storage image.
+    Image {
+        sampled: u32,
+    },
+    Sampler,
+    SampledImage {
+        image: u32,
+    },
+    Array {
+        element: u32,
+        length: u32,
+    },
+    RuntimeArray {
+        element: u32,
+    },
+    Struct {
+        members: Vec<u32>,
+    },
+    Pointer {
+        storage: u32,
+        pointee: u32,
+    },
 }
 
 /// Decorations of one target: (decoration, its literal operands).
@@ -181,6 +220,17 @@ impl Module {
                             count: args[2],
                         },
                     );
+                }
+                OP_TYPE_IMAGE => {
+                    // result, sampled type, dim, depth, arrayed, MS, sampled, format
+                    m.types.insert(args[0], Type::Image { sampled: args[6] });
+                }
+                OP_TYPE_SAMPLER => {
+                    m.types.insert(args[0], Type::Sampler);
+                }
+                OP_TYPE_SAMPLED_IMAGE => {
+                    m.types
+                        .insert(args[0], Type::SampledImage { image: args[1] });
                 }
                 OP_TYPE_ARRAY => {
                     m.types.insert(
@@ -634,7 +684,7 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     }
 }
 
-/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::pipeline::CULL_*`.
+/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::pipeline_builder::CULL_*`.
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
@@ -839,7 +889,12 @@ fn the_frame_block_matches_frame_data() {
             "{}: ssao_kernel length",
             m.name
         );
-        // Every pass binds the uniforms at set 0, binding 2.
+        // Set 0, at the frame's binding of the pass's layout.
+        let binding = if COMPUTE_SHADERS.contains(&m.name) {
+            COMPUTE_FRAME
+        } else {
+            BINDING_FRAME
+        };
         let var = variable_id(&m, "frame")
             .unwrap_or_else(|| panic!("{}: no variable named frame", m.name));
         assert_eq!(
@@ -847,7 +902,7 @@ fn the_frame_block_matches_frame_data() {
                 m.decoration(var, DEC_DESCRIPTOR_SET),
                 m.decoration(var, DEC_BINDING)
             ),
-            (Some(&[0][..]), Some(&[2][..])),
+            (Some(&[0][..]), Some(&[binding][..])),
             "{}: Frame's set and binding",
             m.name
         );
@@ -879,7 +934,7 @@ fn the_draw_push_constants_match_draw_constants() {
     );
 }
 
-/// One vertex attribute of the skinned pipeline as `src/gpu/pipeline.rs` declares it:
+/// One vertex attribute of the skinned pipeline as `src/gpu/pipeline_builder.rs` declares it:
 /// `attr(LOCATION, vk::Format::FORMAT, offset_of!(Vertex, FIELD))`.
 #[derive(Debug)]
 struct Attribute {
@@ -903,16 +958,16 @@ fn pipeline_attributes() -> Vec<Attribute> {
             continue; // the closure's definition, not a call
         };
         let rest = &rest[digits.len()..];
-        let rest = rest
-            .strip_prefix(",vk::Format::")
-            .unwrap_or_else(|| panic!("pipeline.rs: attr({location}, ...) without vk::Format"));
+        let rest = rest.strip_prefix(",vk::Format::").unwrap_or_else(|| {
+            panic!("pipeline_builder.rs: attr({location}, ...) without vk::Format")
+        });
         let format: String = rest
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
         let rest = &rest[format.len()..];
         let rest = rest.strip_prefix(",offset_of!(Vertex,").unwrap_or_else(|| {
-            panic!("pipeline.rs: attr({location}, ...) without offset_of!(Vertex, ...)")
+            panic!("pipeline_builder.rs: attr({location}, ...) without offset_of!(Vertex, ...)")
         });
         let field: String = rest
             .chars()
@@ -992,7 +1047,7 @@ fn skinned_vertex_input_matches_the_shader_locations() {
     assert_eq!(
         locations,
         [0, 1, 2, 3, 4, 5],
-        "pipeline.rs attributes: {attributes:?}"
+        "pipeline_builder.rs attributes: {attributes:?}"
     );
     let zero = Vertex::zeroed();
     let field_sizes: HashMap<&str, (usize, usize)> = [
@@ -1055,7 +1110,7 @@ fn skinned_vertex_input_matches_the_shader_locations() {
         assert_eq!(
             m.decoration(id, DEC_LOCATION),
             Some(&[a.location][..]),
-            "pipeline.rs feeds Vertex::{} to location {}, the shader reads {var} elsewhere",
+            "pipeline_builder.rs feeds Vertex::{} to location {}, the shader reads {var} elsewhere",
             a.field,
             a.location
         );
@@ -1116,4 +1171,313 @@ fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does()
         };
         assert_eq!(ty(&shadow), ty(&skinned), "{var}: type");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Bindings: every resource a shader declares, against src/gpu/shader_interface.rs.
+// ---------------------------------------------------------------------------------------
+
+/// A descriptor type, as the SPIR-V declares it and the layouts in `src/gpu/pipeline_builder.rs`
+/// create it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Descriptor {
+    StorageBuffer,
+    UniformBuffer,
+    CombinedImageSampler,
+    StorageImage,
+}
+
+/// One descriptor a module declares: its block's name (buffers) or its variable's name
+/// (images), set, binding and type.
+#[derive(Debug)]
+struct Resource {
+    name: String,
+    set: u32,
+    binding: u32,
+    descriptor: Descriptor,
+}
+
+/// Every variable of `m` decorated with a binding.
+fn resources(m: &Module) -> Vec<Resource> {
+    let mut out: Vec<Resource> = m
+        .variables
+        .iter()
+        .filter_map(|(&var, &(ptr, storage))| {
+            let binding = m.decoration(var, DEC_BINDING)?[0];
+            let set = m
+                .decoration(var, DEC_DESCRIPTOR_SET)
+                .unwrap_or_else(|| panic!("{}: binding {binding} without a set", m.name))[0];
+            let Type::Pointer { pointee, .. } = m.ty(ptr) else {
+                panic!("{}: variable %{var} is not a pointer", m.name);
+            };
+            let pointee = *pointee;
+            let variable_name = || m.names.get(&var).cloned().unwrap_or_default();
+            let (name, descriptor) = match (storage, m.ty(pointee)) {
+                (STORAGE_STORAGE_BUFFER, Type::Struct { .. }) => {
+                    (m.type_name(pointee).to_string(), Descriptor::StorageBuffer)
+                }
+                (STORAGE_UNIFORM, Type::Struct { .. })
+                    if m.decoration(pointee, DEC_BLOCK).is_some() =>
+                {
+                    (m.type_name(pointee).to_string(), Descriptor::UniformBuffer)
+                }
+                (STORAGE_UNIFORM_CONSTANT, Type::SampledImage { .. }) => {
+                    (variable_name(), Descriptor::CombinedImageSampler)
+                }
+                (STORAGE_UNIFORM_CONSTANT, Type::Image { sampled: 2 }) => {
+                    (variable_name(), Descriptor::StorageImage)
+                }
+                (storage, other) => panic!(
+                    "{}: binding {binding} holds {other:?} in storage class {storage}, a \
+                     descriptor type this test does not know",
+                    m.name
+                ),
+            };
+            Some(Resource {
+                name,
+                set,
+                binding,
+                descriptor,
+            })
+        })
+        .collect();
+    out.sort_by_key(|r| r.binding);
+    out
+}
+
+/// The compute layout's shaders (`Pipeline::compute` in `src/gpu/pipelines.rs`).
+const COMPUTE_SHADERS: &[&str] = &["ssao.comp", "ssao_blur.comp", "occlusion_depth.comp"];
+/// The culling layout's shaders (`Pipeline::compute_with(.., layouts.cull, ..)`).
+const CULL_SHADERS: &[&str] = &["cull.comp", "cull_late.comp", "cull_draws.comp"];
+
+/// One of the three set layouts of `src/gpu/pipeline_builder.rs`: its binding constants (name as the
+/// shaders write it, the Rust value) and, for each resource the shaders of that layout may
+/// declare, which constant it sits at and its descriptor type.
+struct LayoutTable {
+    name: &'static str,
+    constants: &'static [(&'static str, u32)],
+    resources: &'static [(&'static str, &'static str, Descriptor)],
+}
+
+/// The three layouts as the shaders must see them.
+fn layout_tables() -> [LayoutTable; 3] {
+    use Descriptor::{CombinedImageSampler as Sampler, StorageBuffer, StorageImage, UniformBuffer};
+    [
+        LayoutTable {
+            name: "graphics",
+            constants: &[
+                ("BINDING_RECORDS", BINDING_RECORDS),
+                ("BINDING_PALETTES", BINDING_PALETTES),
+                ("BINDING_FRAME", BINDING_FRAME),
+                ("BINDING_BASE_COLOR", BINDING_BASE_COLOR),
+                ("BINDING_NORMAL", BINDING_NORMAL),
+                ("BINDING_SHADOW_MAP", BINDING_SHADOW_MAP),
+                ("BINDING_AO", BINDING_AO),
+                ("BINDING_DEBUG_SOURCE", BINDING_DEBUG_SOURCE),
+                ("BINDING_BAKED", BINDING_BAKED),
+                ("BINDING_VISIBLE", BINDING_VISIBLE),
+            ],
+            resources: &[
+                ("Records", "BINDING_RECORDS", StorageBuffer),
+                ("Palettes", "BINDING_PALETTES", StorageBuffer),
+                ("Frame", "BINDING_FRAME", UniformBuffer),
+                ("base_color_map", "BINDING_BASE_COLOR", Sampler),
+                ("normal_map", "BINDING_NORMAL", Sampler),
+                ("shadow_map", "BINDING_SHADOW_MAP", Sampler),
+                ("ambient_occlusion", "BINDING_AO", Sampler),
+                ("source", "BINDING_DEBUG_SOURCE", Sampler),
+                ("Baked", "BINDING_BAKED", StorageBuffer),
+                ("Visible", "BINDING_VISIBLE", StorageBuffer),
+            ],
+        },
+        LayoutTable {
+            name: "culling",
+            constants: &[
+                ("CULL_RECORDS", CULL_RECORDS),
+                ("CULL_FRAME", CULL_FRAME),
+                ("CULL_MODELS", CULL_MODELS),
+                ("CULL_BOUNDS", CULL_BOUNDS),
+                ("CULL_DRAW_RANGES", CULL_DRAW_RANGES),
+                ("CULL_COUNTERS", CULL_COUNTERS),
+                ("CULL_OUTPUT", CULL_OUTPUT),
+                ("CULL_COMMANDS", CULL_COMMANDS),
+                ("CULL_OCCLUSION_DEPTH", CULL_OCCLUSION_DEPTH),
+                ("CULL_CANDIDATES", CULL_CANDIDATES),
+            ],
+            resources: &[
+                ("Records", "CULL_RECORDS", StorageBuffer),
+                ("CullFrame", "CULL_FRAME", StorageBuffer),
+                ("Models", "CULL_MODELS", StorageBuffer),
+                ("Bounds", "CULL_BOUNDS", StorageBuffer),
+                ("DrawRanges", "CULL_DRAW_RANGES", StorageBuffer),
+                ("Counters", "CULL_COUNTERS", StorageBuffer),
+                ("Lists", "CULL_OUTPUT", StorageBuffer),
+                ("DrawCounts", "CULL_OUTPUT", StorageBuffer),
+                ("DrawCommands", "CULL_COMMANDS", StorageBuffer),
+                ("occlusion_depth", "CULL_OCCLUSION_DEPTH", Sampler),
+                ("Candidates", "CULL_CANDIDATES", StorageBuffer),
+            ],
+        },
+        LayoutTable {
+            name: "compute",
+            constants: &[
+                ("COMPUTE_DEPTH", COMPUTE_DEPTH),
+                ("COMPUTE_INPUT", COMPUTE_INPUT),
+                ("COMPUTE_FRAME", COMPUTE_FRAME),
+                ("COMPUTE_NOISE", COMPUTE_NOISE),
+                ("COMPUTE_OUTPUT", COMPUTE_OUTPUT),
+            ],
+            resources: &[
+                ("depth_map", "COMPUTE_DEPTH", Sampler),
+                ("normal_map", "COMPUTE_INPUT", Sampler),
+                ("ao_raw", "COMPUTE_INPUT", Sampler),
+                ("Frame", "COMPUTE_FRAME", UniformBuffer),
+                ("noise_map", "COMPUTE_NOISE", Sampler),
+                ("ao_out", "COMPUTE_OUTPUT", StorageImage),
+                ("occlusion_out", "COMPUTE_OUTPUT", StorageImage),
+            ],
+        },
+    ]
+}
+
+/// The layout a module's pipeline is built with.
+fn layout_of(name: &str) -> &'static str {
+    if COMPUTE_SHADERS.contains(&name) {
+        "compute"
+    } else if CULL_SHADERS.contains(&name) {
+        "culling"
+    } else {
+        "graphics"
+    }
+}
+
+/// What `build.rs` defines `name` as.
+fn shader_define(name: &str) -> u32 {
+    let found: Vec<u32> = SHADER_DEFINES
+        .iter()
+        .filter(|(n, _)| *n == name)
+        .map(|&(_, v)| v)
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "SHADER_DEFINES defines {name} {} times",
+        found.len()
+    );
+    found[0]
+}
+
+/// Every binding each shader's SPIR-V declares is the constant its layout names for that
+/// resource, with that resource's descriptor type: a number changed in the GLSL (a literal in
+/// place of the name) or in `SHADER_DEFINES` alone fails here, and so do two constants of one
+/// layout on the same number.
+#[test]
+fn every_binding_is_the_shader_interface_constant_of_its_name() {
+    let tables = layout_tables();
+    for table in &tables {
+        // The constants the shaders are compiled with are the Rust ones, and one layout has
+        // no two on the same number.
+        let mut numbers = HashMap::new();
+        for &(name, value) in table.constants {
+            assert_eq!(
+                shader_define(name),
+                value,
+                "SHADER_DEFINES gives {name} another value than the Rust constant"
+            );
+            if let Some(other) = numbers.insert(value, name) {
+                panic!(
+                    "{} layout: {name} and {other} are both binding {value}",
+                    table.name
+                );
+            }
+        }
+        for (_, constant, _) in table.resources {
+            assert!(
+                table.constants.iter().any(|(n, _)| n == constant),
+                "{} layout: {constant} is not one of its bindings",
+                table.name
+            );
+        }
+    }
+    let mut used: Vec<(&str, &str)> = Vec::new();
+    for m in shaders() {
+        let table = tables
+            .iter()
+            .find(|t| t.name == layout_of(m.name))
+            .expect("a layout");
+        for r in resources(&m) {
+            let &(_, constant, descriptor) = table
+                .resources
+                .iter()
+                .find(|(name, ..)| *name == r.name)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{}: {} (binding {}) is not a resource of the {} layout (add it to \
+                         layout_tables and to src/gpu/shader_interface.rs)",
+                        m.name, r.name, r.binding, table.name
+                    )
+                });
+            assert_eq!(r.set, 0, "{}: {} is in set {}", m.name, r.name, r.set);
+            assert_eq!(
+                r.binding,
+                shader_define(constant),
+                "{}: {} is at binding {}, not {constant}",
+                m.name,
+                r.name,
+                r.binding
+            );
+            assert_eq!(
+                r.descriptor, descriptor,
+                "{}: {} ({constant})",
+                m.name, r.name
+            );
+            used.push((table.name, constant));
+        }
+        // No two resources of one module at one binding.
+        let mut bindings: Vec<u32> = resources(&m).iter().map(|r| r.binding).collect();
+        let count = bindings.len();
+        bindings.dedup();
+        assert_eq!(bindings.len(), count, "{}: a binding used twice", m.name);
+    }
+    // Every binding of every layout is read by some shader (the table has nothing stale).
+    for table in &tables {
+        for (name, _) in table.constants {
+            assert!(
+                used.contains(&(table.name, name)),
+                "{} layout: no shader declares {name}",
+                table.name
+            );
+        }
+    }
+}
+
+/// Every constant of `src/gpu/shader_interface.rs` is passed to the shaders, once.
+#[test]
+fn every_shader_interface_constant_is_a_shader_define() {
+    let source = include_str!("../src/gpu/shader_interface.rs");
+    let constants: Vec<&str> = source
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub const "))
+        .filter_map(|rest| rest.split(':').next())
+        .filter(|name| *name != "SHADER_DEFINES")
+        .collect();
+    assert!(constants.len() >= 25, "constants found: {constants:?}");
+    for name in &constants {
+        shader_define(name);
+    }
+    assert_eq!(
+        SHADER_DEFINES.len(),
+        constants.len(),
+        "SHADER_DEFINES has names that are not constants of shader_interface.rs"
+    );
+}
+
+/// The copies in `shader_interface.rs` of constants the crowd owns (it does not depend on the
+/// renderer) agree with the crowd's.
+#[test]
+fn the_shader_interface_copies_of_crowd_constants_agree() {
+    use throng::gpu::shader_interface as si;
+    assert_eq!(si::RECORD_BAKED, throng::crowd::RECORD_BAKED);
+    assert_eq!(si::RECORD_MODEL_MASK, throng::crowd::RECORD_MODEL_MASK);
+    assert_eq!(si::LOD_LEVELS, throng::crowd::visibility::LOD_LEVELS);
 }

@@ -10,27 +10,13 @@ mod gpu_common;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 use gpu_allocator::vulkan::{AllocationCreateDesc, AllocationScheme};
-use throng::gpu::{ContextOptions, GpuContext, GpuError, validation_messages};
+use throng::gpu::validation_messages;
 
 #[test]
 fn a_missing_barrier_is_reported() {
-    gpu_common::init_log();
-    let options = ContextOptions {
-        device: None,
-        validation: true,
+    let Some(ctx) = gpu_common::validated_context() else {
+        return;
     };
-    // SAFETY: no window.
-    let ctx = match unsafe { GpuContext::new(&options, None) } {
-        Ok(ctx) => ctx,
-        Err(e @ (GpuError::NoLoader(_) | GpuError::NoDevice(_)))
-            if std::env::var("CI").as_deref() != Ok("true") =>
-        {
-            eprintln!("skipped: no Vulkan device here ({e}); CI=true makes this a failure");
-            return;
-        }
-        Err(e) => panic!("no device: {e}"),
-    };
-    assert!(ctx.validation(), "the validation layer is not installed");
     let device = &ctx.device;
     let info = vk::BufferCreateInfo::default()
         .size(256)

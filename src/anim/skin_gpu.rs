@@ -1,4 +1,4 @@
-//! The skinning blend exactly as the shaders write it (`skin_matrix` in `shaders/common.glsl`),
+//! The skinning blend exactly as the shaders write it (`skin_matrix` in `shaders/skinning.glsl`),
 //! mirrored on the CPU so that bounds and error measurements judge the positions the GPU
 //! draws. It differs from [`crate::anim::skin_vertex`]'s blend, which renormalizes the weights
 //! and sends a weightless vertex to its first joint: here the first slot always counts (with

@@ -88,6 +88,15 @@ pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     })
 }
 
+/// How the start-up line states the anti-aliasing.
+pub fn msaa_words(samples: u32) -> String {
+    if samples > 1 {
+        format!("{samples}x MSAA")
+    } else {
+        "no MSAA".to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::json_for_terminal;
@@ -101,14 +110,5 @@ mod tests {
         assert_eq!(json_for_terminal("{\n  \"a\": 1\n}"), "{\n  \"a\": 1\n}");
         let back: serde_json::Value = serde_json::from_str(&safe).expect("still JSON");
         assert_eq!(back, value);
-    }
-}
-
-/// How the start-up line states the anti-aliasing.
-pub fn msaa_words(samples: u32) -> String {
-    if samples > 1 {
-        format!("{samples}x MSAA")
-    } else {
-        "no MSAA".to_string()
     }
 }

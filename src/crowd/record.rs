@@ -12,7 +12,7 @@ pub const RECORD_BAKED: u32 = 1 << 16;
 pub const RECORD_MODEL_MASK: u32 = 0xffff;
 
 /// Per-instance data written next to the palettes in the same pass (80 bytes, std430-ready;
-/// `shaders/common.glsl` mirrors it).
+/// `shaders/record.glsl` mirrors it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct InstanceRecord {

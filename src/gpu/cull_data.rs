@@ -7,35 +7,24 @@ use glam::{Mat4, Vec4};
 
 use crate::crowd::visibility::LOD_LEVELS;
 
-/// Views the culling passes fill lists for: the camera (the instances drawn first), what
-/// shadows it, and the camera's late list (what the occlusion test let through).
-pub const VIEWS: usize = 3;
-/// The camera's view (with occlusion culling: the instances large enough to hide others).
-pub const VIEW_CAMERA: usize = 0;
-/// The shadow map's view.
-pub const VIEW_SHADOW: usize = 1;
-/// The camera's late view: small instances the occlusion test found may be seen.
-pub const VIEW_CAMERA_LATE: usize = 2;
+pub use super::shader_interface::VIEW_CAMERA;
+pub use super::shader_interface::VIEW_CAMERA_LATE;
+pub use super::shader_interface::VIEW_SHADOW;
+pub use super::shader_interface::VIEWS;
 /// The views whose draws are built before the occlusion test.
 pub const EARLY_VIEWS: usize = 2;
 
-/// `CullFrame::counts.z`: test bounds against the views.
-pub const CULL_FRUSTUM: u32 = 1;
-/// `CullFrame::counts.z`: choose levels by projected error.
-pub const CULL_LOD: u32 = 2;
-/// `CullFrame::counts.z`: fill the shadow view's lists.
-pub const CULL_SHADOWS: u32 = 4;
-/// `CullFrame::counts.z`: small instances wait for the occlusion test.
-pub const CULL_OCCLUSION: u32 = 8;
+pub use super::shader_interface::CULL_FRUSTUM;
+pub use super::shader_interface::CULL_LOD;
+pub use super::shader_interface::CULL_OCCLUSION;
+pub use super::shader_interface::CULL_SHADOWS;
 
-/// Pixels per occlusion texel (each holds the farthest depth of a block this wide).
-pub const OCCLUSION_BLOCK: u32 = 8;
+pub use super::shader_interface::OCCLUSION_BLOCK;
 /// An instance whose projected radius reaches this many pixels is drawn before the occlusion
 /// test, as an occluder; smaller ones are tested against what those leave.
 pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
-/// Workgroup size of both culling shaders.
-pub const CULL_GROUP: u32 = 64;
+pub use super::shader_interface::CULL_GROUP;
 
 /// The `CullFrame` block (std430, 352 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]

@@ -34,6 +34,9 @@ mod renderer;
 mod renderer_io;
 mod ring_memory;
 mod samplers;
+/// The numbers the shaders and the Rust side share (bindings, flags, workgroup sizes), which
+/// `build.rs` passes to every shader as macros.
+pub mod shader_interface;
 pub mod shaders;
 mod submit;
 mod swapchain;

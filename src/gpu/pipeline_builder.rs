@@ -1,7 +1,7 @@
 //! The descriptor and pipeline layouts every pass shares, and graphics pipelines built for
 //! dynamic rendering.
 //!
-//! All passes use one push-descriptor set layout (bindings as in `shaders/common.glsl`) and
+//! All passes use one push-descriptor set layout (bindings from `shader_interface.rs`) and
 //! one push-constant range, so a pass pushes only what its shaders read and pipelines can be
 //! switched within a pass without rebinding anything.
 
@@ -18,58 +18,33 @@ use super::shaders::ShaderModule;
 use super::uniforms::DrawConstants;
 use crate::anim::Vertex;
 
-/// Binding of the instance records (storage buffer).
-pub const BINDING_RECORDS: u32 = 0;
-/// Binding of the palettes (storage buffer).
-pub const BINDING_PALETTES: u32 = 1;
-/// Binding of the frame uniforms.
-pub const BINDING_FRAME: u32 = 2;
-/// Binding of the base colour map.
-pub const BINDING_BASE_COLOR: u32 = 3;
-/// Binding of the normal map.
-pub const BINDING_NORMAL: u32 = 4;
-/// Binding of the shadow map (comparison sampler).
-pub const BINDING_SHADOW_MAP: u32 = 5;
-/// Binding of the blurred ambient occlusion.
-pub const BINDING_AO: u32 = 6;
-/// Binding of the image a debug view shows.
-pub const BINDING_DEBUG_SOURCE: u32 = 7;
-/// Binding of the baked frames (storage buffer).
-pub const BINDING_BAKED: u32 = 8;
-/// Binding of the culling pass's visible lists (storage buffer).
-pub const BINDING_VISIBLE: u32 = 9;
+pub use super::shader_interface::BINDING_AO;
+pub use super::shader_interface::BINDING_BAKED;
+pub use super::shader_interface::BINDING_BASE_COLOR;
+pub use super::shader_interface::BINDING_DEBUG_SOURCE;
+pub use super::shader_interface::BINDING_FRAME;
+pub use super::shader_interface::BINDING_NORMAL;
+pub use super::shader_interface::BINDING_PALETTES;
+pub use super::shader_interface::BINDING_RECORDS;
+pub use super::shader_interface::BINDING_SHADOW_MAP;
+pub use super::shader_interface::BINDING_VISIBLE;
 
-/// Culling passes, set 0: the instance records.
-pub const CULL_RECORDS: u32 = 0;
-/// Culling: the frame's views (`CullFrame`).
-pub const CULL_FRAME: u32 = 1;
-/// Culling: the models.
-pub const CULL_MODELS: u32 = 2;
-/// Culling: the models' bounds.
-pub const CULL_BOUNDS: u32 = 3;
-/// Culling: the models' draw ranges.
-pub const CULL_DRAW_RANGES: u32 = 4;
-/// Culling: the counters.
-pub const CULL_COUNTERS: u32 = 5;
-/// Culling: the visible lists (the cull pass), or the draw counts (the draws pass).
-pub const CULL_OUTPUT: u32 = 6;
-/// Culling: the indirect commands (the draws pass).
-pub const CULL_COMMANDS: u32 = 7;
-/// Culling: the occlusion image (the late cull pass; a combined image sampler).
-pub const CULL_OCCLUSION_DEPTH: u32 = 8;
-/// Culling: the instances waiting for the occlusion test.
-pub const CULL_CANDIDATES: u32 = 9;
+pub use super::shader_interface::CULL_BOUNDS;
+pub use super::shader_interface::CULL_CANDIDATES;
+pub use super::shader_interface::CULL_COMMANDS;
+pub use super::shader_interface::CULL_COUNTERS;
+pub use super::shader_interface::CULL_DRAW_RANGES;
+pub use super::shader_interface::CULL_FRAME;
+pub use super::shader_interface::CULL_MODELS;
+pub use super::shader_interface::CULL_OCCLUSION_DEPTH;
+pub use super::shader_interface::CULL_OUTPUT;
+pub use super::shader_interface::CULL_RECORDS;
 
-/// Compute passes (SSAO and its blur), set 0: the depth buffer.
-pub const COMPUTE_DEPTH: u32 = 0;
-/// Compute: the second input (normals for SSAO, raw AO for the blur).
-pub const COMPUTE_INPUT: u32 = 1;
-/// Compute: the frame uniforms (the same block and binding as the graphics passes).
-pub const COMPUTE_FRAME: u32 = 2;
-/// Compute: the rotation noise.
-pub const COMPUTE_NOISE: u32 = 3;
-/// Compute: the storage image written.
-pub const COMPUTE_OUTPUT: u32 = 4;
+pub use super::shader_interface::COMPUTE_DEPTH;
+pub use super::shader_interface::COMPUTE_FRAME;
+pub use super::shader_interface::COMPUTE_INPUT;
+pub use super::shader_interface::COMPUTE_NOISE;
+pub use super::shader_interface::COMPUTE_OUTPUT;
 
 /// The shared layouts; see the module documentation.
 pub struct Layouts {

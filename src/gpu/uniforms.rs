@@ -1,6 +1,6 @@
-//! The CPU mirrors of the GLSL blocks in `shaders/`: per-frame uniforms and per-draw push
-//! constants, and the packing of a frame's uniforms. `tests/gpu_layouts.rs` checks the
-//! layouts against the GLSL.
+//! The CPU mirrors of the GLSL blocks in `shaders/frame.glsl` and `shaders/materials.glsl`:
+//! per-frame uniforms and per-draw push constants, and the packing of a frame's uniforms.
+//! `tests/gpu_layouts.rs` checks the layouts against the GLSL.
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
@@ -10,13 +10,18 @@ use super::passes::{FrameShape, RenderSettings};
 use super::renderer_io::FrameInputs;
 use crate::scene::light_view_proj;
 
+use super::shader_interface::{
+    VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
+    VIEW_MODE_SILHOUETTE,
+};
+
 /// What a frame shows (`--view`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ViewMode {
-    /// The lit image (`VIEW_FINAL` in the shaders).
+    /// The lit image (`VIEW_MODE_FINAL` in the shaders).
     #[default]
     Final,
-    /// Characters white on black: no ground, no lighting (`VIEW_SILHOUETTE`). What the
+    /// Characters white on black: no ground, no lighting (`VIEW_MODE_SILHOUETTE`). What the
     /// GPU-versus-CPU skinning checks compare.
     Silhouette,
     /// The blurred ambient occlusion.
@@ -33,18 +38,17 @@ impl ViewMode {
     /// The value the shaders compare `frame.view_mode.x` with.
     pub fn shader_value(self) -> u32 {
         match self {
-            Self::Final => 0,
-            Self::Silhouette => 1,
-            Self::Ao => 2,
-            Self::Normals => 3,
-            Self::Depth => 4,
-            Self::Shadow => 5,
+            Self::Final => VIEW_MODE_FINAL,
+            Self::Silhouette => VIEW_MODE_SILHOUETTE,
+            Self::Ao => VIEW_MODE_AO,
+            Self::Normals => VIEW_MODE_NORMALS,
+            Self::Depth => VIEW_MODE_DEPTH,
+            Self::Shadow => VIEW_MODE_SHADOW,
         }
     }
 }
 
-/// Samples in the ambient-occlusion kernel.
-pub const SSAO_KERNEL: usize = 16;
+pub use super::shader_interface::SSAO_KERNEL;
 
 /// The `Frame` uniform block (std140, 752 bytes).
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]

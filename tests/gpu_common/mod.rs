@@ -9,7 +9,8 @@ use glam::{Vec3, Vec4};
 use throng::anim::{Bounds, SkinnedModel};
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{
-    ContextOptions, FrameInputs, GpuError, HeadlessRenderer, Pixels, ViewMode, validation_messages,
+    ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, Pixels, ViewMode,
+    validation_messages,
 };
 use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 
@@ -21,15 +22,35 @@ pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
         device: None,
         validation: true,
     };
-    match HeadlessRenderer::new(&options, width, height) {
-        Ok(r) => Some(r),
+    or_skip(HeadlessRenderer::new(&options, width, height), "renderer")
+}
+
+/// A device context (no window) with the validation layer on, or `None` as for
+/// [`renderer`]. Fails if the layer is not installed.
+pub fn validated_context() -> Option<Arc<GpuContext>> {
+    init_log();
+    let options = ContextOptions {
+        device: None,
+        validation: true,
+    };
+    // SAFETY: no window.
+    let ctx = or_skip(unsafe { GpuContext::new(&options, None) }, "device")?;
+    assert!(ctx.validation(), "the validation layer is not installed");
+    Some(ctx)
+}
+
+/// `result`'s value; `None` (after saying why) when it failed for want of a Vulkan device and
+/// this is not CI; otherwise a failure naming `what` was not made.
+fn or_skip<T>(result: Result<T, GpuError>, what: &str) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
         Err(e @ (GpuError::NoLoader(_) | GpuError::NoDevice(_)))
             if std::env::var("CI").as_deref() != Ok("true") =>
         {
             eprintln!("skipped: no Vulkan device here ({e}); CI=true makes this a failure");
             None
         }
-        Err(e) => panic!("no renderer: {e}"),
+        Err(e) => panic!("no {what}: {e}"),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::gpu::graph::{Access, Extent, Stages};
 use crate::gpu::pipeline_builder::{
     COMPUTE_DEPTH, COMPUTE_OUTPUT, CULL_CANDIDATES, CULL_OCCLUSION_DEPTH, CULL_OUTPUT,
 };
+use crate::gpu::shader_interface::OCCLUSION_GROUP as GROUP;
 
 /// The occlusion image: the farthest depth of each 8x8 block after the early prepass.
 pub const DEPTH: &str = "occlusion_depth";
@@ -21,9 +22,6 @@ pub const DEPTH: &str = "occlusion_depth";
 pub const CULL_LATE: &str = "cull_late";
 /// The indirect draws of what the occlusion test let through.
 pub const DRAWS_LATE: &str = "cull_draws_late";
-
-/// Workgroup size of the occlusion image's shader (8x8).
-const GROUP: u32 = 8;
 
 /// Declares the occlusion image, the late test and its draws. The small instances the large
 /// ones may hide are tested against the depth so far, then drawn into it (the late prepass)

@@ -16,8 +16,7 @@ pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// Ambient occlusion (a core storage-image format; 16-bit floats would need an extension).
 pub const AO_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
 
-/// The ambient occlusion is computed at the render size divided by this.
-pub const AO_SCALE: u32 = 2;
+pub use crate::gpu::shader_interface::AO_SCALE;
 
 /// Every resource of a frame's graph.
 #[derive(Clone, Copy, Debug)]

@@ -10,14 +10,12 @@ use crate::gpu::graph::{Access, Extent, ResourceId, Stages};
 use crate::gpu::pipeline_builder::{
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,
 };
+use crate::gpu::shader_interface::SSAO_GROUP as GROUP;
 
 /// The occlusion pass's name in labels, timings and statistics.
 pub const NAME: &str = "ssao";
 /// The blur's name.
 pub const BLUR: &str = "ssao_blur";
-
-/// Workgroup size of both shaders (8x8).
-const GROUP: u32 = 8;
 
 /// Declares the occlusion (depth and normals in, raw AO out) and its blur (raw AO and depth
 /// in, blurred AO out).
