@@ -73,27 +73,48 @@ fn every_recorded_pass_has_a_recording_and_host_steps_have_none() {
 
 #[test]
 fn the_plan_decides_loads_and_stores() {
-    let f = frame(ViewMode::Final, RenderSettings::default());
-    let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
-    // The first prepass starts the depth buffer, the late one adds to it, and the forward
-    // pass only tests against it: cleared and stored, loaded and stored, loaded and not
-    // written.
-    let early = use_of(pass::DEPTH_NORMAL, f.ids.depth);
-    assert!(!early.loads && early.stores && early.writes, "{early:?}");
-    let late = use_of(pass::DEPTH_NORMAL_LATE, f.ids.depth);
-    assert!(late.loads && late.stores, "{late:?}");
-    let forward = use_of(pass::FORWARD, f.ids.depth);
-    assert!(forward.loads && !forward.writes, "{forward:?}");
-    assert_eq!(
-        forward.layout,
-        Some(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
-    );
-    // The target arrives undefined and is read back afterwards.
-    let target = use_of(pass::FORWARD, f.ids.color);
-    assert!(!target.loads && target.stores, "{target:?}");
-    // The shadow map is cleared, and stored for the forward pass that samples it.
-    let shadow = use_of(pass::SHADOW, f.ids.shadow_map);
-    assert!(!shadow.loads && shadow.stores, "{shadow:?}");
+    for msaa in [1, 4] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa,
+                ..RenderSettings::default()
+            },
+        );
+        let ids = f.ids;
+        assert_eq!(ids.multisampled(), msaa > 1);
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        // The first prepass starts the depth buffer, the late one adds to it, and the forward
+        // pass only tests against it: cleared and stored, loaded and stored, loaded and not
+        // written.
+        let early = use_of(pass::DEPTH_NORMAL, ids.depth_samples);
+        assert!(!early.loads && early.stores && early.writes, "{msaa}: {early:?}");
+        let late = use_of(pass::DEPTH_NORMAL_LATE, ids.depth_samples);
+        assert!(late.loads && late.stores, "{msaa}: {late:?}");
+        let forward = use_of(pass::FORWARD, ids.depth_samples);
+        assert!(forward.loads && !forward.writes, "{msaa}: {forward:?}");
+        assert_eq!(
+            forward.layout,
+            Some(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+        );
+        // The target arrives undefined and is read back afterwards.
+        let target = use_of(pass::FORWARD, ids.color);
+        assert!(!target.loads && target.stores, "{msaa}: {target:?}");
+        if msaa > 1 {
+            // Both prepasses resolve into the single-sample depth the ambient occlusion
+            // reads; the multisampled colour is resolved, never stored.
+            for name in [pass::DEPTH_NORMAL, pass::DEPTH_NORMAL_LATE] {
+                let resolved = use_of(name, ids.depth);
+                assert!(resolved.writes && resolved.stores, "{name}: {resolved:?}");
+                assert_eq!(resolved.layout, Some(vk::ImageLayout::ATTACHMENT_OPTIMAL));
+            }
+            let samples = use_of(pass::FORWARD, ids.color_samples);
+            assert!(!samples.loads && !samples.stores, "{samples:?}");
+        }
+        // The shadow map is cleared, and stored for the forward pass that samples it.
+        let shadow = use_of(pass::SHADOW, ids.shadow_map);
+        assert!(!shadow.loads && shadow.stores, "{msaa}: {shadow:?}");
+    }
     // Without a prepass the forward pass's own depth is cleared and nobody reads it after.
     let bare = frame(
         ViewMode::Final,
@@ -103,12 +124,8 @@ fn the_plan_decides_loads_and_stores() {
             ..RenderSettings::default()
         },
     );
-    let own = *declared_use(
-        &bare.plan,
-        step(&bare, pass::FORWARD),
-        bare.ids.forward_depth,
-    )
-    .expect("declared");
+    let own = *declared_use(&bare.plan, step(&bare, pass::FORWARD), bare.ids.forward_depth)
+        .expect("declared");
     assert!(!own.loads && !own.stores && own.writes, "{own:?}");
 }
 
