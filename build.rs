@@ -49,13 +49,22 @@ fn compile_all() -> Result<(), String> {
         .collect();
     entries.sort();
     let mut errors = Vec::new();
+    // Every compiled shader by file name, for `shaders::named`: a new shader needs no line of
+    // Rust to be embedded.
+    let mut table = String::from("&[\n");
     for path in entries {
         println!("cargo::rerun-if-changed={}", path.display());
         let Some(kind) = stage(&path) else { continue };
-        if let Err(e) = compile(&compiler, &dir, &path, kind, &out) {
-            errors.push(e);
+        match compile(&compiler, &dir, &path, kind, &out) {
+            Ok(name) => table.push_str(&format!(
+                "    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/shaders/{name}.spv\"))),\n"
+            )),
+            Err(e) => errors.push(e),
         }
     }
+    table.push_str("]\n");
+    let listing = out.join("table.rs");
+    fs::write(&listing, table).map_err(|e| format!("writing {}: {e}", listing.display()))?;
     if errors.is_empty() {
         Ok(())
     } else {
@@ -82,7 +91,7 @@ fn compile(
     path: &Path,
     kind: shaderc::ShaderKind,
     out: &Path,
-) -> Result<(), String> {
+) -> Result<String, String> {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -125,5 +134,6 @@ fn compile(
         .map_err(|e| format!("shaders/{}", e.to_string().trim()))?;
     let target = out.join(format!("{name}.spv"));
     fs::write(&target, artifact.as_binary_u8())
-        .map_err(|e| format!("writing {}: {e}", target.display()))
+        .map_err(|e| format!("writing {}: {e}", target.display()))?;
+    Ok(name.to_string())
 }

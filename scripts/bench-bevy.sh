@@ -588,8 +588,9 @@ def tail(path, lines=6):
         return " | ".join(f.read().splitlines()[-lines:])
 
 
-def run_throng(foxes, log_path):
-    """`throng run` in a window; its frame interval from the once-a-second lines: each line
+def run_throng(foxes, msaa, log_path):
+    """`throng run` in a window, multisampling as bevy does in the paired run (4x, or off);
+    its frame interval from the once-a-second lines: each line
     ends a window of whole frames whose rate it prints, so the frames between two lines are
     the rate times the time between them, rounded."""
     stats_json = log_path + ".stats.json"
@@ -597,8 +598,9 @@ def run_throng(foxes, log_path):
         os.remove(stats_json)
     cmd = [THRONG, "run", MODEL, "--instances", str(foxes), "--width", str(WIDTH),
            "--height", str(HEIGHT), "--layout", "rings", "--present-mode", "immediate",
+           "--msaa", "4" if msaa == "on" else "1",
            "--stats-json", stats_json] + THRONG_ARGS
-    res = {"side": "throng", "foxes": foxes, "command": cmd}
+    res = {"side": "throng", "foxes": foxes, "msaa": msaa, "command": cmd}
     child = Child(cmd, BASE_ENV, log_path)
     opened = mark = last = None
     frames, work, asked = 0, 0.0, False
@@ -714,7 +716,7 @@ def measure_rounds(out):
         for foxes in SIZES:
             for msaa in VARIANTS:
                 stem = os.path.join(LOGS, f"r{rnd}-{foxes}-msaa-{msaa}")
-                t = run_throng(foxes, stem + "-throng.log")
+                t = run_throng(foxes, msaa, stem + "-throng.log")
                 b = run_bevy(foxes, msaa, stem + "-bevy.log")
                 for r in (t, b):
                     if r.get("device"):

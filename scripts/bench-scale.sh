@@ -20,6 +20,7 @@ width=${WIDTH:-1280}
 height=${HEIGHT:-720}
 frames=${FRAMES:-2}
 throng=${THRONG:-target/release/throng}
+# One sample per pixel unless MSAA says otherwise: the published figures were taken so.
 mkdir -p "$(dirname "$out")"
 declare -A settings=(
   [on]=""
@@ -32,7 +33,7 @@ for round in $(seq 1 "$rounds"); do
       for name in ${SETTINGS:-on lod-off before}; do
         # shellcheck disable=SC2086
         if line=$("$throng" bench frame "$model" --instances "$size" --camera "$camera" --layout grid \
-          --width "$width" --height "$height" --frames "$frames" --warmup 1 --json \
+          --width "$width" --height "$height" --frames "$frames" --warmup 1 --json --msaa "${MSAA:-1}" \
           ${settings[$name]} | tr -d '\n'); then
           echo "{\"round\": $round, \"setting\": \"$name\", \"report\": $line}" >> "$out"
           echo "round $round $size $camera $name done" >&2

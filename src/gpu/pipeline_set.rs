@@ -9,7 +9,7 @@ use super::context::GpuContext;
 use super::error::GpuError;
 use super::passes::{DEPTH_FORMAT, NORMAL_FORMAT};
 use super::pipeline_builder::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
-use super::shaders::{self, ShaderModule};
+use super::shaders::ShaderModule;
 
 /// Every pipeline the passes draw with.
 pub struct Pipelines {
@@ -70,23 +70,23 @@ struct Modules {
 
 impl Modules {
     fn new(ctx: &Arc<GpuContext>) -> Result<Self, GpuError> {
-        let m = |name: &str, spirv: &[u8]| ShaderModule::new(ctx, name, spirv);
+        let m = |name: &str| ShaderModule::named(ctx, name);
         Ok(Self {
-            skinned_vert: m("skinned.vert", shaders::SKINNED_VERT)?,
-            skinned_frag: m("skinned.frag", shaders::SKINNED_FRAG)?,
-            depth_normal_frag: m("depth_normal.frag", shaders::DEPTH_NORMAL_FRAG)?,
-            ground_vert: m("ground.vert", shaders::GROUND_VERT)?,
-            ground_frag: m("ground.frag", shaders::GROUND_FRAG)?,
-            ground_normal_frag: m("ground_normal.frag", shaders::GROUND_NORMAL_FRAG)?,
-            shadow_vert: m("shadow.vert", shaders::SHADOW_VERT)?,
-            fullscreen_vert: m("fullscreen.vert", shaders::FULLSCREEN_VERT)?,
-            debug_view_frag: m("debug_view.frag", shaders::DEBUG_VIEW_FRAG)?,
-            ssao: m("ssao.comp", shaders::SSAO_COMP)?,
-            ssao_blur: m("ssao_blur.comp", shaders::SSAO_BLUR_COMP)?,
-            cull: m("cull.comp", shaders::CULL_COMP)?,
-            cull_draws: m("cull_draws.comp", shaders::CULL_DRAWS_COMP)?,
-            cull_late: m("cull_late.comp", shaders::CULL_LATE_COMP)?,
-            occlusion_depth: m("occlusion_depth.comp", shaders::OCCLUSION_DEPTH_COMP)?,
+            skinned_vert: m("skinned.vert")?,
+            skinned_frag: m("skinned.frag")?,
+            depth_normal_frag: m("depth_normal.frag")?,
+            ground_vert: m("ground.vert")?,
+            ground_frag: m("ground.frag")?,
+            ground_normal_frag: m("ground_normal.frag")?,
+            shadow_vert: m("shadow.vert")?,
+            fullscreen_vert: m("fullscreen.vert")?,
+            debug_view_frag: m("debug_view.frag")?,
+            ssao: m("ssao.comp")?,
+            ssao_blur: m("ssao_blur.comp")?,
+            cull: m("cull.comp")?,
+            cull_draws: m("cull_draws.comp")?,
+            cull_late: m("cull_late.comp")?,
+            occlusion_depth: m("occlusion_depth.comp")?,
         })
     }
 }

@@ -14,6 +14,14 @@ macro_rules! spirv {
     };
 }
 
+/// Every shader `build.rs` compiled, by file name (`"cull.comp"`), in file-name order.
+pub static ALL: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/shaders/table.rs"));
+
+/// The SPIR-V of the shader compiled from `shaders/NAME`.
+pub fn named(name: &str) -> Option<&'static [u8]> {
+    ALL.iter().find(|(n, _)| *n == name).map(|(_, spirv)| *spirv)
+}
+
 /// Skinned forward pass, vertex stage.
 pub const SKINNED_VERT: &[u8] = spirv!("skinned.vert");
 /// Skinned forward pass, fragment stage.
@@ -53,6 +61,13 @@ pub struct ShaderModule {
 }
 
 impl ShaderModule {
+    /// Creates a module from the shader compiled from `shaders/NAME` ([`named`]).
+    pub fn named(ctx: &Arc<GpuContext>, name: &str) -> Result<Self, GpuError> {
+        let spirv = named(name)
+            .ok_or_else(|| GpuError::Other(format!("no shader was compiled from shaders/{name}")))?;
+        Self::new(ctx, name, spirv)
+    }
+
     /// Creates a module from SPIR-V bytes.
     pub fn new(ctx: &Arc<GpuContext>, name: &str, spirv: &[u8]) -> Result<Self, GpuError> {
         let words = ash::util::read_spv(&mut std::io::Cursor::new(spirv))

@@ -6,8 +6,10 @@
 //! off only changes what the forward pass declares).
 //!
 //! Adding a pass: a file here with its `declare` and `record`, a line in [`compile`], and its
-//! pipeline in [`super::pipeline_set`] (plus its shader).
+//! pipeline in [`super::pipeline_set`]; its shader in `shaders/` is compiled and embedded by
+//! file name with no line of Rust ([`super::shaders::named`]).
 
+mod character_draws;
 pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
