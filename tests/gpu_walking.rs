@@ -1,6 +1,8 @@
 //! Walkers walk: with `--layout lanes` (the default) a character playing a walk moves along
 //! +Z between frames, at about its clip's measured speed; with `--layout grid` it treads in
-//! place. CesiumMan has one clip, a walk, so every instance walks all the time.
+//! place. CesiumMan has one clip, a walk, so every instance walks all the time. A clip with
+//! root motion (a generated glTF whose armature slides forward) is said to walk by it and
+//! moves its walkers at the root's speed.
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 
@@ -10,6 +12,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod common;
+mod gltf_common;
 
 fn scratch() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -19,16 +22,27 @@ fn scratch() -> PathBuf {
     dir
 }
 
-/// Instance 0's world transform (3x4, rows) after `frames` headless frames; `None` without
-/// a device.
+/// Instance 0's world transform (3x4, rows) after `frames` headless frames of CesiumMan;
+/// `None` without a device.
 fn world(dir: &Path, layout: &str, frames: u32) -> Option<Vec<f64>> {
-    let stats = dir.join(format!("{layout}-{frames}.json"));
+    run(
+        dir,
+        &common::shared_asset("gltf/CesiumMan.glb"),
+        layout,
+        frames,
+    )
+    .map(|(w, _)| w)
+}
+
+/// Instance 0's world transform after `frames` headless frames of a crowd of `model`, and
+/// what the run printed; `None` without a device.
+fn run(dir: &Path, model: &Path, layout: &str, frames: u32) -> Option<(Vec<f64>, String)> {
+    let stem = model.file_stem().expect("a file").to_string_lossy();
+    let stats = dir.join(format!("{stem}-{layout}-{frames}.json"));
     let out = Command::new(env!("CARGO_BIN_EXE_throng"))
         .args([
             "run",
-            common::shared_asset("gltf/CesiumMan.glb")
-                .to_str()
-                .expect("UTF-8 path"),
+            model.to_str().expect("UTF-8 path"),
             "--headless",
             "--instances",
             "9",
@@ -59,14 +73,13 @@ fn world(dir: &Path, layout: &str, frames: u32) -> Option<Vec<f64>> {
     let doc: Value =
         serde_json::from_str(&std::fs::read_to_string(&stats).expect("stats")).expect("JSON");
     assert_eq!(doc["validation_messages"], 0);
-    Some(
-        doc["instance_world"]
-            .as_array()
-            .expect("instance_world")
-            .iter()
-            .map(|x| x.as_f64().expect("number"))
-            .collect(),
-    )
+    let world = doc["instance_world"]
+        .as_array()
+        .expect("instance_world")
+        .iter()
+        .map(|x| x.as_f64().expect("number"))
+        .collect();
+    Some((world, String::from_utf8_lossy(&out.stdout).into_owned()))
 }
 
 /// Instance 0's world translation after `frames` headless frames.
@@ -125,4 +138,50 @@ fn ring_walkers_keep_their_distance_from_the_centre_and_face_their_way() {
     let (fx, fz) = (later[2], later[10]);
     let along = (fx * later[3] + fz * later[11]) / (fx.hypot(fz) * radius(&later));
     assert!(along.abs() < 0.05, "facing {fx} {fz} at {later:?}");
+}
+
+/// The test strip's armature slides this far forward (+Z) over the one second of its clip.
+const SLIDE: f32 = 3.0;
+
+/// The glTF test strip with one clip, `slide`: its armature (above the skin's joints) goes
+/// [`SLIDE`] along +Z in a second, bobbing up and down on the way.
+fn slider(dir: &Path) -> PathBuf {
+    let mut fx = gltf_common::fixture::Fixture::strip([0, 1, 2]);
+    let (_, _, at) = gltf_common::fixture::armature().to_scale_rotation_translation();
+    let times = fx.add_floats(&[0.0, 0.5, 1.0], "SCALAR");
+    let keys = [
+        at,
+        at + glam::Vec3::new(0.0, 0.1, 0.5 * SLIDE),
+        at + glam::Vec3::Z * SLIDE,
+    ];
+    let moves = fx.add_floats(&keys.map(|k| k.to_array()).concat(), "VEC3");
+    fx.json["animations"] = serde_json::json!([{
+        "name": "slide",
+        "samplers": [{"input": times, "output": moves}],
+        "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+    }]);
+    let path = dir.join("slider.glb");
+    std::fs::write(&path, fx.glb()).expect("the fixture is written");
+    path
+}
+
+#[test]
+fn root_motion_walks_at_the_roots_speed() {
+    let dir = scratch();
+    let model = slider(&dir);
+    let Some((start, said)) = run(&dir, &model, "lanes", 1) else {
+        return;
+    };
+    assert!(
+        said.contains("slider: slide (3.00 units/s) walks by root motion"),
+        "{said}"
+    );
+    let Some((later, _)) = run(&dir, &model, "lanes", 11) else {
+        return;
+    };
+    // A sixth of a second at 3 units a second, times a playback speed of 0.8 to 1.2: 0.4 to
+    // 0.6 along the lane (the foot measure would say 0: the strip has no feet).
+    let moved = later[11] - start[11];
+    assert!((0.35..0.65).contains(&moved), "moved {moved}");
+    assert_eq!(later[3], start[3], "lanes run straight");
 }

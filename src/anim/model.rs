@@ -86,6 +86,31 @@ impl SkinnedModel {
         &self.clips
     }
 
+    /// Puts `clip` in place of clip `index` and returns the clip it replaces; every other clip
+    /// stays as it was. For tools that rework one clip of a loaded model (such as taking root
+    /// motion out of it, `scene::play_in_place`) without building the model again. `clip` is
+    /// checked as [`SkinnedModel::new`] checks clips (one track per joint, no pose that can
+    /// overflow the palette or a skinned position); on error the model is unchanged.
+    pub fn replace_clip(
+        &mut self,
+        index: usize,
+        clip: AnimationClip,
+    ) -> Result<AnimationClip, AnimError> {
+        let count = self.clips.len();
+        if index >= count {
+            return Err(AnimError::ClipIndex { index, count });
+        }
+        if clip.tracks().len() != self.skeleton.len() {
+            return Err(AnimError::TrackCount {
+                clip: clip.name().to_string(),
+                tracks: clip.tracks().len(),
+                joints: self.skeleton.len(),
+            });
+        }
+        bounds::check(&self.skeleton, std::slice::from_ref(&clip), &self.mesh)?;
+        Ok(std::mem::replace(&mut self.clips[index], clip))
+    }
+
     /// The offsets splatted across batch lanes (see [`crate::anim::Batch`]).
     pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
         &self.offset_lanes

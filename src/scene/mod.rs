@@ -10,7 +10,10 @@
 //!   with, read from its triangles and normals (formats disagree even with themselves);
 //! - [`Camera`] (world to **Vulkan** clip space: y down, depth 0..1) with [`Camera::framing`],
 //!   and [`OrbitCamera`] for interactive use;
-//! - [`Light`]: a [`DirectionalLight`] sun and a [`HemisphereAmbient`] term.
+//! - [`Light`]: a [`DirectionalLight`] sun and a [`HemisphereAmbient`] term;
+//! - [`stride_speed`]: how fast a clip played in place carries a character, from its planted
+//!   feet; [`play_in_place`]: clips with root motion made to tread in place, and the speed
+//!   their root travelled at ([`RootMotion`]).
 //!
 //! Depends on `anim` and `crowd` (never the reverse) and knows nothing of Vulkan beyond its
 //! clip-space convention: it is math only.
@@ -21,6 +24,7 @@ mod layout;
 mod light;
 pub mod placement;
 mod rng;
+mod root_motion;
 mod shadow;
 mod stride;
 #[cfg(test)]
@@ -35,6 +39,7 @@ pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
 pub use layout::{CrowdLayout, MATCH_RATIO, ModelHeight, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
+pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
 pub use shadow::light_view_proj;
 pub use stride::stride_speed;
 pub use winding::{FrontFace, front_face};

@@ -37,6 +37,9 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     if let Some(line) = session.scale_line() {
         say!("{line}")?;
     }
+    for line in session.root_motion_lines() {
+        say!("{line}")?;
+    }
     for line in session.bake_lines() {
         say!("{line}")?;
     }

@@ -9,7 +9,8 @@ use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
-    Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, crowd_bounds, footprint, model_basis,
+    Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, RootMotion, crowd_bounds, footprint,
+    model_basis, play_in_place,
 };
 
 use super::RunArgs;
@@ -70,6 +71,9 @@ pub struct Session {
     walking: Option<(Walking, Vec<usize>)>,
     /// The start-up line saying how the models were scaled, when they were.
     scale_line: Option<String>,
+    /// The start-up lines naming the clips that walk by root motion, one per model that has
+    /// any.
+    root_motion_lines: Vec<String>,
     /// What baking the clips did (`None` with exact animation).
     bake: Option<BakeReport>,
     bake_settings: BakeSettings,
@@ -140,7 +144,7 @@ impl Session {
 
     /// Lays out the crowd of `spec`.
     pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
-        let models = spec.models;
+        let (models, root_motion) = play_models_in_place(spec.models)?;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
         let lanes = spec.layout != LayoutArg::Grid && spec.pose.is_none();
@@ -154,6 +158,7 @@ impl Session {
         }
         let scales = layout.model_scales(&models);
         let scale_line = scale_line(spec.height, &models, &scales);
+        let root_motion_lines = root_motion_lines(&models, &scales, &root_motion);
         let placed = layout.spawn(&mut crowd, &ids)?;
         let walking = lanes.then(|| {
             let cell = layout.cell_size(&models);
@@ -173,7 +178,7 @@ impl Session {
                 }
             };
             (
-                Walking::new(&models, &scales, &placed, paths),
+                Walking::new(&models, &scales, &root_motion, &placed, paths),
                 placed.iter().map(|p| p.model).collect(),
             )
         });
@@ -257,6 +262,7 @@ impl Session {
             animate: pose.is_none(),
             frames: 0,
             scale_line,
+            root_motion_lines,
             walking,
             switcher: ClipSwitcher::new(SWITCH_EVERY),
             bake,
@@ -269,6 +275,12 @@ impl Session {
     /// were.
     pub fn scale_line(&self) -> Option<&str> {
         self.scale_line.as_deref()
+    }
+
+    /// The start-up lines naming each model's clips that walk by root motion (played in
+    /// place, moved at the speed their root travelled at).
+    pub fn root_motion_lines(&self) -> &[String] {
+        &self.root_motion_lines
     }
 
     /// The start-up lines about baked animation: its size against its limit, and one per
@@ -423,6 +435,73 @@ impl Session {
             *self.crowd.world(0)
         }
     }
+}
+
+/// The models, some with clips now played in place, and per model those clips' root motion.
+type InPlace = (Vec<Arc<SkinnedModel>>, Vec<Vec<RootMotion>>);
+
+/// Each model with its clips that carry root motion made to tread in place (a model without
+/// any is kept as it is, so its palettes do not change), and per model what those clips' root
+/// motion was. Done whatever the layout: a clip with root motion played as it is walks away
+/// from its place and snaps back at every loop, in a grid as much as in a lane.
+fn play_models_in_place(models: Vec<Arc<SkinnedModel>>) -> Result<InPlace, CliError> {
+    let mut motions = Vec::with_capacity(models.len());
+    let mut placed = Vec::with_capacity(models.len());
+    for model in models {
+        match play_in_place(&model)? {
+            Some((in_place, found)) => {
+                placed.push(Arc::new(in_place));
+                motions.push(found);
+            }
+            None => {
+                placed.push(model);
+                motions.push(Vec::new());
+            }
+        }
+    }
+    Ok((placed, motions))
+}
+
+/// `robot: Robot_Walking (1.23 units/s) walks by root motion`, one line per model with such
+/// clips (`A (..), B (..) walk by ...` for several); speeds in world units, after the model's
+/// scale, as walkers move.
+fn root_motion_lines(
+    models: &[Arc<SkinnedModel>],
+    scales: &[f32],
+    motions: &[Vec<RootMotion>],
+) -> Vec<String> {
+    models
+        .iter()
+        .zip(scales)
+        .zip(motions)
+        .filter(|(_, found)| !found.is_empty())
+        .map(|((model, scale), found)| {
+            let clips: Vec<String> = found
+                .iter()
+                .map(|m| {
+                    let name = model.clips().get(m.clip).map_or("", |c| c.name());
+                    let off = m.off_forward().to_degrees();
+                    // A travel off forward is dropped but for its forward part: say so.
+                    let aside = if off > 10.0 {
+                        format!(", travelling {off:.0} degrees off forward")
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "{} ({:.2} units/s{aside})",
+                        throng::text::printable(name),
+                        m.speed() * scale
+                    )
+                })
+                .collect();
+            format!(
+                "{}: {} {} by root motion",
+                throng::text::printable(model.name()),
+                clips.join(", "),
+                if found.len() == 1 { "walks" } else { "walk" }
+            )
+        })
+        .collect()
 }
 
 /// `models scaled to stand H tall (why): name xS, ...` when a scale is not 1.

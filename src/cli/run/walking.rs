@@ -1,6 +1,8 @@
-//! Characters that walk: each instance playing a clip that carries it forward (a walk, a run:
-//! see [`stride_speed`]) moves along its lane at the clip's own speed, times its playback
-//! speed, blended through cross-fades, so its planted feet stay put; idle ones stand. Lanes run
+//! Characters that walk: each instance playing a clip that carries it forward (a walk, a run)
+//! moves along its lane at the clip's own speed, times its playback speed, blended through
+//! cross-fades, so its planted feet stay put; idle ones stand. A clip's speed is its root
+//! motion's when it has root motion (the session plays such clips in place: see
+//! [`RootMotion`]), otherwise the stride measured from its feet ([`stride_speed`]). Lanes run
 //! front to back through the crowd's footprint and wrap at its edges, or are rings around the
 //! crowd's centre that walkers follow, turning as they go; either way the crowd keeps its
 //! place on the ground and in the camera's view.
@@ -8,7 +10,7 @@
 use glam::{Quat, Vec3A};
 use throng::anim::{Mat3x4, SkinnedModel};
 use throng::crowd::Crowd;
-use throng::scene::{PlacedInstance, stride_speed};
+use throng::scene::{PlacedInstance, RootMotion, stride_speed};
 
 /// One instance's lane.
 #[derive(Clone, Copy, Debug)]
@@ -47,18 +49,28 @@ pub struct Walking {
 
 impl Walking {
     /// Paths for `placed` (models scaled by `scales`, as the layout scaled them; facing +Z).
+    /// `root_motion` holds, per model, the clips that had root motion and now play in place.
     pub fn new(
         models: &[std::sync::Arc<SkinnedModel>],
         scales: &[f32],
+        root_motion: &[Vec<RootMotion>],
         placed: &[PlacedInstance],
         paths: Paths,
     ) -> Self {
         let speeds = models
             .iter()
             .zip(scales)
-            .map(|(m, s)| {
+            .enumerate()
+            .map(|(i, (m, s))| {
+                let motions = root_motion.get(i).map_or(&[][..], Vec::as_slice);
                 (0..m.clips().len())
-                    .map(|c| stride_speed(m, c) * s)
+                    .map(|c| {
+                        motions
+                            .iter()
+                            .find(|r| r.clip == c)
+                            .map_or_else(|| stride_speed(m, c), RootMotion::speed)
+                            * s
+                    })
                     .collect()
             })
             .collect();

@@ -207,6 +207,9 @@ impl App<'_> {
         if let Some(line) = self.session.scale_line() {
             say!("{line}")?;
         }
+        for line in self.session.root_motion_lines() {
+            say!("{line}")?;
+        }
         for line in self.session.bake_lines() {
             say!("{line}")?;
         }
