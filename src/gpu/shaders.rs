@@ -19,7 +19,9 @@ pub static ALL: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/shaders/t
 
 /// The SPIR-V of the shader compiled from `shaders/NAME`.
 pub fn named(name: &str) -> Option<&'static [u8]> {
-    ALL.iter().find(|(n, _)| *n == name).map(|(_, spirv)| *spirv)
+    ALL.iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, spirv)| *spirv)
 }
 
 /// Skinned forward pass, vertex stage.
@@ -63,8 +65,9 @@ pub struct ShaderModule {
 impl ShaderModule {
     /// Creates a module from the shader compiled from `shaders/NAME` ([`named`]).
     pub fn named(ctx: &Arc<GpuContext>, name: &str) -> Result<Self, GpuError> {
-        let spirv = named(name)
-            .ok_or_else(|| GpuError::Other(format!("no shader was compiled from shaders/{name}")))?;
+        let spirv = named(name).ok_or_else(|| {
+            GpuError::Other(format!("no shader was compiled from shaders/{name}"))
+        })?;
         Self::new(ctx, name, spirv)
     }
 

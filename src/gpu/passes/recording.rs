@@ -9,7 +9,6 @@ use std::ops::Range;
 use ash::vk;
 
 use super::{FrameIds, FrameShape};
-use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::context::GpuContext;
 use crate::gpu::cull_buffers::{CullBuffers, CullSizes, InputsLayout};
 use crate::gpu::error::GpuError;
@@ -19,7 +18,6 @@ use crate::gpu::pipeline_builder::{BINDING_AO, BINDING_FRAME, BINDING_SHADOW_MAP
 use crate::gpu::pipeline_set::Pipelines;
 use crate::gpu::samplers::Samplers;
 use crate::gpu::transients::TransientPool;
-use crate::gpu::uniforms::DrawConstants;
 
 /// A pass's recording: called by the frame's executor after the step's barriers.
 pub type RecordFn = fn(&PassRecording<'_>) -> Result<(), GpuError>;

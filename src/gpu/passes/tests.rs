@@ -88,7 +88,10 @@ fn the_plan_decides_loads_and_stores() {
         // pass only tests against it: cleared and stored, loaded and stored, loaded and not
         // written.
         let early = use_of(pass::DEPTH_NORMAL, ids.depth_samples);
-        assert!(!early.loads && early.stores && early.writes, "{msaa}: {early:?}");
+        assert!(
+            !early.loads && early.stores && early.writes,
+            "{msaa}: {early:?}"
+        );
         let late = use_of(pass::DEPTH_NORMAL_LATE, ids.depth_samples);
         assert!(late.loads && late.stores, "{msaa}: {late:?}");
         let forward = use_of(pass::FORWARD, ids.depth_samples);
@@ -124,8 +127,12 @@ fn the_plan_decides_loads_and_stores() {
             ..RenderSettings::default()
         },
     );
-    let own = *declared_use(&bare.plan, step(&bare, pass::FORWARD), bare.ids.forward_depth)
-        .expect("declared");
+    let own = *declared_use(
+        &bare.plan,
+        step(&bare, pass::FORWARD),
+        bare.ids.forward_depth,
+    )
+    .expect("declared");
     assert!(!own.loads && !own.stores && own.writes, "{own:?}");
 }
 
