@@ -70,11 +70,15 @@ fn a_failed_allocation_names_the_buffer() {
 // The child goes back to the caller, which waits on it (`wait_within`).
 #[allow(clippy::zombie_processes)]
 fn started_run(instances: &str) -> Option<(Child, BufReader<std::process::ChildStdout>)> {
+    // One sample per pixel: the checks are about signals and waits, and a debug build's first
+    // multisampled frame of thousands of characters can take minutes on a busy machine.
     let mut child = throng(&[
         "run",
         "--headless",
         "--seconds",
         "600",
+        "--msaa",
+        "1",
         "--instances",
         instances,
     ])
