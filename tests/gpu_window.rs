@@ -274,9 +274,12 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
             "240",
             // The window, not the passes, is tested here (tests/gpu_passes.rs covers them):
             // without shadows and ambient occlusion a debug build on lavapipe presents tens
-            // of frames a second at this size.
+            // of frames a second at this size, and one sample per pixel keeps it so (lavapipe
+            // multisamples slowly).
             "--no-shadows",
             "--no-ssao",
+            "--msaa",
+            "1",
             "--stats-json",
             stats.to_str().expect("UTF-8 path"),
         ])

@@ -42,6 +42,7 @@ mod submit;
 mod swapchain;
 mod texture;
 mod transients;
+mod uniform_packing;
 mod uniforms;
 mod validation;
 
