@@ -309,8 +309,8 @@ impl Renderer {
         let start = Instant::now();
         let fi = self.write_palettes(crowd, inputs)?;
         let palette_ms = start.elapsed().as_secs_f64() * 1e3;
-        // Already reached: the ring waited for the frame that last used the slot.
-        self.timeline.wait(self.frames[fi].done_at)?;
+        // No wait of its own: the ring waited for the frame that last used the slot, whose
+        // timeline value is this frame in flight's `done_at` too.
         self.collect(fi);
         self.ensure_baked(crowd)?;
 

@@ -41,12 +41,8 @@ impl PassRecording<'_> {
         let (commands, _, _) = self.buffer(self.ids.commands)?;
         let (counts, _, _) = self.buffer(self.ids.draw_counts)?;
         let frame = self.frame_info();
-        let (shadow, ao) = if lit {
-            self.lit_images()?
-        } else {
-            let white = Self::fixed_image(shared.samplers.white, shared.samplers.ao);
-            (white, white)
-        };
+        // Only the forward pass shades; the others push no shadow map or occlusion.
+        let lit_images = if lit { Some(self.lit_images()?) } else { None };
         let models = shared.models.len();
         let subsets = shared.cull_sizes.subsets;
         let command_size = size_of::<DrawCommand>() as u64;
@@ -106,8 +102,8 @@ impl PassRecording<'_> {
                         vk::WriteDescriptorSet::default(),
                         vk::WriteDescriptorSet::default(),
                     ];
-                    let count = if lit {
-                        let [a, b] = Self::lit_writes(&shadow, &ao);
+                    let count = if let Some((shadow, ao)) = &lit_images {
+                        let [a, b] = Self::lit_writes(shadow, ao);
                         writes[7] = a;
                         writes[8] = b;
                         9
