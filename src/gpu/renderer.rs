@@ -309,8 +309,10 @@ impl Renderer {
         let start = Instant::now();
         let fi = self.write_palettes(crowd, inputs)?;
         let palette_ms = start.elapsed().as_secs_f64() * 1e3;
-        // No wait of its own: the ring waited for the frame that last used the slot, whose
-        // timeline value is this frame in flight's `done_at` too.
+        // Usually already reached (the ring waited for the slot), but the ring hands a slot
+        // out without waiting when it has grown into a new region: the frame in flight's
+        // command buffer and queries must still be free.
+        self.timeline.wait(self.frames[fi].done_at)?;
         self.collect(fi);
         self.ensure_baked(crowd)?;
 
