@@ -2,6 +2,10 @@
 # system packages first (scripts/ensure-deps.sh).
 
 CARGO ?= cargo
+# CI builds once from a clean checkout: incremental caches would only take disk there.
+ifeq ($(CI),true)
+export CARGO_INCREMENTAL := 0
+endif
 # Arguments for `make run`, e.g. make run ARGS="--instances 20000". The default crowd is
 # small enough that lavapipe (software Vulkan, the device of a machine without a GPU) still
 # shows a few frames a second; on a GPU ask for tens of thousands.
