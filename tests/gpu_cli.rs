@@ -188,6 +188,18 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "device: {}",
         v["device"]
     );
+    // Without --msaa, the device's default: 4 samples on a GPU, one on a software rasterizer
+    // (where 4 makes a frame of this size a minute long), and the start-up line says which.
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let software = v["device"]
+        .as_str()
+        .is_some_and(|d| d.contains("llvmpipe") || d.contains("SwiftShader"));
+    let expected = if software {
+        "no MSAA, as on any software device: --msaa 4 asks for it"
+    } else {
+        "4x MSAA"
+    };
+    assert!(stdout.contains(expected), "start-up line: {stdout}");
     for key in ["cpu_anim_ms_avg", "gpu_ms_avg", "frame_ms_avg"] {
         let ms = number(&v, key);
         assert!(ms.is_finite() && ms >= 0.0, "{key} = {ms}");

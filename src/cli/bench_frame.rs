@@ -120,7 +120,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     };
     let mut reports = Vec::new();
     if !args.json {
-        let settings = args.passes.settings();
+        let settings = args.passes.settings(throng::gpu::DEFAULT_MSAA);
         say!(
             "{} at {}x{}: camera {:?}, lod {}, cull {}, animation {:?}",
             names,
@@ -161,7 +161,9 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             layout: args.crowd.layout(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
-        r.renderer().set_settings(args.passes.settings())?;
+        let default_msaa = r.renderer().default_msaa();
+        r.renderer()
+            .set_settings(args.passes.settings(default_msaa))?;
         session.upload(r.renderer())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
         for _ in 0..args.warmup {

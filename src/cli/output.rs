@@ -88,10 +88,16 @@ pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), CliError> {
     })
 }
 
-/// How the start-up line states the anti-aliasing.
-pub fn msaa_words(samples: u32) -> String {
+/// How the start-up line states the anti-aliasing: `samples` per pixel, and whether that is
+/// the lower default of a software rasterizer (worth a hint: the picture shimmers without it).
+pub fn msaa_words(samples: u32, software_default: bool) -> String {
     if samples > 1 {
         format!("{samples}x MSAA")
+    } else if software_default {
+        format!(
+            "no MSAA, as on any software device: --msaa {} asks for it",
+            throng::gpu::DEFAULT_MSAA
+        )
     } else {
         "no MSAA".to_string()
     }

@@ -49,9 +49,10 @@ pub struct PassArgs {
     #[arg(long, default_value_t = 1.0, value_parser = parse_bias)]
     lod_bias: f32,
     /// Samples per pixel of the camera's passes (anti-aliasing: 1 is off); lowered to what
-    /// the device supports.
-    #[arg(long, default_value_t = throng::gpu::DEFAULT_MSAA, value_parser = parse_msaa)]
-    msaa: u32,
+    /// the device supports. Default: 4, or 1 on a software rasterizer such as lavapipe, where
+    /// 4 makes a frame many times slower.
+    #[arg(long, value_parser = parse_msaa)]
+    msaa: Option<u32>,
 }
 
 fn parse_msaa(s: &str) -> Result<u32, String> {
@@ -69,8 +70,14 @@ fn parse_bias(s: &str) -> Result<f32, String> {
 }
 
 impl PassArgs {
-    /// The renderer's settings these flags ask for (the prepass always runs).
-    pub fn settings(&self) -> RenderSettings {
+    /// Whether `--msaa` was left to the device's default.
+    pub fn msaa_defaulted(&self) -> bool {
+        self.msaa.is_none()
+    }
+
+    /// The renderer's settings these flags ask for (the prepass always runs), with
+    /// `default_msaa` samples per pixel unless `--msaa` says otherwise.
+    pub fn settings(&self, default_msaa: u32) -> RenderSettings {
         RenderSettings {
             shadows: !self.no_shadows,
             ssao: !self.no_ssao,
@@ -80,7 +87,7 @@ impl PassArgs {
             lod: self.lod.on(),
             lod_bias: self.lod_bias,
             occlusion: self.occlusion.on(),
-            msaa: self.msaa,
+            msaa: self.msaa.unwrap_or(default_msaa),
         }
     }
 }

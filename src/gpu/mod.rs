@@ -52,7 +52,7 @@ pub use draw_stats::DrawStats;
 pub use error::{GpuError, INSTALL_HINT};
 pub use headless_renderer::HeadlessRenderer;
 pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
-pub use passes::{DEFAULT_MSAA, RenderSettings};
+pub use passes::{DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, default_msaa};
 pub use pipeline_builder::Culling;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};

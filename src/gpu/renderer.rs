@@ -35,7 +35,7 @@ use super::in_flight::InFlightFrame;
 use super::model_buffers::GpuModel;
 use super::passes::{
     CompiledFrame, FrameBindings, FrameShared, GraphKey, RenderSettings, RingBinding, compile,
-    sample_count,
+    default_msaa, sample_count,
 };
 use super::pipeline_builder::Culling;
 use super::pipeline_set::{self, Pipelines};
@@ -110,7 +110,13 @@ impl Renderer {
         extent: vk::Extent2D,
         presentation: Presentation,
     ) -> Result<Self, GpuError> {
-        let settings = supported(ctx, RenderSettings::default());
+        let settings = supported(
+            ctx,
+            RenderSettings {
+                msaa: default_msaa(ctx.physical.kind),
+                ..RenderSettings::default()
+            },
+        );
         let pipelines = pipeline_set::build(
             ctx,
             color_format,
@@ -170,6 +176,12 @@ impl Renderer {
     /// Which passes run.
     pub fn settings(&self) -> RenderSettings {
         self.settings
+    }
+
+    /// The samples per pixel this renderer's device draws with unless asked otherwise
+    /// ([`default_msaa`]): the renderer starts with it.
+    pub fn default_msaa(&self) -> u32 {
+        default_msaa(self.ctx.physical.kind)
     }
 
     /// Changes which passes run (waits for frames in flight; graphs are compiled anew).

@@ -20,11 +20,12 @@ const DEFAULT_SECONDS: f64 = 3.0;
 pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> {
     let mut session = Session::new(args)?;
     let mut r = HeadlessRenderer::new(&args.context_options(), args.width, args.height)?;
-    r.renderer().set_settings(args.settings())?;
+    let default_msaa = r.renderer().default_msaa();
+    r.renderer().set_settings(args.settings(default_msaa))?;
     session.upload(r.renderer())?;
     // After the instance: RenderDoc's layer (when present) came in with it.
     let mut capture = FrameCapture::new(args.capture_frame);
-    let msaa = r.renderer().settings().msaa;
+    let msaa = args.msaa_words(r.renderer());
     say!(
         "rendering {} instances of {} on {} ({}x{}, headless, {})",
         session.crowd.len(),
@@ -32,7 +33,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         shown(r.context().device_name()),
         args.width,
         args.height,
-        super::super::output::msaa_words(msaa)
+        msaa
     )?;
     if let Some(line) = session.scale_line() {
         say!("{line}")?;

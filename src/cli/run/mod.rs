@@ -179,8 +179,15 @@ impl RunArgs {
         }
     }
 
-    fn settings(&self) -> RenderSettings {
-        self.passes.settings()
+    fn settings(&self, default_msaa: u32) -> RenderSettings {
+        self.passes.settings(default_msaa)
+    }
+
+    /// The start-up line's words for the anti-aliasing `renderer` draws with.
+    fn msaa_words(&self, renderer: &throng::gpu::Renderer) -> String {
+        let software_default =
+            self.passes.msaa_defaulted() && renderer.default_msaa() < throng::gpu::DEFAULT_MSAA;
+        super::output::msaa_words(renderer.settings().msaa, software_default)
     }
 
     fn present_mode(&self) -> PresentMode {

@@ -193,7 +193,7 @@ impl App<'_> {
             swapchain.extent,
             Presentation::Swapchain,
         )?;
-        renderer.set_settings(self.args.settings())?;
+        renderer.set_settings(self.args.settings(renderer.default_msaa()))?;
         self.session.upload(&mut renderer)?;
         // After the instance: RenderDoc's layer (when present) came in with it.
         self.capture = FrameCapture::new(self.args.capture_frame);
@@ -202,7 +202,7 @@ impl App<'_> {
             self.session.crowd.len(),
             self.session.model_names(),
             shown(ctx.device_name()),
-            super::super::output::msaa_words(renderer.settings().msaa)
+            self.args.msaa_words(&renderer)
         )?;
         if let Some(line) = self.session.scale_line() {
             say!("{line}")?;
