@@ -352,3 +352,54 @@ fn an_unknown_device_fails_in_one_line() {
         "the error should name what was asked for: {line}"
     );
 }
+
+/// The clip changes of a headless run of `instances` over `frames` (60 a second): the
+/// `"clip_changes"` object of its statistics.
+fn clip_changes(test: &str, instances: &str, frames: &str) -> Option<Value> {
+    let json = scratch(test).join("stats.json");
+    let json_s = json.to_str().expect("UTF-8 path");
+    let args = [
+        "run",
+        "--headless",
+        "--instances",
+        instances,
+        "--frames",
+        frames,
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--view",
+        "silhouette",
+        "--stats-json",
+        json_s,
+    ];
+    render(&args)?;
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    Some(v["clip_changes"].clone())
+}
+
+#[test]
+fn each_character_changes_clip_every_four_seconds_whatever_the_crowd() {
+    // A crowd of one: no change in its first ten frames (it once changed every frame).
+    let Some(one) = clip_changes("changes_one", "1", "10") else {
+        return;
+    };
+    assert_eq!(one["changes"], 0, "{one}");
+    // Sixteen over six seconds: 16 x 6 / 4 = 24 changes, each instance's second one four
+    // seconds after its first, and no turn comes while a fade is still under way.
+    let Some(many) = clip_changes("changes_sixteen", "16", "360") else {
+        return;
+    };
+    let changes = many["changes"].as_u64().expect("changes");
+    assert!((23..=24).contains(&changes), "{many}");
+    assert_eq!(many["deferred"], 0, "{many}");
+    let shortest = many["shortest_interval_s"]
+        .as_f64()
+        .expect("some changed twice");
+    assert!(
+        (shortest - 4.0).abs() <= 1.5 / 60.0,
+        "shortest interval {shortest} s: {many}"
+    );
+}

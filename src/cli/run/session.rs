@@ -20,7 +20,7 @@ use crate::cli::crowd_args::{CameraArg, LayoutArg};
 use crate::cli::load_args::LoadArgs;
 use crate::cli::output::shown;
 
-use super::clip_switch::ClipSwitcher;
+use super::clip_switch::{ClipChangeLog, ClipSwitcher};
 use super::walking::{Paths, Walking};
 
 /// Seconds between cross-fades of one instance to another clip, on average.
@@ -67,6 +67,8 @@ pub struct Session {
     frames: u64,
     /// Which instances change clip each frame.
     switcher: ClipSwitcher,
+    /// What the switcher did, for `--stats-json`.
+    changes: ClipChangeLog,
     /// Lanes the walkers move along (`--layout lanes`), and each instance's model.
     walking: Option<(Walking, Vec<usize>)>,
     /// The start-up line saying how the models were scaled, when they were.
@@ -245,6 +247,7 @@ impl Session {
         let bake = (spec.animation != AnimationMode::Exact).then(|| crowd.bake(spec.bake));
         let ground_tile = if tallest > 0.0 { tallest * 0.55 } else { 1.0 };
         let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0);
+        let changes = ClipChangeLog::new(crowd.len());
         Ok(Self {
             models,
             crowd,
@@ -265,6 +268,7 @@ impl Session {
             root_motion_lines,
             walking,
             switcher: ClipSwitcher::new(SWITCH_EVERY),
+            changes,
             bake,
             bake_settings: spec.bake,
             flying: false,
@@ -316,17 +320,25 @@ impl Session {
         if self.animate {
             let n = self.crowd.len();
             let crowd = &mut self.crowd;
+            let changes = &mut self.changes;
             let mut failed = None;
+            changes.tick(dt);
             self.switcher.due(n, dt, |i| {
                 let clips = crowd.instance(i).model().clips().len();
                 // A fade still under way ends first (it is much shorter than the interval,
                 // so this only happens after a stall).
-                if clips > 1 && crowd.instance(i).fade_weight().is_none() {
-                    let inst = crowd.instance_mut(i);
-                    let next = (inst.clip() + 1) % clips;
-                    if let Err(e) = inst.play(next, FADE) {
-                        failed = Some(e);
-                    }
+                if clips < 2 {
+                    return;
+                }
+                if crowd.instance(i).fade_weight().is_some() {
+                    changes.deferred();
+                    return;
+                }
+                let inst = crowd.instance_mut(i);
+                let next = (inst.clip() + 1) % clips;
+                match inst.play(next, FADE) {
+                    Ok(()) => changes.changed(i),
+                    Err(e) => failed = Some(e),
                 }
             });
             if let Some(e) = failed {
@@ -415,6 +427,7 @@ impl Session {
             target: self.camera().target.to_array(),
             mode: if self.flying { "fly" } else { "orbit" },
         };
+        doc.clip_changes = self.changes.json();
     }
 
     /// "builtin", or "builtin + robot".

@@ -96,6 +96,8 @@ pub struct StatsJson {
     /// The last frame's animation: instances with exact and with baked palettes, and the
     /// bytes the CPU wrote into the ring for them.
     pub animation: AnimationJson,
+    /// How often instances changed clip over the run.
+    pub clip_changes: super::clip_switch::ClipChangesJson,
 }
 
 /// `"camera"` of `--stats-json`.
@@ -294,6 +296,7 @@ impl Stats {
             drawn: serde_json::Map::new(),
             lod_levels: Vec::new(),
             animation: AnimationJson::default(),
+            clip_changes: Default::default(),
         };
         self.drawn.fill(&mut doc);
         for p in passes {
