@@ -705,6 +705,24 @@ fn linear_red(p: &Pixels) -> Vec<f32> {
 }
 
 #[test]
+fn a_new_renderer_draws_with_its_devices_default_sample_count() {
+    let Some(mut r) = gpu_common::renderer_as_made(16, 16) else {
+        return;
+    };
+    let kind = r.context().physical.kind;
+    let default = throng::gpu::default_msaa(kind);
+    assert_eq!(r.renderer().default_msaa(), default);
+    let msaa = r.renderer().settings().msaa;
+    if kind == ash::vk::PhysicalDeviceType::CPU {
+        // Lavapipe: 4x would make a full-size frame a minute long.
+        assert_eq!(msaa, 1, "{}", r.context().device_name());
+    } else {
+        // 4x, or fewer where the device has fewer.
+        assert!((1..=throng::gpu::DEFAULT_MSAA).contains(&msaa), "{msaa}");
+    }
+}
+
+#[test]
 fn multisampling_smooths_the_edges_and_changes_nothing_else() {
     let Some(mut s) = scene(4) else {
         return;

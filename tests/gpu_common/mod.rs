@@ -9,14 +9,28 @@ use glam::{Vec3, Vec4};
 use throng::anim::{Bounds, SkinnedModel};
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{
-    ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, Pixels, ViewMode,
-    validation_messages,
+    ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, Pixels, RenderSettings,
+    ViewMode, validation_messages,
 };
 use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 
 /// A headless renderer with validation, or `None` (after saying why) when this machine has
 /// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
+///
+/// It draws with [`RenderSettings::default`] (4x MSAA where the device has it), not the
+/// device's own default (one sample on lavapipe): the goldens and the picture checks are
+/// taken so on every device.
 pub fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    let mut r = renderer_as_made(width, height)?;
+    r.renderer()
+        .set_settings(RenderSettings::default())
+        .expect("the default settings");
+    Some(r)
+}
+
+/// A headless renderer with validation as [`HeadlessRenderer::new`] makes it (with the
+/// device's own defaults), or `None` as for [`renderer`].
+pub fn renderer_as_made(width: u32, height: u32) -> Option<HeadlessRenderer> {
     init_log();
     let options = ContextOptions {
         device: None,
