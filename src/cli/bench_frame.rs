@@ -120,6 +120,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     };
     let mut reports = Vec::new();
     if !args.json {
+        // Only the level and culling switches are read here, before any device exists.
         let settings = args.passes.settings(throng::gpu::DEFAULT_MSAA);
         say!(
             "{} at {}x{}: camera {:?}, lod {}, cull {}, animation {:?}",

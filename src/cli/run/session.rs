@@ -325,11 +325,11 @@ impl Session {
             changes.tick(dt);
             self.switcher.due(n, dt, |i| {
                 let clips = crowd.instance(i).model().clips().len();
-                // A fade still under way ends first (it is much shorter than the interval,
-                // so this only happens after a stall).
                 if clips < 2 {
                     return;
                 }
+                // A fade still under way ends first (it is much shorter than the interval,
+                // so this only happens after a stall).
                 if crowd.instance(i).fade_weight().is_some() {
                     changes.deferred();
                     return;
