@@ -90,3 +90,20 @@ fn huesitos_through_ufbx_matches_its_gltf_export() {
     assert_eq!(native.format(), "glb");
     assert_same_motion(&ours, &native, 0, &times(&ours));
 }
+
+#[test]
+fn the_box_comparison_sees_a_side_too_low_as_well_as_too_high() {
+    use glam::Vec3;
+    let unit = (Vec3::ZERO, Vec3::ONE);
+    assert_eq!(fbx_common::skinned_box_gap(unit, unit), 0.0);
+    // The top too low, too high, the bottom too high, too low: each is a gap of 0.5.
+    for other in [
+        (Vec3::ZERO, Vec3::new(1.0, 0.5, 1.0)),
+        (Vec3::ZERO, Vec3::new(1.0, 1.5, 1.0)),
+        (Vec3::new(0.0, 0.5, 0.0), Vec3::ONE),
+        (Vec3::new(0.0, -0.5, 0.0), Vec3::ONE),
+    ] {
+        assert_eq!(fbx_common::skinned_box_gap(unit, other), 0.5, "{other:?}");
+        assert_eq!(fbx_common::skinned_box_gap(other, unit), 0.5, "{other:?}");
+    }
+}

@@ -72,10 +72,57 @@ fn a_crowd_of_huesitos_renders_headless_and_moves() {
     // The tubes bend: the silhouettes at two times differ, but stand in the same places.
     let overlap = iou(&mask_from_rgba8(&a.rgba8), &mask_from_rgba8(&b.rgba8));
     assert!((0.2..0.97).contains(&overlap), "overlap {overlap:.3}");
-    let lit = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
+    // Lit, the characters are drawn where their silhouettes are: the pixels one pose covers
+    // and the other does not (away from either outline) change between the two lit frames,
+    // and they are lit, not black.
+    let lit_b = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
+    hold_pose(&mut crowd, 0, 0.0);
+    let lit_a = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Final);
+    let (ma, mb) = (mask_from_rgba8(&a.rgba8), mask_from_rgba8(&b.rgba8));
+    let inside = |m: &[bool], i: usize| {
+        let (x, y) = (i % SIZE as usize, i / SIZE as usize);
+        let n = SIZE as usize;
+        (x > 0 && y > 0 && x + 1 < n && y + 1 < n)
+            && [i, i - 1, i + 1, i - n, i + n].iter().all(|&j| m[j])
+    };
+    let outside = |m: &[bool], i: usize| {
+        let (x, y) = (i % SIZE as usize, i / SIZE as usize);
+        let n = SIZE as usize;
+        (x > 0 && y > 0 && x + 1 < n && y + 1 < n)
+            && [i, i - 1, i + 1, i - n, i + n].iter().all(|&j| !m[j])
+    };
+    let moved: Vec<usize> = (0..total)
+        .filter(|&i| (inside(&mb, i) && outside(&ma, i)) || (inside(&ma, i) && outside(&mb, i)))
+        .collect();
+    let differs =
+        |i: usize| (0..3).any(|c| lit_a.rgba8[i * 4 + c].abs_diff(lit_b.rgba8[i * 4 + c]) > 8);
+    let changed = moved.iter().filter(|&&i| differs(i)).count();
+    let luma = |p: &throng::gpu::Pixels, i: usize| {
+        let c = &p.rgba8[i * 4..i * 4 + 3];
+        0.299 * f64::from(c[0]) + 0.587 * f64::from(c[1]) + 0.114 * f64::from(c[2])
+    };
+    let character: Vec<usize> = (0..total).filter(|&i| inside(&mb, i)).collect();
+    let lit = character
+        .iter()
+        .filter(|&&i| luma(&lit_b, i) > 20.0)
+        .count();
+    eprintln!(
+        "{changed} of the {} pixels only one pose covers change in the lit frames; {lit} of the \
+         {} character pixels are lit",
+        moved.len(),
+        character.len()
+    );
+    assert!(moved.len() >= 50, "only {} pixels moved", moved.len());
     assert!(
-        count_not(&lit, [0, 0, 0]) > total / 2,
-        "the lit frame is drawn"
+        changed * 10 >= moved.len() * 9,
+        "only {changed} of the {} pixels that one pose covers and the other does not changed \
+         in the lit frame",
+        moved.len()
+    );
+    assert!(
+        lit * 10 >= character.len() * 9,
+        "only {lit} of the {} character pixels are lit",
+        character.len()
     );
     assert_no_validation_messages();
 }

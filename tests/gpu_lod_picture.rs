@@ -1,13 +1,70 @@
 //! Mesh levels of detail change what a frame costs, not what it shows: the overview of a
-//! crowd drawn with levels and without differs by a level or so per channel on average, and
-//! almost every pixel by less than 8 levels (the measured figures at 1,000 instances and
-//! 1280x720 are in docs/crowds-at-scale.md; this is the same check, smaller).
+//! crowd drawn with levels and without differs little where the characters are. The figures
+//! are taken over the characters' pixels only (either frame's silhouettes, widened by a
+//! couple of pixels), so that sky and ground, which no level changes, cannot hide a level
+//! that is too coarse; the limits sit between what the right levels give and what levels one
+//! step too coarse give (docs/testing.md). The whole-frame goal at 1,000 instances and
+//! 1280x720 is in docs/crowds-at-scale.md.
 
 mod gpu_common;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
-use throng::gpu::{RenderSettings, ViewMode};
+use throng::gpu::{Pixels, RenderSettings, ViewMode};
+
+/// The most the characters' pixels may differ on average, levels per channel. Measured: 4.73,
+/// 4.81 and 5.05 with seeds 1 to 3; a level chosen at 1.5 times the projected size (one step
+/// coarser for a third of the crowd) gives 5.71, at twice the size 8.40.
+const MEAN_LIMIT: f64 = 5.5;
+/// The least share of the characters' pixels within 8 levels in every channel. Measured:
+/// 84.1 to 84.9% with seeds 1 to 3; 81.9% at 1.5 times the size, 73.3% at twice.
+const CLOSE_LIMIT: f64 = 0.83;
+
+/// The pixels a character covers in either frame, widened by `band` pixels: where a mesh
+/// level can change the picture (its outline, and the shading and ambient occlusion right
+/// beside it). The sky and open ground, which no level touches, are left out so that they
+/// cannot dilute the figures.
+fn union_band(a: &Pixels, b: &Pixels, band: i64) -> Vec<bool> {
+    let (w, h) = (a.width as i64, a.height as i64);
+    let covered = |p: &Pixels, i: usize| {
+        let px = &p.rgba8[i * 4..i * 4 + 3];
+        px[0] as u32 + px[1] as u32 + px[2] as u32 > 3 * 128
+    };
+    let union: Vec<bool> = (0..(w * h) as usize)
+        .map(|i| covered(a, i) || covered(b, i))
+        .collect();
+    (0..w * h)
+        .map(|i| {
+            let (x, y) = (i % w, i / w);
+            (-band..=band).any(|dy| {
+                (-band..=band).any(|dx| {
+                    let (u, v) = (x + dx, y + dy);
+                    (0..w).contains(&u) && (0..h).contains(&v) && union[(v * w + u) as usize]
+                })
+            })
+        })
+        .collect()
+}
+
+/// Mean absolute difference per channel and the share of pixels within 8 levels in every
+/// channel, over the pixels of `region`.
+fn compare(a: &Pixels, b: &Pixels, region: &[bool]) -> (f64, f64) {
+    let pixels: Vec<usize> = (0..region.len()).filter(|&i| region[i]).collect();
+    let diff = |i: usize, c: usize| a.rgba8[i * 4 + c].abs_diff(b.rgba8[i * 4 + c]);
+    let sum: f64 = pixels
+        .iter()
+        .flat_map(|&i| (0..3).map(move |c| f64::from(diff(i, c))))
+        .sum();
+    let close = pixels
+        .iter()
+        .filter(|&&i| (0..3).all(|c| diff(i, c) <= 8))
+        .count();
+    let n = pixels.len().max(1) as f64;
+    (sum / (3.0 * n), close as f64 / n)
+}
+
+/// Widening of the characters' outlines (pixels) in which differences are judged.
+const BAND: i64 = 2;
 
 #[test]
 fn levels_of_detail_keep_the_picture() {
@@ -24,8 +81,7 @@ fn levels_of_detail_keep_the_picture() {
     crowd.set_animation(AnimationMode::Auto);
     crowd.update(0.5);
     let camera = framing(&r, &bounds);
-    let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
-    let mut shot = |lod: bool| {
+    let mut shot = |lod: bool, view: ViewMode| {
         r.renderer()
             .set_settings(RenderSettings {
                 lod,
@@ -35,44 +91,48 @@ fn levels_of_detail_keep_the_picture() {
                 ..RenderSettings::default()
             })
             .expect("settings");
-        let pixels = r.render_pixels(&mut crowd, &frame).expect("frame");
-        (pixels, r.renderer().draw_stats())
+        let frame = inputs(&r, &camera, &bounds, view);
+        r.render_pixels(&mut crowd, &frame).expect("frame")
     };
-    let (full, _) = shot(false);
-    let (levels, _) = shot(true);
+    let full = shot(false, ViewMode::Final);
+    let levels = shot(true, ViewMode::Final);
+    let region = union_band(
+        &shot(false, ViewMode::Silhouette),
+        &shot(true, ViewMode::Silhouette),
+        BAND,
+    );
     r.renderer().gpu_ms_average().expect("wait");
     let drawn = r.renderer().draw_stats().expect("counts");
     // Most of the crowd is small in the overview: coarser levels are in use.
     let coarse: u64 = drawn.camera[1..].iter().sum();
     assert!(coarse > 0, "no coarser level drawn: {drawn:?}");
 
-    let channels: Vec<(u8, u8)> = full
-        .rgba8
-        .chunks_exact(4)
-        .zip(levels.rgba8.chunks_exact(4))
-        .flat_map(|(a, b)| (0..3).map(move |c| (a[c], b[c])))
-        .collect();
-    let mean = channels
-        .iter()
-        .map(|&(a, b)| f64::from(a.abs_diff(b)))
-        .sum::<f64>()
-        / channels.len() as f64;
-    let pixels = full.rgba8.len() / 4;
-    let close = full
-        .rgba8
-        .chunks_exact(4)
-        .zip(levels.rgba8.chunks_exact(4))
-        .filter(|(a, b)| (0..3).all(|c| a[c].abs_diff(b[c]) <= 8))
-        .count() as f64
-        / pixels as f64;
-    eprintln!(
-        "levels {:?}: mean difference {mean:.3} levels per channel, {:.2}% of pixels within 8",
-        drawn.camera,
-        close * 100.0
-    );
-    assert!(mean <= 1.5, "mean absolute difference {mean:.3}");
+    let judged = region.iter().filter(|&&c| c).count();
+    let total = region.len();
     assert!(
-        close >= 0.97,
+        judged * 20 >= total,
+        "the characters and their outlines cover only {judged} of {total} pixels"
+    );
+    let (mean, close) = compare(&full, &levels, &region);
+    let everywhere = compare(&full, &levels, &vec![true; total]);
+    eprintln!(
+        "levels {:?}: over the {judged} pixels of the characters and a {BAND}-pixel band \
+         ({:.1}% of the frame), mean difference {mean:.3} levels per channel, {:.2}% of pixels \
+         within 8 (whole frame: {:.3}, {:.2}%)",
+        drawn.camera,
+        100.0 * judged as f64 / total as f64,
+        close * 100.0,
+        everywhere.0,
+        everywhere.1 * 100.0
+    );
+    if let Ok(dir) = std::env::var("THRONG_TEST_PICTURES") {
+        let dir = std::path::Path::new(&dir);
+        full.save_png(&dir.join("lod_off.png")).expect("png");
+        levels.save_png(&dir.join("lod_on.png")).expect("png");
+    }
+    assert!(mean <= MEAN_LIMIT, "mean absolute difference {mean:.3}");
+    assert!(
+        close >= CLOSE_LIMIT,
         "only {:.2}% of pixels within 8 levels",
         close * 100.0
     );

@@ -7,6 +7,9 @@
 //! Skipped, with a message, where RenderDoc or its Python module is not installed; under
 //! `CI=true` that is a failure (`scripts/ensure-deps.sh` installs both).
 
+#[path = "common/ci.rs"]
+mod ci;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -53,7 +56,7 @@ fn renderdoc_available() -> bool {
     let Some(why) = missing_renderdoc() else {
         return true;
     };
-    if std::env::var("CI").as_deref() == Ok("true") {
+    if ci::under_ci() {
         panic!("RenderDoc is missing under CI=true: {why}; scripts/ensure-deps.sh installs it");
     }
     eprintln!("skipped: {why}; CI=true makes this a failure");
@@ -115,7 +118,7 @@ fn capture(dir: &Path) -> Option<(PathBuf, String)> {
         }
         let stderr = String::from_utf8_lossy(&out.stderr);
         if (stderr.contains("no Vulkan device") || stderr.contains("no Vulkan loader"))
-            && std::env::var("CI").as_deref() != Ok("true")
+            && !ci::under_ci()
         {
             eprintln!(
                 "skipped: no Vulkan device here ({}); CI=true makes this a failure",

@@ -6,6 +6,9 @@
 //! fails. Every wait is bounded; the guards kill the program and the X server on any
 //! failure.
 
+#[path = "common/ci.rs"]
+mod ci;
+
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -85,7 +88,7 @@ fn on_path(program: &str) -> bool {
 
 /// Skips (or, under `CI=true`, fails) when something the test needs is missing.
 fn missing(what: &str) -> bool {
-    if std::env::var("CI").as_deref() == Ok("true") {
+    if ci::under_ci() {
         panic!("{what}; CI=true requires it");
     }
     eprintln!("skipped: {what}; CI=true makes this a failure");

@@ -4,7 +4,7 @@
 //! measured from their feet. Prints how far each root moved over each cycle. (The generated
 //! clips with root motion are checked in `scene::root_motion`'s unit tests.)
 //!
-//! A file missing from `../shared/assets` is reported and skipped.
+//! A file missing from `../shared/assets` fails the test, as in the other tests that read it.
 
 mod common;
 
@@ -12,14 +12,11 @@ use glam::Vec3;
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
 use throng::scene::{footprint, play_in_place, root_motion, standing_basis};
 
-/// The model at `../shared/assets/<relative>`, `None` (said on stderr) when it is absent.
-fn shared_model(relative: &str) -> Option<SkinnedModel> {
+/// The model at `../shared/assets/<relative>` (the test models, there on every machine the
+/// tests run on: one that is missing fails the test).
+fn shared_model(relative: &str) -> SkinnedModel {
     let path = common::shared_asset(relative);
-    if !path.is_file() {
-        eprintln!("skipped: {} is absent", path.display());
-        return None;
-    }
-    Some(throng::asset::load_file(&path).unwrap_or_else(|e| panic!("{relative}: {e}")))
+    throng::asset::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// How far each root joint moves horizontally (in the standing frame) from the first frame of
@@ -73,9 +70,7 @@ fn treads_in_place(model: &SkinnedModel) {
 
 #[test]
 fn the_robots_walk_and_run_tread_in_place() {
-    let Some(robot) = shared_model("gltf/robot.glb") else {
-        return;
-    };
+    let robot = shared_model("gltf/robot.glb");
     for clip in ["Robot_Walking", "Robot_Running"] {
         let c = robot.clip_index(clip).expect(clip);
         for (root, travel) in root_travel(&robot, c) {
@@ -87,8 +82,6 @@ fn the_robots_walk_and_run_tread_in_place() {
 
 #[test]
 fn cesium_mans_walk_treads_in_place() {
-    let Some(man) = shared_model("gltf/CesiumMan.glb") else {
-        return;
-    };
+    let man = shared_model("gltf/CesiumMan.glb");
     treads_in_place(&man);
 }

@@ -60,11 +60,12 @@ fn the_robot_walks_and_runs_on_planted_feet() {
     // The robot keeps an unskinned joint at its feet's level, and its running hands swing
     // lower than its feet: measured from the lowest joint of all, it stood still.
     let path = common::shared_asset("gltf/robot.glb");
-    if !path.exists() {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    }
-    let model = throng::asset::load_file(&path).expect("robot.glb");
+    let model = throng::asset::load_file(&path).unwrap_or_else(|e| {
+        panic!(
+            "{} (../shared/assets holds the test models): {e}",
+            path.display()
+        )
+    });
     let clip = |name| model.clip_index(name).expect(name);
     let (walk, run) = (clip("Robot_Walking"), clip("Robot_Running"));
     let (walk_speed, run_speed) = (stride_speed(&model, walk), stride_speed(&model, run));

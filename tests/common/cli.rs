@@ -25,14 +25,13 @@ pub fn json(args: &[&str]) -> Value {
 }
 
 /// Whether a run failed for want of a Vulkan device; says so and skips, except under
-/// `CI=true`, where it is a failure.
+/// CI (`common::ci::under_ci`), where it is a failure.
 pub fn no_vulkan_device(out: &Output) -> bool {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let missing = !out.status.success() && stderr.contains("no Vulkan");
     if missing {
-        assert_ne!(
-            std::env::var("CI").as_deref(),
-            Ok("true"),
+        assert!(
+            !super::ci::under_ci(),
             "no Vulkan device under CI: {stderr}"
         );
         eprintln!("skipped: no Vulkan device here ({stderr}); CI=true makes this a failure");

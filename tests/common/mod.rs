@@ -1,6 +1,7 @@
 //! Helpers shared by integration tests.
 #![allow(dead_code)]
 
+pub mod ci;
 pub mod cli;
 pub mod crowds;
 pub mod naive;

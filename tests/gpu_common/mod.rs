@@ -14,6 +14,10 @@ use throng::gpu::{
 };
 use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 
+#[path = "../common/ci.rs"]
+mod ci;
+pub use ci::under_ci;
+
 /// A headless renderer with validation, or `None` (after saying why) when this machine has
 /// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
 ///
@@ -58,9 +62,7 @@ pub fn validated_context() -> Option<Arc<GpuContext>> {
 fn or_skip<T>(result: Result<T, GpuError>, what: &str) -> Option<T> {
     match result {
         Ok(value) => Some(value),
-        Err(e @ (GpuError::NoLoader(_) | GpuError::NoDevice(_)))
-            if std::env::var("CI").as_deref() != Ok("true") =>
-        {
+        Err(e @ (GpuError::NoLoader(_) | GpuError::NoDevice(_))) if !under_ci() => {
             eprintln!("skipped: no Vulkan device here ({e}); CI=true makes this a failure");
             None
         }
@@ -210,4 +212,60 @@ pub fn differing(a: &Pixels, b: &Pixels, tolerance: u8) -> usize {
 /// The built-in character, loaded as `run` loads it (with its mesh levels).
 pub fn builtin() -> Arc<SkinnedModel> {
     Arc::new(throng::asset::load_model(None).expect("builtin"))
+}
+
+/// What the device of `ctx` can do, read from Vulkan directly (not from the renderer's own
+/// reading of it), so that a test that depends on a capability is skipped by the device and
+/// never by a value the code under test produced.
+pub struct DeviceCapabilities {
+    /// The graphics queue writes timestamps.
+    pub timestamps: bool,
+    /// Sample counts usable for both colour and depth attachments.
+    pub sample_counts: ash::vk::SampleCountFlags,
+    /// The device's type (CPU for lavapipe).
+    pub kind: ash::vk::PhysicalDeviceType,
+}
+
+impl DeviceCapabilities {
+    /// Reads them for the device `ctx` was made on.
+    pub fn of(ctx: &GpuContext) -> Self {
+        let instance = ctx.instance();
+        let physical = ctx.physical.physical;
+        // SAFETY: a physical device of this live instance.
+        let (props, families) = unsafe {
+            (
+                instance.get_physical_device_properties(physical),
+                instance.get_physical_device_queue_family_properties(physical),
+            )
+        };
+        let family = families
+            .get(ctx.physical.queue_family as usize)
+            .expect("the context's queue family exists");
+        let limits = props.limits;
+        Self {
+            timestamps: family.timestamp_valid_bits > 0 && limits.timestamp_period > 0.0,
+            sample_counts: limits.framebuffer_color_sample_counts
+                & limits.framebuffer_depth_sample_counts,
+            kind: props.device_type,
+        }
+    }
+
+    /// Whether colour and depth can both be rendered with `samples` samples per pixel.
+    pub fn renders_samples(&self, samples: u32) -> bool {
+        self.sample_counts
+            .contains(ash::vk::SampleCountFlags::from_raw(samples))
+    }
+}
+
+/// The capabilities of the device a new context picks (the one `throng run` uses), or `None`
+/// as for [`renderer`].
+pub fn default_device_capabilities() -> Option<DeviceCapabilities> {
+    init_log();
+    let options = ContextOptions {
+        device: None,
+        validation: false,
+    };
+    // SAFETY: no window.
+    let ctx = or_skip(unsafe { GpuContext::new(&options, None) }, "device")?;
+    Some(DeviceCapabilities::of(&ctx))
 }
