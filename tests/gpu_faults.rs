@@ -69,10 +69,13 @@ fn a_failed_allocation_names_the_buffer() {
 /// without a device.
 // The child goes back to the caller, which waits on it (`wait_within`).
 #[allow(clippy::zombie_processes)]
-fn started_run(instances: &str) -> Option<(Child, BufReader<std::process::ChildStdout>)> {
+fn started_run(
+    instances: &str,
+    fault: Option<&str>,
+) -> Option<(Child, BufReader<std::process::ChildStdout>)> {
     // One sample per pixel: the checks are about signals and waits, and a debug build's first
     // multisampled frame of thousands of characters can take minutes on a busy machine.
-    let mut child = throng(&[
+    let mut cmd = throng(&[
         "run",
         "--headless",
         "--seconds",
@@ -81,11 +84,15 @@ fn started_run(instances: &str) -> Option<(Child, BufReader<std::process::ChildS
         "1",
         "--instances",
         instances,
-    ])
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("the throng binary starts");
+    ]);
+    if let Some(fault) = fault {
+        cmd.env("THRONG_FAULT", fault);
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the throng binary starts");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     let mut line = String::new();
     loop {
@@ -131,7 +138,7 @@ fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
 
 #[test]
 fn ctrl_c_finishes_the_frame_and_reports() {
-    let Some((mut child, mut stdout)) = started_run("8") else {
+    let Some((mut child, mut stdout)) = started_run("8", None) else {
         return;
     };
     interrupt(&child);
@@ -149,14 +156,20 @@ fn ctrl_c_finishes_the_frame_and_reports() {
 
 #[test]
 fn a_second_ctrl_c_exits_at_once() {
-    // A crowd whose frames take a second or more on lavapipe, so that the second Ctrl-C
-    // comes while the first is still waiting for its frame.
-    let Some((mut child, _stdout)) = started_run("4000") else {
+    // The run stalls once asked to stop, as one whose frame never finishes would (on a slow
+    // device that frame can take minutes), whatever this machine's speed: the first Ctrl-C
+    // cannot end it, the second must.
+    let Some((mut child, _stdout)) = started_run("8", Some("stall-on-interrupt")) else {
         return;
     };
     interrupt(&child);
-    // Apart, so that the kernel does not merge the two into one pending signal.
-    std::thread::sleep(Duration::from_millis(100));
+    // Apart, so that the kernel does not merge the two into one pending signal; and the first
+    // has had time to end the run if it (wrongly) could.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().expect("polling the child").is_none(),
+        "the first Ctrl-C ended a run whose frame had not finished"
+    );
     interrupt(&child);
     let status = wait_within(&mut child, Duration::from_secs(30));
     assert_eq!(status.code(), Some(130));

@@ -21,8 +21,17 @@ pub fn install() {
 }
 
 /// Whether Ctrl-C asked the run to stop.
+///
+/// Under `THRONG_FAULT=stall-on-interrupt` (tests only) a run asked to stop stalls here for
+/// ever, as one whose frame never finishes: only the second Ctrl-C ends it.
 pub fn requested() -> bool {
-    REQUESTED.load(Ordering::Relaxed)
+    let requested = REQUESTED.load(Ordering::Relaxed);
+    if requested && throng::gpu::fault::stall_on_interrupt() {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+    requested
 }
 
 #[cfg(unix)]

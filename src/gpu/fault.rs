@@ -3,7 +3,9 @@
 //! report a lost device; `THRONG_FAULT=alloc:NAME` makes the allocation of the first buffer
 //! whose name starts with NAME fail as if the device were out of memory;
 //! `THRONG_FAULT=surface-lost:K` makes the K-th swapchain acquire (from 1) report the window's
-//! surface lost. Unset (the normal case) nothing changes. Read once per process.
+//! surface lost; `THRONG_FAULT=stall-on-interrupt` makes a run that was asked to stop (the
+//! first Ctrl-C) stall as a frame that never finishes would, so that only a second Ctrl-C
+//! ends it. Unset (the normal case) nothing changes. Read once per process.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +22,8 @@ pub enum Fault {
     AllocationFails(String),
     /// This swapchain acquire (from 1) reports `VK_ERROR_SURFACE_LOST_KHR`.
     SurfaceLostAt(u64),
+    /// Once the run is asked to stop, it never gets to stop on its own.
+    StallOnInterrupt,
 }
 
 /// The fault asked for, if any (a value that parses as neither is ignored, with a warning).
@@ -31,8 +35,8 @@ pub fn injected() -> Option<&'static Fault> {
             let fault = parse(&spec);
             if fault.is_none() {
                 log::warn!(
-                    "{FAULT_ENV}={} is not device-lost:FRAME, alloc:NAME or surface-lost:ACQUIRE; \
-                     ignored",
+                    "{FAULT_ENV}={} is not device-lost:FRAME, alloc:NAME, surface-lost:ACQUIRE \
+                     or stall-on-interrupt; ignored",
                     crate::text::printable(&spec)
                 );
             }
@@ -42,6 +46,9 @@ pub fn injected() -> Option<&'static Fault> {
 }
 
 fn parse(spec: &str) -> Option<Fault> {
+    if spec == "stall-on-interrupt" {
+        return Some(Fault::StallOnInterrupt);
+    }
     let (kind, arg) = spec.split_once(':')?;
     match kind {
         "device-lost" => arg.parse().ok().filter(|&k| k > 0).map(Fault::DeviceLostAt),
@@ -65,6 +72,11 @@ pub fn surface_lost_at(number: u64) -> bool {
     matches!(injected(), Some(Fault::SurfaceLostAt(k)) if *k == number)
 }
 
+/// Whether a run asked to stop is to stall instead.
+pub fn stall_on_interrupt() -> bool {
+    matches!(injected(), Some(Fault::StallOnInterrupt))
+}
+
 /// Whether the allocation of buffer `name` is to fail (once: the first match only).
 pub fn allocation_fails(name: &str) -> bool {
     static FIRED: AtomicBool = AtomicBool::new(false);
@@ -84,6 +96,7 @@ mod tests {
     fn specs_parse_or_are_refused() {
         assert_eq!(parse("device-lost:3"), Some(Fault::DeviceLostAt(3)));
         assert_eq!(parse("surface-lost:5"), Some(Fault::SurfaceLostAt(5)));
+        assert_eq!(parse("stall-on-interrupt"), Some(Fault::StallOnInterrupt));
         assert_eq!(
             parse("alloc:palette ring"),
             Some(Fault::AllocationFails("palette ring".into()))
@@ -95,6 +108,7 @@ mod tests {
             "lost:3",
             "device-lost",
             "surface-lost:0",
+            "stall-on-interrupt:1",
         ] {
             assert_eq!(parse(bad), None, "{bad}");
         }

@@ -54,6 +54,9 @@ pub struct Stats {
     pub print: bool,
     /// The latest frame's drawing.
     drawn: Drawn,
+    /// In the window's fly mode, where the eye is (printed after the drawing line, so a
+    /// user flying about, and the window test, can see the eye move).
+    flying_eye: Option<[f32; 3]>,
 }
 
 /// The `--stats-json` document.
@@ -195,7 +198,13 @@ impl Stats {
             window_start: Instant::now(),
             print,
             drawn: Drawn::default(),
+            flying_eye: None,
         }
+    }
+
+    /// Where the eye is while the window's fly mode is on; `None` otherwise.
+    pub fn set_flying_eye(&mut self, eye: Option<[f32; 3]>) {
+        self.flying_eye = eye;
     }
 
     /// Replaces the drawing counts with newer ones (after waiting for the last frame).
@@ -230,6 +239,9 @@ impl Stats {
                 }
                 say!("{text}")?;
                 say!("    {}", drawn.line())?;
+                if let Some([x, y, z]) = self.flying_eye {
+                    say!("    flying: eye at {x:.3} {y:.3} {z:.3}")?;
+                }
             }
             self.window = Sums::default();
             self.window_start = Instant::now();

@@ -280,6 +280,11 @@ impl App<'_> {
         if !presented {
             self.resize_pending = true;
         }
+        let eye = self
+            .fly
+            .is_some()
+            .then(|| self.session.camera().eye.to_array());
+        self.stats.set_flying_eye(eye);
         self.stats.frame(
             anim_ms + times.palette_ms,
             &times,
