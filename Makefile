@@ -2,8 +2,9 @@
 # system packages first (scripts/ensure-deps.sh).
 
 CARGO ?= cargo
-# CI builds once from a clean checkout: incremental caches would only take disk there.
-ifeq ($(CI),true)
+# CI builds once from a clean checkout: incremental caches would only take disk there. Any
+# CI value but empty, false or 0 counts as CI (the tests read it the same way).
+ifneq ($(filter-out false 0,$(CI)),)
 export CARGO_INCREMENTAL := 0
 endif
 # Arguments for `make run`, e.g. make run ARGS="--instances 20000". The default crowd is

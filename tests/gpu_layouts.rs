@@ -1451,19 +1451,48 @@ fn every_binding_is_the_shader_interface_constant_of_its_name() {
     }
 }
 
-/// Every constant of `src/gpu/shader_interface.rs` is passed to the shaders, once.
+/// The value of a constant as `shader_interface.rs` writes it: a decimal or hexadecimal
+/// literal, or one shifted left by another.
+fn literal_value(text: &str) -> u64 {
+    let number = |t: &str| {
+        let t = t.trim().replace('_', "");
+        match t.strip_prefix("0x") {
+            Some(hex) => u64::from_str_radix(hex, 16),
+            None => t.parse(),
+        }
+        .unwrap_or_else(|e| panic!("{t:?} is not a literal this test reads: {e}"))
+    };
+    match text.split_once("<<") {
+        Some((a, b)) => number(a) << number(b),
+        None => number(text),
+    }
+}
+
+/// Every constant of `src/gpu/shader_interface.rs` is passed to the shaders, once, with the
+/// value its line in the source gives (read from the text here, not through the macro that
+/// makes both).
 #[test]
 fn every_shader_interface_constant_is_a_shader_define() {
     let source = include_str!("../src/gpu/shader_interface.rs");
-    let constants: Vec<&str> = source
+    let constants: Vec<(&str, u64)> = source
         .lines()
-        .filter_map(|line| line.strip_prefix("pub const "))
-        .filter_map(|rest| rest.split(':').next())
-        .filter(|name| *name != "SHADER_DEFINES")
+        .filter_map(|line| {
+            let (name, rest) = line.trim().split_once(": ")?;
+            let (ty, value) = rest.split_once(" = ")?;
+            let is_name = name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            (is_name && ["u32", "usize"].contains(&ty))
+                .then(|| (name, literal_value(value.trim_end_matches(';'))))
+        })
         .collect();
     assert!(constants.len() >= 25, "constants found: {constants:?}");
-    for name in &constants {
-        shader_define(name);
+    for &(name, value) in &constants {
+        assert_eq!(
+            u64::from(shader_define(name)),
+            value,
+            "the shaders get another value for {name} than its line in shader_interface.rs"
+        );
     }
     assert_eq!(
         SHADER_DEFINES.len(),

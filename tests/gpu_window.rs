@@ -256,6 +256,47 @@ fn flying_eye(line: &str) -> Option<[f64; 3]> {
     <[f64; 3]>::try_from(v).ok()
 }
 
+/// Does `act` until the program prints a line satisfying `shown`; returns that line and the
+/// number of tries. Input the X server passes on can be lost (with no window manager, focus
+/// is only where it was last set), so an action the program has not acknowledged after three
+/// statistics lines (three seconds of frames) is done again, up to `tries` times, each try
+/// bounded by [`PATIENCE`].
+fn until_shown(
+    rx: &Receiver<String>,
+    what: &str,
+    tries: usize,
+    mut act: impl FnMut(),
+    shown: impl Fn(&str) -> bool,
+) -> Result<(String, usize), String> {
+    let mut stats = 0;
+    for attempt in 1..=tries {
+        act();
+        let deadline = Instant::now() + PATIENCE;
+        let mut lines_this_try = 0;
+        while lines_this_try < 3 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if shown(&line) => return Ok((line, attempt)),
+                Ok(line) => {
+                    if is_fps_line(&line) {
+                        lines_this_try += 1;
+                        stats += 1;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no {what} within {PATIENCE:?} of try {attempt}"));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("the program closed its output before {what}"));
+                }
+            }
+        }
+    }
+    Err(format!(
+        "no {what} after {tries} tries ({stats} statistics lines came meanwhile)"
+    ))
+}
+
 /// Throws away the lines read so far: what follows was printed after this call.
 fn drain(rx: &Receiver<String>) {
     while rx.try_recv().is_ok() {}
@@ -394,33 +435,49 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
     // window and type through XTEST instead.
     // The pointer goes over the window first: with no window manager, focus follows it once
     // the resize storm has moved the window's edges about.
-    xdotool(&display, &["mousemove", "--window", &id, "20", "20"]);
-    xdotool(&display, &["windowfocus", "--sync", &id]);
-    xdotool(&display, &["key", "f"]);
+    let focus = || {
+        xdotool(&display, &["mousemove", "--window", &id, "20", "20"]);
+        xdotool(&display, &["windowfocus", "--sync", &id]);
+    };
     // In fly mode every statistics line is followed by the eye: the first says where it
     // starts.
-    let eye_before = match wait_for_line(
+    let eye_before = match until_shown(
         &lines,
-        PATIENCE,
         "line saying where the flying eye is",
+        5,
+        || {
+            focus();
+            xdotool(&display, &["key", "f"]);
+        },
         |l| flying_eye(l).is_some(),
     ) {
-        Ok(line) => flying_eye(&line).expect("an eye line"),
+        Ok((line, tries)) => {
+            eprintln!("fly mode on after {tries} press(es) of F");
+            flying_eye(&line).expect("an eye line")
+        }
         Err(why) => fail_with_stderr(&mut throng, stderr_reader, &why),
     };
     // W stays down until a line shows the eye elsewhere: however slowly frames come, the key
-    // is held across at least one, and a program that ignores it fails after PATIENCE.
-    xdotool(&display, &["keydown", "w"]);
-    let moved = wait_for_line(&lines, PATIENCE, "line with the eye moved by W", |l| {
-        flying_eye(l).is_some_and(|eye| eye != eye_before)
-    });
+    // is held across at least one.
+    let moved = until_shown(
+        &lines,
+        "line with the eye moved by W",
+        5,
+        || {
+            focus();
+            xdotool(&display, &["keyup", "w"]);
+            xdotool(&display, &["keydown", "w"]);
+        },
+        |l| flying_eye(l).is_some_and(|eye| eye != eye_before),
+    );
     xdotool(&display, &["keyup", "w"]);
-    if let Err(why) = moved {
-        fail_with_stderr(
+    match moved {
+        Ok((_, tries)) => eprintln!("the eye moved after {tries} press(es) of W"),
+        Err(why) => fail_with_stderr(
             &mut throng,
             stderr_reader,
             &format!("{why} from {eye_before:?}"),
-        );
+        ),
     }
 
     // Hidden and shown again (what a window manager does to minimize and restore; Xvfb has

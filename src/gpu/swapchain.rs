@@ -293,8 +293,14 @@ impl Swapchain {
             // of resizes): the swapchain is made again rather than waited on for ever. The
             // semaphore was not signalled, so it stays usable.
             Err(
-                vk::Result::ERROR_OUT_OF_DATE_KHR | vk::Result::TIMEOUT | vk::Result::NOT_READY,
+                result @ (vk::Result::ERROR_OUT_OF_DATE_KHR
+                | vk::Result::TIMEOUT
+                | vk::Result::NOT_READY),
             ) => {
+                log::debug!(
+                    "acquire {}: {result:?}; the swapchain is made again",
+                    self.acquires
+                );
                 return Ok(None);
             }
             Err(vk::Result::ERROR_SURFACE_LOST_KHR) => {

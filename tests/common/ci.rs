@@ -1,4 +1,4 @@
-//! Whether the tests run under CI, where a missing device or tool is a failure, not a skip.
+// Whether the tests run under CI, where a missing device or tool is a failure, not a skip.
 
 /// Whether this run is CI: the `CI` variable set to anything but empty, `false` or `0`
 /// (CI systems set `true`, `1` or their own name).

@@ -14,9 +14,9 @@ use throng::gpu::{
 };
 use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
 
-#[path = "../common/ci.rs"]
-mod ci;
-pub use ci::under_ci;
+// Whether this run is CI (the one rule, shared with `tests/common`; included rather than
+// loaded as a module, since a test may load both).
+include!("../common/ci.rs");
 
 /// A headless renderer with validation, or `None` (after saying why) when this machine has
 /// no Vulkan device and is not CI. Under `CI=true` a missing device fails the test.
