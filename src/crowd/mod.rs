@@ -19,11 +19,11 @@ pub mod textbook;
 pub mod visibility;
 
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
-pub use error::RingError;
+pub use error::{CrowdError, RingError};
 pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 pub use region::{
     HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits,
 };
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
 pub use synthetic::{SyntheticShape, synthetic_model};
-pub use system::{AnimationCounts, AnimationMode, Crowd, CrowdError, ModelId, Placement};
+pub use system::{AnimationCounts, AnimationMode, Crowd, ModelId, Placement};

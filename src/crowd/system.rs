@@ -14,13 +14,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use glam::Vec4;
 
 use rayon::prelude::*;
-use thiserror::Error;
 
 use super::baked::{BakeReport, BakeSettings, BakedLibrary};
 use super::dispatch::Dispatcher;
-use super::error::RingError;
+use super::error::{CrowdError, RingError};
 use super::exact_cap::{Candidate, cap_exact};
-use super::record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
+use super::record::{InstanceRecord, MAX_MODELS, RECORD_BAKED};
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, Slot};
 use super::visibility::{AnimationView, max_scale};
@@ -51,8 +50,6 @@ const PARALLEL_MIN_INSTANCES: usize = 32_768;
 /// Samples per second of clip time at which clip bounds are computed (`anim::clip_bounds`
 /// pads them for the motion between samples).
 const BOUNDS_RATE: f32 = 60.0;
-/// Models a crowd can tell apart in an [`InstanceRecord`] (16 bits of it).
-const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
 /// Bounds one model can have in an [`InstanceRecord`] (16 bits): a model with more clips
 /// shares one bound, the union of them all, among every clip.
 const MAX_BOUNDS_PER_MODEL: usize = 0xffff;
@@ -79,34 +76,6 @@ pub struct AnimationCounts {
     pub baked: usize,
     /// Palette matrices written into the ring.
     pub palette_matrices: usize,
-}
-
-/// Why a crowd operation failed.
-#[derive(Debug, Error)]
-pub enum CrowdError {
-    /// The thread pool could not be started.
-    #[error("starting {threads} worker threads: {message}")]
-    Pool {
-        /// Threads asked for.
-        threads: usize,
-        /// Why the pool could not be built.
-        message: String,
-    },
-    /// A model id that was never added.
-    #[error("model {0} was never added to this crowd")]
-    UnknownModel(usize),
-    /// More palette entries than a 32-bit palette base can address.
-    #[error("the crowd would need {0} palette matrices; at most 4294967295 are addressable")]
-    TooManyJoints(usize),
-    /// More models than an instance record can name.
-    #[error("a crowd holds at most {MAX_MODELS} models")]
-    TooManyModels,
-    /// The ring could not provide or hold the frame.
-    #[error(transparent)]
-    Ring(#[from] RingError),
-    /// An instance was asked to play a clip its model does not have.
-    #[error(transparent)]
-    Anim(#[from] crate::anim::AnimError),
 }
 
 /// Identifies a model added to a crowd.
