@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use super::baked::{BakeReport, BakeSettings, BakedLibrary};
 use super::dispatch::Dispatcher;
 use super::error::{CrowdError, RingError};
-use super::exact_cap::{Candidate, cap_exact};
+use super::exact_cap::ExactCap;
 use super::record::{InstanceRecord, MAX_MODELS, RECORD_BAKED};
 use super::region::RegionAllocator;
 use super::ring::{PaletteRing, ReleaseWait, Slot};
@@ -185,13 +185,8 @@ pub struct Crowd {
     reach_stale: bool,
     /// The last frame's counts.
     counts: AnimationCounts,
-    /// The most exact palette matrices one frame may hold (what the consumer can bind).
-    max_exact_matrices: usize,
-    /// Instances that could read baked frames instead, when the cap is reached (kept to avoid
-    /// reallocating).
-    cap_candidates: Vec<Candidate>,
-    /// Whether the cap has been reported (once per crowd).
-    capped_reported: bool,
+    /// The cap on a frame's exact palette matrices.
+    cap: ExactCap,
 }
 
 impl Crowd {
@@ -232,9 +227,7 @@ impl Crowd {
             touched: Vec::new(),
             reach_stale: false,
             counts: AnimationCounts::default(),
-            max_exact_matrices: usize::MAX,
-            cap_candidates: Vec::new(),
-            capped_reported: false,
+            cap: ExactCap::default(),
         })
     }
 
@@ -244,7 +237,7 @@ impl Crowd {
     /// [`AnimationMode::Exact`] nothing gives way, and writing the frame fails with the
     /// ring's error.
     pub fn set_max_exact_matrices(&mut self, max: usize) {
-        self.max_exact_matrices = max;
+        self.cap.set_max(max);
     }
 
     /// Worker threads evaluating this crowd.
@@ -639,50 +632,20 @@ impl Crowd {
                     .for_each(|(k, out)| rule.classify(k * INSTANCES_PER_UPDATE_TASK, out));
             });
         }
-        // Only a cap below every member's palettes together can bind: otherwise the frame
-        // skips the count.
-        if !all_exact
-            && self.max_exact_matrices < self.joints
-            && let Some(view) = &self.view
-        {
-            let total: usize = by_member
-                .iter()
-                .zip(&self.members)
-                .filter(|(x, _)| **x)
-                .map(|(_, m)| m.joints as usize)
-                .sum();
-            if total > self.max_exact_matrices {
-                let eye = view.scale.eye;
-                self.cap_candidates.clear();
-                self.cap_candidates.extend(
-                    by_member
-                        .iter()
-                        .zip(&self.reach)
-                        .zip(&self.members)
-                        .enumerate()
-                        .filter(|(_, ((x, r), _))| **x && r.error.is_finite())
-                        .map(|(i, ((_, r), m))| Candidate {
-                            distance_sq: eye.distance_squared(r.sphere.truncate()),
-                            index: i as u32,
-                            joints: m.joints,
-                        }),
-                );
-                let (left, turned) = cap_exact(
-                    by_member,
-                    &mut self.cap_candidates,
-                    total,
-                    self.max_exact_matrices,
-                );
-                if !self.capped_reported {
-                    self.capped_reported = true;
-                    log::warn!(
-                        "{total} exact palette matrices wanted, {} fit the device: the {turned} \
-                         farthest of the instances that need them read baked frames instead \
-                         ({left} exact matrices)",
-                        self.max_exact_matrices
-                    );
-                }
-            }
+        if !all_exact && let Some(view) = &self.view {
+            let eye = view.scale.eye;
+            let (members, reach) = (&self.members, &self.reach);
+            self.cap.apply(
+                by_member,
+                self.joints,
+                |i| members[i].joints,
+                |i| {
+                    let r = &reach[i];
+                    r.error
+                        .is_finite()
+                        .then(|| eye.distance_squared(r.sphere.truncate()))
+                },
+            );
         }
         let mut base = 0u32;
         let mut exact_count = 0;
