@@ -15,6 +15,8 @@ mod region;
 mod ring;
 mod synthetic;
 mod system;
+#[cfg(test)]
+mod test_models;
 pub mod textbook;
 pub mod visibility;
 

@@ -15,7 +15,7 @@ use glam::Vec4;
 
 use rayon::prelude::*;
 
-use super::baked::{BakeReport, BakeSettings, BakedLibrary};
+use super::baked::{BakeReport, BakeSettings, BakedFrames, BakedLibrary};
 use super::dispatch::Dispatcher;
 use super::error::{CrowdError, RingError};
 use super::exact_cap::ExactCap;
@@ -163,9 +163,7 @@ pub struct Crowd {
     /// baked palettes.
     spheres: Vec<Vec4>,
     /// Baked frames, indexed like `bounds` (empty until [`Crowd::bake`]).
-    baked: BakedLibrary,
-    /// Changes whenever `baked` does, so a renderer knows to upload it again.
-    baked_generation: u64,
+    baked: BakedFrames,
     /// Where palettes come from.
     animation: AnimationMode,
     /// The camera of the next frame, for [`AnimationMode::Auto`].
@@ -217,8 +215,7 @@ impl Crowd {
             model_bounds: Vec::new(),
             bounds: Vec::new(),
             spheres: Vec::new(),
-            baked: BakedLibrary::default(),
-            baked_generation: 0,
+            baked: BakedFrames::default(),
             animation: AnimationMode::Exact,
             view: None,
             exact: Vec::new(),
@@ -337,21 +334,19 @@ impl Crowd {
     /// its instances stay exact). Instances then read baked frames as the animation mode says.
     pub fn bake(&mut self, settings: BakeSettings) -> BakeReport {
         let counts: Vec<usize> = self.model_bounds.iter().map(|b| b.count as usize).collect();
-        let (baked, report) = BakedLibrary::bake(&self.models, |m| counts[m], settings);
-        self.baked = baked;
-        self.baked_generation += 1;
+        let report = self.baked.bake(&self.models, |m| counts[m], settings);
         self.reach_stale = true;
         report
     }
 
     /// The baked frames (empty until [`Crowd::bake`]).
     pub fn baked(&self) -> &BakedLibrary {
-        &self.baked
+        self.baked.library()
     }
 
     /// Changes each time the baked frames do.
     pub fn baked_generation(&self) -> u64 {
-        self.baked_generation
+        self.baked.generation()
     }
 
     /// Where palettes come from from the next frame on (the default: [`AnimationMode::Exact`]
@@ -504,7 +499,7 @@ impl Crowd {
             model_bounds: &self.model_bounds,
             bounds: &self.bounds,
             spheres: &self.spheres,
-            baked: &self.baked,
+            baked: self.baked.library(),
         };
         // Advances a chunk and, while each member is at hand, what the next choice between
         // exact and baked reads of it; reports whether an instance changed bucket (clip or
@@ -546,7 +541,7 @@ impl Crowd {
             model_bounds: &self.model_bounds,
             bounds: &self.bounds,
             spheres: &self.spheres,
-            baked: &self.baked,
+            baked: self.baked.library(),
         }
     }
 
@@ -557,7 +552,7 @@ impl Crowd {
             model_bounds: &self.model_bounds,
             bounds: &self.bounds,
             spheres: &self.spheres,
-            baked: &self.baked,
+            baked: self.baked.library(),
         };
         if self.reach_stale {
             for (m, r) in self.members.iter().zip(self.reach.iter_mut()) {
@@ -614,7 +609,7 @@ impl Crowd {
         self.refresh_reach();
         let rule = Rule {
             reach: &self.reach,
-            any_baked: self.baked.matrices() > 0,
+            any_baked: self.baked.library().matrices() > 0,
             mode: self.animation,
             view: self.view,
         };
@@ -704,7 +699,7 @@ impl Crowd {
             lanes: self.lanes,
             stores: self.palette_stores(joints * size_of::<Mat3x4>()),
             model_bounds: &self.model_bounds,
-            baked: &self.baked,
+            baked: self.baked.library(),
         };
         let entries = &self.entries;
         let exact = &self.exact[..entries.len()];
