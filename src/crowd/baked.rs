@@ -164,6 +164,40 @@ impl BakedLibrary {
     }
 }
 
+/// A crowd's baked frames, with a number that changes each time they do, so that a renderer
+/// knows to upload them again.
+#[derive(Default)]
+pub(crate) struct BakedFrames {
+    library: BakedLibrary,
+    generation: u64,
+}
+
+impl BakedFrames {
+    /// Bakes `models` again ([`BakedLibrary::bake`]; `slots` as there) in place of the frames
+    /// before.
+    pub(crate) fn bake(
+        &mut self,
+        models: &[std::sync::Arc<SkinnedModel>],
+        slots: impl Fn(usize) -> usize,
+        settings: BakeSettings,
+    ) -> BakeReport {
+        let (library, report) = BakedLibrary::bake(models, slots, settings);
+        self.library = library;
+        self.generation += 1;
+        report
+    }
+
+    /// The frames (empty until baked).
+    pub(crate) fn library(&self) -> &BakedLibrary {
+        &self.library
+    }
+
+    /// Changes each time the frames do.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
+    }
+}
+
 /// A bound on how far any skinned vertex of `model` lands from its exact place when clip
 /// `clip` is drawn from `baked`, measured at every frame and [`ERROR_SUBSAMPLES`] times
 /// between: linear blend skinning moves a vertex by a weighted mean of its joints'
@@ -211,4 +245,41 @@ pub fn vertex_error_bound(
         }
     }
     worst
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crowd::test_models::stick;
+
+    #[test]
+    fn every_clip_is_baked_the_bind_pose_is_not_and_each_bake_is_a_new_generation() {
+        let models = [stick(2)];
+        let mut frames = BakedFrames::default();
+        assert_eq!(frames.generation(), 0);
+        assert_eq!(frames.library().matrices(), 0);
+        // Two clips, then the bind pose.
+        let report = frames.bake(&models, |_| 3, BakeSettings::default());
+        assert_eq!(frames.generation(), 1);
+        assert_eq!(report.clips, 2);
+        assert!(report.left_out.is_empty(), "{report:?}");
+        let library = frames.library();
+        assert!(library.entry(0).is_some() && library.entry(1).is_some());
+        assert!(library.entry(2).is_none(), "the bind pose has no frames");
+        let second = library.entry(1).expect("baked");
+        assert_eq!(
+            second.base as usize,
+            library.entry(0).expect("baked").clip.palettes().len()
+        );
+
+        // Nothing fits: every clip left out, and still a new generation.
+        let none = BakeSettings {
+            memory_limit: 0,
+            ..BakeSettings::default()
+        };
+        let report = frames.bake(&models, |_| 3, none);
+        assert_eq!(frames.generation(), 2);
+        assert_eq!((report.clips, report.left_out.len()), (0, 2));
+        assert_eq!(frames.library().matrices(), 0);
+    }
 }

@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::error::CrowdError;
 use super::record::InstanceRecord;
 use super::region::HostAllocator;
 use super::ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing};
-use super::system::{Crowd, CrowdError};
+use super::system::Crowd;
 use super::textbook::TextbookModel;
 
 use crate::anim::{Mat3x4, PaletteStores, SkinnedModel};

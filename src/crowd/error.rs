@@ -1,8 +1,39 @@
-//! `RingError`: why a palette ring or the memory under it failed. Its own module, below
-//! `region` and `ring`, so that both can name it while `ring` depends on `region` and not the
-//! reverse.
+//! Why a crowd operation failed: `RingError` for a palette ring or the memory under it,
+//! `CrowdError` for the crowd itself. Their own module, needing nothing of `crowd` but
+//! `record`'s model limit, so that every room can name them while `ring` depends on `region`
+//! and not the reverse, and the crowd's rooms depend on one another one way.
 
 use thiserror::Error;
+
+use super::record::MAX_MODELS;
+
+/// Why a crowd operation failed.
+#[derive(Debug, Error)]
+pub enum CrowdError {
+    /// The thread pool could not be started.
+    #[error("starting {threads} worker threads: {message}")]
+    Pool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why the pool could not be built.
+        message: String,
+    },
+    /// A model id that was never added.
+    #[error("model {0} was never added to this crowd")]
+    UnknownModel(usize),
+    /// More palette entries than a 32-bit palette base can address.
+    #[error("the crowd would need {0} palette matrices; at most 4294967295 are addressable")]
+    TooManyJoints(usize),
+    /// More models than an instance record can name.
+    #[error("a crowd holds at most {MAX_MODELS} models")]
+    TooManyModels,
+    /// The ring could not provide or hold the frame.
+    #[error(transparent)]
+    Ring(#[from] RingError),
+    /// An instance was asked to play a clip its model does not have.
+    #[error(transparent)]
+    Anim(#[from] crate::anim::AnimError),
+}
 
 /// Why a ring could not provide a slot.
 #[derive(Debug, Error)]

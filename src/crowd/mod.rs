@@ -3,27 +3,40 @@
 //! [`PaletteRing`] slot. Knows nothing of Vulkan: the renderer supplies GPU memory through
 //! [`RegionAllocator`] and its fences through [`ReleaseWait`].
 
+mod advance;
 mod baked;
 pub mod bench;
 mod dispatch;
 mod error;
+mod evaluate;
 mod exact_cap;
 #[cfg(test)]
 mod layering;
+mod members;
+mod model_bounds;
+mod palette_choice;
+mod reach;
 mod record;
 mod region;
 mod ring;
+mod slot_order;
 mod synthetic;
 mod system;
+#[cfg(test)]
+mod test_models;
 pub mod textbook;
 pub mod visibility;
+mod workers;
 
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
-pub use error::RingError;
+pub use error::{CrowdError, RingError};
+pub use members::ModelId;
+pub use palette_choice::{AnimationCounts, AnimationMode};
 pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
 pub use region::{
     HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits,
 };
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
+pub use slot_order::Placement;
 pub use synthetic::{SyntheticShape, synthetic_model};
-pub use system::{AnimationCounts, AnimationMode, Crowd, CrowdError, ModelId, Placement};
+pub use system::Crowd;

@@ -10,6 +10,8 @@ use crate::anim::Mat3x4;
 pub const RECORD_BAKED: u32 = 1 << 16;
 /// The model index's bits in [`InstanceRecord::model_flags`].
 pub const RECORD_MODEL_MASK: u32 = 0xffff;
+/// Models a crowd can tell apart in an [`InstanceRecord`] (the bits of [`RECORD_MODEL_MASK`]).
+pub(crate) const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
 
 /// Per-instance data written next to the palettes in the same pass (80 bytes, std430-ready;
 /// `shaders/record.glsl` mirrors it).
