@@ -10,8 +10,6 @@ mod dispatch;
 mod error;
 mod evaluate;
 mod exact_cap;
-#[cfg(test)]
-mod layering;
 mod members;
 mod model_bounds;
 mod palette_choice;
