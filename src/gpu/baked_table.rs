@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::buffer::GpuBuffer;
-use super::context::GpuContext;
-use super::error::GpuError;
+use super::device::buffer::GpuBuffer;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
 use crate::anim::Mat3x4;
 use crate::crowd::Crowd;
 

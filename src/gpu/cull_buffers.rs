@@ -11,10 +11,10 @@ use std::sync::Arc;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 
-use super::buffer::GpuBuffer;
-use super::context::GpuContext;
 use super::cull_data::{CullBound, CullFrame, CullModel, DrawCommand, VIEWS};
-use super::error::GpuError;
+use super::device::buffer::GpuBuffer;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
 use crate::crowd::visibility::LOD_LEVELS;
 
 /// Offsets of descriptor ranges in a buffer: 256 is the largest

@@ -12,7 +12,7 @@ use super::cull_data::{
     CULL_FRUSTUM, CULL_LOD, CULL_OCCLUSION, CULL_SHADOWS, CullBound, CullFrame, CullModel,
     OCCLUDER_RADIUS_PX, OCCLUSION_BLOCK,
 };
-use super::error::GpuError;
+use super::device::error::GpuError;
 use super::graph::Extent;
 use super::model_buffers::GpuModel;
 use super::passes::RenderSettings;

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::context::{ContextOptions, GpuContext};
-use super::error::GpuError;
-use super::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
+use super::device::context::{ContextOptions, GpuContext};
+use super::device::error::GpuError;
+use super::device::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
+use super::device::targets::FrameSync;
 use super::renderer::{Presentation, Renderer};
-use super::renderer_io::{FrameInputs, FrameSync, FrameTimes};
+use super::renderer_io::{FrameInputs, FrameTimes};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::Crowd;
 

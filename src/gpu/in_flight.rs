@@ -6,9 +6,9 @@ use std::sync::Arc;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 
-use super::buffer::GpuBuffer;
-use super::context::GpuContext;
-use super::error::{GpuError, VkContext};
+use super::device::buffer::GpuBuffer;
+use super::device::context::GpuContext;
+use super::device::error::{GpuError, VkContext};
 use super::uniforms::FrameData;
 
 /// Passes timed per frame (each adds a pair of timestamps after the frame's own pair).

@@ -8,25 +8,17 @@
 //! validation messages and RenderDoc captures read in the program's own words.
 
 mod baked_table;
-mod buffer;
-mod capture;
-mod context;
 mod cull_buffers;
 pub mod cull_data;
 mod cull_inputs;
+pub mod device;
 mod draw_stats;
-mod error;
-pub mod fault;
 mod gpu_timings;
 pub mod graph;
 mod headless_renderer;
-mod image;
 mod in_flight;
-mod instance;
 mod model_buffers;
-mod offscreen;
 pub mod passes;
-mod physical;
 pub mod pipeline_builder;
 mod pipeline_set;
 mod record_frame;
@@ -37,30 +29,27 @@ mod samplers;
 /// The numbers the shaders and the Rust side share (bindings, flags, workgroup sizes), which
 /// `build.rs` passes to every shader as macros.
 pub mod shader_interface;
-pub mod shaders;
-mod submit;
-mod swapchain;
-mod texture;
 mod transients;
 mod uniform_packing;
 mod uniforms;
-mod validation;
 
-pub use capture::{CaptureOutcome, FrameCapture};
-pub use context::{ContextOptions, GpuContext, WindowHandles};
+pub use device::capture::{CaptureOutcome, FrameCapture};
+pub use device::context::{ContextOptions, GpuContext, WindowHandles};
+pub use device::error::{GpuError, INSTALL_HINT};
+pub use device::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
+pub use device::swapchain::{Acquired, PresentMode, Swapchain};
+pub use device::targets::{FrameSync, TargetImage};
+pub use device::texture::TexelSpace;
+pub use device::texture::{
+    BlockUpload, DECODE_BC_ON_CPU_ENV, block_format, mip_chain, samples as device_samples_format,
+};
+pub use device::validation::{validation_messages, validation_wanted};
+pub use device::{fault, shaders};
 pub use draw_stats::DrawStats;
-pub use error::{GpuError, INSTALL_HINT};
 pub use headless_renderer::HeadlessRenderer;
-pub use offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
 pub use passes::{DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, default_msaa};
 pub use pipeline_builder::Culling;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
-pub use renderer_io::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
+pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
 pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
-pub use swapchain::{Acquired, PresentMode, Swapchain};
-pub use texture::TexelSpace;
-pub use texture::{
-    BlockUpload, DECODE_BC_ON_CPU_ENV, block_format, mip_chain, samples as device_samples_format,
-};
 pub use uniforms::{DrawConstants, FrameData, ViewMode};
-pub use validation::{validation_messages, validation_wanted};

@@ -13,11 +13,11 @@ use std::sync::Arc;
 use ash::vk;
 use glam::Vec4;
 
-use super::buffer::GpuBuffer;
-use super::context::GpuContext;
-use super::error::GpuError;
-use super::image::GpuImage;
-use super::texture::{self, BlockUpload, TexelSpace};
+use super::device::buffer::GpuBuffer;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
+use super::device::image::GpuImage;
+use super::device::texture::{self, BlockUpload, TexelSpace};
 use super::uniforms::DrawConstants;
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::visibility::LOD_LEVELS;

@@ -11,10 +11,10 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::context::GpuContext;
 use super::cull_data::DrawViews;
-use super::error::{GpuError, VkContext};
-use super::shaders::ShaderModule;
+use super::device::context::GpuContext;
+use super::device::error::{GpuError, VkContext};
+use super::device::shaders::ShaderModule;
 use super::uniforms::DrawConstants;
 use crate::anim::Vertex;
 

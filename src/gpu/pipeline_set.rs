@@ -5,11 +5,11 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::context::GpuContext;
-use super::error::GpuError;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
+use super::device::shaders::ShaderModule;
 use super::passes::{DEPTH_FORMAT, NORMAL_FORMAT};
 use super::pipeline_builder::{Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput};
-use super::shaders::ShaderModule;
 
 /// Every pipeline the passes draw with.
 pub struct Pipelines {

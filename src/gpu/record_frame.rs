@@ -5,8 +5,8 @@
 
 use ash::vk;
 
-use super::context::GpuContext;
-use super::error::GpuError;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
 use super::graph::{Barrier, BarrierScratch, record_barriers};
 use super::in_flight::{InFlightFrame, MAX_PASSES};
 use super::passes::{CompiledFrame, FrameBindings, FrameShared, PassRecording};

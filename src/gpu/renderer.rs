@@ -13,7 +13,7 @@
 //! [`super::transients`], samplers and default textures in [`super::samplers`], uniforms in
 //! [`super::uniforms`], culling inputs in [`super::cull_inputs`], timings in
 //! [`super::gpu_timings`], statistics in [`super::draw_stats`], the baked frames in
-//! [`super::baked_table`], the submit in [`super::submit`].
+//! [`super::baked_table`], the submit in [`super::device::submit`].
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -24,11 +24,14 @@ use ash::vk;
 use glam::Vec4;
 
 use super::baked_table::BakedTable;
-use super::context::GpuContext;
 use super::cull_buffers::{CullBuffers, CullSizes};
 use super::cull_inputs::{CullInputWriter, CullInputs, view_scale};
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
+use super::device::submit::submit_frame;
+use super::device::targets::{FrameSync, TargetImage};
+use super::device::texture::BlockUpload;
 use super::draw_stats::{DrawStats, DrawStatsReader};
-use super::error::GpuError;
 use super::gpu_timings::GpuTimings;
 use super::graph::BarrierScratch;
 use super::in_flight::InFlightFrame;
@@ -40,11 +43,9 @@ use super::passes::{
 use super::pipeline_builder::Culling;
 use super::pipeline_set::{self, Pipelines};
 use super::record_frame::record_frame;
-use super::renderer_io::{FrameInputs, FrameSync, FrameTimes, PassTime, TargetImage};
+use super::renderer_io::{FrameInputs, FrameTimes, PassTime};
 use super::ring_memory::{DeviceRingAllocator, Timeline};
 use super::samplers::SharedSamplers;
-use super::submit::submit_frame;
-use super::texture::BlockUpload;
 use super::transients::TransientPool;
 use super::uniform_packing::pack_frame;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
@@ -124,7 +125,7 @@ impl Renderer {
             sample_count(settings.msaa),
         )?;
         let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)
-            .map_err(|e| GpuError::Crowd(e.into()))?;
+            .map_err(|e| GpuError::from(crate::crowd::CrowdError::from(e)))?;
         let frames = (0..ring.slot_count())
             .map(|i| InFlightFrame::new(ctx, i))
             .collect::<Result<Vec<_>, _>>()?;
@@ -425,12 +426,12 @@ impl Renderer {
 
         // 4. Submit: the timeline value releases the slot and the frame in flight.
         let value = self.last_value + 1;
-        if super::fault::device_lost_at(self.frame_number + 1) {
+        if super::device::fault::device_lost_at(self.frame_number + 1) {
             return Err(GpuError::DeviceLost {
                 what: format!(
                     "submitting frame {} (injected by {})",
                     self.frame_number + 1,
-                    super::fault::FAULT_ENV
+                    super::device::fault::FAULT_ENV
                 ),
             });
         }
@@ -580,5 +581,11 @@ impl Drop for Renderer {
         if let Err(e) = self.wait_idle() {
             log::warn!("waiting for the last frame: {e}");
         }
+    }
+}
+
+impl From<crate::crowd::CrowdError> for GpuError {
+    fn from(e: crate::crowd::CrowdError) -> Self {
+        GpuError::Upstream(Box::new(e))
     }
 }

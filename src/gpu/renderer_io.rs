@@ -2,7 +2,6 @@
 //! ([`FrameInputs`]), the image drawn into and the semaphores around it ([`TargetImage`],
 //! [`FrameSync`]), and what the frame cost ([`FrameTimes`], [`PassTime`]).
 
-use ash::vk;
 use glam::{Mat4, Vec3, Vec4};
 
 use super::uniforms::ViewMode;
@@ -77,24 +76,6 @@ impl FrameInputs {
             view_mode,
         }
     }
-}
-
-/// The image a frame is drawn into.
-#[derive(Clone, Copy, Debug)]
-pub struct TargetImage {
-    /// The image.
-    pub image: vk::Image,
-    /// Its view.
-    pub view: vk::ImageView,
-}
-
-/// Semaphores a windowed frame waits on and signals (binary; none when headless).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FrameSync {
-    /// Signalled when the swapchain image is acquired.
-    pub wait: Option<vk::Semaphore>,
-    /// Signalled when rendering is done, for presentation.
-    pub signal: Option<vk::Semaphore>,
 }
 
 /// What a frame cost.

@@ -12,9 +12,9 @@ use std::time::Duration;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 
-use super::buffer::GpuBuffer;
-use super::context::GpuContext;
-use super::error::{GpuError, VkContext};
+use super::device::buffer::GpuBuffer;
+use super::device::context::GpuContext;
+use super::device::error::{GpuError, VkContext};
 use crate::crowd::{
     MappedRegion, REGION_ALIGN, RegionAllocator, ReleaseWait, RingError, RingLimits,
 };

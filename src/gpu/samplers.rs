@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::context::GpuContext;
-use super::error::GpuError;
-use super::image::GpuImage;
-use super::texture::{self, Sampler, TexelSpace, sampler};
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
+use super::device::image::GpuImage;
+use super::device::texture::{self, Sampler, TexelSpace, sampler};
 use crate::asset::texture::Decoded;
 
 /// The objects behind [`Samplers`]; see the module documentation.

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use ash::vk;
 
-use super::context::GpuContext;
-use super::error::GpuError;
+use super::device::context::GpuContext;
+use super::device::error::GpuError;
+use super::device::image::{GpuImage, ImageInfo};
 use super::graph::{ImageKind, Plan, ResourceId};
-use super::image::{GpuImage, ImageInfo};
 use super::passes::AO_FORMAT;
 
 /// The transient images of every compiled graph, shared by name: one shadow map, one depth

@@ -6,7 +6,7 @@ use ash::vk;
 use super::PassRecording;
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::cull_data::DrawCommand;
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::pipeline_builder::{
     BINDING_BAKED, BINDING_BASE_COLOR, BINDING_FRAME, BINDING_NORMAL, BINDING_PALETTES,
     BINDING_RECORDS, BINDING_VISIBLE, Pipeline,

@@ -8,7 +8,7 @@ use ash::vk;
 
 use super::{FrameDeclaration, PassRecording};
 use crate::gpu::cull_data::{CULL_GROUP, DrawViews, EARLY_VIEWS};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Stages};
 use crate::gpu::pipeline_builder::{
     CULL_BOUNDS, CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME,

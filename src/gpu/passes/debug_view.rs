@@ -5,7 +5,7 @@
 use ash::vk;
 
 use super::{FrameDeclaration, PassRecording};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, ResourceId, Stages};
 use crate::gpu::pipeline_builder::BINDING_DEBUG_SOURCE;
 use crate::gpu::uniforms::ViewMode;

@@ -8,7 +8,7 @@ use ash::vk;
 
 use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
 use crate::gpu::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::Access;
 
 /// The first prepass's name in labels, timings and statistics.

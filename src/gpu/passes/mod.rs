@@ -26,7 +26,7 @@ mod tests;
 
 use ash::vk;
 
-use super::error::GpuError;
+use super::device::error::GpuError;
 use super::graph::{GraphBuilder, PassBuilder, Plan};
 use super::uniforms::ViewMode;
 pub use recording::{

@@ -9,7 +9,7 @@ use ash::vk;
 use super::cull::{Output, declare_draws, dispatch, draws};
 use super::{FrameDeclaration, PassRecording};
 use crate::gpu::cull_data::{CULL_GROUP, OCCLUSION_BLOCK, VIEW_CAMERA_LATE};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Extent, Stages};
 use crate::gpu::pipeline_builder::{
     COMPUTE_DEPTH, COMPUTE_OUTPUT, CULL_CANDIDATES, CULL_OCCLUSION_DEPTH, CULL_OUTPUT,

@@ -5,7 +5,7 @@
 use ash::vk;
 
 use super::{FrameDeclaration, PassRecording};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::Access;
 
 /// The pass's name in labels, timings and statistics.

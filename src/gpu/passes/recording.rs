@@ -9,9 +9,9 @@ use std::ops::Range;
 use ash::vk;
 
 use super::{FrameIds, FrameShape};
-use crate::gpu::context::GpuContext;
 use crate::gpu::cull_buffers::{CullBuffers, CullSizes, InputsLayout};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::context::GpuContext;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Bound, Plan, Step, StepUse};
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::pipeline_builder::{BINDING_AO, BINDING_FRAME, BINDING_SHADOW_MAP, Pipeline};

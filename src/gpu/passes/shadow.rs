@@ -6,7 +6,7 @@ use ash::vk;
 
 use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
 use crate::gpu::cull_data::VIEW_SHADOW;
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::Access;
 
 /// The pass's name in labels, timings and statistics.

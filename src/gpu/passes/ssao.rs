@@ -5,7 +5,7 @@
 use ash::vk;
 
 use super::{AO_SCALE, FrameDeclaration, PassRecording};
-use crate::gpu::error::GpuError;
+use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Extent, ResourceId, Stages};
 use crate::gpu::pipeline_builder::{
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,

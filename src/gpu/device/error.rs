@@ -60,9 +60,10 @@ pub enum GpuError {
     /// The window system failed.
     #[error("window: {0}")]
     Window(String),
-    /// The palette ring or crowd failed.
+    /// Something the renderer drives failed (the palette ring, the crowd writing into it);
+    /// converted where the renderer meets it, so this floor names none of them.
     #[error(transparent)]
-    Crowd(#[from] crate::crowd::CrowdError),
+    Upstream(Box<dyn std::error::Error + Send + Sync>),
     /// The frame graph rejected its passes.
     #[error("frame graph: {0}")]
     Graph(String),

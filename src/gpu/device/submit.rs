@@ -6,7 +6,7 @@ use ash::vk;
 
 use super::context::GpuContext;
 use super::error::GpuError;
-use super::renderer_io::FrameSync;
+use super::targets::FrameSync;
 
 /// Submits `cmd`. `wait_stage`: where the graph first uses the target, at which the
 /// acquire semaphore (if any) is waited on; `timeline` is signalled to `value` when every

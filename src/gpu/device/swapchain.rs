@@ -7,7 +7,7 @@ use ash::vk;
 
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
-use super::renderer_io::{FrameSync, TargetImage};
+use super::targets::{FrameSync, TargetImage};
 
 /// `--present-mode`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

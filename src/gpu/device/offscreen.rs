@@ -11,7 +11,7 @@ use super::buffer::GpuBuffer;
 use super::context::GpuContext;
 use super::error::GpuError;
 use super::image::{GpuImage, ImageInfo};
-use super::renderer_io::TargetImage;
+use super::targets::TargetImage;
 
 /// sRGB-encoded RGBA8: what a PNG holds, so the readback needs no conversion.
 pub const OFFSCREEN_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
