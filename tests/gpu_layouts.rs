@@ -1,17 +1,20 @@
 //! The GLSL layouts in `shaders/` and the Rust structs they mirror stay in step, and every
 //! descriptor binding a shader declares is the `src/gpu/shader_interface.rs` constant of its
-//! name, with the descriptor type of its layout.
+//! name, with the descriptor type the shaders of its family share (the pipelines' layouts are
+//! read from the shaders themselves, `src/gpu/device/pipeline.rs`, and the passes bind by
+//! these names: a name's number and type agreeing across shaders is what lets one set of
+//! binds serve several pipelines).
 //!
 //! Reads the SPIR-V the library embeds (compiled with debug info, so names survive) with a
 //! small reader written here, and compares every member offset, array stride and block size
 //! the compiler chose with `offset_of!` / `size_of!` of the Rust side: `InstanceRecord`
 //! (`src/crowd/record.rs`), `Mat3x4` (`src/anim/matrix.rs`), `FrameData` and `DrawConstants`
 //! (`src/gpu/uniforms.rs`), and the vertex input of the skinned pipeline
-//! (`src/gpu/pipeline_builder.rs`) against the shader's `in_*` locations and types. Every module the
+//! (`src/gpu/device/pipeline.rs`) against the shader's `in_*` locations and types. Every module the
 //! frame graph uses is read (forward, shadow, depth/normal prepass, SSAO compute, debug
 //! view): all that include `frame.glsl` must agree on the `Frame` block and its binding.
-//! Needs no GPU (`tests/gpu_shader_bindings.rs` checks the same bindings against the layouts
-//! the device is given).
+//! Needs no GPU (`tests/gpu_shader_bindings.rs` builds every pipeline the passes register
+//! under the validation layer).
 
 use std::collections::HashMap;
 use std::mem::{offset_of, size_of, size_of_val};
@@ -21,14 +24,14 @@ use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
-use throng::gpu::pipeline_builder::{
+use throng::gpu::shader_interface::SHADER_DEFINES;
+use throng::gpu::shader_interface::{
     BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE, BINDING_FRAME,
     BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE,
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS,
     CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS,
     CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
 };
-use throng::gpu::shader_interface::SHADER_DEFINES;
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
     FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG, GROUND_VERT, OCCLUSION_DEPTH_COMP,
@@ -664,7 +667,7 @@ fn instance_records_match_the_rust_struct() {
 }
 
 /// Every storage buffer the skinned passes declare sits at the binding the renderer pushes
-/// it to (`gpu::pipeline_builder::BINDING_*`).
+/// it to (`gpu::shader_interface::BINDING_*`).
 #[test]
 fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     let expected = [
@@ -684,7 +687,7 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     }
 }
 
-/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::pipeline_builder::CULL_*`.
+/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::shader_interface::CULL_*`.
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
@@ -934,7 +937,7 @@ fn the_draw_push_constants_match_draw_constants() {
     );
 }
 
-/// One vertex attribute of the skinned pipeline as `src/gpu/pipeline_builder.rs` declares it:
+/// One vertex attribute of the skinned pipeline as `src/gpu/device/pipeline.rs` declares it:
 /// `attr(LOCATION, vk::Format::FORMAT, offset_of!(Vertex, FIELD))`.
 #[derive(Debug)]
 struct Attribute {
@@ -946,7 +949,7 @@ struct Attribute {
 /// The attributes, read from the source: the pipeline keeps them private, so this is the way
 /// to tie the shader's locations to the Rust fields without changing `src/`.
 fn pipeline_attributes() -> Vec<Attribute> {
-    let source: String = include_str!("../src/gpu/pipeline_builder.rs")
+    let source: String = include_str!("../src/gpu/device/pipeline.rs")
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
@@ -959,7 +962,7 @@ fn pipeline_attributes() -> Vec<Attribute> {
         };
         let rest = &rest[digits.len()..];
         let rest = rest.strip_prefix(",vk::Format::").unwrap_or_else(|| {
-            panic!("pipeline_builder.rs: attr({location}, ...) without vk::Format")
+            panic!("device/pipeline.rs: attr({location}, ...) without vk::Format")
         });
         let format: String = rest
             .chars()
@@ -967,7 +970,7 @@ fn pipeline_attributes() -> Vec<Attribute> {
             .collect();
         let rest = &rest[format.len()..];
         let rest = rest.strip_prefix(",offset_of!(Vertex,").unwrap_or_else(|| {
-            panic!("pipeline_builder.rs: attr({location}, ...) without offset_of!(Vertex, ...)")
+            panic!("device/pipeline.rs: attr({location}, ...) without offset_of!(Vertex, ...)")
         });
         let field: String = rest
             .chars()
@@ -1047,7 +1050,7 @@ fn skinned_vertex_input_matches_the_shader_locations() {
     assert_eq!(
         locations,
         [0, 1, 2, 3, 4, 5],
-        "pipeline_builder.rs attributes: {attributes:?}"
+        "device/pipeline.rs attributes: {attributes:?}"
     );
     let zero = Vertex::zeroed();
     let field_sizes: HashMap<&str, (usize, usize)> = [
@@ -1110,7 +1113,7 @@ fn skinned_vertex_input_matches_the_shader_locations() {
         assert_eq!(
             m.decoration(id, DEC_LOCATION),
             Some(&[a.location][..]),
-            "pipeline_builder.rs feeds Vertex::{} to location {}, the shader reads {var} elsewhere",
+            "device/pipeline.rs feeds Vertex::{} to location {}, the shader reads {var} elsewhere",
             a.field,
             a.location
         );
@@ -1177,8 +1180,7 @@ fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does()
 // Bindings: every resource a shader declares, against src/gpu/shader_interface.rs.
 // ---------------------------------------------------------------------------------------
 
-/// A descriptor type, as the SPIR-V declares it and the layouts in `src/gpu/pipeline_builder.rs`
-/// create it.
+/// A descriptor type, as the SPIR-V declares it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Descriptor {
     StorageBuffer,
@@ -1247,11 +1249,11 @@ fn resources(m: &Module) -> Vec<Resource> {
 
 /// The compute layout's shaders (`Pipeline::compute` in `src/gpu/pipelines.rs`).
 const COMPUTE_SHADERS: &[&str] = &["ssao.comp", "ssao_blur.comp", "occlusion_depth.comp"];
-/// The culling layout's shaders (`Pipeline::compute_with(.., layouts.cull, ..)`).
+/// The culling shaders (they share the culling inputs' names and numbers).
 const CULL_SHADERS: &[&str] = &["cull.comp", "cull_late.comp", "cull_draws.comp"];
 
-/// One of the three set layouts of `src/gpu/pipeline_builder.rs`: its binding constants (name as the
-/// shaders write it, the Rust value) and, for each resource the shaders of that layout may
+/// One family of shaders (graphics, culling, screen-space compute): its binding constants
+/// (name as the shaders write it, the Rust value) and, for each resource its shaders may
 /// declare, which constant it sits at and its descriptor type.
 struct LayoutTable {
     name: &'static str,

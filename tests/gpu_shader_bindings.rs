@@ -1,125 +1,147 @@
-//! Every shader against the descriptor set layout its pipeline is built with (`Layouts` in
-//! `src/gpu/pipeline.rs`), with the validation layer on: a binding a shader declares that the
-//! layout lacks, or holds with another descriptor type or stage, is a validation message when
-//! the pipeline is created. The shaders take their numbers from `src/gpu/shader_interface.rs`
-//! and so do the layouts; this fails when one side stops doing so (a literal, another constant,
-//! another descriptor type). `tests/gpu_layouts.rs` checks the SPIR-V's side without a device.
+//! Every pipeline the passes register, built as the renderer builds it (layouts read from its
+//! shaders, `src/gpu/device/pipeline.rs`) under the validation layer: over every view, sample
+//! count, prepass and face-culling setting, no pipeline may draw a message when it is made.
+//! `tests/gpu_layouts.rs` checks the SPIR-V's side without a device.
 //!
-//! One test in this file: its last step provokes a message on purpose (a shader against the
-//! wrong layout), proving the layer checks bindings at all; that must not fail another test.
+//! One test in this file: its last step provokes a message on purpose (a descriptor pushed as
+//! another kind than the layout's binding), proving the layer checks what is pushed against
+//! the layouts at all; that must not fail another test.
 
 mod gpu_common;
 
+use std::collections::HashSet;
+
 use ash::vk;
-use throng::gpu::passes::{DEPTH_FORMAT, NORMAL_FORMAT};
-use throng::gpu::pipeline_builder::{
-    Culling, DepthState, Layouts, Pipeline, PipelineDesc, VertexInput,
-};
-use throng::gpu::shaders::{self, ShaderModule};
-use throng::gpu::{OFFSCREEN_FORMAT, validation_messages};
+use gpu_allocator::MemoryLocation;
+use throng::gpu::device::buffer::GpuBuffer;
+use throng::gpu::device::pipeline::{PipelineCache, PipelineDesc, PipelineKind};
+use throng::gpu::passes::compile;
+use throng::gpu::settings::GraphKey;
+use throng::gpu::{Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages};
+
+/// Every pipeline description any frame registers.
+fn every_pipeline() -> Vec<PipelineDesc> {
+    let mut all = HashSet::new();
+    for view in [
+        ViewMode::Final,
+        ViewMode::Silhouette,
+        ViewMode::Ao,
+        ViewMode::Normals,
+        ViewMode::Depth,
+        ViewMode::Shadow,
+    ] {
+        for msaa in [1, 4] {
+            for prepass in [true, false] {
+                for culling in [Culling::Back, Culling::Front, Culling::None] {
+                    let settings = RenderSettings {
+                        msaa,
+                        prepass,
+                        ssao: prepass,
+                        ..RenderSettings::default()
+                    };
+                    let key = GraphKey {
+                        view,
+                        readback: true,
+                        present: false,
+                    };
+                    let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
+                        .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));
+                    all.extend(frame.pipeline_descs.iter().copied());
+                }
+            }
+        }
+    }
+    all.into_iter().collect()
+}
 
 #[test]
-fn every_shader_matches_the_layout_of_its_pipeline() {
+fn every_pipeline_the_passes_register_builds_without_a_message() {
     let Some(ctx) = gpu_common::validated_context() else {
         return;
     };
-    let layouts = Layouts::new(&ctx).expect("layouts");
-    let module = |name: &str, spirv: &[u8]| ShaderModule::new(&ctx, name, spirv).expect(name);
-    let depth = |compare| {
-        Some(DepthState {
-            format: DEPTH_FORMAT,
-            compare,
-            write: true,
-            bias: None,
-        })
-    };
-
-    // The vertex and fragment pairs the passes draw with (src/gpu/pipelines.rs).
-    let skinned = module("skinned.vert", shaders::SKINNED_VERT);
-    let ground = module("ground.vert", shaders::GROUND_VERT);
-    let fullscreen = module("fullscreen.vert", shaders::FULLSCREEN_VERT);
-    let shadow = module("shadow.vert", shaders::SHADOW_VERT);
-    let frag = |name: &str, spirv: &[u8]| Some(module(name, spirv));
-    let graphics = [
-        (
-            "forward",
-            &skinned,
-            frag("skinned.frag", shaders::SKINNED_FRAG),
-        ),
-        (
-            "depth+normal",
-            &skinned,
-            frag("depth_normal.frag", shaders::DEPTH_NORMAL_FRAG),
-        ),
-        ("ground", &ground, frag("ground.frag", shaders::GROUND_FRAG)),
-        (
-            "ground depth+normal",
-            &ground,
-            frag("ground_normal.frag", shaders::GROUND_NORMAL_FRAG),
-        ),
-        (
-            "debug view",
-            &fullscreen,
-            frag("debug_view.frag", shaders::DEBUG_VIEW_FRAG),
-        ),
-        ("shadow", &shadow, None),
-    ];
-    let mut pipelines = Vec::new();
-    for (name, vert, frag) in &graphics {
-        let input = match *name {
-            "forward" | "depth+normal" => VertexInput::Skinned,
-            "shadow" => VertexInput::SkinnedPosition,
-            _ => VertexInput::Generated,
-        };
-        let color = match *name {
-            "shadow" => None,
-            "depth+normal" | "ground depth+normal" => Some(NORMAL_FORMAT),
-            _ => Some(OFFSCREEN_FORMAT),
-        };
-        let desc = PipelineDesc {
-            name,
-            input,
-            color,
-            depth: if *name == "debug view" {
-                None
-            } else {
-                depth(vk::CompareOp::LESS)
-            },
-            culling: Culling::Back,
-            samples: vk::SampleCountFlags::TYPE_1,
-        };
-        pipelines.push(Pipeline::new(&ctx, &layouts, &desc, vert, frag.as_ref()).expect(name));
+    let descs = every_pipeline();
+    let shaders: HashSet<&str> = descs.iter().flat_map(PipelineDesc::shaders).collect();
+    // Every compiled shader is used by some pipeline (none is left behind).
+    for (name, _) in throng::gpu::shaders::ALL {
+        assert!(shaders.contains(name), "no pass uses shaders/{name}");
     }
-    let compute = [
-        ("ssao.comp", shaders::SSAO_COMP, layouts.compute),
-        ("ssao_blur.comp", shaders::SSAO_BLUR_COMP, layouts.compute),
-        (
-            "occlusion_depth.comp",
-            shaders::OCCLUSION_DEPTH_COMP,
-            layouts.compute,
-        ),
-        ("cull.comp", shaders::CULL_COMP, layouts.cull),
-        ("cull_late.comp", shaders::CULL_LATE_COMP, layouts.cull),
-        ("cull_draws.comp", shaders::CULL_DRAWS_COMP, layouts.cull),
-    ];
-    for (name, spirv, layout) in compute {
-        let shader = module(name, spirv);
-        pipelines.push(Pipeline::compute_with(&ctx, layout, name, &shader).expect(name));
+    let mut cache = PipelineCache::new(&ctx);
+    for desc in &descs {
+        cache
+            .get(desc)
+            .unwrap_or_else(|e| panic!("{}: {e}", desc.name));
     }
+    assert_eq!(cache.len(), descs.len());
     assert_eq!(
         validation_messages(),
         0,
-        "a shader's bindings differ from its pipeline's layout (see the log above)"
+        "a pipeline drew validation messages when it was made (see the log above)"
     );
 
-    // The control: the culling shader against the compute layout (storage buffers where that
-    // has images, bindings it lacks) must be reported, or the check above proves nothing.
-    let cull = module("cull.comp", shaders::CULL_COMP);
-    let wrong = Pipeline::compute_with(&ctx, layouts.compute, "cull.comp, wrong layout", &cull);
-    drop(wrong);
+    // The control: a descriptor pushed as another kind than its binding holds (a uniform
+    // buffer where the culling shader reads a storage buffer) must be reported, or the check
+    // above proves nothing about what the layouts hold.
+    let cull = descs
+        .iter()
+        .find(|d| d.kind == PipelineKind::Compute("cull.comp"))
+        .expect("the culling pipeline");
+    let pipeline = cache.get(cull).expect("built");
+    let records = pipeline
+        .binding("Records")
+        .expect("cull.comp reads Records");
+    assert_eq!(records.kind, vk::DescriptorType::STORAGE_BUFFER);
+    let buffer = GpuBuffer::new(
+        &ctx,
+        "control buffer",
+        256,
+        vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::UNIFORM_BUFFER,
+        MemoryLocation::GpuOnly,
+        256,
+    )
+    .expect("a buffer");
+    let info = [vk::DescriptorBufferInfo {
+        buffer: buffer.buffer,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }];
+    let wrong = [vk::WriteDescriptorSet::default()
+        .dst_binding(records.binding)
+        .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
+        .buffer_info(&info)];
+    // Recorded only, never submitted.
+    // SAFETY: a pool and a buffer recorded and destroyed here, with a live pipeline.
+    unsafe {
+        let device = &ctx.device;
+        let pool = device
+            .create_command_pool(
+                &vk::CommandPoolCreateInfo::default().queue_family_index(ctx.physical.queue_family),
+                None,
+            )
+            .expect("a command pool");
+        let cmd = device
+            .allocate_command_buffers(
+                &vk::CommandBufferAllocateInfo::default()
+                    .command_pool(pool)
+                    .level(vk::CommandBufferLevel::PRIMARY)
+                    .command_buffer_count(1),
+            )
+            .expect("a command buffer")[0];
+        device
+            .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default())
+            .expect("begin");
+        device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
+        ctx.push_descriptor.cmd_push_descriptor_set(
+            cmd,
+            vk::PipelineBindPoint::COMPUTE,
+            pipeline.layout.layout,
+            0,
+            &wrong,
+        );
+        device.end_command_buffer(cmd).expect("end");
+        device.destroy_command_pool(pool, None);
+    }
     assert!(
         validation_messages() > 0,
-        "the validation layer let a shader through against a layout without its bindings"
+        "the validation layer let a dispatch through without its descriptors"
     );
-    drop(pipelines);
 }

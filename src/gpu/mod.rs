@@ -1,42 +1,48 @@
-//! The Vulkan renderer: device and memory ([`GpuContext`], gpu-allocator), the palette ring's
-//! mapped memory and timeline ([`DeviceRingAllocator`], [`Timeline`]), the frame graph
-//! ([`graph`]), pipelines and passes, and the two ways frames leave: an [`Offscreen`] image
-//! read back to PNG, or a window's [`Swapchain`].
+//! The Vulkan renderer, on two floors.
+//!
+//! - **The device floor** ([`device`]): instance, device, memory, buffers, images, textures,
+//!   shader modules and pipelines with layouts read from their shaders, the swapchain, the
+//!   offscreen target, submission, validation and capture. It knows nothing of crowds,
+//!   scenes or passes.
+//! - **The renderer floor** above it: the generic frame graph ([`graph`]), what a frame is
+//!   asked to be ([`settings`]), the frame's passes ([`passes`], one file each, owning what
+//!   they make), recording them ([`recording`]), what they make kept across frames
+//!   ([`resources`]), the frame-wide inputs (the palette ring's mapped memory and timeline in
+//!   [`DeviceRingAllocator`] and [`Timeline`], the uniforms in [`uniforms`], the culling inputs
+//!   in [`culling`]), timings, and the [`Renderer`] that runs a frame top-down.
 //!
 //! Depends on `anim` and `crowd` (and on nothing that knows file formats); they know nothing
 //! of it. Every Vulkan object gets a debug name and every pass a debug label of its name, so
 //! validation messages and RenderDoc captures read in the program's own words.
 
 mod baked_table;
-mod cull_buffers;
-pub mod cull_data;
-mod cull_inputs;
+pub mod culling;
 pub mod device;
-mod draw_stats;
-mod gpu_timings;
 pub mod graph;
 mod headless_renderer;
 mod in_flight;
 mod model_buffers;
 pub mod passes;
-pub mod pipeline_builder;
-mod pipeline_set;
-mod record_frame;
+pub mod recording;
 mod renderer;
 mod renderer_io;
+pub mod resources;
 mod ring_memory;
 mod samplers;
-/// The numbers the shaders and the Rust side share (bindings, flags, workgroup sizes), which
-/// `build.rs` passes to every shader as macros.
+pub mod settings;
+/// The numbers the shaders and the Rust side share (flags, views, sizes, and the bindings
+/// of shared includes), which `build.rs` passes to every shader as macros.
 pub mod shader_interface;
-mod transients;
-mod uniform_packing;
-mod uniforms;
+mod timings;
+pub mod uniforms;
 
+pub use culling::data as cull_data;
+pub use culling::stats::DrawStats;
 pub use device::capture::{CaptureOutcome, FrameCapture};
 pub use device::context::{ContextOptions, GpuContext, WindowHandles};
 pub use device::error::{GpuError, INSTALL_HINT};
 pub use device::offscreen::{OFFSCREEN_FORMAT, Offscreen, Pixels};
+pub use device::pipeline::Culling;
 pub use device::swapchain::{Acquired, PresentMode, Swapchain};
 pub use device::targets::{FrameSync, TargetImage};
 pub use device::texture::TexelSpace;
@@ -45,11 +51,9 @@ pub use device::texture::{
 };
 pub use device::validation::{validation_messages, validation_wanted};
 pub use device::{fault, shaders};
-pub use draw_stats::DrawStats;
 pub use headless_renderer::HeadlessRenderer;
-pub use passes::{DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, default_msaa};
-pub use pipeline_builder::Culling;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
 pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
-pub use uniforms::{DrawConstants, FrameData, ViewMode};
+pub use settings::{DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa};
+pub use uniforms::{DrawConstants, FrameData};

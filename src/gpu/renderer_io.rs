@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3, Vec4};
 
-use super::uniforms::ViewMode;
+use super::settings::ViewMode;
 use crate::scene::{Camera, Light};
 
 /// Camera, light, ground and view of a frame (from `scene`).

@@ -1,5 +1,8 @@
-// The numbers the GLSL in shaders/ and the Rust side must agree on: descriptor bindings,
-// flags, counts and workgroup sizes, each defined once, here. build.rs includes this file and
+// The numbers the GLSL in shaders/ and the Rust side must agree on (flags, views, counts,
+// sizes), and the binding numbers of the resources the shared includes declare, each defined
+// once, here. The Rust side binds descriptors by the shaders' names and reads each
+// pipeline's layout and workgroup size from its SPIR-V (src/gpu/device/pipeline.rs), so a
+// new shader may number its own bindings in the GLSL. build.rs includes this file and
 // hands every SHADER_DEFINES entry to shaderc as a preprocessor macro, so a shader writes
 // `binding = BINDING_RECORDS` or `local_size_x = CULL_GROUP` and a name it misspells fails
 // the build.

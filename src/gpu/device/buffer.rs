@@ -11,6 +11,10 @@ use gpu_allocator::vulkan::{Allocation, AllocationCreateDesc, AllocationScheme};
 use super::context::GpuContext;
 use super::error::{GpuError, VkContext};
 
+/// The largest `minStorageBufferOffsetAlignment` Vulkan allows: ranges bound at multiples
+/// of it are aligned on every device.
+pub const MAX_OFFSET_ALIGNMENT: u64 = 256;
+
 /// A buffer and its memory; see the module documentation.
 pub struct GpuBuffer {
     ctx: Arc<GpuContext>,

@@ -131,20 +131,20 @@
 //!   should use a depth-only format such as `D32_SFLOAT`.
 
 mod access;
+mod barriers;
 mod builder;
 mod compile;
 mod declaration;
 mod error;
 mod plan;
-mod record;
 mod resource;
 mod state;
 #[cfg(test)]
 mod tests;
 
 pub use access::{Access, AccessInfo, Stages};
+pub use barriers::{BarrierScratch, Bound, record_barriers};
 pub use builder::{GraphBuilder, PassBuilder};
 pub use error::GraphError;
 pub use plan::{Barrier, Plan, Step, StepUse};
-pub use record::{BarrierScratch, Bound, record_barriers};
 pub use resource::{Extent, ImageDesc, ImageKind, PassId, ResourceId};

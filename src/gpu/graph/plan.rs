@@ -166,6 +166,22 @@ impl Plan {
             })
     }
 
+    /// The resource declared as `name` (the first, if several were), for logs and tests.
+    pub fn find(&self, name: &str) -> Option<ResourceId> {
+        self.resources
+            .iter()
+            .position(|r| r.name() == name)
+            .map(|i| ResourceId(i as u32))
+    }
+
+    /// The description of a transient image (`None` for anything else).
+    pub fn transient_desc(&self, res: ResourceId) -> Option<&ImageDesc> {
+        match self.resources.get(res.0 as usize)? {
+            Resource::Transient(desc) => Some(desc),
+            _ => None,
+        }
+    }
+
     /// Whether the resource is an image, and which kind (`None` for buffers and unknown ids).
     pub fn image_kind(&self, res: ResourceId) -> Option<ImageKind> {
         match self.resources.get(res.0 as usize)? {

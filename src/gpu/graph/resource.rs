@@ -62,7 +62,7 @@ impl Extent {
 }
 
 /// An image the graph creates and owns.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ImageDesc {
     /// Name for logs, errors and debug labels.
     pub name: &'static str,

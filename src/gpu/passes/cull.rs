@@ -1,19 +1,22 @@
 //! The culling passes before the draws: zero the counters, cull and choose levels per
 //! instance for the camera and the shadow map (`shaders/cull.comp`), turn the counts into
 //! indirect draws (`shaders/cull_draws.comp`); and, after every draw, copy the counters for
-//! the CPU's statistics. The graph puts the barriers between them and before the draws that
-//! read their output. The occlusion test's passes are in [`super::occlusion`].
+//! the CPU's statistics. The culling pass makes the buffers it fills (counters, visible lists,
+//! indirect draws, the instances held back for the occlusion test) and hands them on as
+//! [`Culled`]. The occlusion test's passes are in [`super::occlusion`].
 
 use ash::vk;
 
-use super::{FrameDeclaration, PassRecording};
-use crate::gpu::cull_data::{CULL_GROUP, DrawViews, EARLY_VIEWS};
+use super::FrameDeclaration;
+use crate::crowd::visibility::LOD_LEVELS;
+use crate::gpu::culling::data::{DrawCommand, DrawViews, EARLY_VIEWS, VIEWS};
 use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::{Access, Stages};
-use crate::gpu::pipeline_builder::{
-    CULL_BOUNDS, CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME,
-    CULL_MODELS, CULL_OUTPUT, CULL_RECORDS, Pipeline,
-};
+use crate::gpu::device::pipeline::{PipelineDesc, PipelineKind};
+use crate::gpu::graph::{Access, PassBuilder, ResourceId, Stages};
+use crate::gpu::recording::draws::DrawLists;
+use crate::gpu::recording::pass::PipelineId;
+use crate::gpu::recording::pass::{Bind, PassRecording};
+use crate::gpu::resources::buffers::{BufferDesc, BufferSize};
 
 /// Zeroes the culling counters.
 pub const CLEAR: &str = "cull_clear";
@@ -24,87 +27,205 @@ pub const DRAWS: &str = "cull_draws";
 /// The culling counters copied for the CPU's statistics.
 pub const STATS: &str = "cull_stats";
 
-/// Declares the clear, the culling and the draws' dispatch.
-pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    let read = Access::StorageRead(Stages::Compute);
-    f.pass(CLEAR, record_clear)
-        .write(ids.counters, Access::TransferDst)
-        .finish();
-    f.pass(CULL, record_cull)
-        .read(ids.ring, read)
-        .read(ids.cull_inputs, read)
-        .write(ids.counters, Access::StorageReadWrite(Stages::Compute))
-        .write(ids.lists, Access::StorageWrite(Stages::Compute))
-        .write(ids.candidates, Access::StorageWrite(Stages::Compute))
-        .finish();
-    declare_draws(f, DRAWS, record_draws);
+const STORAGE: u32 = vk::BufferUsageFlags::STORAGE_BUFFER.as_raw();
+const INDIRECT: u32 = STORAGE | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw();
+const NONE: BufferSize = BufferSize {
+    fixed: 0,
+    per_instance: 0,
+    per_draw: 0,
+    per_counter: 0,
+};
+
+/// Instances per view, model and level, then the instances waiting for the occlusion test.
+const COUNTERS: BufferDesc = BufferDesc {
+    name: "culling counters",
+    size: BufferSize {
+        per_counter: 4,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(
+        STORAGE
+            | vk::BufferUsageFlags::TRANSFER_DST.as_raw()
+            | vk::BufferUsageFlags::TRANSFER_SRC.as_raw(),
+    ),
+    host_read: false,
+};
+/// Record indices per view and level.
+const LISTS: BufferDesc = BufferDesc {
+    name: "visible lists",
+    size: BufferSize {
+        per_instance: (VIEWS * LOD_LEVELS * 4) as u64,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(STORAGE),
+    host_read: false,
+};
+/// Commands per indirect draw.
+const DRAW_COUNTS: BufferDesc = BufferDesc {
+    name: "draw counts",
+    size: BufferSize {
+        per_draw: 4,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(INDIRECT),
+    host_read: false,
+};
+/// The indirect commands, up to one per level of each draw.
+const COMMANDS: BufferDesc = BufferDesc {
+    name: "draw commands",
+    size: BufferSize {
+        per_draw: (LOD_LEVELS * size_of::<DrawCommand>()) as u64,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(INDIRECT),
+    host_read: false,
+};
+/// The instances waiting for the occlusion test.
+const CANDIDATES: BufferDesc = BufferDesc {
+    name: "occlusion candidates",
+    size: BufferSize {
+        per_instance: 4,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(STORAGE),
+    host_read: false,
+};
+/// The counters copied for the CPU's statistics (read a frame late, never waited for).
+pub const STATISTICS: BufferDesc = BufferDesc {
+    name: "draw statistics",
+    size: BufferSize {
+        per_counter: 4,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::TRANSFER_DST,
+    host_read: true,
+};
+
+/// What the culling pass made and filled.
+#[derive(Clone, Copy, Debug)]
+pub struct Culled {
+    /// Instances per view, model and level (and the occlusion test's candidates' count).
+    pub counters: ResourceId,
+    /// The instances waiting for the occlusion test.
+    pub candidates: ResourceId,
+    /// What the skinned passes draw.
+    pub draws: DrawLists,
 }
 
-/// Declares a dispatch turning counts into indirect draws (early or late views).
-pub(super) fn declare_draws(f: &mut FrameDeclaration, name: &'static str, record: super::RecordFn) {
-    let ids = f.ids;
+impl Culled {
+    /// A skinned pass's reads: the ring (records and palettes), the visible lists and the
+    /// indirect draws.
+    pub fn reads(&self, p: &mut PassBuilder<'_>, ring: ResourceId) {
+        let vertex = Access::StorageRead(Stages::Vertex);
+        p.read(ring, vertex)
+            .read(self.draws.lists, vertex)
+            .read(self.draws.draw_counts, Access::IndirectRead)
+            .read(self.draws.commands, Access::IndirectRead);
+    }
+}
+
+/// Declares the clear, the culling and the draws' dispatch; returns what they fill.
+pub fn declare(f: &mut FrameDeclaration) -> Culled {
+    let culled = Culled {
+        counters: f.buffer(COUNTERS),
+        candidates: f.buffer(CANDIDATES),
+        draws: DrawLists {
+            lists: f.buffer(LISTS),
+            draw_counts: f.buffer(DRAW_COUNTS),
+            commands: f.buffer(COMMANDS),
+        },
+    };
+    let frame = f.frame;
     let read = Access::StorageRead(Stages::Compute);
-    // The ring is bound like in every culling dispatch (the shaders share one layout).
-    f.pass(name, record)
-        .read(ids.ring, read)
-        .read(ids.cull_inputs, read)
-        .read(ids.counters, read)
-        .write(ids.draw_counts, Access::StorageWrite(Stages::Compute))
-        .write(ids.commands, Access::StorageWrite(Stages::Compute))
+    let counters = culled.counters;
+    f.pass(CLEAR, move |r| clear(r, counters))
+        .write(culled.counters, Access::TransferDst)
+        .finish();
+    let cull = f.pipeline(compute("cull", "cull.comp"));
+    f.pass(CULL, move |r| {
+        let lists = r.buffer_info(culled.draws.lists)?;
+        let candidates = r.buffer_info(culled.candidates)?;
+        dispatch(
+            r,
+            cull,
+            &culled,
+            &[
+                Bind::buffer("Lists", &lists),
+                Bind::buffer("Candidates", &candidates),
+            ],
+            r.shared.instances,
+        )
+    })
+    .read(frame.ring, read)
+    .read(frame.cull_inputs, read)
+    .write(culled.counters, Access::StorageReadWrite(Stages::Compute))
+    .write(culled.draws.lists, Access::StorageWrite(Stages::Compute))
+    .write(culled.candidates, Access::StorageWrite(Stages::Compute))
+    .finish();
+    declare_draws(f, DRAWS, &culled, 0, EARLY_VIEWS);
+    culled
+}
+
+/// A compute pipeline's description.
+pub(super) fn compute(name: &'static str, shader: &'static str) -> PipelineDesc {
+    PipelineDesc {
+        name,
+        kind: PipelineKind::Compute(shader),
+    }
+}
+
+/// Declares a dispatch turning the counts of `count` views from `first` into indirect
+/// draws.
+pub(super) fn declare_draws(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    culled: &Culled,
+    first: usize,
+    count: usize,
+) {
+    let frame = f.frame;
+    let read = Access::StorageRead(Stages::Compute);
+    let pipeline = f.pipeline(compute("cull draws", "cull_draws.comp"));
+    let culled = *culled;
+    f.pass(name, move |r| draws(r, pipeline, &culled, first, count))
+        .read(frame.ring, read)
+        .read(frame.cull_inputs, read)
+        .read(culled.counters, read)
+        .write(
+            culled.draws.draw_counts,
+            Access::StorageWrite(Stages::Compute),
+        )
+        .write(culled.draws.commands, Access::StorageWrite(Stages::Compute))
         .finish();
 }
 
 /// Declares the copy of every frame's counts, after every culling pass, for the statistics
 /// (read a frame late, never waited for).
-pub fn declare_stats(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    f.pass(STATS, record_stats)
-        .read(ids.counters, Access::TransferSrc)
-        .write(ids.stats, Access::TransferDst)
+pub fn declare_stats(f: &mut FrameDeclaration, culled: &Culled) {
+    let stats = f.buffer(STATISTICS);
+    let counters = culled.counters;
+    f.pass(STATS, move |r| copy_stats(r, counters, stats))
+        .read(counters, Access::TransferSrc)
+        .write(stats, Access::TransferDst)
         .finish();
 }
 
-fn record_clear(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let (counters, offset, size) = r.buffer(r.ids.counters)?;
+fn clear(r: &PassRecording<'_>, counters: ResourceId) -> Result<(), GpuError> {
+    let (buffer, offset, size) = r.buffer(counters)?;
     // SAFETY: recording outside rendering; the graph ordered this fill after the previous
     // use of the counters in this frame in flight.
-    unsafe {
-        r.ctx
-            .device
-            .cmd_fill_buffer(r.cmd, counters, offset, size, 0)
-    };
+    unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, buffer, offset, size, 0) };
     Ok(())
 }
 
-fn record_cull(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let output = r.buffer_info(r.ids.lists)?;
-    let candidates = r.buffer_info(r.ids.candidates)?;
-    dispatch(
-        r,
-        &r.shared.pipelines.cull,
-        &[
-            Output::Buffer(CULL_OUTPUT, &output),
-            Output::Buffer(CULL_CANDIDATES, &candidates),
-        ],
-        r.shared.instances.div_ceil(CULL_GROUP),
-    )
-}
-
-fn record_draws(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    draws(r, 0, EARLY_VIEWS)
-}
-
-fn record_stats(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let (counters, _, _) = r.buffer(r.ids.counters)?;
-    let (stats, _, _) = r.buffer(r.ids.stats)?;
-    let size = r
-        .bindings
-        .cull
-        .counters
-        .size
-        .min(r.bindings.cull.stats.size);
-    let region = vk::BufferCopy::default().size(size);
+fn copy_stats(
+    r: &PassRecording<'_>,
+    counters: ResourceId,
+    stats: ResourceId,
+) -> Result<(), GpuError> {
+    let (counters, _, counters_size) = r.buffer(counters)?;
+    let (stats, _, stats_size) = r.buffer(stats)?;
+    let region = vk::BufferCopy::default().size(counters_size.min(stats_size));
     // SAFETY: recording outside rendering; both buffers hold the counters' size.
     unsafe {
         r.ctx
@@ -116,50 +237,46 @@ fn record_stats(r: &PassRecording<'_>) -> Result<(), GpuError> {
 
 /// Records the draws' dispatch of `count` views from `first`: one invocation per (view,
 /// model, subset).
-pub(super) fn draws(r: &PassRecording<'_>, first: usize, count: usize) -> Result<(), GpuError> {
-    let counts = r.buffer_info(r.ids.draw_counts)?;
-    let commands = r.buffer_info(r.ids.commands)?;
+fn draws(
+    r: &PassRecording<'_>,
+    pipeline: PipelineId,
+    culled: &Culled,
+    first: usize,
+    count: usize,
+) -> Result<(), GpuError> {
+    let counts = r.buffer_info(culled.draws.draw_counts)?;
+    let commands = r.buffer_info(culled.draws.commands)?;
     let views = DrawViews {
         first: first as u32,
         count: count as u32,
     };
-    // SAFETY: recording; the layout has this push-constant range for compute.
-    unsafe {
-        r.ctx.device.cmd_push_constants(
-            r.cmd,
-            r.shared.pipelines.layouts.cull,
-            vk::ShaderStageFlags::COMPUTE,
-            0,
-            bytemuck::bytes_of(&views),
-        );
-    }
+    let p = r.pipeline(pipeline)?;
+    r.bind(p);
+    r.push_constants(p, bytemuck::bytes_of(&views))?;
     let sizes = r.shared.cull_sizes;
     let per_view = sizes.models * sizes.subsets;
     dispatch(
         r,
-        &r.shared.pipelines.cull_draws,
+        pipeline,
+        culled,
         &[
-            Output::Buffer(CULL_OUTPUT, &counts),
-            Output::Buffer(CULL_COMMANDS, &commands),
+            Bind::buffer("DrawCounts", &counts),
+            Bind::buffer("DrawCommands", &commands),
         ],
-        ((count * per_view) as u32).div_ceil(CULL_GROUP),
+        (count * per_view) as u32,
     )
 }
 
-/// What a culling dispatch writes or reads besides the inputs every one reads.
-pub(super) enum Output<'a> {
-    Buffer(u32, &'a [vk::DescriptorBufferInfo; 1]),
-    Image(u32, &'a [vk::DescriptorImageInfo; 1]),
-}
-
-/// Pushes the inputs every culling shader reads plus `outputs`, and dispatches `groups`.
+/// Pushes the inputs every culling shader reads plus `outputs`, and dispatches an
+/// invocation for each of `threads`.
 pub(super) fn dispatch(
     r: &PassRecording<'_>,
-    pipeline: &Pipeline,
-    outputs: &[Output<'_>],
-    groups: u32,
+    pipeline: PipelineId,
+    culled: &Culled,
+    outputs: &[Bind<'_>],
+    threads: u32,
 ) -> Result<(), GpuError> {
-    let (inputs, base, _) = r.buffer(r.ids.cull_inputs)?;
+    let (inputs, base, _) = r.buffer(r.frame.cull_inputs)?;
     let range = |range: &std::ops::Range<usize>| {
         [vk::DescriptorBufferInfo {
             buffer: inputs,
@@ -172,37 +289,18 @@ pub(super) fn dispatch(
     let frame = range(&layout.frame);
     let models = range(&layout.models);
     let bounds = range(&layout.bounds);
-    let draws = range(&layout.draw_ranges);
-    let counters = r.buffer_info(r.ids.counters)?;
-    fn write(binding: u32, info: &[vk::DescriptorBufferInfo; 1]) -> vk::WriteDescriptorSet<'_> {
-        vk::WriteDescriptorSet::default()
-            .dst_binding(binding)
-            .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
-            .buffer_info(info)
-    }
-    let mut writes = [vk::WriteDescriptorSet::default(); 9];
-    writes[0] = write(CULL_RECORDS, &records);
-    writes[1] = write(CULL_FRAME, &frame);
-    writes[2] = write(CULL_MODELS, &models);
-    writes[3] = write(CULL_BOUNDS, &bounds);
-    writes[4] = write(CULL_DRAW_RANGES, &draws);
-    writes[5] = write(CULL_COUNTERS, &counters);
-    let mut n = 6;
-    for output in outputs.iter().take(writes.len() - n) {
-        writes[n] = match output {
-            Output::Buffer(binding, info) => write(*binding, info),
-            Output::Image(binding, info) => vk::WriteDescriptorSet::default()
-                .dst_binding(*binding)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(*info),
-        };
-        n += 1;
-    }
-    r.dispatch(
-        pipeline,
-        r.shared.pipelines.layouts.cull,
-        &writes[..n],
-        [groups, 1],
-    );
-    Ok(())
+    let draw_ranges = range(&layout.draw_ranges);
+    let counters = r.buffer_info(culled.counters)?;
+    let mut binds = [Bind::buffer("Records", &records); 10];
+    let inputs = [
+        Bind::buffer("CullFrame", &frame),
+        Bind::buffer("Models", &models),
+        Bind::buffer("Bounds", &bounds),
+        Bind::buffer("DrawRanges", &draw_ranges),
+        Bind::buffer("Counters", &counters),
+    ];
+    binds[1..6].copy_from_slice(&inputs);
+    let n = 6 + outputs.len().min(binds.len() - 6);
+    binds[6..n].copy_from_slice(&outputs[..n - 6]);
+    r.dispatch(r.pipeline(pipeline)?, &binds[..n], [threads, 1])
 }

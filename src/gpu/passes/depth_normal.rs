@@ -1,74 +1,190 @@
 //! The depth/normal prepass: characters and ground into the depth buffer and a view-space
-//! normal image, which the ambient occlusion reads and the forward pass tests against. With
-//! occlusion culling it runs twice: first the ground and the instances large enough to hide
-//! others, then (the late pass, loading what the first left) the small ones the occlusion
-//! test let through.
+//! normal image it makes, which the ambient occlusion reads and the forward pass tests
+//! against. With occlusion culling it runs twice: first the ground and the instances large
+//! enough to hide others, then (the late pass, loading what the first left) the small ones
+//! the occlusion test let through. With multisampling both render into multisampled images
+//! and resolve them at their end into the single-sample ones everything else reads.
 
 use ash::vk;
 
-use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
-use crate::gpu::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
-use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::Access;
+use super::cull::Culled;
+use super::{FAR_DEPTH, FrameDeclaration};
+use crate::gpu::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
+use crate::gpu::device::pipeline::{
+    Culling, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+};
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
+use crate::gpu::recording::pass::PipelineId;
+use crate::gpu::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
 
 /// The first prepass's name in labels, timings and statistics.
 pub const NAME: &str = "depth_normal";
 /// The late prepass's name.
 pub const LATE: &str = "depth_normal_late";
 
-/// Declares the first prepass (kept when depth or normals are read).
-pub fn declare(f: &mut FrameDeclaration) {
-    declare_pass(f, NAME, record);
+/// What the prepass makes.
+#[derive(Clone, Copy, Debug)]
+pub struct Prepass {
+    /// Depth, one sample per pixel (what the ambient occlusion, the occlusion test and the
+    /// depth view read).
+    pub depth: ResourceId,
+    /// View-space normals, one sample per pixel.
+    pub normals: ResourceId,
+    /// The depth it renders and the forward pass tests against: `depth` itself, or with
+    /// multisampling a multisampled image resolved into `depth` (sample 0).
+    pub depth_samples: ResourceId,
+    /// The normals it renders: `normals`, or a multisampled image resolved (averaged) into
+    /// `normals`.
+    pub normals_samples: ResourceId,
+    /// Its pipelines: characters, then the ground.
+    pipelines: [PipelineId; 2],
 }
 
-/// Declares the late prepass, after the occlusion test, when the frame has one.
-pub fn declare_late(f: &mut FrameDeclaration) {
-    if f.shape.occlusion {
-        declare_pass(f, LATE, record_late);
+impl Prepass {
+    /// Whether it renders several samples per pixel and resolves them.
+    pub fn multisampled(&self) -> bool {
+        self.depth_samples != self.depth
     }
+}
+
+/// A camera-sized image of the prepass.
+fn image(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    format: vk::Format,
+    kind: ImageKind,
+    samples: vk::SampleCountFlags,
+) -> ResourceId {
+    f.image(ImageDesc {
+        name,
+        format,
+        kind,
+        extent: Extent::Target,
+        samples,
+    })
+}
+
+/// A prepass pipeline: `vertex` and `fragment` into normals, testing and writing depth.
+fn pipeline(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    shaders: (&'static str, &'static str),
+    input: VertexInput,
+    culling: Culling,
+) -> PipelineId {
+    let samples = f.samples();
+    f.pipeline(PipelineDesc {
+        name,
+        kind: PipelineKind::Graphics(GraphicsDesc {
+            vertex: shaders.0,
+            fragment: Some(shaders.1),
+            input,
+            color: Some(NORMAL_FORMAT),
+            depth: Some(DepthState {
+                format: DEPTH_FORMAT,
+                compare: vk::CompareOp::LESS,
+                write: true,
+                bias: None,
+            }),
+            culling,
+            samples,
+        }),
+    })
+}
+
+/// Declares the first prepass (kept when depth or normals are read) and the images it makes.
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> Prepass {
+    let one = vk::SampleCountFlags::TYPE_1;
+    let depth = image(f, "depth", DEPTH_FORMAT, ImageKind::Depth, one);
+    let normals = image(f, "normals", NORMAL_FORMAT, ImageKind::Color, one);
+    let samples = f.samples();
+    let (depth_samples, normals_samples) = if samples == one {
+        (depth, normals)
+    } else {
+        (
+            image(
+                f,
+                "depth (multisampled)",
+                DEPTH_FORMAT,
+                ImageKind::Depth,
+                samples,
+            ),
+            image(
+                f,
+                "normals (multisampled)",
+                NORMAL_FORMAT,
+                ImageKind::Color,
+                samples,
+            ),
+        )
+    };
+    let characters = pipeline(
+        f,
+        "depth+normal",
+        ("skinned.vert", "depth_normal.frag"),
+        VertexInput::Skinned,
+        f.culling,
+    );
+    let ground = pipeline(
+        f,
+        "ground depth+normal",
+        ("ground.vert", "ground_normal.frag"),
+        VertexInput::Generated,
+        Culling::None,
+    );
+    let prepass = Prepass {
+        depth,
+        normals,
+        depth_samples,
+        normals_samples,
+        pipelines: [characters, ground],
+    };
+    declare_pass(f, NAME, culled, &prepass, false);
+    prepass
+}
+
+/// Declares the late prepass, after the occlusion test.
+pub fn declare_late(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prepass) {
+    declare_pass(f, LATE, culled, prepass, true);
 }
 
 /// Both prepasses render depth and normals; multisampled, each resolves them at its end into
 /// the single-sample images later passes read (the late one again, with what it added).
-fn declare_pass(f: &mut FrameDeclaration, name: &'static str, record: super::RecordFn) {
-    let ids = f.ids;
-    let mut p = f.pass(name, record);
-    skinned_reads(&mut p, &ids);
-    p.write(ids.depth_samples, Access::DepthAttachmentWrite)
-        .write(ids.normals_samples, Access::ColorAttachmentWrite);
-    if ids.multisampled() {
-        p.write(ids.depth, Access::DepthResolveWrite)
-            .write(ids.normals, Access::ColorAttachmentWrite);
+fn declare_pass(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    culled: &Culled,
+    prepass: &Prepass,
+    late: bool,
+) {
+    let (ring, lists, pre) = (f.frame.ring, culled.draws, *prepass);
+    let mut p = f.pass(name, move |r| {
+        // Alpha 0 marks "nothing drawn here" (the debug view shows it black).
+        let nothing = vk::ClearValue {
+            color: vk::ClearColorValue {
+                float32: [0.0, 0.0, 0.0, 0.0],
+            },
+        };
+        let color = [r.resolved_attachment(pre.normals_samples, pre.normals, Some(nothing))?];
+        let depth = r.resolved_attachment(pre.depth_samples, pre.depth, Some(FAR_DEPTH))?;
+        let [characters, ground] = pre.pipelines.map(|p| r.pipeline(p));
+        let (characters, ground) = (characters?, ground?);
+        r.begin_rendering(r.extent(), &color, Some(&depth));
+        let result = if late {
+            r.draw_characters(characters, &lists, None, VIEW_CAMERA_LATE)
+        } else {
+            r.draw_ground(ground, &[])
+                .and_then(|()| r.draw_characters(characters, &lists, None, VIEW_CAMERA))
+        };
+        r.end_rendering();
+        result
+    });
+    culled.reads(&mut p, ring);
+    p.write(pre.depth_samples, Access::DepthAttachmentWrite)
+        .write(pre.normals_samples, Access::ColorAttachmentWrite);
+    if pre.multisampled() {
+        p.write(pre.depth, Access::DepthResolveWrite)
+            .write(pre.normals, Access::ColorAttachmentWrite);
     }
     p.finish();
-}
-
-fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    render(r, false)
-}
-
-fn record_late(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    render(r, true)
-}
-
-fn render(r: &PassRecording<'_>, late: bool) -> Result<(), GpuError> {
-    // Alpha 0 marks "nothing drawn here" (the debug view shows it black).
-    let nothing = vk::ClearValue {
-        color: vk::ClearColorValue {
-            float32: [0.0, 0.0, 0.0, 0.0],
-        },
-    };
-    let ids = r.ids;
-    let color = [r.resolved_attachment(ids.normals_samples, ids.normals, Some(nothing))?];
-    let depth = r.resolved_attachment(ids.depth_samples, ids.depth, Some(FAR_DEPTH))?;
-    r.begin_rendering(r.extent(), &color, Some(&depth));
-    let p = r.shared.pipelines;
-    let result = if late {
-        r.draw_characters(&p.depth_normal, false, VIEW_CAMERA_LATE)
-    } else {
-        r.draw_ground(&p.ground_normal, &[]);
-        r.draw_characters(&p.depth_normal, false, VIEW_CAMERA)
-    };
-    r.end_rendering();
-    result
 }

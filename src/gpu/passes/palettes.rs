@@ -12,9 +12,9 @@ pub const NAME: &str = "palettes";
 
 /// Declares the host writes.
 pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
+    let frame = f.frame;
     f.host_step(NAME)
-        .write(ids.ring, Access::HostWrite)
-        .write(ids.cull_inputs, Access::HostWrite)
+        .write(frame.ring, Access::HostWrite)
+        .write(frame.cull_inputs, Access::HostWrite)
         .finish();
 }

@@ -4,29 +4,30 @@
 
 use ash::vk;
 
-use super::{FrameDeclaration, PassRecording};
+use super::FrameDeclaration;
 use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::Access;
+use crate::gpu::graph::{Access, ResourceId};
+use crate::gpu::recording::pass::PassRecording;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "readback";
 
 /// Declares the copy when the frame is read back; otherwise marks the target as the output.
 pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    if f.readback {
-        f.pass(NAME, record)
-            .read(ids.color, Access::TransferSrc)
-            .write(ids.readback, Access::TransferDst)
+    let frame = f.frame;
+    if f.key.readback {
+        f.pass(NAME, move |r| record(r, frame.color, frame.readback))
+            .read(frame.color, Access::TransferSrc)
+            .write(frame.readback, Access::TransferDst)
             .finish();
     } else {
-        f.mark_output(ids.color);
+        f.mark_output(frame.color);
     }
 }
 
-fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let (image, _, layout) = r.image(r.ids.color)?;
-    let (buffer, _, _) = r.buffer(r.ids.readback)?;
+fn record(r: &PassRecording<'_>, color: ResourceId, readback: ResourceId) -> Result<(), GpuError> {
+    let (image, _, layout) = r.image(color)?;
+    let (buffer, _, _) = r.buffer(readback)?;
     let extent = r.extent();
     let region = vk::BufferImageCopy::default()
         .image_subresource(vk::ImageSubresourceLayers {

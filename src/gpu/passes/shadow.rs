@@ -1,35 +1,74 @@
-//! The shadow pass: every character's skinned depth seen from the sun, into the shadow map.
-//! Declared in every frame; kept only when something reads the shadow map (the forward
-//! pass with shadows on, or the shadow debug view).
+//! The shadow pass: every character's skinned depth seen from the sun, into the shadow map it
+//! makes. Declared in every frame; kept only when something reads the shadow map (the
+//! forward pass with shadows on, or the shadow debug view).
 
 use ash::vk;
 
-use super::{FAR_DEPTH, FrameDeclaration, PassRecording, skinned_reads};
-use crate::gpu::cull_data::VIEW_SHADOW;
-use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::Access;
+use super::cull::Culled;
+use super::{FAR_DEPTH, FrameDeclaration};
+use crate::gpu::culling::data::VIEW_SHADOW;
+use crate::gpu::device::pipeline::{
+    Culling, DepthBias, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+};
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
+use crate::gpu::settings::DEPTH_FORMAT;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "shadow";
 
-/// Declares the pass: the skinned inputs in, the shadow map out.
-pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    let mut p = f.pass(NAME, record);
-    skinned_reads(&mut p, &ids);
-    p.write(ids.shadow_map, Access::DepthAttachmentWrite)
-        .finish();
-}
+/// Depth bias (constant, slope): enough that lit surfaces do not shadow themselves at
+/// grazing angles, little enough that feet keep their contact shadows.
+const BIAS: DepthBias = DepthBias {
+    constant: 1.5,
+    slope: 2.0,
+};
 
-fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let side = r.shared.shadow_size;
-    let extent = vk::Extent2D {
-        width: side,
-        height: side,
-    };
-    let depth = r.attachment(r.ids.shadow_map, Some(FAR_DEPTH))?;
-    r.begin_rendering(extent, &[], Some(&depth));
-    let result = r.draw_characters(&r.shared.pipelines.shadow, false, VIEW_SHADOW);
-    r.end_rendering();
-    result
+/// Declares the pass: the skinned inputs in, the shadow map (which it makes) out.
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> ResourceId {
+    let side = f.settings.shadow_size.max(1);
+    let shadow_map = f.image(ImageDesc {
+        name: "shadow map",
+        format: DEPTH_FORMAT,
+        kind: ImageKind::Depth,
+        extent: Extent::Fixed(side, side),
+        samples: vk::SampleCountFlags::TYPE_1,
+    });
+    // Back faces cast (front faces culled, with each model's own front face): half the
+    // triangles to rasterize, and the surfaces facing the sun are not in the map to shadow
+    // themselves.
+    let pipeline = f.pipeline(PipelineDesc {
+        name: "shadow",
+        kind: PipelineKind::Graphics(GraphicsDesc {
+            vertex: "shadow.vert",
+            fragment: None,
+            input: VertexInput::SkinnedPosition,
+            color: None,
+            depth: Some(DepthState {
+                format: DEPTH_FORMAT,
+                compare: vk::CompareOp::LESS,
+                write: true,
+                bias: Some(BIAS),
+            }),
+            culling: Culling::Front,
+            samples: vk::SampleCountFlags::TYPE_1,
+        }),
+    });
+    let lists = culled.draws;
+    let ring = f.frame.ring;
+    let mut p = f.pass(NAME, move |r| {
+        let side = r.shared.shadow_size;
+        let extent = vk::Extent2D {
+            width: side,
+            height: side,
+        };
+        let depth = r.attachment(shadow_map, Some(FAR_DEPTH))?;
+        let pipeline = r.pipeline(pipeline)?;
+        r.begin_rendering(extent, &[], Some(&depth));
+        let result = r.draw_characters(pipeline, &lists, None, VIEW_SHADOW);
+        r.end_rendering();
+        result
+    });
+    culled.reads(&mut p, ring);
+    p.write(shadow_map, Access::DepthAttachmentWrite).finish();
+    shadow_map
 }

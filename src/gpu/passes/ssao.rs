@@ -1,103 +1,95 @@
 //! Ambient occlusion and its blur: two compute dispatches over the half-size screen (see
-//! `shaders/ssao.comp` for why compute). Kept when the forward pass or the AO view reads
-//! the result.
+//! `shaders/ssao.comp` for why compute), into the raw and blurred images they make. Kept when
+//! the forward pass or the AO view reads the result.
 
 use ash::vk;
 
-use super::{AO_SCALE, FrameDeclaration, PassRecording};
-use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::{Access, Extent, ResourceId, Stages};
-use crate::gpu::pipeline_builder::{
-    COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, Pipeline,
-};
-use crate::gpu::shader_interface::SSAO_GROUP as GROUP;
+use super::FrameDeclaration;
+use super::cull::compute;
+use super::depth_normal::Prepass;
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId, Stages};
+use crate::gpu::recording::pass::{Bind, PassRecording};
+use crate::gpu::settings::SCALAR_FORMAT;
+use crate::gpu::shader_interface::AO_SCALE;
 
 /// The occlusion pass's name in labels, timings and statistics.
 pub const NAME: &str = "ssao";
 /// The blur's name.
 pub const BLUR: &str = "ssao_blur";
 
+/// The occlusion's size: the render size divided by [`AO_SCALE`].
+const EXTENT: Extent = Extent::TargetScaled(AO_SCALE);
+
 /// Declares the occlusion (depth and normals in, raw AO out) and its blur (raw AO and depth
-/// in, blurred AO out).
-pub fn declare(f: &mut FrameDeclaration) {
-    let ids = f.ids;
-    let compute = Access::Sampled(Stages::Compute);
-    f.pass(NAME, record)
-        .read(ids.depth, compute)
-        .read(ids.normals, compute)
-        .write(ids.ao_raw, Access::StorageWrite(Stages::Compute))
-        .finish();
-    f.pass(BLUR, record_blur)
-        .read(ids.ao_raw, compute)
-        .read(ids.depth, compute)
-        .write(ids.ao, Access::StorageWrite(Stages::Compute))
-        .finish();
+/// in, blurred AO out); returns the blurred AO.
+pub fn declare(f: &mut FrameDeclaration, prepass: &Prepass) -> ResourceId {
+    let image = |f: &mut FrameDeclaration, name| {
+        f.image(ImageDesc {
+            name,
+            format: SCALAR_FORMAT,
+            kind: ImageKind::Color,
+            extent: EXTENT,
+            samples: vk::SampleCountFlags::TYPE_1,
+        })
+    };
+    let (raw, ao) = (image(f, "ao raw"), image(f, "ao"));
+    let (depth, normals) = (prepass.depth, prepass.normals);
+    let sampled = Access::Sampled(Stages::Compute);
+    let pipeline = f.pipeline(compute("ssao", "ssao.comp"));
+    f.pass(NAME, move |r| {
+        let screen = r.shared.samplers.screen;
+        let normals = r.image_info(normals, screen)?;
+        let noise = PassRecording::fixed_image(r.shared.samplers.noise, screen);
+        dispatch(
+            r,
+            r.pipeline(pipeline)?,
+            depth,
+            &[
+                Bind::image("normal_map", &normals),
+                Bind::image("noise_map", &noise),
+            ],
+            raw,
+        )
+    })
+    .read(depth, sampled)
+    .read(normals, sampled)
+    .write(raw, Access::StorageWrite(Stages::Compute))
+    .finish();
+    let blur = f.pipeline(compute("ssao blur", "ssao_blur.comp"));
+    f.pass(BLUR, move |r| {
+        let input = r.image_info(raw, r.shared.samplers.screen)?;
+        dispatch(
+            r,
+            r.pipeline(blur)?,
+            depth,
+            &[Bind::image("ao_raw", &input)],
+            ao,
+        )
+    })
+    .read(raw, sampled)
+    .read(depth, sampled)
+    .write(ao, Access::StorageWrite(Stages::Compute))
+    .finish();
+    ao
 }
 
-fn record(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    let noise = PassRecording::fixed_image(r.shared.samplers.noise, r.shared.samplers.screen);
-    dispatch(
-        r,
-        &r.shared.pipelines.ssao,
-        r.ids.normals,
-        noise,
-        r.ids.ao_raw,
-    )
-}
-
-fn record_blur(r: &PassRecording<'_>) -> Result<(), GpuError> {
-    // The blur reads no noise; the binding still needs a valid image.
-    let white = PassRecording::fixed_image(r.shared.samplers.white, r.shared.samplers.screen);
-    dispatch(
-        r,
-        &r.shared.pipelines.ssao_blur,
-        r.ids.ao_raw,
-        white,
-        r.ids.ao,
-    )
-}
-
+/// Dispatches `pipeline` over the occlusion's size with the depth, the frame uniforms,
+/// `inputs` and `output`.
 fn dispatch(
     r: &PassRecording<'_>,
-    pipeline: &Pipeline,
-    input: ResourceId,
-    noise: [vk::DescriptorImageInfo; 1],
+    pipeline: &crate::gpu::device::pipeline::Pipeline,
+    depth: ResourceId,
+    inputs: &[Bind<'_>],
     output: ResourceId,
-) -> Result<(), GpuError> {
-    let screen = r.shared.samplers.screen;
-    let depth = r.image_info(r.ids.depth, screen)?;
-    let input = r.image_info(input, screen)?;
+) -> Result<(), crate::gpu::device::error::GpuError> {
+    let depth = r.image_info(depth, r.shared.samplers.screen)?;
     let output = r.image_info(output, vk::Sampler::null())?;
     let frame = r.frame_info();
-    let sampled = vk::DescriptorType::COMBINED_IMAGE_SAMPLER;
-    let writes = [
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_DEPTH)
-            .descriptor_type(sampled)
-            .image_info(&depth),
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_INPUT)
-            .descriptor_type(sampled)
-            .image_info(&input),
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_FRAME)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&frame),
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_NOISE)
-            .descriptor_type(sampled)
-            .image_info(&noise),
-        vk::WriteDescriptorSet::default()
-            .dst_binding(COMPUTE_OUTPUT)
-            .descriptor_type(vk::DescriptorType::STORAGE_IMAGE)
-            .image_info(&output),
-    ];
-    let size = Extent::TargetScaled(AO_SCALE).resolve(r.extent());
-    r.dispatch(
-        pipeline,
-        r.shared.pipelines.layouts.compute,
-        &writes,
-        [size.width.div_ceil(GROUP), size.height.div_ceil(GROUP)],
-    );
-    Ok(())
+    let mut binds = [Bind::image("depth_map", &depth); 5];
+    binds[1] = Bind::buffer("Frame", &frame);
+    binds[2] = Bind::image("ao_out", &output);
+    let n = 3 + inputs.len().min(2);
+    binds[3..n].copy_from_slice(&inputs[..n - 3]);
+    let size = EXTENT.resolve(r.extent());
+    r.dispatch(pipeline, &binds[..n], [size.width, size.height])
 }

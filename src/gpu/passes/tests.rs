@@ -5,6 +5,8 @@ use ash::vk;
 
 use super::*;
 use crate::gpu::graph::Step;
+use crate::gpu::recording::pass::declared_use;
+use crate::gpu::settings::ViewMode;
 
 fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
     let key = GraphKey {
@@ -12,7 +14,7 @@ fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
         readback: true,
         present: false,
     };
-    match compile(key, &settings, vk::Format::R8G8B8A8_SRGB) {
+    match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
         Err(e) => panic!("the frame graph for {view:?} does not compile: {e}"),
     }
@@ -25,6 +27,13 @@ fn step<'a>(f: &'a CompiledFrame, name: &str) -> &'a Step {
     }
 }
 
+/// The resource the passes declared as `name`.
+fn id(f: &CompiledFrame, name: &str) -> crate::gpu::graph::ResourceId {
+    f.plan
+        .find(name)
+        .unwrap_or_else(|| panic!("no resource {name}"))
+}
+
 fn names(f: &CompiledFrame) -> Vec<&'static str> {
     f.plan.steps().iter().map(|s| s.name).collect()
 }
@@ -33,12 +42,12 @@ fn names(f: &CompiledFrame) -> Vec<&'static str> {
 fn a_resource_a_pass_did_not_declare_is_refused() {
     let f = frame(ViewMode::Final, RenderSettings::default());
     let ssao = step(&f, pass::SSAO);
-    let depth = declared_use(&f.plan, ssao, f.ids.depth).expect("ssao declares depth");
+    let depth = declared_use(&f.plan, ssao, id(&f, "depth")).expect("ssao declares depth");
     assert_eq!(
         depth.layout,
         Some(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
     );
-    let err = declared_use(&f.plan, ssao, f.ids.shadow_map)
+    let err = declared_use(&f.plan, ssao, id(&f, "shadow map"))
         .expect_err("ssao never declared the shadow map")
         .to_string();
     assert!(
@@ -81,41 +90,47 @@ fn the_plan_decides_loads_and_stores() {
                 ..RenderSettings::default()
             },
         );
-        let ids = f.ids;
-        assert_eq!(ids.multisampled(), msaa > 1);
+        let multisampled = f.plan.find("depth (multisampled)").is_some();
+        assert_eq!(multisampled, msaa > 1);
+        let (depth, depth_samples) = if multisampled {
+            (id(&f, "depth"), id(&f, "depth (multisampled)"))
+        } else {
+            (id(&f, "depth"), id(&f, "depth"))
+        };
+        let color = id(&f, "colour target");
         let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
         // The first prepass starts the depth buffer, the late one adds to it, and the forward
         // pass only tests against it: cleared and stored, loaded and stored, loaded and not
         // written.
-        let early = use_of(pass::DEPTH_NORMAL, ids.depth_samples);
+        let early = use_of(pass::DEPTH_NORMAL, depth_samples);
         assert!(
             !early.loads && early.stores && early.writes,
             "{msaa}: {early:?}"
         );
-        let late = use_of(pass::DEPTH_NORMAL_LATE, ids.depth_samples);
+        let late = use_of(pass::DEPTH_NORMAL_LATE, depth_samples);
         assert!(late.loads && late.stores, "{msaa}: {late:?}");
-        let forward = use_of(pass::FORWARD, ids.depth_samples);
+        let forward = use_of(pass::FORWARD, depth_samples);
         assert!(forward.loads && !forward.writes, "{msaa}: {forward:?}");
         assert_eq!(
             forward.layout,
             Some(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
         );
         // The target arrives undefined and is read back afterwards.
-        let target = use_of(pass::FORWARD, ids.color);
+        let target = use_of(pass::FORWARD, color);
         assert!(!target.loads && target.stores, "{msaa}: {target:?}");
         if msaa > 1 {
             // Both prepasses resolve into the single-sample depth the ambient occlusion
             // reads; the multisampled colour is resolved, never stored.
             for name in [pass::DEPTH_NORMAL, pass::DEPTH_NORMAL_LATE] {
-                let resolved = use_of(name, ids.depth);
+                let resolved = use_of(name, depth);
                 assert!(resolved.writes && resolved.stores, "{name}: {resolved:?}");
                 assert_eq!(resolved.layout, Some(vk::ImageLayout::ATTACHMENT_OPTIMAL));
             }
-            let samples = use_of(pass::FORWARD, ids.color_samples);
+            let samples = use_of(pass::FORWARD, id(&f, "colour (multisampled)"));
             assert!(!samples.loads && !samples.stores, "{samples:?}");
         }
         // The shadow map is cleared, and stored for the forward pass that samples it.
-        let shadow = use_of(pass::SHADOW, ids.shadow_map);
+        let shadow = use_of(pass::SHADOW, id(&f, "shadow map"));
         assert!(!shadow.loads && shadow.stores, "{msaa}: {shadow:?}");
     }
     // Without a prepass the forward pass's own depth is cleared and nobody reads it after.
@@ -130,7 +145,7 @@ fn the_plan_decides_loads_and_stores() {
     let own = *declared_use(
         &bare.plan,
         step(&bare, pass::FORWARD),
-        bare.ids.forward_depth,
+        id(&bare, "forward depth"),
     )
     .expect("declared");
     assert!(!own.loads && !own.stores && own.writes, "{own:?}");
@@ -139,8 +154,8 @@ fn the_plan_decides_loads_and_stores() {
 #[test]
 fn the_palette_ring_is_written_by_the_host_before_any_pass_reads_it() {
     let f = frame(ViewMode::Final, RenderSettings::default());
-    assert!(f.plan.host_written().contains(&f.ids.ring));
-    assert!(f.plan.host_written().contains(&f.ids.cull_inputs));
+    assert!(f.plan.host_written().contains(&f.frame.ring));
+    assert!(f.plan.host_written().contains(&f.frame.cull_inputs));
 }
 
 #[test]
@@ -156,7 +171,7 @@ fn the_acquire_wait_stage_is_where_the_graph_first_touches_the_target() {
         ),
     ] {
         let f = frame(view, RenderSettings::default());
-        assert_eq!(f.plan.first_use_stages(f.ids.color), stage, "{view:?}");
+        assert_eq!(f.plan.first_use_stages(f.frame.color), stage, "{view:?}");
     }
 }
 

@@ -7,24 +7,24 @@ use glam::{Mat4, Vec4};
 
 use crate::crowd::visibility::LOD_LEVELS;
 
-pub use super::shader_interface::VIEW_CAMERA;
-pub use super::shader_interface::VIEW_CAMERA_LATE;
-pub use super::shader_interface::VIEW_SHADOW;
-pub use super::shader_interface::VIEWS;
+pub use crate::gpu::shader_interface::VIEW_CAMERA;
+pub use crate::gpu::shader_interface::VIEW_CAMERA_LATE;
+pub use crate::gpu::shader_interface::VIEW_SHADOW;
+pub use crate::gpu::shader_interface::VIEWS;
 /// The views whose draws are built before the occlusion test.
 pub const EARLY_VIEWS: usize = 2;
 
-pub use super::shader_interface::CULL_FRUSTUM;
-pub use super::shader_interface::CULL_LOD;
-pub use super::shader_interface::CULL_OCCLUSION;
-pub use super::shader_interface::CULL_SHADOWS;
+pub use crate::gpu::shader_interface::CULL_FRUSTUM;
+pub use crate::gpu::shader_interface::CULL_LOD;
+pub use crate::gpu::shader_interface::CULL_OCCLUSION;
+pub use crate::gpu::shader_interface::CULL_SHADOWS;
 
-pub use super::shader_interface::OCCLUSION_BLOCK;
+pub use crate::gpu::shader_interface::OCCLUSION_BLOCK;
 /// An instance whose projected radius reaches this many pixels is drawn before the occlusion
 /// test, as an occluder; smaller ones are tested against what those leave.
 pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
-pub use super::shader_interface::CULL_GROUP;
+pub use crate::gpu::shader_interface::CULL_GROUP;
 
 /// The `CullFrame` block (std430, 352 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]

@@ -1,10 +1,11 @@
 //! What the culling passes drew: instances per mesh level and view, and the triangles they
 //! cost, from the counters each frame copies for the CPU (read a frame or more later).
 
-use super::cull_buffers::CullBuffers;
-use super::cull_data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index};
-use super::model_buffers::GpuModel;
+use super::data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index};
+use super::sizes::CullSizes;
 use crate::crowd::visibility::LOD_LEVELS;
+use crate::gpu::device::buffer::GpuBuffer;
+use crate::gpu::model_buffers::GpuModel;
 
 /// What the culling passes drew in one frame, read back a frame or more later.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,22 +29,18 @@ pub struct DrawStatsReader {
 }
 
 impl DrawStatsReader {
-    /// Reads `cull`'s counters if they hold unread ones (their frame has completed).
-    pub fn collect(&mut self, cull: &mut CullBuffers, models: &[GpuModel]) {
-        if !cull.stats_pending {
-            return;
-        }
-        cull.stats_pending = false;
-        let n = cull.sizes.counters();
+    /// Reads the counters copied into `stats` (made for `sizes`) by a frame that has
+    /// completed.
+    pub fn collect(&mut self, stats: &GpuBuffer, sizes: CullSizes, models: &[GpuModel]) {
+        let n = sizes.counters();
         self.scratch.resize(n, 0);
-        if cull
-            .stats
+        if stats
             .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..n]))
             .is_err()
         {
             return;
         }
-        let stride = cull.sizes.models;
+        let stride = sizes.models;
         let mut stats = DrawStats::default();
         for (m, model) in models.iter().enumerate() {
             for level in 0..LOD_LEVELS {

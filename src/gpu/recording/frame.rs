@@ -1,15 +1,18 @@
 //! Records a compiled frame graph into a frame in flight's command buffer: for each step,
-//! its barriers (one `vkCmdPipelineBarrier2`, built by [`super::graph::record_barriers`]), a
-//! debug label and a timestamp pair around the pass's own recording; then the final
-//! barriers. Allocates nothing once the scratch arrays have grown.
+//! its barriers (one `vkCmdPipelineBarrier2`, built by
+//! [`crate::gpu::graph::record_barriers`]), a debug label and a timestamp pair around the
+//! pass's own recording; then the final barriers. Allocates nothing once the scratch arrays
+//! have grown.
 
 use ash::vk;
 
-use super::device::context::GpuContext;
-use super::device::error::GpuError;
-use super::graph::{Barrier, BarrierScratch, record_barriers};
-use super::in_flight::{InFlightFrame, MAX_PASSES};
-use super::passes::{CompiledFrame, FrameBindings, FrameShared, PassRecording};
+use super::bindings::FrameBindings;
+use super::compiled::CompiledFrame;
+use super::pass::{FrameShared, PassRecording};
+use crate::gpu::device::context::GpuContext;
+use crate::gpu::device::error::GpuError;
+use crate::gpu::graph::{Barrier, BarrierScratch, record_barriers};
+use crate::gpu::in_flight::{InFlightFrame, MAX_PASSES};
 
 /// Records `frame`'s graph; the command buffer is begun and ended here.
 pub fn record_frame(
@@ -41,10 +44,11 @@ pub fn record_frame(
             ctx,
             cmd,
             shared,
-            ids: compiled.ids,
+            frame: compiled.frame,
             plan,
             step,
             bindings,
+            pipelines: &compiled.pipelines,
         })?;
         if timed {
             frame.timestamp(3 + 2 * k as u32, vk::PipelineStageFlags2::ALL_COMMANDS);

@@ -2,25 +2,24 @@
 //! the ids it declared them with, in the layouts the graph put them in, and refuses any it
 //! did not declare (an error naming the pass and the resource, in every build). Attachment
 //! load and store operations come from the compiled plan too, so a pass never states a
-//! layout or decides whether earlier contents survive.
+//! layout or decides whether earlier contents survive. Descriptors are bound by the names the
+//! shaders give them ([`Bind`]); the pipeline's layout, read from its shaders, says where.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use ash::vk;
 
-use super::{FrameIds, FrameShape};
-use crate::gpu::cull_buffers::{CullBuffers, CullSizes, InputsLayout};
+use super::bindings::{FrameBindings, FrameResources, Handle};
+use crate::gpu::culling::inputs::InputsLayout;
+use crate::gpu::culling::sizes::CullSizes;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
-use crate::gpu::graph::{Bound, Plan, Step, StepUse};
+use crate::gpu::device::pipeline::Pipeline;
+use crate::gpu::graph::{ImageKind, Plan, ResourceId, Step, StepUse};
 use crate::gpu::model_buffers::GpuModel;
-use crate::gpu::pipeline_builder::{BINDING_AO, BINDING_FRAME, BINDING_SHADOW_MAP, Pipeline};
-use crate::gpu::pipeline_set::Pipelines;
 use crate::gpu::samplers::Samplers;
-use crate::gpu::transients::TransientPool;
-
-/// A pass's recording: called by the frame's executor after the step's barriers.
-pub type RecordFn = fn(&PassRecording<'_>) -> Result<(), GpuError>;
+use crate::gpu::settings::FrameShape;
 
 /// Where this frame's records and palettes are within the ring slot, in bytes from the
 /// slot's start.
@@ -32,15 +31,13 @@ pub struct RingBinding {
     pub palettes: (vk::DeviceSize, vk::DeviceSize),
 }
 
-/// What every pass of a frame shares and the graph does not track: pipelines, samplers,
-/// the frame's uniforms, the models and their ranges of records.
+/// What every pass of a frame shares and the graph does not track: samplers, the frame's
+/// uniforms, the models and their ranges of records, the culling inputs' layout.
 pub struct FrameShared<'a> {
     /// The render size.
     pub extent: vk::Extent2D,
     /// What the passes do.
     pub shape: FrameShape,
-    /// Every pipeline.
-    pub pipelines: &'a Pipelines,
     /// Samplers and default textures.
     pub samplers: Samplers,
     /// The frame's uniform buffer.
@@ -63,123 +60,44 @@ pub struct FrameShared<'a> {
     pub shadow_size: u32,
 }
 
-/// This frame's handles for a graph's resources.
-pub struct FrameBindings<'a> {
-    /// The graph's resources.
-    pub ids: FrameIds,
-    /// The plan, to find transients by id.
-    pub plan: &'a Plan,
-    /// The colour target.
-    pub target: (vk::Image, vk::ImageView),
-    /// The ring's buffer and this frame's slot in it (offset, size).
-    pub ring: (vk::Buffer, vk::DeviceSize, vk::DeviceSize),
-    /// The readback buffer and its size (null when the frame is not read back).
-    pub readback: (vk::Buffer, vk::DeviceSize),
-    /// This frame in flight's culling buffers.
-    pub cull: &'a CullBuffers,
-    /// The transient images.
-    pub transients: &'a TransientPool,
+/// One descriptor to bind, by the name the shaders give it: a block's type name (`Records`)
+/// or a sampler's or image's variable name (`shadow_map`).
+#[derive(Clone, Copy)]
+pub struct Bind<'a> {
+    name: &'static str,
+    what: Descriptor<'a>,
 }
 
-/// One resource's handle this frame.
-#[derive(Clone, Copy, Debug)]
-pub enum Handle {
-    /// An image and its view.
-    Image {
-        /// The image.
-        image: vk::Image,
-        /// Its view (all mips and layers).
-        view: vk::ImageView,
-        /// Its aspect.
-        aspect: vk::ImageAspectFlags,
-    },
-    /// A range of a buffer.
-    Buffer {
-        /// The buffer.
-        buffer: vk::Buffer,
-        /// Start of the range.
-        offset: vk::DeviceSize,
-        /// Length of the range.
-        size: vk::DeviceSize,
-    },
+#[derive(Clone, Copy)]
+enum Descriptor<'a> {
+    Buffer(&'a [vk::DescriptorBufferInfo; 1]),
+    Image(&'a [vk::DescriptorImageInfo; 1]),
 }
 
-impl FrameBindings<'_> {
-    /// What `id` stands for this frame; `None` for a transient the pool did not make (the
-    /// plan never uses one).
-    pub fn handle(&self, id: crate::gpu::graph::ResourceId) -> Option<Handle> {
-        let ids = &self.ids;
-        let whole = |buffer: vk::Buffer| Handle::Buffer {
-            buffer,
-            offset: 0,
-            size: vk::WHOLE_SIZE,
-        };
-        let cull = self.cull;
-        let handle = if id == ids.color {
-            Handle::Image {
-                image: self.target.0,
-                view: self.target.1,
-                aspect: vk::ImageAspectFlags::COLOR,
-            }
-        } else if id == ids.ring {
-            Handle::Buffer {
-                buffer: self.ring.0,
-                offset: self.ring.1,
-                size: self.ring.2,
-            }
-        } else if id == ids.readback {
-            Handle::Buffer {
-                buffer: self.readback.0,
-                offset: 0,
-                size: self.readback.1,
-            }
-        } else if id == ids.cull_inputs {
-            whole(cull.inputs.buffer)
-        } else if id == ids.counters {
-            whole(cull.counters.buffer)
-        } else if id == ids.lists {
-            whole(cull.lists.buffer)
-        } else if id == ids.draw_counts {
-            whole(cull.draw_counts.buffer)
-        } else if id == ids.commands {
-            whole(cull.commands.buffer)
-        } else if id == ids.stats {
-            whole(cull.stats.buffer)
-        } else if id == ids.candidates {
-            whole(cull.candidates.buffer)
-        } else {
-            let image = self.transients.image(self.plan, id)?;
-            Handle::Image {
-                image: image.image,
-                view: image.view,
-                aspect: image.info.aspect,
-            }
-        };
-        Some(handle)
+impl<'a> Bind<'a> {
+    /// A buffer (uniform or storage, as the shader declares it).
+    pub fn buffer(name: &'static str, info: &'a [vk::DescriptorBufferInfo; 1]) -> Self {
+        Self {
+            name,
+            what: Descriptor::Buffer(info),
+        }
     }
 
-    /// What a barrier on `id` covers (a null buffer for an id nothing stands for: the graph
-    /// only puts barriers on resources kept passes use, which all have handles).
-    pub fn bound(&self, id: crate::gpu::graph::ResourceId) -> Bound {
-        match self.handle(id) {
-            Some(Handle::Image { image, aspect, .. }) => Bound::Image { image, aspect },
-            Some(Handle::Buffer {
-                buffer,
-                offset,
-                size,
-            }) => Bound::Buffer {
-                buffer,
-                offset,
-                size,
-            },
-            None => Bound::Buffer {
-                buffer: vk::Buffer::null(),
-                offset: 0,
-                size: 0,
-            },
+    /// An image (sampled or storage, as the shader declares it).
+    pub fn image(name: &'static str, info: &'a [vk::DescriptorImageInfo; 1]) -> Self {
+        Self {
+            name,
+            what: Descriptor::Image(info),
         }
     }
 }
+
+/// A pipeline a pass registered, by its place in the compiled frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineId(pub u32);
+
+/// The most descriptors one push may carry.
+const MAX_BINDS: usize = 16;
 
 /// What one pass records with; see the module documentation.
 pub struct PassRecording<'a> {
@@ -189,21 +107,23 @@ pub struct PassRecording<'a> {
     pub cmd: vk::CommandBuffer,
     /// What the passes share.
     pub shared: &'a FrameShared<'a>,
-    /// The graph's resources, to name what to ask for.
-    pub ids: FrameIds,
-    /// The compiled plan and the step being recorded.
+    /// The frame-wide resources.
+    pub frame: FrameResources,
+    /// The compiled plan.
     pub plan: &'a Plan,
-    /// The step.
+    /// The step being recorded.
     pub step: &'a Step,
     /// This frame's handles.
     pub bindings: &'a FrameBindings<'a>,
+    /// The pipelines the frame's passes registered.
+    pub pipelines: &'a [Arc<Pipeline>],
 }
 
 /// How `step` of `plan` declared `id`; an error naming both when it did not.
 pub fn declared_use<'p>(
     plan: &'p Plan,
     step: &Step,
-    id: crate::gpu::graph::ResourceId,
+    id: ResourceId,
 ) -> Result<&'p StepUse, GpuError> {
     plan.step_use(step, id).ok_or_else(|| {
         GpuError::Graph(format!(
@@ -216,11 +136,11 @@ pub fn declared_use<'p>(
 
 impl PassRecording<'_> {
     /// How this step declared `id`; an error when it did not.
-    fn declared(&self, id: crate::gpu::graph::ResourceId) -> Result<&StepUse, GpuError> {
+    fn declared(&self, id: ResourceId) -> Result<&StepUse, GpuError> {
         declared_use(self.plan, self.step, id)
     }
 
-    fn handle(&self, id: crate::gpu::graph::ResourceId) -> Result<Handle, GpuError> {
+    fn handle(&self, id: ResourceId) -> Result<Handle, GpuError> {
         self.bindings.handle(id).ok_or_else(|| {
             GpuError::Graph(format!(
                 "{} has no handle this frame",
@@ -229,10 +149,23 @@ impl PassRecording<'_> {
         })
     }
 
+    /// A pipeline this pass registered.
+    pub fn pipeline(&self, id: PipelineId) -> Result<&Pipeline, GpuError> {
+        self.pipelines
+            .get(id.0 as usize)
+            .map(|p| &**p)
+            .ok_or_else(|| {
+                GpuError::Graph(format!(
+                    "pass {} uses a pipeline the frame did not build",
+                    self.step.name
+                ))
+            })
+    }
+
     /// A declared buffer: handle, offset and size.
     pub fn buffer(
         &self,
-        id: crate::gpu::graph::ResourceId,
+        id: ResourceId,
     ) -> Result<(vk::Buffer, vk::DeviceSize, vk::DeviceSize), GpuError> {
         self.declared(id)?;
         match self.handle(id)? {
@@ -250,10 +183,7 @@ impl PassRecording<'_> {
     }
 
     /// A declared buffer as one descriptor over its whole bound range.
-    pub fn buffer_info(
-        &self,
-        id: crate::gpu::graph::ResourceId,
-    ) -> Result<[vk::DescriptorBufferInfo; 1], GpuError> {
+    pub fn buffer_info(&self, id: ResourceId) -> Result<[vk::DescriptorBufferInfo; 1], GpuError> {
         let (buffer, offset, range) = self.buffer(id)?;
         Ok([vk::DescriptorBufferInfo {
             buffer,
@@ -265,7 +195,7 @@ impl PassRecording<'_> {
     /// A declared image: handle, view and the layout the graph put it in for this step.
     pub fn image(
         &self,
-        id: crate::gpu::graph::ResourceId,
+        id: ResourceId,
     ) -> Result<(vk::Image, vk::ImageView, vk::ImageLayout), GpuError> {
         let layout = self.declared(id)?.layout;
         match (self.handle(id)?, layout) {
@@ -282,7 +212,7 @@ impl PassRecording<'_> {
     /// in the layout the graph put it in.
     pub fn image_info(
         &self,
-        id: crate::gpu::graph::ResourceId,
+        id: ResourceId,
         sampler: vk::Sampler,
     ) -> Result<[vk::DescriptorImageInfo; 1], GpuError> {
         let (_, view, layout) = self.image(id)?;
@@ -298,7 +228,7 @@ impl PassRecording<'_> {
     /// undefined without one); stored when something later reads it.
     pub fn attachment(
         &self,
-        id: crate::gpu::graph::ResourceId,
+        id: ResourceId,
         clear: Option<vk::ClearValue>,
     ) -> Result<vk::RenderingAttachmentInfo<'static>, GpuError> {
         let u = *self.declared(id)?;
@@ -338,8 +268,8 @@ impl PassRecording<'_> {
     /// rendered rather than a blend of surfaces).
     pub fn resolved_attachment(
         &self,
-        id: crate::gpu::graph::ResourceId,
-        resolved: crate::gpu::graph::ResourceId,
+        id: ResourceId,
+        resolved: ResourceId,
         clear: Option<vk::ClearValue>,
     ) -> Result<vk::RenderingAttachmentInfo<'static>, GpuError> {
         let info = self.attachment(id, clear)?;
@@ -347,8 +277,7 @@ impl PassRecording<'_> {
             return Ok(info);
         }
         let (_, view, layout) = self.image(resolved)?;
-        let depth = self.plan.image_kind(resolved) == Some(crate::gpu::graph::ImageKind::Depth);
-        let mode = if depth {
+        let mode = if self.plan.image_kind(resolved) == Some(ImageKind::Depth) {
             vk::ResolveModeFlags::SAMPLE_ZERO
         } else {
             vk::ResolveModeFlags::AVERAGE
@@ -409,31 +338,100 @@ impl PassRecording<'_> {
         unsafe { self.ctx.cmd_end_rendering(self.cmd) };
     }
 
-    /// Binds a compute `pipeline`, pushes `writes` with `layout` and dispatches `groups`
-    /// (nothing when a count is zero).
+    /// Binds `pipeline`.
+    pub fn bind(&self, pipeline: &Pipeline) {
+        // SAFETY: recording; the pipeline lives as long as the compiled frame.
+        unsafe {
+            self.ctx
+                .device
+                .cmd_bind_pipeline(self.cmd, pipeline.bind_point, pipeline.pipeline)
+        };
+    }
+
+    /// Pushes the descriptors of `binds` that `pipeline`'s shaders declare, each at the
+    /// binding and of the kind its layout gives; binds the shaders do not declare are left
+    /// out (one set of binds serves the pipelines of several passes).
+    pub fn push(&self, pipeline: &Pipeline, binds: &[Bind<'_>]) -> Result<(), GpuError> {
+        let mut writes = [vk::WriteDescriptorSet::default(); MAX_BINDS];
+        let mut n = 0;
+        for bind in binds {
+            let Some(b) = pipeline.binding(bind.name) else {
+                continue;
+            };
+            let slot = writes.get_mut(n).ok_or_else(|| {
+                GpuError::Graph(format!(
+                    "pass {} binds more than {MAX_BINDS} descriptors at once",
+                    self.step.name
+                ))
+            })?;
+            let write = vk::WriteDescriptorSet::default()
+                .dst_binding(b.binding)
+                .descriptor_type(b.kind);
+            *slot = match bind.what {
+                Descriptor::Buffer(info) => write.buffer_info(info),
+                Descriptor::Image(info) => write.image_info(info),
+            };
+            n += 1;
+        }
+        // SAFETY: recording; the writes match the pipeline's layout (read from its shaders)
+        // and their handles live until the frame completes.
+        unsafe {
+            self.ctx.push_descriptor.cmd_push_descriptor_set(
+                self.cmd,
+                pipeline.bind_point,
+                pipeline.layout.layout,
+                0,
+                &writes[..n],
+            );
+        }
+        Ok(())
+    }
+
+    /// Pushes `bytes` as the push constants of `pipeline`, to every stage that declares the
+    /// block (nothing when none does: one draw serves pipelines with and without).
+    pub fn push_constants(&self, pipeline: &Pipeline, bytes: &[u8]) -> Result<(), GpuError> {
+        let Some((stages, size)) = pipeline.layout.desc.push_constants else {
+            return Ok(());
+        };
+        if bytes.len() > size as usize {
+            return Err(GpuError::Graph(format!(
+                "{} bytes of push constants for pipeline {}, whose shaders take {size}",
+                bytes.len(),
+                pipeline.desc.name
+            )));
+        }
+        // SAFETY: recording; the range is the layout's.
+        unsafe {
+            self.ctx
+                .device
+                .cmd_push_constants(self.cmd, pipeline.layout.layout, stages, 0, bytes);
+        }
+        Ok(())
+    }
+
+    /// Binds a compute `pipeline`, pushes `binds` and dispatches enough workgroups to cover
+    /// `threads` (x, y) invocations at the shader's workgroup size (nothing when a count is
+    /// zero).
     pub fn dispatch(
         &self,
         pipeline: &Pipeline,
-        layout: vk::PipelineLayout,
-        writes: &[vk::WriteDescriptorSet<'_>],
-        groups: [u32; 2],
-    ) {
-        let d = &self.ctx.device;
-        // SAFETY: recording outside rendering; the descriptors carry the layouts the graph
-        // put the images in, and the buffers live until the frame completes.
-        unsafe {
-            d.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, pipeline.pipeline);
-            self.ctx.push_descriptor.cmd_push_descriptor_set(
-                self.cmd,
-                vk::PipelineBindPoint::COMPUTE,
-                layout,
-                0,
-                writes,
-            );
-            if groups[0] > 0 && groups[1] > 0 {
-                d.cmd_dispatch(self.cmd, groups[0], groups[1], 1);
-            }
+        binds: &[Bind<'_>],
+        threads: [u32; 2],
+    ) -> Result<(), GpuError> {
+        self.bind(pipeline);
+        self.push(pipeline, binds)?;
+        let [x, y, _] = pipeline.local_size;
+        let groups = [threads[0].div_ceil(x.max(1)), threads[1].div_ceil(y.max(1))];
+        if groups[0] > 0 && groups[1] > 0 {
+            // SAFETY: recording outside rendering; the descriptors carry the layouts the
+            // graph put the images in.
+            unsafe {
+                self.ctx
+                    .device
+                    .cmd_dispatch(self.cmd, groups[0], groups[1], 1)
+            };
         }
+        Ok(())
     }
 
     /// The frame uniforms as a descriptor.
@@ -454,88 +452,11 @@ impl PassRecording<'_> {
         }]
     }
 
-    /// Binds `pipeline` (graphics) and pushes the frame uniforms plus up to two `extra`
-    /// descriptors (the ground, fullscreen passes).
-    pub fn bind_with_frame(&self, pipeline: &Pipeline, extra: &[vk::WriteDescriptorSet<'_>]) {
-        let frame = self.frame_info();
-        let mut writes = [vk::WriteDescriptorSet::default(); 3];
-        writes[0] = vk::WriteDescriptorSet::default()
-            .dst_binding(BINDING_FRAME)
-            .descriptor_type(vk::DescriptorType::UNIFORM_BUFFER)
-            .buffer_info(&frame);
-        let n = extra.len().min(2);
-        writes[1..=n].copy_from_slice(&extra[..n]);
-        let writes = &writes[..=n];
-        // SAFETY: recording; the layout matches the pipeline's.
-        unsafe {
-            self.ctx.device.cmd_bind_pipeline(
-                self.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                pipeline.pipeline,
-            );
-            self.ctx.push_descriptor.cmd_push_descriptor_set(
-                self.cmd,
-                vk::PipelineBindPoint::GRAPHICS,
-                self.shared.pipelines.layouts.pipeline,
-                0,
-                writes,
-            );
-        }
-    }
-
-    /// The shadow map and the ambient occlusion as the lit shaders read them: the graph's
-    /// images where this pass declared them, placeholders where the frame has none (never
-    /// sampled then: the uniforms say so).
-    pub fn lit_images(
-        &self,
-    ) -> Result<([vk::DescriptorImageInfo; 1], [vk::DescriptorImageInfo; 1]), GpuError> {
-        let s = &self.shared.samplers;
-        let shadow = if self.shared.shape.shadows {
-            self.image_info(self.ids.shadow_map, s.shadow)?
-        } else {
-            Self::fixed_image(s.no_shadow, s.shadow)
-        };
-        let ao = if self.shared.shape.ao {
-            self.image_info(self.ids.ao, s.ao)?
-        } else {
-            Self::fixed_image(s.white, s.ao)
-        };
-        Ok((shadow, ao))
-    }
-
-    /// The lit pushes of the ground: shadow map and ambient occlusion.
-    pub fn lit_writes<'b>(
-        shadow: &'b [vk::DescriptorImageInfo; 1],
-        ao: &'b [vk::DescriptorImageInfo; 1],
-    ) -> [vk::WriteDescriptorSet<'b>; 2] {
-        [
-            vk::WriteDescriptorSet::default()
-                .dst_binding(BINDING_SHADOW_MAP)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(shadow),
-            vk::WriteDescriptorSet::default()
-                .dst_binding(BINDING_AO)
-                .descriptor_type(vk::DescriptorType::COMBINED_IMAGE_SAMPLER)
-                .image_info(ao),
-        ]
-    }
-
-    /// Draws the ground (six generated vertices) with `pipeline` and `extra` pushes.
-    pub fn draw_ground(&self, pipeline: &Pipeline, extra: &[vk::WriteDescriptorSet<'_>]) {
-        self.bind_with_frame(pipeline, extra);
-        // SAFETY: inside the pass's rendering; the ground needs no vertex buffer.
-        unsafe {
-            self.ctx
-                .cmd_set_front_face(self.cmd, vk::FrontFace::COUNTER_CLOCKWISE);
-            self.ctx.device.cmd_draw(self.cmd, 6, 1, 0, 0);
-        }
-    }
-
     /// The ring slot's instance records and palettes as descriptors.
     pub fn ring_infos(
         &self,
     ) -> Result<([vk::DescriptorBufferInfo; 1], [vk::DescriptorBufferInfo; 1]), GpuError> {
-        let (buffer, slot, _) = self.buffer(self.ids.ring)?;
+        let (buffer, slot, _) = self.buffer(self.frame.ring)?;
         let ring = self.shared.ring;
         let range = |(offset, size): (u64, u64)| {
             [vk::DescriptorBufferInfo {

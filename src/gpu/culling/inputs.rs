@@ -1,27 +1,32 @@
 //! The culling passes' inputs, packed by the CPU each frame into the frame in flight's
-//! inputs buffer: the views' planes and level-of-detail scales, each model's range of
-//! records, levels and draws, and every clip bound.
+//! inputs buffer ([`InputBuffer`], one of the few frame-wide resources): the views' planes and
+//! level-of-detail scales, each model's range of records, levels and draws, and every clip
+//! bound.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use ash::vk;
 use glam::{Mat4, Vec3, Vec4};
+use gpu_allocator::MemoryLocation;
 
-use super::cull_buffers::CullBuffers;
-use super::cull_data::{
+use super::data::{
     CULL_FRUSTUM, CULL_LOD, CULL_OCCLUSION, CULL_SHADOWS, CullBound, CullFrame, CullModel,
     OCCLUDER_RADIUS_PX, OCCLUSION_BLOCK,
 };
-use super::device::error::GpuError;
-use super::graph::Extent;
-use super::model_buffers::GpuModel;
-use super::passes::RenderSettings;
-use super::renderer_io::FrameInputs;
+use super::sizes::CullSizes;
 use crate::crowd::visibility::{
     Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE, SHADOW_TEXEL_ERROR, ViewScale,
     shadow_texel,
 };
 use crate::crowd::{Crowd, ModelId};
+use crate::gpu::device::buffer::{GpuBuffer, MAX_OFFSET_ALIGNMENT};
+use crate::gpu::device::context::GpuContext;
+use crate::gpu::device::error::GpuError;
+use crate::gpu::graph::Extent;
+use crate::gpu::model_buffers::GpuModel;
+use crate::gpu::renderer_io::FrameInputs;
+use crate::gpu::settings::RenderSettings;
 
 /// A coarser mesh level is drawn where its error covers at most this many pixels (times
 /// `--lod-bias`). A quarter of a pixel, not one: without anti-aliasing every edge pixel a
@@ -73,8 +78,8 @@ pub struct CullInputWriter {
 }
 
 impl CullInputWriter {
-    /// Packs `c` into `cull`'s inputs buffer.
-    pub fn write(&mut self, c: CullInputs<'_>, cull: &CullBuffers) -> Result<(), GpuError> {
+    /// Packs `c` into `cull`.
+    pub fn write(&mut self, c: CullInputs<'_>, cull: &InputBuffer) -> Result<(), GpuError> {
         write(
             c,
             &mut self.models,
@@ -85,13 +90,13 @@ impl CullInputWriter {
     }
 }
 
-/// Packs this frame's culling inputs into `cull`'s inputs buffer, reusing the vectors.
+/// Packs this frame's culling inputs into `cull`, reusing the vectors.
 fn write(
     c: CullInputs<'_>,
     models: &mut Vec<CullModel>,
     bounds: &mut Vec<CullBound>,
     ranges: &mut Vec<[u32; 2]>,
-    cull: &CullBuffers,
+    cull: &InputBuffer,
 ) -> Result<(), GpuError> {
     let light = c.inputs.light_dir.normalize_or(Vec3::Y);
     let scale = view_scale(c.inputs, c.extent);
@@ -169,13 +174,91 @@ fn write(
         hi: b.max.extend(0.0),
     }));
     let layout = &cull.layout;
-    cull.inputs
-        .write(layout.frame.start, bytemuck::bytes_of(&frame))?;
-    cull.inputs
-        .write(layout.models.start, bytemuck::cast_slice(models))?;
-    cull.inputs
-        .write(layout.bounds.start, bytemuck::cast_slice(bounds))?;
-    cull.inputs
-        .write(layout.draw_ranges.start, bytemuck::cast_slice(ranges))?;
+    let buffer = &cull.buffer;
+    buffer.write(layout.frame.start, bytemuck::bytes_of(&frame))?;
+    buffer.write(layout.models.start, bytemuck::cast_slice(models))?;
+    buffer.write(layout.bounds.start, bytemuck::cast_slice(bounds))?;
+    buffer.write(layout.draw_ranges.start, bytemuck::cast_slice(ranges))?;
     Ok(())
+}
+
+/// Where each block sits in the inputs buffer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputsLayout {
+    /// The `CullFrame` block.
+    pub frame: Range<usize>,
+    /// `CullModel`s.
+    pub models: Range<usize>,
+    /// `Bound`s.
+    pub bounds: Range<usize>,
+    /// Draw ranges, `[model][subset][level]`.
+    pub draw_ranges: Range<usize>,
+}
+
+impl InputsLayout {
+    fn new(sizes: &CullSizes) -> Self {
+        let mut at = 0;
+        let mut take = |bytes: usize| {
+            let start = at;
+            at = (start + bytes.max(16)).next_multiple_of(MAX_OFFSET_ALIGNMENT as usize);
+            start..start + bytes.max(16)
+        };
+        Self {
+            frame: take(size_of::<CullFrame>()),
+            models: take(sizes.models * size_of::<CullModel>()),
+            bounds: take(sizes.bounds * size_of::<CullBound>()),
+            draw_ranges: take(sizes.models * sizes.subsets * LOD_LEVELS * 8),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.draw_ranges.end
+    }
+}
+
+/// One frame in flight's culling inputs: a host-visible buffer the CPU writes before
+/// submission, and where each block sits in it.
+pub struct InputBuffer {
+    /// The counts it holds.
+    pub sizes: CullSizes,
+    /// Where the blocks are.
+    pub layout: InputsLayout,
+    /// The buffer.
+    pub buffer: GpuBuffer,
+}
+
+impl InputBuffer {
+    /// Makes sure `this` holds `want`, making it again (larger) if not. The caller has waited
+    /// for the frame that last used it.
+    pub fn ensure<'a>(
+        this: &'a mut Option<Self>,
+        ctx: &Arc<GpuContext>,
+        index: usize,
+        want: CullSizes,
+    ) -> Result<&'a Self, GpuError> {
+        let sizes = match this.as_ref() {
+            Some(b) if b.sizes.holds(&want) => None,
+            Some(b) => Some(b.sizes.grown(&want)),
+            None => Some(want),
+        };
+        if let Some(sizes) = sizes {
+            *this = None;
+            let layout = InputsLayout::new(&sizes);
+            let buffer = GpuBuffer::new(
+                ctx,
+                &format!("frame {index} culling inputs"),
+                layout.bytes() as u64,
+                vk::BufferUsageFlags::STORAGE_BUFFER,
+                MemoryLocation::CpuToGpu,
+                MAX_OFFSET_ALIGNMENT,
+            )?;
+            *this = Some(Self {
+                sizes,
+                layout,
+                buffer,
+            });
+        }
+        this.as_ref()
+            .ok_or_else(|| GpuError::Other("the culling inputs were not made".into()))
+    }
 }

@@ -24,36 +24,32 @@ use ash::vk;
 use glam::Vec4;
 
 use super::baked_table::BakedTable;
-use super::cull_buffers::{CullBuffers, CullSizes};
-use super::cull_inputs::{CullInputWriter, CullInputs, view_scale};
+use super::culling::inputs::{CullInputWriter, InputBuffer};
+use super::culling::stats::{DrawStats, DrawStatsReader};
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
-use super::device::submit::submit_frame;
+use super::device::pipeline::{Culling, PipelineCache};
 use super::device::targets::{FrameSync, TargetImage};
 use super::device::texture::BlockUpload;
-use super::draw_stats::{DrawStats, DrawStatsReader};
-use super::gpu_timings::GpuTimings;
 use super::graph::BarrierScratch;
 use super::in_flight::InFlightFrame;
 use super::model_buffers::GpuModel;
-use super::passes::{
-    CompiledFrame, FrameBindings, FrameShared, GraphKey, RenderSettings, RingBinding, compile,
-    default_msaa, sample_count,
-};
-use super::pipeline_builder::Culling;
-use super::pipeline_set::{self, Pipelines};
-use super::record_frame::record_frame;
+use super::passes::cull::STATISTICS;
+use super::recording::compiled::CompiledFrame;
 use super::renderer_io::{FrameInputs, FrameTimes, PassTime};
+use super::resources::buffers::PassBuffers;
+use super::resources::images::TransientImages;
 use super::ring_memory::{DeviceRingAllocator, Timeline};
 use super::samplers::SharedSamplers;
-use super::transients::TransientPool;
-use super::uniform_packing::pack_frame;
+use super::settings::{GraphKey, RenderSettings, default_msaa, supported};
+use super::timings::GpuTimings;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
-use crate::crowd::visibility::{AnimationView, Frustum};
-use crate::crowd::{Crowd, DEFAULT_SLOTS, ModelId, PaletteRing};
+use crate::crowd::{Crowd, DEFAULT_SLOTS, PaletteRing};
 
-pub use super::cull_inputs::LOD_ERROR_PX;
+mod frame_steps;
+
+pub use super::culling::inputs::LOD_ERROR_PX;
 
 /// Baked frames replace exact palettes where their error covers at most this many pixels
 /// (times `--lod-bias`): half a pixel, so a near character looks the same either way.
@@ -71,7 +67,8 @@ pub enum Presentation {
 /// The crowd renderer; see the module documentation.
 pub struct Renderer {
     ctx: Arc<GpuContext>,
-    pipelines: Pipelines,
+    /// Every pipeline the passes registered, built once per description.
+    pipelines: PipelineCache,
     culling: Culling,
     samplers: SharedSamplers,
     models: Vec<GpuModel>,
@@ -83,8 +80,12 @@ pub struct Renderer {
     last_value: u64,
     /// Indexed by ring slot.
     frames: Vec<InFlightFrame>,
-    /// Per ring slot: its culling buffers (made for the first frame that needs them).
-    culls: Vec<Option<CullBuffers>>,
+    /// Per ring slot: its culling inputs (made for the first frame that needs them).
+    cull_inputs: Vec<Option<InputBuffer>>,
+    /// Per ring slot: the buffers the passes declared.
+    buffers: Vec<PassBuffers>,
+    /// Per ring slot: whether its statistics buffer holds counts not read yet.
+    stats_pending: Vec<bool>,
     /// Frames submitted so far.
     frame_number: u64,
     extent: vk::Extent2D,
@@ -92,7 +93,7 @@ pub struct Renderer {
     presentation: Presentation,
     settings: RenderSettings,
     graphs: HashMap<GraphKey, CompiledFrame>,
-    transients: TransientPool,
+    transients: TransientImages,
     scratch: BarrierScratch,
     timings: GpuTimings,
     stats: DrawStatsReader,
@@ -100,7 +101,7 @@ pub struct Renderer {
     /// How block-compressed textures are uploaded (see [`Self::set_block_upload`]).
     block_upload: BlockUpload,
     baked: BakedTable,
-    cull_inputs: CullInputWriter,
+    cull_writer: CullInputWriter,
 }
 
 impl Renderer {
@@ -118,25 +119,21 @@ impl Renderer {
                 ..RenderSettings::default()
             },
         );
-        let pipelines = pipeline_set::build(
-            ctx,
-            color_format,
-            Culling::Back,
-            sample_count(settings.msaa),
-        )?;
-        let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)
-            .map_err(|e| GpuError::from(crate::crowd::CrowdError::from(e)))?;
-        let frames = (0..ring.slot_count())
+        let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)?;
+        let slots = ring.slot_count();
+        let frames = (0..slots)
             .map(|i| InFlightFrame::new(ctx, i))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             ctx: ctx.clone(),
-            pipelines,
+            pipelines: PipelineCache::new(ctx),
             culling: Culling::Back,
             samplers: SharedSamplers::new(ctx)?,
             models: Vec::new(),
             ranges: Vec::new(),
-            culls: (0..ring.slot_count()).map(|_| None).collect(),
+            cull_inputs: (0..slots).map(|_| None).collect(),
+            buffers: (0..slots).map(|i| PassBuffers::new(ctx, i)).collect(),
+            stats_pending: vec![false; slots],
             ring,
             ring_generation: 0,
             timeline: Timeline::new(ctx, "frame timeline")?,
@@ -148,14 +145,14 @@ impl Renderer {
             presentation,
             settings,
             graphs: HashMap::new(),
-            transients: TransientPool::new(ctx, extent),
+            transients: TransientImages::new(ctx, extent),
             scratch: BarrierScratch::default(),
             timings: GpuTimings::default(),
             stats: DrawStatsReader::default(),
             kernel: ssao_kernel(),
             block_upload: BlockUpload::from_env(),
             baked: BakedTable::new(ctx)?,
-            cull_inputs: CullInputWriter::default(),
+            cull_writer: CullInputWriter::default(),
         })
     }
 
@@ -185,20 +182,12 @@ impl Renderer {
         default_msaa(self.ctx.physical.kind)
     }
 
-    /// Changes which passes run (waits for frames in flight; graphs are compiled anew).
+    /// Changes which passes run (waits for frames in flight; graphs are compiled anew, and
+    /// build the pipelines they need the first time).
     pub fn set_settings(&mut self, settings: RenderSettings) -> Result<(), GpuError> {
         let settings = supported(&self.ctx, settings);
         if settings == self.settings {
             return Ok(());
-        }
-        if settings.msaa != self.settings.msaa {
-            self.wait_idle()?;
-            self.pipelines = pipeline_set::build(
-                &self.ctx,
-                self.color_format,
-                self.culling,
-                sample_count(settings.msaa),
-            )?;
         }
         self.wait_idle()?;
         self.settings = settings;
@@ -210,6 +199,8 @@ impl Renderer {
     /// How block-compressed textures of the models added from now on reach the device: as
     /// their blocks where the device samples them (the default), or decoded on the CPU. The
     /// default comes from `THRONG_DECODE_BC_ON_CPU` ([`texture::DECODE_BC_ON_CPU_ENV`]).
+    ///
+    /// [`texture::DECODE_BC_ON_CPU_ENV`]: crate::gpu::DECODE_BC_ON_CPU_ENV
     pub fn set_block_upload(&mut self, blocks: BlockUpload) {
         self.block_upload = blocks;
     }
@@ -233,13 +224,8 @@ impl Renderer {
     pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {
         if culling != self.culling {
             self.wait_idle()?;
-            self.pipelines = pipeline_set::build(
-                &self.ctx,
-                self.color_format,
-                culling,
-                sample_count(self.settings.msaa),
-            )?;
             self.culling = culling;
+            self.graphs.clear();
         }
         Ok(())
     }
@@ -266,8 +252,11 @@ impl Renderer {
     /// has completed).
     fn collect(&mut self, fi: usize) {
         self.timings.collect(&mut self.frames[fi]);
-        if let Some(cull) = self.culls[fi].as_mut() {
-            self.stats.collect(cull, &self.models);
+        let buffers = &self.buffers[fi];
+        if std::mem::take(&mut self.stats_pending[fi])
+            && let Some(stats) = buffers.get(&STATISTICS)
+        {
+            self.stats.collect(stats, buffers.sizes(), &self.models);
         }
     }
 
@@ -329,204 +318,24 @@ impl Renderer {
         self.collect(fi);
         self.ensure_baked(crowd)?;
 
-        // 2. The CPU's inputs: uniforms and culling inputs.
+        // 2. The graph for this view, and the CPU's inputs: uniforms and culling inputs.
         let key = GraphKey {
             view: inputs.view_mode,
             readback: readback.is_some(),
             present: self.presentation == Presentation::Swapchain,
         };
         self.ensure_graph(key)?;
-        let graph = self
-            .graphs
-            .get(&key)
-            .ok_or_else(|| GpuError::Graph("a graph compiled a moment ago is gone".into()))?;
-        let data = pack_frame(
-            inputs,
-            self.extent,
-            &self.settings,
-            &graph.shape,
-            &self.kernel,
-        );
-        self.frames[fi]
-            .uniforms
-            .write(0, bytemuck::bytes_of(&data))?;
-        let subsets = self
-            .models
-            .iter()
-            .map(|m| m.subsets.len())
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        let sizes = CullSizes {
-            instances: crowd.len().max(1),
-            models: self.models.len().max(1),
-            subsets,
-            bounds: crowd.bounds().len().max(1),
-        };
-        let cull = CullBuffers::ensure(&mut self.culls[fi], &self.ctx, fi, sizes)?;
-        self.cull_inputs.write(
-            CullInputs {
-                crowd,
-                models: &self.models,
-                ranges: &self.ranges,
-                inputs,
-                light_view_proj: data.light_view_proj,
-                extent: self.extent,
-                settings: &self.settings,
-                shadows: graph.shape.shadow_lists,
-                occlusion: graph.shape.occlusion,
-                subsets,
-            },
-            &*cull,
-        )?;
+        self.write_inputs(fi, key, crowd, inputs)?;
 
         // 3. The graph, recorded with this frame's handles.
-        let layout = self.ring.layout();
-        let slot = self.ring.slot_offset(fi) as u64;
-        let records = (crowd.len().max(1) * size_of::<crate::crowd::InstanceRecord>()) as u64;
-        let palettes = (crowd.counts().palette_matrices.max(1) * size_of::<Mat3x4>()) as u64;
-        let shared = FrameShared {
-            extent: self.extent,
-            shape: graph.shape,
-            pipelines: &self.pipelines,
-            samplers: self.samplers.handles(),
-            uniforms: self.frames[fi].uniforms.buffer,
-            models: &self.models,
-            ranges: &self.ranges,
-            ring: RingBinding {
-                records: (0, records),
-                palettes: (layout.palette_offset as u64, palettes),
-            },
-            baked: self.baked.buffer(),
-            cull_layout: cull.layout.clone(),
-            cull_sizes: cull.sizes,
-            instances: crowd.len() as u32,
-            shadow_size: self.settings.shadow_size.max(1),
-        };
-        let bindings = FrameBindings {
-            ids: graph.ids,
-            plan: &graph.plan,
-            target: (target.image, target.view),
-            ring: (self.ring.region().buffer(), slot, layout.stride as u64),
-            readback: (
-                readback.unwrap_or(vk::Buffer::null()),
-                u64::from(self.extent.width) * u64::from(self.extent.height) * 4,
-            ),
-            cull,
-            transients: &self.transients,
-        };
-        let cmd = record_frame(
-            &self.ctx,
-            &mut self.frames[fi],
-            graph,
-            &shared,
-            &bindings,
-            &mut self.scratch,
-        )?;
+        let cmd = self.record(fi, key, crowd, target, readback)?;
 
         // 4. Submit: the timeline value releases the slot and the frame in flight.
-        let value = self.last_value + 1;
-        if super::device::fault::device_lost_at(self.frame_number + 1) {
-            return Err(GpuError::DeviceLost {
-                what: format!(
-                    "submitting frame {} (injected by {})",
-                    self.frame_number + 1,
-                    super::device::fault::FAULT_ENV
-                ),
-            });
-        }
-        let wait_stage = graph.plan.first_use_stages(graph.ids.color);
-        submit_frame(
-            &self.ctx,
-            cmd,
-            sync,
-            wait_stage,
-            (self.timeline.semaphore, value),
-        )?;
-        self.last_value = value;
-        // A slot the ring did not hand out is a bug here, reported rather than left to tear
-        // a later frame.
-        self.ring
-            .submit(fi, value)
-            .map_err(crate::crowd::CrowdError::Ring)?;
-        let copies_stats = graph.copies_stats();
-        let frame = &mut self.frames[fi];
-        frame.done_at = value;
-        frame.queries_pending = true;
-        if let Some(cull) = self.culls[fi].as_mut() {
-            cull.stats_pending = copies_stats;
-        }
-        self.frame_number += 1;
+        self.submit(fi, key, cmd, sync)?;
         Ok(FrameTimes {
             palette_ms,
             gpu_ms: self.timings.last_ms(),
         })
-    }
-
-    /// Refuses a crowd of other models, and a readback from a window.
-    fn check_call(&self, crowd: &Crowd, readback: Option<vk::Buffer>) -> Result<(), GpuError> {
-        if crowd.models().len() != self.models.len() {
-            return Err(GpuError::Other(format!(
-                "the crowd has {} models, the renderer {}",
-                crowd.models().len(),
-                self.models.len()
-            )));
-        }
-        if readback.is_some() && self.presentation == Presentation::Swapchain {
-            return Err(GpuError::Other(
-                "readback asked of a windowed renderer".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Lets the crowd write its records and palettes straight into the next ring slot (exact
-    /// palettes only where the baked frames' error could show); returns the slot.
-    fn write_palettes(
-        &mut self,
-        crowd: &mut Crowd,
-        inputs: &FrameInputs,
-    ) -> Result<usize, GpuError> {
-        crowd.set_view(Some(self.animation_view(inputs)));
-        // A frame's palettes are bound as one storage-buffer range: past it, far instances
-        // read baked frames rather than the frame being refused.
-        crowd.set_max_exact_matrices(
-            self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>(),
-        );
-        let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
-        if self.ring.generation() != self.ring_generation {
-            // The bindings name the region's buffer every frame, so the new one is bound
-            // from this frame on; the old one lives until its frames are done.
-            log::debug!(
-                "palette ring grew to {} instances / {} matrices per slot",
-                self.ring.layout().instances,
-                self.ring.layout().joints
-            );
-            self.ring_generation = self.ring.generation();
-        }
-        for (m, range) in self.ranges.iter_mut().enumerate() {
-            *range = crowd.model_range(ModelId(m as u32));
-        }
-        Ok(slot)
-    }
-
-    /// Compiles the graph for `key` and makes its transient images, once per key.
-    fn ensure_graph(&mut self, key: GraphKey) -> Result<(), GpuError> {
-        if !self.graphs.contains_key(&key) {
-            let graph = compile(key, &self.settings, self.color_format)?;
-            self.transients.prepare(&graph.plan)?;
-            self.graphs.insert(key, graph);
-        }
-        Ok(())
-    }
-
-    /// What the crowd needs to tell near instances (exact palettes) from far ones (baked).
-    fn animation_view(&self, inputs: &FrameInputs) -> AnimationView {
-        AnimationView {
-            frustum: Frustum::from_clip(inputs.view_proj),
-            scale: view_scale(inputs, self.extent),
-            max_error_px: BAKED_ERROR_PX * self.settings.lod_bias,
-        }
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after
@@ -547,33 +356,6 @@ impl Renderer {
     }
 }
 
-/// `settings` with `msaa` lowered to the most samples the device renders colour and depth
-/// with (one always works), saying so once when it had to.
-fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettings {
-    let limits = &ctx.physical.limits;
-    let counts = limits.framebuffer_color_sample_counts & limits.framebuffer_depth_sample_counts;
-    let asked = settings.msaa.max(1);
-    let mut msaa = asked.min(8).next_power_of_two().min(8);
-    if msaa > asked {
-        msaa /= 2;
-    }
-    while msaa > 1 && !counts.contains(sample_count(msaa)) {
-        msaa /= 2;
-    }
-    if msaa != asked {
-        static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| {
-            log::warn!(
-                "{} samples per pixel asked for; {} renders at most {msaa}",
-                asked,
-                ctx.physical.name
-            );
-        });
-    }
-    settings.msaa = msaa;
-    settings
-}
-
 impl Drop for Renderer {
     fn drop(&mut self) {
         // Fields (pipelines, images, the ring) are destroyed after this: wait for the frames
@@ -587,5 +369,11 @@ impl Drop for Renderer {
 impl From<crate::crowd::CrowdError> for GpuError {
     fn from(e: crate::crowd::CrowdError) -> Self {
         GpuError::Upstream(Box::new(e))
+    }
+}
+
+impl From<crate::crowd::RingError> for GpuError {
+    fn from(e: crate::crowd::RingError) -> Self {
+        crate::crowd::CrowdError::from(e).into()
     }
 }

@@ -5,45 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
-use super::shader_interface::{
-    VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
-    VIEW_MODE_SILHOUETTE,
-};
-
-/// What a frame shows (`--view`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ViewMode {
-    /// The lit image (`VIEW_MODE_FINAL` in the shaders).
-    #[default]
-    Final,
-    /// Characters white on black: no ground, no lighting (`VIEW_MODE_SILHOUETTE`). What the
-    /// GPU-versus-CPU skinning checks compare.
-    Silhouette,
-    /// The blurred ambient occlusion.
-    Ao,
-    /// The prepass's view-space normals.
-    Normals,
-    /// The prepass's depth, linearized.
-    Depth,
-    /// The shadow map (depth seen from the light).
-    Shadow,
-}
-
-impl ViewMode {
-    /// The value the shaders compare `frame.view_mode.x` with.
-    pub fn shader_value(self) -> u32 {
-        match self {
-            Self::Final => VIEW_MODE_FINAL,
-            Self::Silhouette => VIEW_MODE_SILHOUETTE,
-            Self::Ao => VIEW_MODE_AO,
-            Self::Normals => VIEW_MODE_NORMALS,
-            Self::Depth => VIEW_MODE_DEPTH,
-            Self::Shadow => VIEW_MODE_SHADOW,
-        }
-    }
-}
-
-pub use super::shader_interface::SSAO_KERNEL;
+pub use crate::gpu::shader_interface::SSAO_KERNEL;
 
 /// The `Frame` uniform block (std140, 752 bytes).
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -80,7 +42,7 @@ pub struct FrameData {
     pub shadow: Vec4,
     /// x: ambient occlusion on (0/1); y: radius (world units); z: depth bias; w: power.
     pub ssao: Vec4,
-    /// x: [`ViewMode::shader_value`].
+    /// x: [`crate::gpu::settings::ViewMode::shader_value`].
     pub view_mode: [u32; 4],
     /// Hemisphere samples for the ambient occlusion.
     pub ssao_kernel: [Vec4; SSAO_KERNEL],

@@ -4,9 +4,9 @@
 use ash::vk;
 use glam::{Vec3, Vec4};
 
-use super::passes::{FrameShape, RenderSettings};
-use super::renderer_io::FrameInputs;
-use super::uniforms::{FrameData, SSAO_KERNEL};
+use super::data::{FrameData, SSAO_KERNEL};
+use crate::gpu::renderer_io::FrameInputs;
+use crate::gpu::settings::{FrameShape, RenderSettings};
 use crate::scene::light_view_proj;
 
 /// Packs a frame's uniforms: camera, light, ground, the shadow map's projection and

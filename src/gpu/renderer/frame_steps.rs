@@ -1,0 +1,265 @@
+//! The steps of [`Renderer::render`], each a method of its own: the crowd's palettes into the
+//! ring slot, the graph for the view, the CPU's inputs (uniforms, culling inputs, the buffers
+//! the passes declared), the recording, the submission.
+
+use ash::vk;
+
+use super::{BAKED_ERROR_PX, Presentation, Renderer};
+use crate::anim::Mat3x4;
+use crate::crowd::visibility::{AnimationView, Frustum};
+use crate::crowd::{Crowd, InstanceRecord, ModelId};
+use crate::gpu::culling::inputs::{CullInputs, InputBuffer, view_scale};
+use crate::gpu::culling::sizes::CullSizes;
+use crate::gpu::device::error::GpuError;
+use crate::gpu::device::submit::submit_frame;
+use crate::gpu::device::targets::{FrameSync, TargetImage};
+use crate::gpu::passes::{compile, cull::STATISTICS};
+use crate::gpu::recording::bindings::FrameBindings;
+use crate::gpu::recording::compiled::CompiledFrame;
+use crate::gpu::recording::frame::record_frame;
+use crate::gpu::recording::pass::{FrameShared, RingBinding};
+use crate::gpu::renderer_io::FrameInputs;
+use crate::gpu::settings::GraphKey;
+use crate::gpu::uniforms::packing::pack_frame;
+
+impl Renderer {
+    /// Refuses a crowd of other models, and a readback from a window.
+    pub(super) fn check_call(
+        &self,
+        crowd: &Crowd,
+        readback: Option<vk::Buffer>,
+    ) -> Result<(), GpuError> {
+        if crowd.models().len() != self.models.len() {
+            return Err(GpuError::Other(format!(
+                "the crowd has {} models, the renderer {}",
+                crowd.models().len(),
+                self.models.len()
+            )));
+        }
+        if readback.is_some() && self.presentation == Presentation::Swapchain {
+            return Err(GpuError::Other(
+                "readback asked of a windowed renderer".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Lets the crowd write its records and palettes straight into the next ring slot (exact
+    /// palettes only where the baked frames' error could show); returns the slot.
+    pub(super) fn write_palettes(
+        &mut self,
+        crowd: &mut Crowd,
+        inputs: &FrameInputs,
+    ) -> Result<usize, GpuError> {
+        crowd.set_view(Some(self.animation_view(inputs)));
+        // A frame's palettes are bound as one storage-buffer range: past it, far instances
+        // read baked frames rather than the frame being refused.
+        crowd.set_max_exact_matrices(
+            self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>(),
+        );
+        let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
+        if self.ring.generation() != self.ring_generation {
+            // The bindings name the region's buffer every frame, so the new one is bound
+            // from this frame on; the old one lives until its frames are done.
+            log::debug!(
+                "palette ring grew to {} instances / {} matrices per slot",
+                self.ring.layout().instances,
+                self.ring.layout().joints
+            );
+            self.ring_generation = self.ring.generation();
+        }
+        for (m, range) in self.ranges.iter_mut().enumerate() {
+            *range = crowd.model_range(ModelId(m as u32));
+        }
+        Ok(slot)
+    }
+
+    /// Compiles the graph for `key`, builds its pipelines and makes its transient images,
+    /// once per key (waiting for the device first: an image a new graph needs for more uses
+    /// is made again).
+    pub(super) fn ensure_graph(&mut self, key: GraphKey) -> Result<(), GpuError> {
+        if !self.graphs.contains_key(&key) {
+            let mut graph = compile(key, &self.settings, self.color_format, self.culling)?;
+            graph.build_pipelines(&mut self.pipelines)?;
+            self.wait_idle()?;
+            self.transients.prepare(&graph.plan)?;
+            self.graphs.insert(key, graph);
+        }
+        Ok(())
+    }
+
+    /// The counts this frame's culling buffers must hold.
+    pub(super) fn cull_sizes(&self, crowd: &Crowd) -> CullSizes {
+        let subsets = self.models.iter().map(|m| m.subsets.len()).max();
+        CullSizes {
+            instances: crowd.len().max(1),
+            models: self.models.len().max(1),
+            subsets: subsets.unwrap_or(0).max(1),
+            bounds: crowd.bounds().len().max(1),
+        }
+    }
+
+    /// The CPU's inputs of frame in flight `fi`: its uniforms, its culling inputs, and the
+    /// buffers the graph's passes declared, large enough for the crowd.
+    pub(super) fn write_inputs(
+        &mut self,
+        fi: usize,
+        key: GraphKey,
+        crowd: &Crowd,
+        inputs: &FrameInputs,
+    ) -> Result<(), GpuError> {
+        let graph = self.graph(key)?;
+        let data = pack_frame(
+            inputs,
+            self.extent,
+            &self.settings,
+            &graph.shape,
+            &self.kernel,
+        );
+        self.frames[fi]
+            .uniforms
+            .write(0, bytemuck::bytes_of(&data))?;
+        let sizes = self.cull_sizes(crowd);
+        let graph = self.graphs.get(&key).ok_or_else(gone)?;
+        self.buffers[fi].ensure(graph.used_buffers(), sizes)?;
+        let cull = InputBuffer::ensure(&mut self.cull_inputs[fi], &self.ctx, fi, sizes)?;
+        self.cull_writer.write(
+            CullInputs {
+                crowd,
+                models: &self.models,
+                ranges: &self.ranges,
+                inputs,
+                light_view_proj: data.light_view_proj,
+                extent: self.extent,
+                settings: &self.settings,
+                shadows: graph.shape.shadow_lists,
+                occlusion: graph.shape.occlusion,
+                subsets: sizes.subsets,
+            },
+            cull,
+        )
+    }
+
+    /// Records frame in flight `fi`'s command buffer: the graph for `key` with this frame's
+    /// handles.
+    pub(super) fn record(
+        &mut self,
+        fi: usize,
+        key: GraphKey,
+        crowd: &Crowd,
+        target: TargetImage,
+        readback: Option<vk::Buffer>,
+    ) -> Result<vk::CommandBuffer, GpuError> {
+        let graph = self.graphs.get(&key).ok_or_else(gone)?;
+        let cull = self.cull_inputs[fi]
+            .as_ref()
+            .ok_or_else(|| GpuError::Other("the culling inputs were not made".into()))?;
+        let layout = self.ring.layout();
+        let records = (crowd.len().max(1) * size_of::<InstanceRecord>()) as u64;
+        let palettes = (crowd.counts().palette_matrices.max(1) * size_of::<Mat3x4>()) as u64;
+        let shared = FrameShared {
+            extent: self.extent,
+            shape: graph.shape,
+            samplers: self.samplers.handles(),
+            uniforms: self.frames[fi].uniforms.buffer,
+            models: &self.models,
+            ranges: &self.ranges,
+            ring: RingBinding {
+                records: (0, records),
+                palettes: (layout.palette_offset as u64, palettes),
+            },
+            baked: self.baked.buffer(),
+            cull_layout: cull.layout.clone(),
+            cull_sizes: self.buffers[fi].sizes(),
+            instances: crowd.len() as u32,
+            shadow_size: self.settings.shadow_size.max(1),
+        };
+        let bindings = FrameBindings {
+            frame: graph.frame,
+            plan: &graph.plan,
+            target: (target.image, target.view),
+            ring: (
+                self.ring.region().buffer(),
+                self.ring.slot_offset(fi) as u64,
+                layout.stride as u64,
+            ),
+            readback: (
+                readback.unwrap_or(vk::Buffer::null()),
+                u64::from(self.extent.width) * u64::from(self.extent.height) * 4,
+            ),
+            cull_inputs: cull.buffer.buffer,
+            buffer_descs: &graph.buffers,
+            buffers: &self.buffers[fi],
+            transients: &self.transients,
+        };
+        record_frame(
+            &self.ctx,
+            &mut self.frames[fi],
+            graph,
+            &shared,
+            &bindings,
+            &mut self.scratch,
+        )
+    }
+
+    /// Submits frame in flight `fi`'s commands: the timeline value it signals releases the
+    /// ring slot and the frame in flight.
+    pub(super) fn submit(
+        &mut self,
+        fi: usize,
+        key: GraphKey,
+        cmd: vk::CommandBuffer,
+        sync: FrameSync,
+    ) -> Result<(), GpuError> {
+        let graph = self.graphs.get(&key).ok_or_else(gone)?;
+        let value = self.last_value + 1;
+        if crate::gpu::device::fault::device_lost_at(self.frame_number + 1) {
+            return Err(GpuError::DeviceLost {
+                what: format!(
+                    "submitting frame {} (injected by {})",
+                    self.frame_number + 1,
+                    crate::gpu::device::fault::FAULT_ENV
+                ),
+            });
+        }
+        let wait_stage = graph.plan.first_use_stages(graph.frame.color);
+        submit_frame(
+            &self.ctx,
+            cmd,
+            sync,
+            wait_stage,
+            (self.timeline.semaphore, value),
+        )?;
+        self.last_value = value;
+        // A slot the ring did not hand out is a bug here, reported rather than left to tear
+        // a later frame.
+        self.ring
+            .submit(fi, value)
+            .map_err(crate::crowd::CrowdError::Ring)?;
+        self.stats_pending[fi] = graph.writes_buffer(&STATISTICS);
+        let frame = &mut self.frames[fi];
+        frame.done_at = value;
+        frame.queries_pending = true;
+        self.frame_number += 1;
+        Ok(())
+    }
+
+    /// The compiled graph for `key` (compiled by [`Self::ensure_graph`]).
+    pub(super) fn graph(&self, key: GraphKey) -> Result<&CompiledFrame, GpuError> {
+        self.graphs.get(&key).ok_or_else(gone)
+    }
+
+    /// What the crowd needs to tell near instances (exact palettes) from far ones (baked).
+    pub(super) fn animation_view(&self, inputs: &FrameInputs) -> AnimationView {
+        AnimationView {
+            frustum: Frustum::from_clip(inputs.view_proj),
+            scale: view_scale(inputs, self.extent),
+            max_error_px: BAKED_ERROR_PX * self.settings.lod_bias,
+        }
+    }
+}
+
+/// The error for a graph that should have been compiled (a bug, reported, not a panic).
+pub(super) fn gone() -> GpuError {
+    GpuError::Graph("a graph compiled a moment ago is gone".into())
+}

@@ -1,0 +1,209 @@
+//! What a frame is asked to be, below every pass: the user's [`RenderSettings`] (which
+//! passes run, samples per pixel, shadow map size), what a frame's graph is compiled for
+//! ([`GraphKey`]), the [`FrameShape`] decided once from both before any pass is declared,
+//! and the image formats several passes share.
+
+use ash::vk;
+
+use super::device::context::GpuContext;
+use super::shader_interface::{
+    VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
+    VIEW_MODE_SILHOUETTE,
+};
+
+/// Depth buffer format (every Vulkan device supports it as a depth attachment).
+pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+/// View-space normals from the prepass.
+pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// One float per pixel written by a compute pass (ambient occlusion, the occlusion test's
+/// depth): a core storage-image format (16-bit floats would need an extension).
+pub const SCALAR_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
+
+/// Which passes run and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// The sun casts shadows (`--no-shadows` turns it off).
+    pub shadows: bool,
+    /// Ambient occlusion darkens the ambient light (`--no-ssao`).
+    pub ssao: bool,
+    /// Depth and normals are drawn first and the forward pass shades each pixel once (equal
+    /// depth test). Off, the forward pass tests and writes depth itself.
+    pub prepass: bool,
+    /// Shadow map side in texels (`--shadow-size`).
+    pub shadow_size: u32,
+    /// Instances are tested against each view and only those that may be seen are drawn
+    /// (`--cull`).
+    pub cull: bool,
+    /// Instances draw a coarser mesh level where its error stays under a pixel (`--lod`).
+    pub lod: bool,
+    /// Scales the projected sizes at which coarser levels and baked animation take over
+    /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
+    pub lod_bias: f32,
+    /// Small instances are drawn only where the large ones leave them visible (`--cull`
+    /// covers it too; needs the depth prepass).
+    pub occlusion: bool,
+    /// Samples per pixel of the camera's passes (`--msaa`: 1, 2, 4 or 8): the prepass, the
+    /// forward pass and their depth render multisampled and resolve into the single-sample
+    /// images the ambient occlusion, the occlusion test and the target take. The renderer
+    /// lowers it to what the device supports.
+    pub msaa: u32,
+}
+
+impl Default for RenderSettings {
+    fn default() -> Self {
+        Self {
+            shadows: true,
+            ssao: true,
+            prepass: true,
+            shadow_size: 2048,
+            cull: true,
+            lod: true,
+            lod_bias: 1.0,
+            occlusion: true,
+            msaa: DEFAULT_MSAA,
+        }
+    }
+}
+
+/// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
+/// anti-aliasing.
+pub const DEFAULT_MSAA: u32 = 4;
+
+/// Samples per pixel on a software rasterizer (lavapipe) unless asked otherwise: there four
+/// samples cost far more than four times one (a 1,280x720 frame of 64 characters took 60 s of
+/// GPU time against 0.38 s), which would leave a first run without a GPU at a frame a minute.
+pub const SOFTWARE_DEFAULT_MSAA: u32 = 1;
+
+/// The samples per pixel a device of `kind` renders with unless asked otherwise.
+pub fn default_msaa(kind: vk::PhysicalDeviceType) -> u32 {
+    if kind == vk::PhysicalDeviceType::CPU {
+        SOFTWARE_DEFAULT_MSAA
+    } else {
+        DEFAULT_MSAA
+    }
+}
+
+/// What a frame's graph depends on besides the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GraphKey {
+    /// The view shown.
+    pub view: ViewMode,
+    /// Whether the frame is copied to the readback buffer.
+    pub readback: bool,
+    /// Whether the target is presented afterwards.
+    pub present: bool,
+}
+
+/// What the frame's passes do, decided once from the view and settings before any pass is
+/// declared; each pass declares itself (or nothing) from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameShape {
+    /// The view shown.
+    pub view: ViewMode,
+    /// The forward pass draws the frame (final or silhouette view); otherwise a debug view
+    /// shows an intermediate image.
+    pub shows_frame: bool,
+    /// The forward pass reads the shadow map.
+    pub shadows: bool,
+    /// The forward pass reads the ambient occlusion.
+    pub ao: bool,
+    /// The depth prepass runs and the forward pass tests against its depth (equal, no
+    /// write).
+    pub prepass: bool,
+    /// Small instances wait for the occlusion test: the camera's passes draw the late list
+    /// too.
+    pub occlusion: bool,
+    /// The shadow view's lists are filled (a pass draws the shadow map).
+    pub shadow_lists: bool,
+}
+
+impl FrameShape {
+    /// The shape of a frame showing `view` under `settings`.
+    pub fn new(view: ViewMode, settings: &RenderSettings) -> Self {
+        let silhouette = view == ViewMode::Silhouette;
+        let shows_frame = view == ViewMode::Final || silhouette;
+        // The silhouette view is plain white: no light, so nothing to shadow or occlude, and
+        // no prepass to test occlusion against.
+        let prepass = !shows_frame || ((settings.prepass || settings.ssao) && !silhouette);
+        let shadows = shows_frame && settings.shadows && !silhouette;
+        Self {
+            view,
+            shows_frame,
+            shadows,
+            ao: shows_frame && settings.ssao && !silhouette,
+            prepass,
+            occlusion: settings.occlusion && settings.cull && prepass,
+            shadow_lists: shadows || view == ViewMode::Shadow,
+        }
+    }
+}
+
+/// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).
+pub fn sample_count(msaa: u32) -> vk::SampleCountFlags {
+    match msaa {
+        2 => vk::SampleCountFlags::TYPE_2,
+        4 => vk::SampleCountFlags::TYPE_4,
+        8 => vk::SampleCountFlags::TYPE_8,
+        _ => vk::SampleCountFlags::TYPE_1,
+    }
+}
+
+/// `settings` with `msaa` lowered to the most samples the device renders colour and depth
+/// with (one always works), saying so once when it had to.
+pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettings {
+    let limits = &ctx.physical.limits;
+    let counts = limits.framebuffer_color_sample_counts & limits.framebuffer_depth_sample_counts;
+    let asked = settings.msaa.max(1);
+    let mut msaa = asked.min(8).next_power_of_two().min(8);
+    if msaa > asked {
+        msaa /= 2;
+    }
+    while msaa > 1 && !counts.contains(sample_count(msaa)) {
+        msaa /= 2;
+    }
+    if msaa != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "{} samples per pixel asked for; {} renders at most {msaa}",
+                asked,
+                ctx.physical.name
+            );
+        });
+    }
+    settings.msaa = msaa;
+    settings
+}
+
+/// What a frame shows (`--view`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ViewMode {
+    /// The lit image (`VIEW_MODE_FINAL` in the shaders).
+    #[default]
+    Final,
+    /// Characters white on black: no ground, no lighting (`VIEW_MODE_SILHOUETTE`). What the
+    /// GPU-versus-CPU skinning checks compare.
+    Silhouette,
+    /// The blurred ambient occlusion.
+    Ao,
+    /// The prepass's view-space normals.
+    Normals,
+    /// The prepass's depth, linearized.
+    Depth,
+    /// The shadow map (depth seen from the light).
+    Shadow,
+}
+
+impl ViewMode {
+    /// The value the shaders compare `frame.view_mode.x` with.
+    pub fn shader_value(self) -> u32 {
+        match self {
+            Self::Final => VIEW_MODE_FINAL,
+            Self::Silhouette => VIEW_MODE_SILHOUETTE,
+            Self::Ao => VIEW_MODE_AO,
+            Self::Normals => VIEW_MODE_NORMALS,
+            Self::Depth => VIEW_MODE_DEPTH,
+            Self::Shadow => VIEW_MODE_SHADOW,
+        }
+    }
+}
