@@ -159,7 +159,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
             height: args.crowd.height(),
-            layout: args.crowd.layout(),
+            paths: args.crowd.paths(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         let default_msaa = r.renderer().default_msaa();

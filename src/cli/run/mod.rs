@@ -1,11 +1,9 @@
 //! `throng run [MODEL...]`: a crowd rendered with Vulkan, in a window when a display is
 //! available (or asked for), otherwise headless, writing the last frame as PNG.
 
-mod clip_switch;
 mod headless;
 pub mod session;
 pub mod stats;
-mod walking;
 mod window;
 
 use std::path::PathBuf;
