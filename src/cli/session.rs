@@ -1,5 +1,6 @@
-//! What `run` shows, independent of where it goes: the models, the crowd laid out and moved by
-//! `scene`, the camera framing it, the light, and one animation step per frame.
+//! What `run` and `bench frame` show, independent of where it goes: the models, the crowd
+//! laid out and moved by `scene`, the camera framing it, the light, and one animation step per
+//! frame.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -13,12 +14,10 @@ use throng::scene::{
     crowd_bounds, footprint, model_basis, play_models_in_place,
 };
 
-use super::RunArgs;
+use super::CliError;
+use super::crowd_args::CameraArg;
+use super::output::shown;
 use super::stats::{CameraJson, StatsJson};
-use crate::cli::CliError;
-use crate::cli::crowd_args::CameraArg;
-use crate::cli::load_args::LoadArgs;
-use crate::cli::output::shown;
 
 /// A held pose: `--pose CLIP@SECONDS`.
 #[derive(Clone, Debug)]
@@ -99,37 +98,7 @@ pub struct SessionSpec<'a> {
     pub paths: WalkPaths,
 }
 
-/// Loads `builtin` when no model is named, else each named model.
-pub fn load_models(load: &LoadArgs, names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
-    if names.is_empty() {
-        return Ok(vec![Arc::new(load.load(None)?)]);
-    }
-    names
-        .iter()
-        .map(|n| Ok(Arc::new(load.load(Some(n))?)))
-        .collect()
-}
-
 impl Session {
-    /// Loads the models and lays out the crowd as `args` say.
-    pub fn new(args: &RunArgs) -> Result<Self, CliError> {
-        Self::build(SessionSpec {
-            models: load_models(&args.load, &args.models)?,
-            instances: args.instances,
-            seed: args.seed,
-            threads: args.threads,
-            pose: args.pose.as_deref(),
-            view: args.view.into(),
-            aspect: args.width as f32 / args.height as f32,
-            ssao_radius: args.ssao_radius,
-            animation: args.crowd.mode(),
-            bake: args.crowd.bake(),
-            camera: args.crowd.camera(),
-            height: args.crowd.height(),
-            paths: args.crowd.paths(),
-        })
-    }
-
     /// Lays out the crowd of `spec`.
     pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
         let in_place = play_models_in_place(spec.models)?;
