@@ -17,8 +17,8 @@ use super::load_args::LoadArgs;
 use super::output::{print_json, say, write_file};
 use super::pass_args::PassArgs;
 use super::plot::{Chart, Series, svg};
-use super::run::session::{Session, SessionSpec, load_models};
-use super::run::stats::{AnimationJson, Drawn, StatsJson};
+use super::session::{Session, SessionSpec};
+use super::stats::{AnimationJson, Drawn, StatsJson};
 use super::{CliError, parse_instances, parse_threads};
 
 /// Animation step of a benchmark frame, seconds.
@@ -108,7 +108,7 @@ struct FrameReport {
 }
 
 pub fn run(args: &FrameArgs) -> Result<(), CliError> {
-    let models = load_models(&args.load, &args.models)?;
+    let models = args.load.load_models(&args.models)?;
     let names = models
         .iter()
         .map(|m| m.name().to_string())
@@ -159,7 +159,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
             height: args.crowd.height(),
-            layout: args.crowd.layout(),
+            paths: args.crowd.paths(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         let default_msaa = r.renderer().default_msaa();

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
-use throng::scene::ModelHeight;
+use throng::scene::{ModelHeight, WalkPaths};
 
 /// `--animation`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -106,9 +106,13 @@ impl CrowdArgs {
         self.camera
     }
 
-    /// How the crowd moves.
-    pub fn layout(&self) -> LayoutArg {
-        self.layout
+    /// Where the crowd's walkers go.
+    pub fn paths(&self) -> WalkPaths {
+        match self.layout {
+            LayoutArg::Grid => WalkPaths::InPlace,
+            LayoutArg::Lanes => WalkPaths::Lanes,
+            LayoutArg::Rings => WalkPaths::Rings,
+        }
     }
 
     /// How tall the models stand.

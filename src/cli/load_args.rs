@@ -3,6 +3,7 @@
 //! `--anim` (an SDKMESH model's animation file).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use throng::anim::SkinnedModel;
@@ -63,6 +64,20 @@ impl LoadArgs {
     /// Loads `builtin` (or nothing named) or a model file under these options.
     pub fn load(&self, spec: Option<&str>) -> Result<SkinnedModel, asset::LoadError> {
         asset::load_model_with(spec, &self.options())
+    }
+
+    /// Loads `builtin` when no model is named, else each named model.
+    pub fn load_models(
+        &self,
+        names: &[String],
+    ) -> Result<Vec<Arc<SkinnedModel>>, asset::LoadError> {
+        if names.is_empty() {
+            return Ok(vec![Arc::new(self.load(None)?)]);
+        }
+        names
+            .iter()
+            .map(|n| Ok(Arc::new(self.load(Some(n))?)))
+            .collect()
     }
 }
 

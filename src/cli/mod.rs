@@ -14,6 +14,8 @@ mod pass_args;
 mod plot;
 mod pose;
 pub mod run;
+mod session;
+mod stats;
 
 use std::process::ExitCode;
 

@@ -13,7 +13,9 @@
 //! - [`Light`]: a [`DirectionalLight`] sun and a [`HemisphereAmbient`] term;
 //! - [`stride_speed`]: how fast a clip played in place carries a character, from its planted
 //!   feet; [`play_in_place`]: clips with root motion made to tread in place, and the speed
-//!   their root travelled at ([`RootMotion`]).
+//!   their root travelled at ([`RootMotion`]);
+//! - [`motion`]: how the crowd moves from frame to frame ([`CrowdMotion`]): clip changes on a
+//!   steady schedule, and walkers along lanes or rings ([`WalkPaths`]) at their clips' pace.
 //!
 //! Depends on `anim` and `crowd` (never the reverse) and knows nothing of Vulkan beyond its
 //! clip-space convention: it is math only.
@@ -22,6 +24,7 @@ mod basis;
 mod camera;
 mod layout;
 mod light;
+pub mod motion;
 pub mod placement;
 mod rng;
 mod root_motion;
@@ -38,6 +41,10 @@ pub use basis::{
 pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
 pub use layout::{CrowdLayout, MATCH_RATIO, ModelHeight, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
+pub use motion::{
+    CLIP_CHANGE_INTERVAL, CLIP_FADE, ClipChangeCounts, CrowdMotion, ModelsInPlace, WalkPaths,
+    play_models_in_place,
+};
 pub use placement::{independent_time, spawn_on_grid};
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
 pub use shadow::light_view_proj;

@@ -6,11 +6,10 @@ use std::time::Instant;
 
 use throng::gpu::{FrameCapture, HeadlessRenderer};
 
-use super::session::Session;
-use super::stats::{Drawn, Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
+use crate::cli::stats::{Drawn, Stats, write_json};
 
 /// The animation step of a headless frame, seconds.
 pub const HEADLESS_DT: f32 = 1.0 / 60.0;
@@ -18,7 +17,7 @@ pub const HEADLESS_DT: f32 = 1.0 / 60.0;
 const DEFAULT_SECONDS: f64 = 3.0;
 
 pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> {
-    let mut session = Session::new(args)?;
+    let mut session = args.session()?;
     let mut r = HeadlessRenderer::new(&args.context_options(), args.width, args.height)?;
     let default_msaa = r.renderer().default_msaa();
     r.renderer().set_settings(args.settings(default_msaa))?;

@@ -1,11 +1,7 @@
 //! `throng run [MODEL...]`: a crowd rendered with Vulkan, in a window when a display is
 //! available (or asked for), otherwise headless, writing the last frame as PNG.
 
-mod clip_switch;
 mod headless;
-pub mod session;
-pub mod stats;
-mod walking;
 mod window;
 
 use std::path::PathBuf;
@@ -20,6 +16,7 @@ use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{say, shown, warn_line};
 use super::pass_args::PassArgs;
+use super::session::{Session, SessionSpec};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
 /// `--view`.
@@ -172,6 +169,25 @@ fn parse_capture_frame(s: &str) -> Result<u64, String> {
 }
 
 impl RunArgs {
+    /// Loads the models and lays out the crowd as the arguments say.
+    fn session(&self) -> Result<Session, CliError> {
+        Session::build(SessionSpec {
+            models: self.load.load_models(&self.models)?,
+            instances: self.instances,
+            seed: self.seed,
+            threads: self.threads,
+            pose: self.pose.as_deref(),
+            view: self.view.into(),
+            aspect: self.width as f32 / self.height as f32,
+            ssao_radius: self.ssao_radius,
+            animation: self.crowd.mode(),
+            bake: self.crowd.bake(),
+            camera: self.crowd.camera(),
+            height: self.crowd.height(),
+            paths: self.crowd.paths(),
+        })
+    }
+
     fn context_options(&self) -> ContextOptions {
         ContextOptions {
             device: self.device.clone(),

@@ -19,11 +19,11 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
-use super::session::Session;
-use super::stats::{Drawn, Stats, write_json};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
+use crate::cli::session::Session;
+use crate::cli::stats::{Drawn, Stats, write_json};
 
 /// Longest animation step taken at once (after a stall, the crowd jumps no further).
 const MAX_DT: f32 = 0.1;
@@ -77,7 +77,7 @@ impl FlyKeys {
 }
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
-    let session = Session::new(args)?;
+    let session = args.session()?;
     crate::cli::interrupt::install();
     let event_loop =
         EventLoop::new().map_err(|e| GpuError::Window(format!("opening the display: {e}")))?;

@@ -1,5 +1,6 @@
-//! What `run` shows, independent of where it goes: the models, the crowd laid out by
-//! `scene`, the camera framing it, the light, and one animation step per frame.
+//! What `run` and `bench frame` show, independent of where it goes: the models, the crowd
+//! laid out and moved by `scene`, the camera framing it, the light, and one animation step per
+//! frame.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -9,24 +10,14 @@ use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
-    Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, RootMotion, crowd_bounds, footprint,
-    model_basis, play_in_place,
+    Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, WalkPaths,
+    crowd_bounds, footprint, model_basis, play_models_in_place,
 };
 
-use super::RunArgs;
+use super::CliError;
+use super::crowd_args::CameraArg;
+use super::output::shown;
 use super::stats::{CameraJson, StatsJson};
-use crate::cli::CliError;
-use crate::cli::crowd_args::{CameraArg, LayoutArg};
-use crate::cli::load_args::LoadArgs;
-use crate::cli::output::shown;
-
-use super::clip_switch::{ClipChangeLog, ClipSwitcher};
-use super::walking::{Paths, Walking};
-
-/// Seconds between cross-fades of one instance to another clip, on average.
-const SWITCH_EVERY: f32 = 4.0;
-/// How long a cross-fade lasts, seconds.
-const FADE: f32 = 0.3;
 
 /// A held pose: `--pose CLIP@SECONDS`.
 #[derive(Clone, Debug)]
@@ -63,14 +54,8 @@ pub struct Session {
     reach: (f32, f32),
     ssao_radius: f32,
     view: ViewMode,
-    animate: bool,
-    frames: u64,
-    /// Which instances change clip each frame.
-    switcher: ClipSwitcher,
-    /// What the switcher did, for `--stats-json`.
-    changes: ClipChangeLog,
-    /// Lanes the walkers move along (`--layout lanes`), and each instance's model.
-    walking: Option<(Walking, Vec<usize>)>,
+    /// Clip changes and walkers (`None` for a held pose, which stands still).
+    motion: Option<CrowdMotion>,
     /// The start-up line saying how the models were scaled, when they were.
     scale_line: Option<String>,
     /// The start-up lines naming the clips that walk by root motion, one per model that has
@@ -109,81 +94,40 @@ pub struct SessionSpec<'a> {
     pub camera: CameraArg,
     /// How tall the models stand.
     pub height: ModelHeight,
-    /// How the crowd moves.
-    pub layout: LayoutArg,
-}
-
-/// Loads `builtin` when no model is named, else each named model.
-pub fn load_models(load: &LoadArgs, names: &[String]) -> Result<Vec<Arc<SkinnedModel>>, CliError> {
-    if names.is_empty() {
-        return Ok(vec![Arc::new(load.load(None)?)]);
-    }
-    names
-        .iter()
-        .map(|n| Ok(Arc::new(load.load(Some(n))?)))
-        .collect()
+    /// Where the walkers go.
+    pub paths: WalkPaths,
 }
 
 impl Session {
-    /// Loads the models and lays out the crowd as `args` say.
-    pub fn new(args: &RunArgs) -> Result<Self, CliError> {
-        Self::build(SessionSpec {
-            models: load_models(&args.load, &args.models)?,
-            instances: args.instances,
-            seed: args.seed,
-            threads: args.threads,
-            pose: args.pose.as_deref(),
-            view: args.view.into(),
-            aspect: args.width as f32 / args.height as f32,
-            ssao_radius: args.ssao_radius,
-            animation: args.crowd.mode(),
-            bake: args.crowd.bake(),
-            camera: args.crowd.camera(),
-            height: args.crowd.height(),
-            layout: args.crowd.layout(),
-        })
-    }
-
     /// Lays out the crowd of `spec`.
     pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
-        let (models, root_motion) = play_models_in_place(spec.models)?;
+        let in_place = play_models_in_place(spec.models)?;
         let mut crowd = Crowd::new(spec.threads)?;
-        let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
-        let lanes = spec.layout != LayoutArg::Grid && spec.pose.is_none();
-        let mut layout = CrowdLayout {
+        let ids: Vec<ModelId> = in_place
+            .models
+            .iter()
+            .map(|m| crowd.add_model(m.clone()))
+            .collect();
+        // A held pose stands where the layout puts it, turned as the layout turns it.
+        let paths = if spec.pose.is_none() {
+            spec.paths
+        } else {
+            WalkPaths::InPlace
+        };
+        let layout = paths.prepare_layout(CrowdLayout {
             height: spec.height,
             ..CrowdLayout::new(spec.instances, spec.seed)
-        };
-        if lanes {
-            // Walkers face along their paths, which the layout's headings would cross.
-            layout.heading_jitter = 0.0;
-        }
-        let scales = layout.model_scales(&models);
-        let scale_line = scale_line(spec.height, &models, &scales);
-        let root_motion_lines = root_motion_lines(&models, &scales, &root_motion);
-        let placed = layout.spawn(&mut crowd, &ids)?;
-        let walking = lanes.then(|| {
-            let cell = layout.cell_size(&models);
-            let paths = if spec.layout == LayoutArg::Rings {
-                Paths::Rings {
-                    min_radius: 0.5 * cell,
-                }
-            } else {
-                // Lanes wrap a cell beyond the first and last rows, so spacing holds at the
-                // seam.
-                let zs = placed.iter().map(|p| p.world.translation().z);
-                let z_min = zs.clone().fold(f32::INFINITY, f32::min) - 0.5 * cell;
-                let z_max = zs.fold(f32::NEG_INFINITY, f32::max) + 0.5 * cell;
-                Paths::Lanes {
-                    front: z_min,
-                    depth: z_max - z_min,
-                }
-            };
-            (
-                Walking::new(&models, &scales, &root_motion, &placed, paths),
-                placed.iter().map(|p| p.model).collect(),
-            )
         });
+        let models = &in_place.models;
+        let scales = layout.model_scales(models);
+        let scale_line = scale_line(spec.height, models, &scales);
+        let root_motion_lines = root_motion_lines(models, &scales, &in_place.root_motion);
+        let placed = layout.spawn(&mut crowd, &ids)?;
+        let motion = spec
+            .pose
+            .is_none()
+            .then(|| CrowdMotion::new(paths, &layout, &in_place, &placed));
+        let models = in_place.models;
         let pose = spec.pose.map(parse_pose).transpose()?;
         if let Some(pose) = &pose {
             // Resolve against every model first, so a bad name fails before anything moves.
@@ -247,7 +191,6 @@ impl Session {
         let bake = (spec.animation != AnimationMode::Exact).then(|| crowd.bake(spec.bake));
         let ground_tile = if tallest > 0.0 { tallest * 0.55 } else { 1.0 };
         let ground_plane = Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0);
-        let changes = ClipChangeLog::new(crowd.len());
         Ok(Self {
             models,
             crowd,
@@ -262,13 +205,9 @@ impl Session {
                 0.5
             }),
             view: spec.view,
-            animate: pose.is_none(),
-            frames: 0,
+            motion,
             scale_line,
             root_motion_lines,
-            walking,
-            switcher: ClipSwitcher::new(SWITCH_EVERY),
-            changes,
             bake,
             bake_settings: spec.bake,
             flying: false,
@@ -314,42 +253,14 @@ impl Session {
     }
 
     /// Advances the crowd by `dt` seconds (a few instances cross-fade to another clip now
-    /// and then); returns the CPU milliseconds it took.
+    /// and then, walkers walk); returns the CPU milliseconds it took.
     pub fn advance(&mut self, dt: f32) -> Result<f64, CliError> {
         let start = Instant::now();
-        if self.animate {
-            let n = self.crowd.len();
-            let crowd = &mut self.crowd;
-            let changes = &mut self.changes;
-            let mut failed = None;
-            changes.tick(dt);
-            self.switcher.due(n, dt, |i| {
-                let clips = crowd.instance(i).model().clips().len();
-                if clips < 2 {
-                    return;
-                }
-                // A fade still under way ends first (it is much shorter than the interval,
-                // so this only happens after a stall).
-                if crowd.instance(i).fade_weight().is_some() {
-                    changes.deferred();
-                    return;
-                }
-                let inst = crowd.instance_mut(i);
-                let next = (inst.clip() + 1) % clips;
-                match inst.play(next, FADE) {
-                    Ok(()) => changes.changed(i),
-                    Err(e) => failed = Some(e),
-                }
-            });
-            if let Some(e) = failed {
-                return Err(e.into());
-            }
-            if let Some((walking, models)) = &mut self.walking {
-                walking.advance(&mut self.crowd, models, dt);
-            }
+        match &mut self.motion {
+            Some(motion) => motion.advance(&mut self.crowd, dt)?,
+            // A held pose: its speed of 0 keeps every clock at the pose's time.
+            None => self.crowd.update(dt),
         }
-        self.crowd.update(dt);
-        self.frames += 1;
         Ok(start.elapsed().as_secs_f64() * 1e3)
     }
 
@@ -427,7 +338,12 @@ impl Session {
             target: self.camera().target.to_array(),
             mode: if self.flying { "fly" } else { "orbit" },
         };
-        doc.clip_changes = self.changes.json();
+        doc.clip_changes = self
+            .motion
+            .as_ref()
+            .map(CrowdMotion::clip_changes)
+            .unwrap_or_default()
+            .into();
     }
 
     /// "builtin", or "builtin + robot".
@@ -448,31 +364,6 @@ impl Session {
             *self.crowd.world(0)
         }
     }
-}
-
-/// The models, some with clips now played in place, and per model those clips' root motion.
-type InPlace = (Vec<Arc<SkinnedModel>>, Vec<Vec<RootMotion>>);
-
-/// Each model with its clips that carry root motion made to tread in place (a model without
-/// any is kept as it is, so its palettes do not change), and per model what those clips' root
-/// motion was. Done whatever the layout: a clip with root motion played as it is walks away
-/// from its place and snaps back at every loop, in a grid as much as in a lane.
-fn play_models_in_place(models: Vec<Arc<SkinnedModel>>) -> Result<InPlace, CliError> {
-    let mut motions = Vec::with_capacity(models.len());
-    let mut placed = Vec::with_capacity(models.len());
-    for model in models {
-        match play_in_place(&model)? {
-            Some((in_place, found)) => {
-                placed.push(Arc::new(in_place));
-                motions.push(found);
-            }
-            None => {
-                placed.push(model);
-                motions.push(Vec::new());
-            }
-        }
-    }
-    Ok((placed, motions))
 }
 
 /// `robot: Robot_Walking (1.23 units/s) walks by root motion`, one line per model with such

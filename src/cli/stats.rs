@@ -15,6 +15,7 @@ use serde::Serialize;
 use throng::anim::Mat3x4;
 use throng::crowd::{AnimationCounts, InstanceRecord};
 use throng::gpu::{DrawStats, FrameTimes, PassTime, validation_messages};
+use throng::scene::ClipChangeCounts;
 
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};
@@ -100,7 +101,32 @@ pub struct StatsJson {
     /// bytes the CPU wrote into the ring for them.
     pub animation: AnimationJson,
     /// How often instances changed clip over the run.
-    pub clip_changes: super::clip_switch::ClipChangesJson,
+    pub clip_changes: ClipChangesJson,
+}
+
+/// `"clip_changes"` of `--stats-json`.
+#[derive(Debug, Default, Serialize)]
+pub struct ClipChangesJson {
+    /// Animated seconds of the run.
+    pub seconds: f64,
+    /// Cross-fades to another clip begun.
+    pub changes: u64,
+    /// Turns that came while the instance's previous fade was still under way (skipped).
+    pub deferred: u64,
+    /// The shortest time between two changes of one instance (`null` when none changed
+    /// twice).
+    pub shortest_interval_s: Option<f64>,
+}
+
+impl From<ClipChangeCounts> for ClipChangesJson {
+    fn from(c: ClipChangeCounts) -> Self {
+        Self {
+            seconds: c.seconds,
+            changes: c.changes,
+            deferred: c.deferred,
+            shortest_interval_s: c.shortest_interval_s,
+        }
+    }
 }
 
 /// `"camera"` of `--stats-json`.

@@ -1,0 +1,43 @@
+//! How a placed crowd moves from frame to frame: the rules the `throng` program walks its
+//! crowds by, for any program that renders one.
+//!
+//! Every instance cross-fades to its model's next clip every [`CLIP_CHANGE_INTERVAL`]
+//! seconds, whatever the crowd's size: the crowd owes `n * dt / interval` changes a frame,
+//! kept as a fractional balance and handed out in a fixed shuffled order. Walkers, the
+//! instances playing a clip that carries them forward, move along [`WalkPaths`] (straight lanes
+//! that wrap at the crowd's edge, or circles about its centre) at their clip's own speed,
+//! blended through fades, so their feet do not slide. A clip's speed is its root motion's,
+//! taken out of the clip by [`play_models_in_place`], or its stride, measured from its planted
+//! feet ([`stride_speed`](super::stride_speed)).
+//!
+//! A frame, in order:
+//!
+//! ```text
+//! let models = play_models_in_place(models)?;          // once: clips tread in place
+//! let layout = paths.prepare_layout(CrowdLayout::new(n, seed));
+//! let placed = layout.spawn(&mut crowd, &ids)?;         // once: the crowd on its grid
+//! let mut motion = CrowdMotion::new(paths, &layout, &models, &placed);
+//! loop {
+//!     motion.advance(&mut crowd, dt)?;                  // changes, steps, clocks
+//!     // ... then write the crowd's palettes (render it)
+//! }
+//! ```
+//!
+//! Rooms, each using only those above it: `schedule` (which instances change clip in a
+//! frame), `change_log` (what the schedule did, [`ClipChangeCounts`]), `route` (where a walker
+//! is after walking a distance along lanes or a ring), `paths` ([`WalkPaths`], the choice of
+//! route), `in_place` ([`ModelsInPlace`]), `walking` (each walker's distance and the speed its
+//! clips carry it at), `stepper` ([`CrowdMotion`], one frame of all of it).
+
+mod change_log;
+mod in_place;
+mod paths;
+mod route;
+mod schedule;
+mod stepper;
+mod walking;
+
+pub use change_log::ClipChangeCounts;
+pub use in_place::{ModelsInPlace, play_models_in_place};
+pub use paths::WalkPaths;
+pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};

@@ -1,0 +1,113 @@
+//! Characters that walk: each instance playing a clip that carries it forward (a walk, a run)
+//! moves along its path ([`Route`]) at the clip's own speed, times its playback speed, blended
+//! through cross-fades, so its planted feet stay put; idle ones stand. A clip's speed is its
+//! root motion's when it has root motion (such clips are played in place: see
+//! [`ModelsInPlace`]), otherwise the stride measured from its feet ([`stride_speed`]).
+
+use std::sync::Arc;
+
+use super::in_place::ModelsInPlace;
+use super::route::Route;
+use crate::anim::{Mat3x4, SkinnedModel};
+use crate::crowd::Crowd;
+use crate::scene::{PlacedInstance, RootMotion, stride_speed};
+
+/// One instance on its path.
+#[derive(Clone, Copy, Debug)]
+struct Walker {
+    /// Where the layout put it.
+    start: Mat3x4,
+    /// Which of the models it is.
+    model: usize,
+    /// How far along its path it has gone.
+    distance: f32,
+}
+
+/// The crowd's walkers; see the module documentation.
+pub(crate) struct Walking {
+    walkers: Vec<Walker>,
+    /// Per model, per clip: forward speed in world units per second.
+    speeds: Vec<Vec<f32>>,
+    route: Route,
+}
+
+impl Walking {
+    /// Walkers for `placed` (facing +Z), of `models` scaled by `scales` as the layout scaled
+    /// them, along `route`.
+    pub(crate) fn new(
+        models: &ModelsInPlace,
+        scales: &[f32],
+        placed: &[PlacedInstance],
+        route: Route,
+    ) -> Self {
+        let speeds = models
+            .models
+            .iter()
+            .zip(scales)
+            .enumerate()
+            .map(|(i, (m, s))| {
+                let motions = models.root_motion.get(i).map_or(&[][..], Vec::as_slice);
+                clip_speeds(m, motions, *s)
+            })
+            .collect();
+        Self {
+            walkers: placed
+                .iter()
+                .map(|p| Walker {
+                    start: p.world,
+                    model: p.model,
+                    distance: 0.0,
+                })
+                .collect(),
+            speeds,
+            route,
+        }
+    }
+
+    /// Moves every walking instance on by `dt` seconds of its clips (instances of `crowd`
+    /// past those placed stay where they are).
+    pub(crate) fn advance(&mut self, crowd: &mut Crowd, dt: f32) {
+        let count = crowd.len();
+        for (i, walker) in self.walkers.iter_mut().enumerate().take(count) {
+            let inst = crowd.instance(i);
+            let now = speed_of(&self.speeds, walker.model, inst.clip());
+            // Through a cross-fade the speed goes from the old clip's to the new one's.
+            let speed = match (inst.fade_source(), inst.fade_weight()) {
+                (Some((from, _)), Some(w)) => {
+                    (1.0 - w) * speed_of(&self.speeds, walker.model, from) + w * now
+                }
+                _ => now,
+            } * inst.speed();
+            if speed == 0.0 {
+                continue;
+            }
+            walker.distance += speed * dt;
+            if let Some(world) = self.route.place(&walker.start, walker.distance) {
+                crowd.set_world(i, world);
+            }
+        }
+    }
+}
+
+/// The forward speed of each of `model`'s clips, in world units per second at `scale`: the
+/// root's travel for a clip in `motions`, the planted feet's stride otherwise.
+fn clip_speeds(model: &Arc<SkinnedModel>, motions: &[RootMotion], scale: f32) -> Vec<f32> {
+    (0..model.clips().len())
+        .map(|c| {
+            motions
+                .iter()
+                .find(|r| r.clip == c)
+                .map_or_else(|| stride_speed(model, c), RootMotion::speed)
+                * scale
+        })
+        .collect()
+}
+
+/// The forward speed of model `model`'s clip `clip` (0 for one that does not walk).
+fn speed_of(speeds: &[Vec<f32>], model: usize, clip: usize) -> f32 {
+    speeds
+        .get(model)
+        .and_then(|s| s.get(clip))
+        .copied()
+        .unwrap_or(0.0)
+}
