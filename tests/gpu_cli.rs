@@ -362,6 +362,17 @@ fn an_unknown_device_fails_in_one_line() {
         "--device",
         "nosuchdevice",
     ]));
+    // Without any device the program cannot tell which one was meant: that is the
+    // no-device case, not this one.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("no Vulkan device") || stderr.contains("no Vulkan loader") {
+        assert!(
+            !gpu_common::under_ci(),
+            "no Vulkan device under CI: {stderr}"
+        );
+        eprintln!("skipped: no Vulkan device here ({stderr}); CI=true makes this a failure");
+        return;
+    }
     let line = one_line_error(&out, 1, "--device nosuchdevice");
     assert!(
         line.contains("nosuchdevice"),

@@ -352,6 +352,11 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
         ])
         .env("DISPLAY", &display)
         .env_remove("WAYLAND_DISPLAY")
+        // Lavapipe rasterizes on the calling thread alone: its rasterizer threads meet at a
+        // barrier every draw, and on an oversubscribed machine one descheduled thread holds
+        // the others for seconds (frames of 2 to 9 s were seen beside other builds). These
+        // frames are tiny; the window, not the rasterizer, is under test.
+        .env("LP_NUM_THREADS", "0")
         .env_remove("RUST_LOG")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -639,6 +644,8 @@ fn a_lost_surface_is_made_again_and_presenting_goes_on() {
     .env("THRONG_FAULT", "surface-lost:5")
     .env_remove("WAYLAND_DISPLAY")
     .env_remove("RUST_LOG")
+    // One rasterizer thread, as in the test above.
+    .env("LP_NUM_THREADS", "0")
     .stdin(Stdio::null());
     let out = run_bounded(cmd, Duration::from_secs(120));
     let stderr = String::from_utf8_lossy(&out.stderr);
