@@ -155,6 +155,7 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "instances",
         "joints_per_instance",
         "cpu_anim_ms_avg",
+        "wait_ms_avg",
         "gpu_ms_avg",
         "frame_ms_avg",
         "validation_messages",
@@ -199,11 +200,27 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "4x MSAA"
     };
     assert!(stdout.contains(expected), "start-up line: {stdout}");
-    for key in ["cpu_anim_ms_avg", "gpu_ms_avg", "frame_ms_avg"] {
+    for key in [
+        "cpu_anim_ms_avg",
+        "wait_ms_avg",
+        "gpu_ms_avg",
+        "frame_ms_avg",
+    ] {
         let ms = number(&v, key);
         assert!(ms.is_finite() && ms >= 0.0, "{key} = {ms}");
     }
     assert!(number(&v, "frame_ms_avg") > 0.0);
+    // Animating and waiting for the GPU are separate parts of the frame: together they fit
+    // in it (a wait counted as animation, or twice, would not).
+    let (anim, wait, frame) = (
+        number(&v, "cpu_anim_ms_avg"),
+        number(&v, "wait_ms_avg"),
+        number(&v, "frame_ms_avg"),
+    );
+    assert!(
+        anim + wait <= frame + 1e-6,
+        "cpu anim {anim} ms + wait {wait} ms > frame {frame} ms"
+    );
     // A frame of 64 characters takes GPU time; 0 is what the document says when none was
     // measured, which is right only on a device that writes no timestamps (asked of Vulkan
     // here, not of the program).

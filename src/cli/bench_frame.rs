@@ -56,8 +56,13 @@ pub struct FrameArgs {
     #[arg(long, value_name = "NAME")]
     device: Option<String>,
     /// Print the measurements as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tsv")]
     json: bool,
+    /// Print the measurements as tab-separated rows, for scripts: `# device<TAB>NAME`, then
+    /// per crowd size: instances, frame ms, GPU ms, calling thread's processor ms, millions of
+    /// triangles per camera pass (scripts/gpu-bench.sh reads it).
+    #[arg(long)]
+    tsv: bool,
     /// Write a plot of the milliseconds against instances to this SVG file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
@@ -71,8 +76,12 @@ struct FrameReport {
     instances: usize,
     /// Wall-clock milliseconds per frame (frames in flight overlap CPU and GPU work).
     frame_ms: f64,
-    /// CPU milliseconds per frame animating the crowd (wall clock).
+    /// CPU milliseconds per frame animating the crowd (wall clock): advancing it, choosing
+    /// and writing palettes and records; waiting for a ring slot left out.
     cpu_anim_ms: f64,
+    /// Milliseconds per frame the calling thread waited for the GPU (a ring slot to be
+    /// released, a frame in flight to finish).
+    wait_ms: f64,
     /// Processor milliseconds per frame of the calling thread: advancing the crowd, choosing
     /// and writing palettes and records, packing the culling inputs, recording and submitting
     /// (waits for the GPU excluded). All of the frame's CPU work with `--threads 1`; with more
@@ -119,7 +128,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         validation: validation_wanted(),
     };
     let mut reports = Vec::new();
-    if !args.json {
+    if !args.json && !args.tsv {
         // Only the level and culling switches are read here, before any device exists.
         let settings = args.passes.settings(throng::gpu::DEFAULT_MSAA);
         say!(
@@ -133,10 +142,11 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             args.crowd.mode()
         )?;
         say!(
-            "{:>10} {:>10} {:>12} {:>10} {:>10} {:>11} {:>11} {:>9} {:>9}  gpu ms per pass",
+            "{:>10} {:>10} {:>12} {:>10} {:>10} {:>10} {:>11} {:>11} {:>9} {:>9}  gpu ms per pass",
             "instances",
             "frame ms",
             "cpu anim ms",
+            "wait ms",
             "cpu thr ms",
             "gpu ms",
             "M tris cam",
@@ -174,7 +184,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         // Timing starts with nothing in flight, so the warm-up's GPU work is not counted.
         r.renderer().gpu_ms_average()?;
         r.renderer().reset_gpu_average();
-        let mut cpu_anim_ms = 0.0;
+        let (mut cpu_anim_ms, mut wait_ms) = (0.0, 0.0);
         let mut cpu_thread_ms = Some(0.0);
         let start = Instant::now();
         for _ in 0..args.frames {
@@ -182,6 +192,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             let anim = session.advance(DT)?;
             let times = r.render(&mut session.crowd, &inputs)?;
             cpu_anim_ms += anim + times.palette_ms;
+            wait_ms += times.wait_ms;
             cpu_thread_ms = cpu_thread_ms
                 .zip(before.zip(thread_cpu_ms()))
                 .map(|(sum, (a, b))| sum + (b - a));
@@ -208,6 +219,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             instances,
             frame_ms,
             cpu_anim_ms: cpu_anim_ms / args.frames as f64,
+            wait_ms: wait_ms / args.frames as f64,
             cpu_thread_ms: cpu_thread_ms.map(|t| t / args.frames as f64),
             gpu_ms,
             passes,
@@ -228,7 +240,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             models: names.clone(),
             device: r.context().device_name().to_string(),
         };
-        if !args.json {
+        if !args.json && !args.tsv {
             let per_pass: Vec<String> = r
                 .renderer()
                 .pass_times()
@@ -236,10 +248,11 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
                 .map(|p| format!("{} {:.2}", p.name, p.average_ms()))
                 .collect();
             say!(
-                "{:>10} {:>10.2} {:>12.2} {:>10} {:>10} {:>11.3} {:>11.3} {:>9} {:>9}  {}",
+                "{:>10} {:>10.2} {:>12.2} {:>10.2} {:>10} {:>10} {:>11.3} {:>11.3} {:>9} {:>9}  {}",
                 instances,
                 report.frame_ms,
                 report.cpu_anim_ms,
+                report.wait_ms,
                 report
                     .cpu_thread_ms
                     .map_or_else(|| String::from("n/a"), |g| format!("{g:.2}")),
@@ -260,6 +273,34 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
     }
     if args.json {
         return print_json(&reports);
+    }
+    if args.tsv {
+        return print_tsv(&reports);
+    }
+    Ok(())
+}
+
+/// The rows `--tsv` prints.
+fn print_tsv(reports: &[FrameReport]) -> Result<(), CliError> {
+    let or_na = |v: Option<f64>| v.map_or_else(|| String::from("n/a"), |v| format!("{v:.2}"));
+    if let Some(first) = reports.first() {
+        say!("# device\t{}", first.device)?;
+    }
+    for r in reports {
+        let camera_triangles = r
+            .drawn
+            .get("forward")
+            .or_else(|| r.drawn.get("depth_normal"))
+            .and_then(|d| d["triangles"].as_u64())
+            .unwrap_or(0);
+        say!(
+            "{}\t{:.2}\t{}\t{}\t{:.3}",
+            r.instances,
+            r.frame_ms,
+            or_na(r.gpu_ms),
+            or_na(r.cpu_thread_ms),
+            camera_triangles as f64 / 1e6
+        )?;
     }
     Ok(())
 }

@@ -25,6 +25,7 @@ use crate::cli::output::{say, shown};
 struct Sums {
     frames: u64,
     cpu_anim_ms: f64,
+    wait_ms: f64,
     gpu_ms: f64,
     gpu_frames: u64,
     frame_ms: f64,
@@ -34,6 +35,7 @@ impl Sums {
     fn add(&mut self, cpu_anim_ms: f64, times: &FrameTimes, frame_ms: f64) {
         self.frames += 1;
         self.cpu_anim_ms += cpu_anim_ms;
+        self.wait_ms += times.wait_ms;
         if let Some(g) = times.gpu_ms {
             self.gpu_ms += g;
             self.gpu_frames += 1;
@@ -71,6 +73,9 @@ pub struct StatsJson {
     pub joints_per_instance: usize,
     /// Average CPU milliseconds per frame spent animating (update and palettes).
     pub cpu_anim_ms_avg: f64,
+    /// Average milliseconds per frame the CPU waited for the GPU (for a free ring slot, for a
+    /// frame in flight to finish); not in `cpu_anim_ms_avg`.
+    pub wait_ms_avg: f64,
     /// Average GPU milliseconds per frame (timestamps).
     pub gpu_ms_avg: f64,
     /// Average wall-clock milliseconds per frame.
@@ -321,6 +326,7 @@ impl Stats {
             instances: 0,
             joints_per_instance: 0,
             cpu_anim_ms_avg: Sums::avg(t.cpu_anim_ms, t.frames),
+            wait_ms_avg: Sums::avg(t.wait_ms, t.frames),
             gpu_ms_avg: gpu_ms_avg.unwrap_or(Sums::avg(t.gpu_ms, t.gpu_frames)),
             frame_ms_avg: Sums::avg(t.frame_ms, t.frames),
             validation_messages: validation_messages(),
@@ -358,8 +364,9 @@ fn line(s: &Sums, seconds: f64) -> String {
         String::from("    n/a")
     };
     format!(
-        "{fps:7.1} fps  cpu anim {:7.2} ms  gpu {gpu} ms  frame {:7.2} ms",
+        "{fps:7.1} fps  cpu anim {:7.2} ms  wait {:7.2} ms  gpu {gpu} ms  frame {:7.2} ms",
         Sums::avg(s.cpu_anim_ms, s.frames),
+        Sums::avg(s.wait_ms, s.frames),
         Sums::avg(s.frame_ms, s.frames),
     )
 }

@@ -81,8 +81,12 @@ impl FrameInputs {
 /// What a frame cost.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FrameTimes {
-    /// Milliseconds the crowd took to write the ring slot (palettes and records).
+    /// Milliseconds the crowd took to write the ring slot (palettes and records), waiting for
+    /// the slot left out.
     pub palette_ms: f64,
+    /// Milliseconds the frame waited for the GPU: for its ring slot to be released (the GPU
+    /// still reading a frame in flight) and for the frame in flight to finish.
+    pub wait_ms: f64,
     /// GPU milliseconds of an earlier frame (timestamps are read without waiting, when the
     /// frame-in-flight's resources come round again); `None` until the first is known.
     pub gpu_ms: Option<f64>,

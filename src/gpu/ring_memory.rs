@@ -7,6 +7,7 @@
 //! copy. Nothing here reads the mapped memory back (on real GPUs it is write-combined).
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use ash::vk;
@@ -131,6 +132,9 @@ pub struct Timeline {
     ctx: Arc<GpuContext>,
     /// The semaphore.
     pub semaphore: vk::Semaphore,
+    /// Nanoseconds spent blocked in [`Timeline::wait`] since [`Timeline::take_waited_ms`]
+    /// last read them: a frame's CPU figures leave them out (waiting is not work).
+    waited_ns: AtomicU64,
 }
 
 /// How long one wait for a frame lasts before the wait says how long it has been and goes on.
@@ -152,6 +156,7 @@ impl Timeline {
         Ok(Self {
             ctx: ctx.clone(),
             semaphore,
+            waited_ns: AtomicU64::new(0),
         })
     }
 
@@ -164,6 +169,10 @@ impl Timeline {
             .semaphores(&semaphores)
             .values(&values);
         let start = std::time::Instant::now();
+        let _count = WaitTime {
+            start,
+            total: &self.waited_ns,
+        };
         loop {
             // SAFETY: a live timeline semaphore of this device.
             let result = unsafe {
@@ -193,6 +202,26 @@ impl Timeline {
         // SAFETY: a live timeline semaphore.
         unsafe { self.ctx.device.get_semaphore_counter_value(self.semaphore) }
             .context("reading the frame timeline")
+    }
+}
+
+impl Timeline {
+    /// Milliseconds spent waiting since the last call (and starts counting again).
+    pub fn take_waited_ms(&self) -> f64 {
+        self.waited_ns.swap(0, Ordering::Relaxed) as f64 / 1e6
+    }
+}
+
+/// Adds the time from `start` to `total` when dropped (however the wait ends).
+struct WaitTime<'a> {
+    start: std::time::Instant,
+    total: &'a AtomicU64,
+}
+
+impl Drop for WaitTime<'_> {
+    fn drop(&mut self) {
+        let ns = u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.total.fetch_add(ns, Ordering::Relaxed);
     }
 }
 

@@ -307,10 +307,13 @@ impl Renderer {
     ) -> Result<FrameTimes, GpuError> {
         self.check_call(crowd, readback)?;
 
-        // 1. The crowd's palettes, into the slot that names this frame in flight.
+        // 1. The crowd's palettes, into the slot that names this frame in flight (the time
+        // spent waiting for the slot is the GPU's, not the palettes').
+        self.timeline.take_waited_ms();
         let start = Instant::now();
         let fi = self.write_palettes(crowd, inputs)?;
-        let palette_ms = start.elapsed().as_secs_f64() * 1e3;
+        let palette_wait_ms = self.timeline.take_waited_ms();
+        let palette_ms = (start.elapsed().as_secs_f64() * 1e3 - palette_wait_ms).max(0.0);
         // Usually already reached (the ring waited for the slot), but the ring hands a slot
         // out without waiting when it has grown into a new region: the frame in flight's
         // command buffer and queries must still be free.
@@ -334,6 +337,7 @@ impl Renderer {
         self.submit(fi, key, cmd, sync)?;
         Ok(FrameTimes {
             palette_ms,
+            wait_ms: palette_wait_ms + self.timeline.take_waited_ms(),
             gpu_ms: self.timings.last_ms(),
         })
     }
