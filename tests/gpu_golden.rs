@@ -126,6 +126,7 @@ fn check_golden(name: &str, frame: &Pixels) {
     }
     let total = (actual.width() * actual.height()) as usize;
     let limit = (total as f64 * MAX_DIFFERING) as usize;
+    eprintln!("{name}: {differing} of {total} pixels differ by more than {CHANNEL_TOLERANCE}");
     if differing > limit {
         save(&actual, &actual_path);
         let diff_path = actual_dir().join(format!("{name}-diff.png"));

@@ -111,6 +111,18 @@ impl SkinnedModel {
         Ok(std::mem::replace(&mut self.clips[index], clip))
     }
 
+    /// Puts `mesh` in place of the model's mesh (a mesh reworked at load: vertices merged,
+    /// triangles reordered) and returns the old one. `mesh` is checked as
+    /// [`SkinnedModel::new`] checks a mesh; its coarser levels index the old mesh, so they are
+    /// dropped (make them again with [`SkinnedModel::set_lods`]). On error the model is
+    /// unchanged.
+    pub fn replace_mesh(&mut self, mesh: Mesh) -> Result<Mesh, AnimError> {
+        mesh.validate(self.skeleton.len())?;
+        bounds::check(&self.skeleton, &self.clips, &mesh)?;
+        self.lods.clear();
+        Ok(std::mem::replace(&mut self.mesh, mesh))
+    }
+
     /// The offsets splatted across batch lanes (see [`crate::anim::Batch`]).
     pub(crate) fn offset_lanes(&self) -> &[SoaMat<Vec4>] {
         &self.offset_lanes

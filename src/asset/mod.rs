@@ -14,6 +14,7 @@ pub mod m3d;
 pub mod sdkmesh;
 pub mod source;
 pub mod texture;
+pub mod vertex_reuse;
 pub mod x;
 
 pub use error::{ErrorKind, LoadError};
@@ -42,6 +43,9 @@ pub struct LoadOptions {
     /// Whether coarser levels of the mesh are made at load ([`lod::generate`]; `--no-lods`
     /// turns it off).
     pub lods: bool,
+    /// Whether identical vertices are merged and triangles and vertices ordered for reuse at
+    /// load ([`vertex_reuse::optimize`]).
+    pub reuse_vertices: bool,
 }
 
 impl Default for LoadOptions {
@@ -52,6 +56,7 @@ impl Default for LoadOptions {
             loader: Loader::Auto,
             anim: None,
             lods: true,
+            reuse_vertices: true,
         }
     }
 }
@@ -98,22 +103,39 @@ pub fn load_model_with(
         }
         Some(path) => (path, load_file_with(Path::new(path), options)?),
     };
-    with_lods(name, model, options)
+    prepared(name, model, options)
 }
 
-/// `model` with its coarser levels when `options` ask for them.
-fn with_lods(
+/// `model` with its vertices reused and its coarser levels made, as `options` ask.
+fn prepared(
     name: &str,
     mut model: SkinnedModel,
     options: &LoadOptions,
 ) -> Result<SkinnedModel, LoadError> {
-    if options.lods {
-        // Levels come out of `lod::generate` checked by construction; a refusal here would be
-        // a bug there, reported rather than hidden.
+    // Levels from the mesh as it came (their simplification depends on the mesh's order),
+    // then vertex reuse, which carries them over to the new vertices.
+    let lods = if options.lods {
+        lod::generate(&model)
+    } else {
+        Vec::new()
+    };
+    let lods = if options.reuse_vertices {
+        let (mesh, lods, reuse) = vertex_reuse::optimize(model.mesh(), &lods);
+        log::debug!("{name}: {reuse:?}");
+        // The same triangles and attributes in another order: a refusal here would be a bug
+        // in the reordering, reported rather than hidden.
         model
-            .set_lods(lod::generate(&model))
-            .map_err(|e| LoadError::from_anim(name, "levels of detail", e))?;
-    }
+            .replace_mesh(mesh)
+            .map_err(|e| LoadError::from_anim(name, "vertex reuse", e))?;
+        lods
+    } else {
+        lods
+    };
+    // Levels come out of `lod::generate` checked by construction; a refusal here would be a
+    // bug there, reported rather than hidden.
+    model
+        .set_lods(lods)
+        .map_err(|e| LoadError::from_anim(name, "levels of detail", e))?;
     Ok(model)
 }
 

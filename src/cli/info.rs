@@ -3,6 +3,8 @@
 use clap::Args;
 use serde::Serialize;
 use throng::anim::SkinnedModel;
+use throng::asset::LoadOptions;
+use throng::asset::vertex_reuse::{self, VertexReuse};
 
 use super::CliError;
 use super::load_args::LoadArgs;
@@ -16,8 +18,9 @@ pub struct InfoArgs {
     #[command(flatten)]
     load: LoadArgs,
     /// Print JSON: {"format", "loader", "joints", "clips": [{"name", "duration"}], "vertices",
-    /// "triangles", "subsets": [{"material", "vertices", "triangles"}], "lods": [{"triangles",
-    /// "error"}], "bounds": {"min", "max"}}.
+    /// "triangles", "vertex_reuse": {"vertices_as_read", "vertices", "shaded_per_triangle_as_read",
+    /// "shaded_per_triangle"}, "subsets": [{"material", "vertices", "triangles"}], "lods":
+    /// [{"triangles", "error"}], "bounds": {"min", "max"}}.
     #[arg(long)]
     json: bool,
 }
@@ -43,6 +46,19 @@ struct LodInfo {
     error: f32,
 }
 
+/// What vertex reuse did at load.
+#[derive(Serialize)]
+struct ReuseInfo {
+    /// Vertices as the file had them.
+    vertices_as_read: usize,
+    /// After identical ones were merged.
+    vertices: usize,
+    /// Vertices a 16-entry post-transform cache shades per triangle, as read (3: no reuse).
+    shaded_per_triangle_as_read: f32,
+    /// And after the triangles were ordered for it.
+    shaded_per_triangle: f32,
+}
+
 #[derive(Serialize)]
 struct BoundsInfo {
     min: [f32; 3],
@@ -58,12 +74,13 @@ struct ModelInfo {
     clips: Vec<ClipInfo>,
     vertices: usize,
     triangles: usize,
+    vertex_reuse: ReuseInfo,
     subsets: Vec<SubsetInfo>,
     lods: Vec<LodInfo>,
     bounds: BoundsInfo,
 }
 
-fn describe(model: &SkinnedModel) -> ModelInfo {
+fn describe(model: &SkinnedModel, reuse: &VertexReuse) -> ModelInfo {
     let mesh = model.mesh();
     let bounds = mesh.bounds().map_or(
         BoundsInfo {
@@ -89,6 +106,12 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
             .collect(),
         vertices: mesh.vertices.len(),
         triangles: mesh.triangle_count(),
+        vertex_reuse: ReuseInfo {
+            vertices_as_read: reuse.vertices_before,
+            vertices: reuse.vertices_after,
+            shaded_per_triangle_as_read: reuse.acmr_before,
+            shaded_per_triangle: reuse.acmr_after,
+        },
         subsets: mesh
             .subsets
             .iter()
@@ -111,8 +134,19 @@ fn describe(model: &SkinnedModel) -> ModelInfo {
 }
 
 pub fn run(args: &InfoArgs) -> Result<(), CliError> {
-    let model = args.load.load(args.model.as_deref())?;
-    let info = describe(&model);
+    // Loaded as the file has it, then reworked for vertex reuse here (as every other load does
+    // it), so that both can be shown.
+    let options = LoadOptions {
+        reuse_vertices: false,
+        ..args.load.options()
+    };
+    let mut model = throng::asset::load_model_with(args.model.as_deref(), &options)?;
+    let (mesh, lods, reuse) = vertex_reuse::optimize(model.mesh(), model.lods());
+    model
+        .replace_mesh(mesh)
+        .and_then(|_| model.set_lods(lods))
+        .map_err(|e| throng::asset::LoadError::from_anim(model.name(), "vertex reuse", e))?;
+    let info = describe(&model, &reuse);
     if args.json {
         return print_json(&info);
     }
@@ -127,7 +161,15 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
     for (i, c) in info.clips.iter().enumerate() {
         say!("  {i:>3}  {:<24} {:>8.3} s", shown(&c.name), c.duration)?;
     }
-    say!("vertices   {}", info.vertices)?;
+    let r = &info.vertex_reuse;
+    say!(
+        "vertices   {} ({} as read: identical ones merged; {:.2} shaded per triangle, {:.2} as \
+         read)",
+        info.vertices,
+        r.vertices_as_read,
+        r.shaded_per_triangle,
+        r.shaded_per_triangle_as_read
+    )?;
     say!("triangles  {}", info.triangles)?;
     say!("subsets    {}", info.subsets.len())?;
     for (i, s) in info.subsets.iter().enumerate() {
