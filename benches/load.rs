@@ -10,14 +10,16 @@
 //!
 //! The `lod` group times what generating the mesh levels of detail adds to a load
 //! (`asset::lod::generate`, run on the parsed model): the built-in character, the `.m3d`
-//! soldier, and `tiny.x`; the same run's `load` figures are the load without it.
+//! soldier, and `tiny.x`; the same run's `load` figures are the load without it. The
+//! `vertex_reuse` group times merging identical vertices and ordering triangles and vertices
+//! for reuse (`asset::vertex_reuse::optimize`), which every load through `load_model` adds.
 
 use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use throng::asset::sdkmesh::{self, AnimationFile};
-use throng::asset::{builtin, fbx, lod, m3d, x};
+use throng::asset::{builtin, fbx, lod, m3d, vertex_reuse, x};
 
 fn shared_asset(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -129,5 +131,25 @@ fn lods(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, load, load_tiny_x, load_sdkmesh, load_fbx, lods);
+/// Vertex reuse alone (merging identical vertices, ordering triangles and vertices), on models
+/// parsed once outside the timed loop.
+fn reuse(c: &mut Criterion) {
+    let mut group = c.benchmark_group("vertex_reuse");
+    let model = builtin::model().expect("the built-in character");
+    group.bench_function("builtin", |b| {
+        b.iter(|| vertex_reuse::optimize(black_box(model.mesh()), &[]))
+    });
+    let path = shared_asset("m3d/soldier.m3d");
+    if let Ok(bytes) = std::fs::read(&path) {
+        let model = m3d::parse("soldier.m3d", &bytes, None).expect("the model loads");
+        group.bench_function("soldier.m3d", |b| {
+            b.iter(|| vertex_reuse::optimize(black_box(model.mesh()), &[]))
+        });
+    } else {
+        eprintln!("{} is missing; skipping its vertex reuse benchmark", path.display());
+    }
+    group.finish();
+}
+
+criterion_group!(benches, load, load_tiny_x, load_sdkmesh, load_fbx, lods, reuse);
 criterion_main!(benches);
