@@ -146,10 +146,21 @@ fn reuse(c: &mut Criterion) {
             b.iter(|| vertex_reuse::optimize(black_box(model.mesh()), &[]))
         });
     } else {
-        eprintln!("{} is missing; skipping its vertex reuse benchmark", path.display());
+        eprintln!(
+            "{} is missing; skipping its vertex reuse benchmark",
+            path.display()
+        );
     }
     group.finish();
 }
 
-criterion_group!(benches, load, load_tiny_x, load_sdkmesh, load_fbx, lods, reuse);
+criterion_group!(
+    benches,
+    load,
+    load_tiny_x,
+    load_sdkmesh,
+    load_fbx,
+    lods,
+    reuse
+);
 criterion_main!(benches);

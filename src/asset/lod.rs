@@ -17,6 +17,14 @@
 //!   the previous one's triangles is not worth its memory, and it and every coarser level
 //!   are left out.
 //!
+//! - **Split surfaces welded**: where a mesh's triangles share no vertex (flat shading, hard
+//!   edges: every corner has a vertex of its own with its face's normal), no edge can be
+//!   collapsed and the levels above stall at once. Such a mesh is simplified again on a copy
+//!   welded by position (each subset's vertices at one place made one), weighing only where
+//!   the vertices go in the poses; each corner of a kept triangle is then given back the
+//!   original vertex at its place whose normal is nearest the triangle's own, which restores
+//!   the flat shading and the texture seams. The welded levels are used when they go further.
+//!
 //! Errors are in model units (meshoptimizer's relative error times its scale of the mesh) and
 //! never decrease from one level to the next.
 
@@ -51,6 +59,112 @@ const ATTRIBUTES: usize = 5 + 3 * POSES.len();
 
 /// The model's coarser levels (possibly none); see the module documentation.
 pub fn generate(model: &SkinnedModel) -> Vec<MeshLod> {
+    let levels = simplify(model, Weld::None);
+    if levels.len() < LEVELS && has_split_vertices(model.mesh()) {
+        let welded = simplify(model, Weld::ByPosition);
+        if welded.len() > levels.len() {
+            return welded;
+        }
+    }
+    levels
+}
+
+/// Whether the mesh is simplified as it stands or welded by position first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Weld {
+    None,
+    ByPosition,
+}
+
+/// Whether at least a tenth of the mesh's vertices share their place with another vertex of
+/// their subset (a surface split by normals or texture coordinates).
+fn has_split_vertices(mesh: &crate::anim::Mesh) -> bool {
+    let places: usize = mesh
+        .subsets
+        .iter()
+        .map(|s| {
+            let range = s.vertex_start as usize..(s.vertex_start + s.vertex_count) as usize;
+            let mut seen = std::collections::HashSet::new();
+            mesh.vertices[range]
+                .iter()
+                .filter(|v| seen.insert(v.position.map(f32::to_bits)))
+                .count()
+        })
+        .sum();
+    places * 10 < mesh.vertices.len() * 9
+}
+
+/// Per subset: the first vertex at each vertex's place (`canonical`), and every vertex at
+/// each canonical vertex's place (`at_place`).
+struct Welding {
+    canonical: Vec<u32>,
+    at_place: std::collections::HashMap<u32, Vec<u32>>,
+}
+
+impl Welding {
+    fn new(mesh: &crate::anim::Mesh) -> Self {
+        let mut canonical: Vec<u32> = (0..mesh.vertices.len() as u32).collect();
+        let mut at_place: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+        for s in &mesh.subsets {
+            let mut first: std::collections::HashMap<[u32; 3], u32> = Default::default();
+            for i in s.vertex_start..s.vertex_start + s.vertex_count {
+                let key = mesh.vertices[i as usize].position.map(f32::to_bits);
+                let c = *first.entry(key).or_insert(i);
+                canonical[i as usize] = c;
+                at_place.entry(c).or_default().push(i);
+            }
+        }
+        Self {
+            canonical,
+            at_place,
+        }
+    }
+
+    /// The welded vertex buffer (one vertex per place of each subset), and the maps from the
+    /// mesh's vertices into it and back (to each place's first vertex).
+    fn compact(&self, mesh: &crate::anim::Mesh) -> (Vec<Vertex>, Vec<u32>, Vec<u32>) {
+        let mut to = vec![0u32; mesh.vertices.len()];
+        let mut from = Vec::new();
+        let mut vertices = Vec::new();
+        let mut index_of: std::collections::HashMap<u32, u32> = Default::default();
+        for (i, &c) in self.canonical.iter().enumerate() {
+            let j = *index_of.entry(c).or_insert_with(|| {
+                from.push(c);
+                vertices.push(mesh.vertices[c as usize]);
+                (from.len() - 1) as u32
+            });
+            to[i] = j;
+        }
+        (vertices, to, from)
+    }
+
+    /// A welded triangle list given back vertices of the mesh: each corner the vertex at its
+    /// place whose normal is nearest the triangle's.
+    fn restore(&self, mesh: &crate::anim::Mesh, welded: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(welded.len());
+        for t in welded.chunks_exact(3) {
+            let p = |i: u32| glam::Vec3::from(mesh.vertices[i as usize].position);
+            let face = (p(t[1]) - p(t[0]))
+                .cross(p(t[2]) - p(t[0]))
+                .normalize_or_zero();
+            for &c in t {
+                let nearest = self.at_place.get(&c).and_then(|candidates| {
+                    candidates.iter().copied().max_by(|&a, &b| {
+                        let dot =
+                            |i: u32| face.dot(glam::Vec3::from(mesh.vertices[i as usize].normal));
+                        dot(a).total_cmp(&dot(b))
+                    })
+                });
+                out.push(nearest.unwrap_or(c));
+            }
+        }
+        out
+    }
+}
+
+/// The levels of `model`'s mesh, simplified as it stands or welded (see the module
+/// documentation).
+fn simplify(model: &SkinnedModel, weld: Weld) -> Vec<MeshLod> {
     let mesh = model.mesh();
     let total: usize = mesh
         .subsets
@@ -60,8 +174,18 @@ pub fn generate(model: &SkinnedModel) -> Vec<MeshLod> {
     if mesh.vertices.is_empty() || total < SMALLEST_SUBSET * 2 {
         return Vec::new();
     }
+    // Welded, meshoptimizer sees one vertex per place: a vertex buffer still holding the
+    // other corners at each place would make it treat every place as a seam and keep it.
+    let welding = (weld == Weld::ByPosition).then(|| Welding::new(mesh));
+    let (vertices, to_simplified, from_simplified) = match &welding {
+        Some(w) => w.compact(mesh),
+        None => {
+            let all: Vec<u32> = (0..mesh.vertices.len() as u32).collect();
+            (mesh.vertices.clone(), all.clone(), all)
+        }
+    };
     let Ok(adapter) = VertexDataAdapter::new(
-        bytemuck::cast_slice(&mesh.vertices),
+        bytemuck::cast_slice(&vertices),
         size_of::<Vertex>(),
         std::mem::offset_of!(Vertex, position),
     ) else {
@@ -71,10 +195,19 @@ pub fn generate(model: &SkinnedModel) -> Vec<MeshLod> {
     if !(scale.is_finite() && scale > 0.0) {
         return Vec::new();
     }
-    let attributes = attributes(model, scale);
-    let weights = attribute_weights();
+    let all_attributes = attributes(model, scale);
+    let attributes: Vec<f32> = from_simplified
+        .iter()
+        .flat_map(|&i| {
+            let at = i as usize * ATTRIBUTES;
+            all_attributes[at..at + ATTRIBUTES].iter().copied()
+        })
+        .collect();
+    // Welded, a place's normal and texture coordinate are one arbitrary corner's: only where
+    // it goes in the poses says anything.
+    let weights = attribute_weights(weld);
     // Nothing locked by hand: LockBorder keeps subset borders.
-    let unlocked = vec![false; mesh.vertices.len()];
+    let unlocked = vec![false; vertices.len()];
     let mut levels = Vec::new();
     let mut previous = total;
     let mut worst = 0.0f32;
@@ -86,15 +219,19 @@ pub fn generate(model: &SkinnedModel) -> Vec<MeshLod> {
         };
         for subset in &mesh.subsets {
             let start = subset.index_start as usize;
-            let source = &mesh.indices[start..start + subset.index_count as usize];
-            let triangles = source.len() / 3;
+            let original = &mesh.indices[start..start + subset.index_count as usize];
+            let triangles = original.len() / 3;
             let target = (triangles >> k).max(1) * 3;
             let mut relative = 0.0f32;
             let kept = if triangles < SMALLEST_SUBSET {
-                source.to_vec()
+                original.to_vec()
             } else {
-                simplify_with_attributes_and_locks(
-                    source,
+                let source: Vec<u32> = original
+                    .iter()
+                    .map(|&i| to_simplified[i as usize])
+                    .collect();
+                let kept = simplify_with_attributes_and_locks(
+                    &source,
                     &adapter,
                     &attributes,
                     &weights,
@@ -104,7 +241,12 @@ pub fn generate(model: &SkinnedModel) -> Vec<MeshLod> {
                     MAX_RELATIVE_ERROR,
                     SimplifyOptions::LockBorder,
                     Some(&mut relative),
-                )
+                );
+                let kept: Vec<u32> = kept.iter().map(|&i| from_simplified[i as usize]).collect();
+                match &welding {
+                    Some(w) => w.restore(mesh, &kept),
+                    None => kept,
+                }
             };
             let kept = without_degenerates(kept);
             let first = lod.indices.len() as u32;
@@ -159,9 +301,13 @@ fn attributes(model: &SkinnedModel, scale: f32) -> Vec<f32> {
     out
 }
 
-fn attribute_weights() -> Vec<f32> {
-    let mut w = vec![NORMAL_WEIGHT; 3];
-    w.extend([UV_WEIGHT; 2]);
+fn attribute_weights(weld: Weld) -> Vec<f32> {
+    let (normal, uv) = match weld {
+        Weld::None => (NORMAL_WEIGHT, UV_WEIGHT),
+        Weld::ByPosition => (0.0, 0.0),
+    };
+    let mut w = vec![normal; 3];
+    w.extend([uv; 2]);
     w.extend(std::iter::repeat_n(POSE_WEIGHT, 3 * POSES.len()));
     w
 }
@@ -220,6 +366,102 @@ mod tests {
         v.sort_unstable();
         v.dedup();
         v
+    }
+
+    /// The built-in character flat shaded: every triangle with vertices of its own carrying
+    /// the triangle's normal (what an exporter writes for hard edges or flat shading).
+    fn flat_builtin() -> SkinnedModel {
+        let mut model = builtin();
+        let mesh = model.mesh();
+        let mut vertices = Vec::new();
+        let mut subsets = Vec::new();
+        let mut indices = Vec::new();
+        for s in &mesh.subsets {
+            let vertex_start = vertices.len() as u32;
+            let first = s.index_start as usize;
+            for t in mesh.indices[first..first + s.index_count as usize].chunks_exact(3) {
+                let p = |i: u32| glam::Vec3::from(mesh.vertices[i as usize].position);
+                let n = (p(t[1]) - p(t[0]))
+                    .cross(p(t[2]) - p(t[0]))
+                    .normalize_or(glam::Vec3::Y);
+                for &i in t {
+                    let mut v = mesh.vertices[i as usize];
+                    v.normal = n.to_array();
+                    indices.push(vertices.len() as u32);
+                    vertices.push(v);
+                }
+            }
+            subsets.push(Subset {
+                vertex_start,
+                vertex_count: vertices.len() as u32 - vertex_start,
+                index_start: s.index_start,
+                index_count: s.index_count,
+                material: s.material,
+            });
+        }
+        let flat = Mesh {
+            vertices,
+            indices,
+            subsets,
+            materials: mesh.materials.clone(),
+            textures: mesh.textures.clone(),
+        };
+        model.replace_mesh(flat).expect("a valid mesh");
+        model
+    }
+
+    #[test]
+    fn a_flat_shaded_mesh_gets_levels_with_its_flat_shading() {
+        let model = flat_builtin();
+        let mesh = model.mesh();
+        assert_eq!(mesh.vertices.len(), mesh.indices.len(), "no vertex shared");
+        // As it stands, nothing collapses.
+        assert!(simplify(&model, Weld::None).is_empty());
+        let levels = generate(&model);
+        eprintln!(
+            "flat built-in: {:?}",
+            levels
+                .iter()
+                .map(|l| (l.indices.len() / 3, l.error))
+                .collect::<Vec<_>>()
+        );
+        assert!(levels.len() >= 3, "{} levels", levels.len());
+        let full = mesh.triangle_count() as f64;
+        let (mut corners, mut facing) = (0usize, 0usize);
+        for (k, lod) in levels.iter().enumerate() {
+            let ratio = (lod.indices.len() / 3) as f64 / full;
+            let want = 0.5f64.powi(k as i32 + 1);
+            assert!(
+                ratio <= want * 1.3 && ratio >= want * 0.6,
+                "level {}: {ratio:.3} of the triangles, about {want} wanted",
+                k + 1
+            );
+            // Each corner's normal is near its triangle's: the flat shading came back.
+            for t in lod.indices.chunks_exact(3) {
+                let p = |i: u32| glam::Vec3::from(mesh.vertices[i as usize].position);
+                let face = (p(t[1]) - p(t[0]))
+                    .cross(p(t[2]) - p(t[0]))
+                    .normalize_or_zero();
+                for &i in t {
+                    corners += 1;
+                    let n = glam::Vec3::from(mesh.vertices[i as usize].normal);
+                    facing += usize::from(n.dot(face) > 0.8);
+                }
+            }
+        }
+        eprintln!("{facing} of {corners} corners keep a normal near their triangle's");
+        assert!(
+            facing * 10 >= corners * 9,
+            "only {facing} of {corners} corners keep a normal near their triangle's"
+        );
+        let errors: Vec<f32> = levels.iter().map(|l| l.error).collect();
+        assert!(errors.windows(2).all(|w| w[0] <= w[1]), "{errors:?}");
+        assert!(
+            *errors.last().expect("levels") <= 0.05 * 1.85 * 1.01,
+            "{errors:?}"
+        );
+        let mut model = model;
+        model.set_lods(levels).expect("valid levels");
     }
 
     #[test]
