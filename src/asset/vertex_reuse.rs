@@ -36,6 +36,17 @@ pub struct VertexReuse {
 /// documentation), its coarser `lods` (made from `mesh`) pointed at the new vertices with
 /// their triangles reordered likewise, and what that did.
 pub fn optimize(mesh: &Mesh, lods: &[MeshLod]) -> (Mesh, Vec<MeshLod>, VertexReuse) {
+    if mesh.indices.is_empty() {
+        // Nothing draws: nothing to reuse (and a mesh without triangles is refused, with its
+        // own message, where it would be drawn).
+        let same = VertexReuse {
+            vertices_before: mesh.vertices.len(),
+            vertices_after: mesh.vertices.len(),
+            acmr_before: 0.0,
+            acmr_after: 0.0,
+        };
+        return (mesh.clone(), lods.to_vec(), same);
+    }
     let mut vertices: Vec<Vertex> = Vec::with_capacity(mesh.vertices.len());
     let mut indices: Vec<u32> = Vec::with_capacity(mesh.indices.len());
     let mut subsets = Vec::with_capacity(mesh.subsets.len());
