@@ -9,7 +9,8 @@ struct InstanceRecord {
     vec4 world[3];
     uint palette_base;      // exact: first matrix in the slot's palettes; baked: first matrix
                             // of the frame before its time, in the baked table
-    uint joints;            // matrices per pose
+    uint joints;            // matrices per pose (RECORD_JOINTS_MASK bits); above them
+                            // (RECORD_PHASE_SHIFT) the clip's phase in 65535ths
     uint model_flags;       // model index (RECORD_MODEL_MASK bits) | RECORD_BAKED
     uint bounds;            // bound of the clip playing (low 16) and faded from (high 16)
     float frame_weight;     // baked: weight of the next frame

@@ -62,10 +62,11 @@ mat3x4 joint_matrix(InstanceRecord r, uint joint) {
     if ((r.model_flags & RECORD_BAKED) == 0u) {
         return palette_matrix(r.palette_base + joint);
     }
-    mat3x4 m = baked_pose_matrix(r.palette_base, r.joints, r.frame_weight, joint);
+    uint joints = r.joints & RECORD_JOINTS_MASK;
+    mat3x4 m = baked_pose_matrix(r.palette_base, joints, r.frame_weight, joint);
     if (r.fade > 0.0) {
         m = m * (1.0 - r.fade)
-          + baked_pose_matrix(r.fade_base, r.joints, r.fade_frame_weight, joint) * r.fade;
+          + baked_pose_matrix(r.fade_base, joints, r.fade_frame_weight, joint) * r.fade;
     }
     return m;
 }

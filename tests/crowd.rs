@@ -63,7 +63,15 @@ fn every_record_and_palette_matches_the_instance() {
         let instance = crowd.instance(i);
         let joints = instance.model().joint_count();
         assert_eq!(record.palette_base as usize, place.palette_base);
-        assert_eq!(record.joints as usize, joints);
+        assert_eq!(record.joint_count() as usize, joints);
+        // The phase is the clip's time over its duration.
+        let clip = &instance.model().clips()[instance.clip()];
+        let phase = instance.time() / clip.duration();
+        assert!(
+            (record.phase() - phase).abs() <= 1.0 / 65535.0,
+            "{} against {phase}",
+            record.phase()
+        );
         assert_eq!(record.world, *crowd.world(i));
         // The crowd evaluates an instance in a cross-fade by this very call, so comparing
         // with it would prove nothing: `fading_instances_match_an_independent_blend` checks
@@ -245,7 +253,7 @@ fn records_are_grouped_by_model() {
     let mut base = 0;
     for r in &records {
         assert_eq!(r.palette_base, base);
-        base += r.joints;
+        base += r.joint_count();
     }
     assert_eq!(base as usize, crowd.joint_count());
 }

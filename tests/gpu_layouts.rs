@@ -1510,5 +1510,7 @@ fn the_shader_interface_copies_of_crowd_constants_agree() {
     use throng::gpu::shader_interface as si;
     assert_eq!(si::RECORD_BAKED, throng::crowd::RECORD_BAKED);
     assert_eq!(si::RECORD_MODEL_MASK, throng::crowd::RECORD_MODEL_MASK);
+    assert_eq!(si::RECORD_JOINTS_MASK, throng::crowd::RECORD_JOINTS_MASK);
+    assert_eq!(si::RECORD_PHASE_SHIFT, throng::crowd::RECORD_PHASE_SHIFT);
     assert_eq!(si::LOD_LEVELS, throng::crowd::visibility::LOD_LEVELS);
 }

@@ -171,10 +171,21 @@ impl Job<'_> {
         let m = &self.members[e.member as usize];
         let mb = self.bounds.of_model(m.model);
         let (now, from) = clip_bounds_of(&m.anim, mb);
+        let duration = m
+            .anim
+            .model()
+            .clips()
+            .get(m.anim.clip())
+            .map_or(0.0, |c| c.duration());
+        let phase = if duration > 0.0 {
+            m.anim.time() / duration
+        } else {
+            0.0
+        };
         let mut r = InstanceRecord {
             world: m.world,
             palette_base: e.palette_base,
-            joints: m.joints,
+            joints: InstanceRecord::pack_joints(m.joints, phase),
             model_flags: m.model,
             bounds: now | from << 16,
             ..InstanceRecord::default()

@@ -30,7 +30,9 @@ pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
 pub use error::{CrowdError, RingError};
 pub use members::ModelId;
 pub use palette_choice::{AnimationCounts, AnimationMode};
-pub use record::{InstanceRecord, RECORD_BAKED, RECORD_MODEL_MASK};
+pub use record::{
+    InstanceRecord, RECORD_BAKED, RECORD_JOINTS_MASK, RECORD_MODEL_MASK, RECORD_PHASE_SHIFT,
+};
 pub use region::{
     HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits,
 };

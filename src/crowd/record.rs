@@ -10,6 +10,10 @@ use crate::anim::Mat3x4;
 pub const RECORD_BAKED: u32 = 1 << 16;
 /// The model index's bits in [`InstanceRecord::model_flags`].
 pub const RECORD_MODEL_MASK: u32 = 0xffff;
+/// The joint count's bits in [`InstanceRecord::joints`]; the clip's phase is above them.
+pub const RECORD_JOINTS_MASK: u32 = 0xffff;
+/// Where the clip's phase starts in [`InstanceRecord::joints`].
+pub const RECORD_PHASE_SHIFT: u32 = 16;
 /// Models a crowd can tell apart in an [`InstanceRecord`] (the bits of [`RECORD_MODEL_MASK`]).
 pub(crate) const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
 
@@ -23,7 +27,9 @@ pub struct InstanceRecord {
     /// Exact: index of the instance's first palette matrix in the slot's palette array.
     /// Baked: index, in the baked table, of the first matrix of the frame before its time.
     pub palette_base: u32,
-    /// Palette matrices per pose (its model's joint count; a baked frame's length).
+    /// Low 16 bits ([`RECORD_JOINTS_MASK`]): palette matrices per pose (its model's joint
+    /// count, at most 65,535; a baked frame's length). High 16 bits: how far through the clip
+    /// playing the instance is, in 65,535ths of its duration (what an impostor card shows).
     pub joints: u32,
     /// The model's index in its crowd (low 16 bits) and [`RECORD_BAKED`].
     pub model_flags: u32,
@@ -52,6 +58,53 @@ impl InstanceRecord {
     pub fn is_baked(&self) -> bool {
         self.model_flags & RECORD_BAKED != 0
     }
+
+    /// Palette matrices per pose.
+    pub fn joint_count(&self) -> u32 {
+        self.joints & RECORD_JOINTS_MASK
+    }
+
+    /// How far through its clip the instance is, 0 to 1.
+    pub fn phase(&self) -> f32 {
+        (self.joints >> RECORD_PHASE_SHIFT) as f32 / 65535.0
+    }
+
+    /// `joints` and `phase` (clamped to 0 to 1) packed as [`InstanceRecord::joints`] holds
+    /// them.
+    pub fn pack_joints(joints: u32, phase: f32) -> u32 {
+        let phase = if phase.is_finite() {
+            phase.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (joints & RECORD_JOINTS_MASK) | ((phase * 65535.0).round() as u32) << RECORD_PHASE_SHIFT
+    }
 }
 
 const _: () = assert!(std::mem::size_of::<InstanceRecord>() == 80);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joints_and_phase_share_a_word() {
+        for (joints, phase) in [(22, 0.0), (65535, 1.0), (1, 0.5), (300, 0.25)] {
+            let r = InstanceRecord {
+                joints: InstanceRecord::pack_joints(joints, phase),
+                ..Default::default()
+            };
+            assert_eq!(r.joint_count(), joints);
+            assert!((r.phase() - phase).abs() <= 1.0 / 65535.0, "{phase}");
+        }
+        let r = InstanceRecord {
+            joints: InstanceRecord::pack_joints(5, f32::NAN),
+            ..Default::default()
+        };
+        assert_eq!((r.joint_count(), r.phase()), (5, 0.0));
+        assert_eq!(
+            InstanceRecord::pack_joints(5, 7.0) >> RECORD_PHASE_SHIFT,
+            65535
+        );
+    }
+}

@@ -127,6 +127,10 @@ shader_constants! {
     RECORD_BAKED: u32 = 1 << 16;
     /// `InstanceRecord::model_flags`: the model index's bits.
     RECORD_MODEL_MASK: u32 = 0xffff;
+    /// `InstanceRecord::joints`: the joint count's bits (the clip's phase is above them).
+    RECORD_JOINTS_MASK: u32 = 0xffff;
+    /// `InstanceRecord::joints`: where the clip's phase starts.
+    RECORD_PHASE_SHIFT: u32 = 16;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 
