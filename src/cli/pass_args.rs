@@ -88,6 +88,7 @@ impl PassArgs {
             lod_bias: self.lod_bias,
             occlusion: self.occlusion.on(),
             msaa: self.msaa.unwrap_or(default_msaa),
+            ..RenderSettings::default()
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod culling;
 pub mod device;
 pub mod graph;
 mod headless_renderer;
+pub mod impostors;
 mod in_flight;
 mod model_buffers;
 pub mod passes;

@@ -47,6 +47,13 @@ pub struct RenderSettings {
     /// images the ambient occlusion, the occlusion test and the target take. The renderer
     /// lowers it to what the device supports.
     pub msaa: u32,
+    /// Characters shorter on screen than [`RenderSettings::impostor_px`] are drawn as
+    /// impostor cards, where their model has an atlas (`--impostors`; off in the library,
+    /// on in the command line).
+    pub impostors: bool,
+    /// The projected height, in pixels, under which a character is drawn as a card
+    /// (`--impostor-px`).
+    pub impostor_px: f32,
 }
 
 impl Default for RenderSettings {
@@ -61,9 +68,14 @@ impl Default for RenderSettings {
             lod_bias: 1.0,
             occlusion: true,
             msaa: DEFAULT_MSAA,
+            impostors: false,
+            impostor_px: DEFAULT_IMPOSTOR_PX,
         }
     }
 }
+
+/// The projected height under which characters are drawn as cards unless asked otherwise.
+pub const DEFAULT_IMPOSTOR_PX: f32 = 24.0;
 
 /// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
 /// anti-aliasing.

@@ -109,6 +109,66 @@ fn fill_triangle(mut v: [DVec2; 3], width: usize, height: usize, mask: &mut [boo
     }
 }
 
+/// The nearest depth (NDC z) of `indices` over clip positions `clip` at each pixel centre of
+/// a `width x height` image (`None` where nothing covers it), with the same coverage rule as
+/// [`rasterize`]. Depth is interpolated linearly in screen space: right for an orthographic
+/// camera (w = 1), which is what the tests that use it look through.
+pub fn rasterize_depth(
+    clip: &[Vec4],
+    indices: &[u32],
+    width: usize,
+    height: usize,
+) -> Vec<Option<f32>> {
+    let mut depth: Vec<Option<f32>> = vec![None; width * height];
+    let size = DVec2::new(width as f64, height as f64);
+    for tri in indices.chunks_exact(3) {
+        let c = [tri[0], tri[1], tri[2]].map(|i| clip[i as usize]);
+        if c.iter().any(|c| c.w <= 0.0 || !c.is_finite()) {
+            continue;
+        }
+        let fb = c.map(|c| (DVec2::new(c.x as f64, c.y as f64) / c.w as f64 * 0.5 + 0.5) * size);
+        let z = c.map(|c| (c.z / c.w) as f64);
+        let mut v = fb;
+        let mut zs = z;
+        if edge(v[0], v[1], v[2]) < 0.0 {
+            v.swap(1, 2);
+            zs.swap(1, 2);
+        }
+        let area = edge(v[0], v[1], v[2]);
+        if area == 0.0 {
+            continue;
+        }
+        let min = v[0].min(v[1]).min(v[2]);
+        let max = v[0].max(v[1]).max(v[2]);
+        let x0 = (min.x - 0.5).ceil().max(0.0) as usize;
+        let y0 = (min.y - 0.5).ceil().max(0.0) as usize;
+        let x1 = ((max.x - 0.5).floor() + 1.0).clamp(0.0, width as f64) as usize;
+        let y1 = ((max.y - 0.5).floor() + 1.0).clamp(0.0, height as f64) as usize;
+        let edges = [(v[0], v[1]), (v[1], v[2]), (v[2], v[0])];
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let p = DVec2::new(x as f64 + 0.5, y as f64 + 0.5);
+                let inside = edges.iter().all(|&(a, b)| {
+                    let e = edge(a, b, p);
+                    e > 0.0 || (e == 0.0 && owns(a, b))
+                });
+                if !inside {
+                    continue;
+                }
+                let w0 = edge(v[1], v[2], p) / area;
+                let w1 = edge(v[2], v[0], p) / area;
+                let w2 = 1.0 - w0 - w1;
+                let d = (w0 * zs[0] + w1 * zs[1] + w2 * zs[2]) as f32;
+                let at = &mut depth[y * width + x];
+                if at.is_none_or(|old| d < old) {
+                    *at = Some(d);
+                }
+            }
+        }
+    }
+    depth
+}
+
 /// Intersection over union of two masks of the same size; 1 when both are empty.
 pub fn iou(a: &[bool], b: &[bool]) -> f64 {
     assert_eq!(a.len(), b.len(), "masks of different sizes");

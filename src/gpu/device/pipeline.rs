@@ -206,6 +206,13 @@ fn graphics(
     ];
     // Position, joints and weights: what a position-only skinned vertex shader reads.
     let position_attributes = [attributes[0], attributes[4], attributes[5]];
+    let no_tangent = [
+        attributes[0],
+        attributes[1],
+        attributes[3],
+        attributes[4],
+        attributes[5],
+    ];
     let vertex_input = match desc.input {
         VertexInput::Skinned => vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
@@ -213,6 +220,9 @@ fn graphics(
         VertexInput::SkinnedPosition => vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&position_attributes),
+        VertexInput::SkinnedNoTangent => vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&no_tangent),
         VertexInput::Generated => vk::PipelineVertexInputStateCreateInfo::default(),
     };
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
@@ -242,20 +252,17 @@ fn graphics(
             .depth_compare_op(d.compare),
         None => vk::PipelineDepthStencilStateCreateInfo::default(),
     };
+    let color_formats: Vec<vk::Format> = desc.color.into_iter().chain(desc.second_color).collect();
     let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let blend = if desc.color.is_some() {
-        vk::PipelineColorBlendStateCreateInfo::default().attachments(&blend_attachments)
-    } else {
-        vk::PipelineColorBlendStateCreateInfo::default()
-    };
+        .color_write_mask(vk::ColorComponentFlags::RGBA); 2];
+    let blend = vk::PipelineColorBlendStateCreateInfo::default()
+        .attachments(&blend_attachments[..color_formats.len()]);
     let dynamic_states = [
         vk::DynamicState::VIEWPORT,
         vk::DynamicState::SCISSOR,
         vk::DynamicState::FRONT_FACE,
     ];
     let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-    let color_formats: Vec<vk::Format> = desc.color.into_iter().collect();
     let mut rendering = vk::PipelineRenderingCreateInfo::default()
         .color_attachment_formats(&color_formats)
         .depth_attachment_format(desc.depth.map_or(vk::Format::UNDEFINED, |d| d.format));

@@ -15,6 +15,8 @@ pub enum VertexInput {
     Skinned,
     /// Skinned positions only (position, joints and weights of [`Vertex`]).
     SkinnedPosition,
+    /// [`Vertex`] without its tangent (what a shader that maps no normal texture reads).
+    SkinnedNoTangent,
     /// None: positions come from the vertex index.
     Generated,
 }
@@ -73,6 +75,8 @@ pub struct GraphicsDesc {
     pub input: VertexInput,
     /// Colour target format (`None`: no colour attachment).
     pub color: Option<vk::Format>,
+    /// A second colour target's format, drawn at location 1 (`None`: one target at most).
+    pub second_color: Option<vk::Format>,
     /// The depth test (`None`: no depth attachment).
     pub depth: Option<DepthState>,
     /// Which faces to cull (the front face is dynamic state: it flips with mirrored
@@ -147,6 +151,7 @@ mod tests {
                     fragment,
                     input: VertexInput::Generated,
                     color: None,
+                    second_color: None,
                     depth: None,
                     culling: Culling::None,
                     samples: vk::SampleCountFlags::TYPE_1,

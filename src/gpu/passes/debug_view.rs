@@ -39,6 +39,7 @@ pub fn declare(
             fragment: Some("debug_view.frag"),
             input: VertexInput::Generated,
             color: Some(f.color_format),
+            second_color: None,
             depth: None,
             culling: Culling::None,
             samples: vk::SampleCountFlags::TYPE_1,

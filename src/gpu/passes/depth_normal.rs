@@ -80,6 +80,7 @@ fn pipeline(
             fragment: Some(shaders.1),
             input,
             color: Some(NORMAL_FORMAT),
+            second_color: None,
             depth: Some(DepthState {
                 format: DEPTH_FORMAT,
                 compare: vk::CompareOp::LESS,

@@ -80,6 +80,7 @@ pub fn declare(
                 fragment: Some(fragment),
                 input,
                 color: Some(color_format),
+                second_color: None,
                 depth: Some(depth_state),
                 culling,
                 samples,

@@ -43,6 +43,7 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> ResourceId {
             fragment: None,
             input: VertexInput::SkinnedPosition,
             color: None,
+            second_color: None,
             depth: Some(DepthState {
                 format: DEPTH_FORMAT,
                 compare: vk::CompareOp::LESS,

@@ -28,10 +28,14 @@ use super::culling::inputs::{CullInputWriter, InputBuffer};
 use super::culling::stats::{DrawStats, DrawStatsReader};
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
+use super::device::offscreen::Pixels;
 use super::device::pipeline::{Culling, PipelineCache};
 use super::device::targets::{FrameSync, TargetImage};
 use super::device::texture::BlockUpload;
 use super::graph::BarrierScratch;
+use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
+use super::impostors::layout::AtlasLayout;
+use super::impostors::readback::read_atlas;
 use super::in_flight::InFlightFrame;
 use super::model_buffers::GpuModel;
 use super::passes::cull::STATISTICS;
@@ -102,6 +106,8 @@ pub struct Renderer {
     block_upload: BlockUpload,
     baked: BakedTable,
     cull_writer: CullInputWriter,
+    /// Each model's impostor atlas, baked when impostors are first drawn.
+    atlases: ImpostorAtlases,
 }
 
 impl Renderer {
@@ -153,6 +159,7 @@ impl Renderer {
             block_upload: BlockUpload::from_env(),
             baked: BakedTable::new(ctx)?,
             cull_writer: CullInputWriter::default(),
+            atlases: ImpostorAtlases::default(),
         })
     }
 
@@ -320,6 +327,7 @@ impl Renderer {
         self.timeline.wait(self.frames[fi].done_at)?;
         self.collect(fi);
         self.ensure_baked(crowd)?;
+        self.ensure_atlases(crowd)?;
 
         // 2. The graph for this view, and the CPU's inputs: uniforms and culling inputs.
         let key = GraphKey {
@@ -347,6 +355,52 @@ impl Renderer {
     /// first frame keeps the upload out of that frame (and out of a capture of it).
     pub fn upload_baked(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
         self.ensure_baked(crowd)
+    }
+
+    /// The budget for every model's impostor atlas, bytes (`--impostor-memory`); atlases baked
+    /// already are kept.
+    pub fn set_impostor_memory(&mut self, bytes: u64) {
+        self.atlases.set_memory_limit(bytes);
+    }
+
+    /// Bakes the impostor atlases of `crowd`'s models that have none yet, when impostors are
+    /// on. [`Self::render`] does it too; a caller that calls it before the first frame keeps
+    /// the bake out of that frame, and can report it ([`Self::impostor_report`]).
+    pub fn prepare_impostors(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        self.ensure_atlases(crowd)
+    }
+
+    /// What baking the impostor atlases did, per model considered so far.
+    pub fn impostor_report(&self, crowd: &Crowd) -> Vec<AtlasReport> {
+        self.atlases.report(crowd.models())
+    }
+
+    /// Model `model`'s impostor atlas read back (colour and coverage; normal and depth) with
+    /// its layout, after waiting for every frame; `None` when it has none.
+    pub fn read_impostor_atlas(
+        &mut self,
+        model: usize,
+    ) -> Result<Option<([Pixels; 2], AtlasLayout)>, GpuError> {
+        self.wait_idle()?;
+        match self.atlases.atlas(model) {
+            Some(atlas) => Ok(Some((read_atlas(&self.ctx, atlas)?, atlas.layout))),
+            None => Ok(None),
+        }
+    }
+
+    /// Bakes the missing atlases when impostors are on.
+    fn ensure_atlases(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        if !self.settings.impostors {
+            return Ok(());
+        }
+        let samplers = self.samplers.handles();
+        self.atlases.ensure(
+            &self.ctx,
+            &mut self.pipelines,
+            &samplers,
+            crowd.models(),
+            &self.models,
+        )
     }
 
     /// Uploads the crowd's baked frames when they changed (after baking: at start-up).

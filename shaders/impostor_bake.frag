@@ -1,0 +1,34 @@
+#version 460
+// Baking an impostor atlas, fragment side: the surface's colour (texture times material
+// colour, unlit: the cards are lit when drawn) with full coverage, and its view-space normal
+// and depth in the sphere (src/gpu/impostors/bake.rs).
+layout(set = 0, binding = 2) uniform sampler2D base_color_map;
+
+layout(push_constant) uniform BakeDraw {
+    uint view;
+    uint pose;
+    uint pad0;
+    uint pad1;
+    vec4 base_color;
+    vec4 params;
+} bake;
+
+layout(location = 0) in vec3 in_view_normal;
+layout(location = 1) in float in_depth;
+layout(location = 2) in vec2 in_uv;
+
+layout(location = 0) out vec4 out_color;
+layout(location = 1) out vec4 out_normal_depth;
+
+void main() {
+    vec4 base = texture(base_color_map, in_uv) * bake.base_color;
+    if (bake.params.y > 0.5 && base.a < 0.5) {
+        discard;
+    }
+    vec3 n = normalize(in_view_normal);
+    if (!gl_FrontFacing) {
+        n = -n;
+    }
+    out_color = vec4(base.rgb, 1.0);
+    out_normal_depth = vec4(n * 0.5 + 0.5, clamp(in_depth, 0.0, 1.0));
+}
