@@ -19,9 +19,13 @@ use throng::gpu::passes::compile;
 use throng::gpu::settings::GraphKey;
 use throng::gpu::{Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages};
 
-/// Every pipeline description any frame registers.
+/// Every pipeline description any frame registers, and the impostor atlas's bake (made
+/// outside the frame, the first time a model's cards are needed).
 fn every_pipeline() -> Vec<PipelineDesc> {
     let mut all = HashSet::new();
+    for culling in [Culling::Back, Culling::Front, Culling::None] {
+        all.insert(throng::gpu::impostors::bake::bake_pipeline(culling));
+    }
     for view in [
         ViewMode::Final,
         ViewMode::Silhouette,
