@@ -1,8 +1,9 @@
 #version 460
 // Culling and level selection, one invocation per instance record. For each view (the
 // camera, and the sun's view of what can shadow the camera's), test the instance's bound,
-// choose a mesh level from its projected error, and append the record's index to the list
-// of that view, model and level (an atomic counter per list). src/crowd/visibility.rs states
+// choose a mesh level from its projected error (or, short on screen, an impostor card), and
+// append the record's index to the list of that view, model and level (an atomic counter per
+// list). src/crowd/visibility.rs states
 // the same rules on the CPU; tests compare the counts.
 //
 // With occlusion culling, an instance in view that looks small (a projected radius under
@@ -41,9 +42,13 @@ void main() {
     world_box(r, model, centre, half_size);
     uint flags = cull.counts.z;
     bool frustum = (flags & CULL_FRUSTUM) != 0u;
-    uint level = camera_level(r, model, centre, half_size);
+    uint level = camera_list(r, model, centre, half_size);
     uint shadow_level = 0u;
-    if ((flags & CULL_LOD) != 0u) {
+    if (level == CARD_LEVEL) {
+        // A card's shadow is a card too (seen from the sun): far characters cast what they
+        // show.
+        shadow_level = CARD_LEVEL;
+    } else if ((flags & CULL_LOD) != 0u) {
         float pixels_per_unit = pixels_per_unit_at(centre, half_size);
         // A shadow forgives more than the surface itself (soft, filtered, often oblique):
         // its level may stray cull.lod.w times as far, and never needs to be finer than

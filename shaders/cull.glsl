@@ -13,7 +13,9 @@
 // VIEW_CAMERA_LATE (what the occlusion test lets through), VIEWS in all; and the CULL_* flags
 // of cull.counts.z: CULL_FRUSTUM (test bounds against the views; off: everything is drawn),
 // CULL_LOD (choose levels by projected error; off: the full mesh), CULL_SHADOWS (fill the
-// shadow view's lists), CULL_OCCLUSION (small instances wait for the occlusion test).
+// shadow view's lists), CULL_OCCLUSION (small instances wait for the occlusion test),
+// CULL_IMPOSTORS (instances short on screen become impostor cards). Each view and model has
+// LIST_LEVELS lists: the mesh levels, then CARD_LEVEL, the cards.
 
 layout(std430, set = 0, binding = CULL_RECORDS) readonly buffer Records {
     InstanceRecord records[];
@@ -34,12 +36,14 @@ layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
     vec4 occlusion;        // x: projected radius (pixels) from which an instance is drawn
                            // first, as an occluder; y: pixels per occlusion texel; zw: the
                            // occlusion image's size in texels
+    vec4 impostor;         // x: height on screen (pixels) under which an instance is a card
 } cull;
 
 struct CullModel {
     uvec4 range;   // x: first record; y: records; z: first bound; w: levels (1 to LOD_LEVELS)
     vec4 errors;   // levels 1 to 4: error in model units
-    uvec4 draws;   // x: first draw range; y: subsets
+    uvec4 draws;   // x: first draw range; y: subsets; z: clips its impostor atlas holds
+                   // (0: none, meshes only)
 };
 
 layout(std430, set = 0, binding = CULL_MODELS) readonly buffer Models {
@@ -60,24 +64,24 @@ layout(std430, set = 0, binding = CULL_DRAW_RANGES) readonly buffer DrawRanges {
     uvec2 draw_ranges[];
 };
 
-// Instances per view, model and level: [view][model][level].
+// Instances per view, model and list: [view][model][list] (the mesh levels, then the cards).
 layout(std430, set = 0, binding = CULL_COUNTERS) buffer Counters {
     uint counters[];
 };
 
 uint counter_index(uint view, uint model, uint level) {
-    return (view * cull.counts.y + model) * LOD_LEVELS + level;
+    return (view * cull.counts.y + model) * LIST_LEVELS + level;
 }
 
 // The counter of instances waiting for the occlusion test, after the lists' counters.
 uint candidates_index() {
-    return VIEWS * cull.counts.y * LOD_LEVELS;
+    return VIEWS * cull.counts.y * LIST_LEVELS;
 }
 
-// Where the list of a view and level starts: [view][level][record]; a model's instances sit
-// in its records' range of it.
+// Where the list of a view and level (or CARD_LEVEL) starts: [view][list][record]; a
+// model's instances sit in its records' range of it.
 uint list_start(uint view, uint level) {
-    return (view * LOD_LEVELS + level) * cull.counts.x;
+    return (view * LIST_LEVELS + level) * cull.counts.x;
 }
 
 // An instance's world box (centre, half size): the union of its clips' bounds (a cross-fade
@@ -119,12 +123,28 @@ uint choose_level(CullModel model, float scale, float pixels_per_unit, float all
     return level;
 }
 
+// Whether an instance is drawn as an impostor card: cards are on, its model's atlas holds
+// the clip it plays, and its box is shorter on screen than cull.impostor.x pixels (measured
+// at its nearest point, as levels are).
+bool as_card(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
+    if ((cull.counts.z & CULL_IMPOSTORS) == 0u || (r.bounds & 0xffffu) >= model.draws.z) {
+        return false;
+    }
+    return 2.0 * half_size.y * pixels_per_unit_at(centre, half_size) < cull.impostor.x;
+}
+
 // The camera's level of an instance (0 without CULL_LOD).
 uint camera_level(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
     if ((cull.counts.z & CULL_LOD) == 0u) {
         return 0u;
     }
     return choose_level(model, world_scale(r), pixels_per_unit_at(centre, half_size), cull.lod.x);
+}
+
+// The camera's list of an instance: CARD_LEVEL, or its mesh level.
+uint camera_list(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
+    return as_card(r, model, centre, half_size) ? CARD_LEVEL
+                                                : camera_level(r, model, centre, half_size);
 }
 
 #endif

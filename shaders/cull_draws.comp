@@ -1,7 +1,9 @@
 #version 460
 // The indirect draws of the culled lists, one invocation per (view, model, subset): one
 // VkDrawIndexedIndirectCommand per level that has instances, packed at the front, and their
-// number, which vkCmdDrawIndexedIndirectCount reads. The CPU never reads the counts.
+// number, which vkCmdDrawIndexedIndirectCount reads; and subset 0's invocation writes the
+// view's and model's impostor cards as one VkDrawIndirectCommand (six generated vertices per
+// card, none when no instance is a card). The CPU never reads the counts.
 #include "cull.glsl"
 
 layout(local_size_x = CULL_GROUP) in;
@@ -29,6 +31,18 @@ layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer DrawCounts {
 // [view][model][subset][level]
 layout(std430, set = 0, binding = CULL_COMMANDS) writeonly buffer DrawCommands {
     DrawCommand commands[];
+};
+
+struct CardCommand {
+    uint vertex_count;
+    uint instance_count;
+    uint first_vertex;
+    uint first_instance;
+};
+
+// [view][model]
+layout(std430, set = 0, binding = CULL_CARD_COMMANDS) writeonly buffer CardCommands {
+    CardCommand card_commands[];
 };
 
 void main() {
@@ -61,4 +75,12 @@ void main() {
         }
     }
     draw_counts[id] = written;
+    if (subset == 0u) {
+        CardCommand c;
+        c.vertex_count = 6u;
+        c.instance_count = counters[counter_index(view, model_index, CARD_LEVEL)];
+        c.first_vertex = 0u;
+        c.first_instance = list_start(view, CARD_LEVEL) + model.range.x;
+        card_commands[view * cull.counts.y + model_index] = c;
+    }
 }

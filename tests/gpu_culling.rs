@@ -15,7 +15,7 @@ use gpu_common::{
 };
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::visibility::{
-    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale,
+    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, is_card, lod_level, max_scale,
     shadow_allowance, shadow_texel,
 };
 use throng::crowd::{Crowd, ModelId};
@@ -100,15 +100,27 @@ fn culling_never_drops_a_visible_instance() {
     assert_no_validation_messages();
 }
 
-/// What the CPU statement of the rules says one frame draws: instances per level in the
-/// camera's view and in the shadow's.
+/// What the CPU statement of the rules says one frame draws.
+#[derive(Debug, Default, PartialEq)]
+struct Expected {
+    /// Instances per level in the camera's view.
+    seen: [u64; LOD_LEVELS],
+    /// Per level in the shadow's.
+    shadows: [u64; LOD_LEVELS],
+    /// Impostor cards in the camera's view and in the shadow's.
+    cards: (u64, u64),
+}
+
+/// What the CPU statement of the rules says one frame draws, with cards for instances
+/// shorter than `card_px` (when given).
 fn reference(
     crowd: &Crowd,
     model: &SkinnedModel,
     frame: &FrameInputs,
     height: u32,
     bias: f32,
-) -> ([u64; LOD_LEVELS], [u64; LOD_LEVELS]) {
+    card_px: Option<f32>,
+) -> Expected {
     let camera = Frustum::from_clip(frame.view_proj);
     let (lo, hi) = frame.shadow_box;
     let light_matrix = light_view_proj(frame.light_dir, lo, hi);
@@ -125,7 +137,7 @@ fn reference(
         .map(|l| l.error)
         .collect();
     let first = crowd.bounds_range(ModelId(0)).start;
-    let (mut seen, mut shadows) = ([0u64; LOD_LEVELS], [0u64; LOD_LEVELS]);
+    let mut e = Expected::default();
     for i in 0..crowd.len() {
         let clip = crowd.instance(i).clip();
         let world = crowd.world(i);
@@ -133,15 +145,24 @@ fn reference(
         let pixels_per_unit = scale.pixels_per_unit_at(&b);
         let level = |allowed: f32| lod_level(&errors, max_scale(world), pixels_per_unit, allowed);
         let allowed = LOD_ERROR_PX * bias;
+        let card = card_px.is_some_and(|px| is_card(&b, &scale, px));
         if camera.intersects(&b) {
-            seen[level(allowed)] += 1;
+            if card {
+                e.cards.0 += 1;
+            } else {
+                e.seen[level(allowed)] += 1;
+            }
         }
         let sun = frame.light_dir.normalize();
         if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
-            shadows[level(shadow_allowance(allowed, texel, pixels_per_unit))] += 1;
+            if card {
+                e.cards.1 += 1;
+            } else {
+                e.shadows[level(shadow_allowance(allowed, texel, pixels_per_unit))] += 1;
+            }
         }
     }
-    (seen, shadows)
+    e
 }
 
 #[test]
@@ -175,16 +196,77 @@ fn the_gpu_counts_match_the_cpu_rules() {
         r.render(&mut crowd, &frame).expect("frame");
         r.renderer().gpu_ms_average().expect("wait");
         let got = r.renderer().draw_stats().expect("the frame's counts");
-        let (seen, shadows) = reference(&crowd, &model, &frame, HEIGHT, bias);
+        let Expected { seen, shadows, .. } = reference(&crowd, &model, &frame, HEIGHT, bias, None);
         eprintln!("{name}: camera {:?}, shadow {:?}", got.camera, got.shadow);
         assert_eq!(got.camera, seen, "{name}: instances per level in view");
         assert_eq!(got.shadow, shadows, "{name}: shadow casters per level");
+        assert_eq!(
+            (got.camera_cards, got.shadow_cards),
+            (0, 0),
+            "{name}: cards off"
+        );
         let in_view: u64 = seen.iter().sum();
         assert!(in_view > 0, "{name}: nothing in view");
         if name != "overview" {
             assert!(
                 in_view < crowd.len() as u64,
                 "{name}: everything in view, the test proves little"
+            );
+        }
+    }
+    assert_no_validation_messages();
+}
+
+/// With impostors on, the instances shorter on screen than the threshold are counted as cards
+/// (camera and shadow) and the rest keep their levels, exactly as the CPU rules say; at a
+/// threshold between the nearest and the farthest characters both kinds are drawn.
+#[test]
+fn the_gpu_cards_match_the_cpu_rules() {
+    let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 900, 7);
+    hold_pose(&mut crowd, 1, 0.3);
+    let mut near = OrbitCamera::framing(bounds.min, bounds.max, WIDTH as f32 / HEIGHT as f32);
+    near.zoom(0.35);
+    near.rotate(0.5, -0.15);
+    let frame = inputs(&r, &near.camera(), &bounds, ViewMode::Final);
+    for px in [12.0, 24.0, 1e6] {
+        r.renderer()
+            .set_settings(RenderSettings {
+                occlusion: false,
+                impostors: true,
+                impostor_px: px,
+                ..settings(true, true)
+            })
+            .expect("settings");
+        r.render(&mut crowd, &frame).expect("frame");
+        r.renderer().gpu_ms_average().expect("wait");
+        let got = r.renderer().draw_stats().expect("the frame's counts");
+        let want = reference(&crowd, &model, &frame, HEIGHT, 1.0, Some(px));
+        eprintln!(
+            "{px} px: cards {} (shadow {}), meshes {:?}",
+            got.camera_cards, got.shadow_cards, got.camera
+        );
+        assert_eq!(
+            (got.camera_cards, got.shadow_cards),
+            want.cards,
+            "{px} px: cards"
+        );
+        assert_eq!(got.camera, want.seen, "{px} px: meshes per level");
+        assert_eq!(got.shadow, want.shadows, "{px} px: shadow meshes per level");
+        let meshes: u64 = want.seen.iter().sum();
+        if px == 24.0 {
+            assert!(
+                want.cards.0 > 0 && meshes > 0,
+                "24 px should split this view into cards and meshes: {want:?}"
+            );
+        }
+        if px == 1e6 {
+            assert_eq!(
+                meshes, 0,
+                "every character is shorter than a million pixels"
             );
         }
     }

@@ -23,14 +23,14 @@ use bytemuck::Zeroable;
 use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
-use throng::gpu::cull_data::{CullBound, CullFrame, CullModel, DrawCommand};
+use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawCommand};
 use throng::gpu::shader_interface::SHADER_DEFINES;
 use throng::gpu::shader_interface::{
     BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE, BINDING_FRAME,
     BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE,
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS,
-    CULL_CANDIDATES, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS,
-    CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
+    CULL_CANDIDATES, CULL_CARD_COMMANDS, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES,
+    CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
 };
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
@@ -691,7 +691,7 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
-        shadow, view_proj, occlusion);
+        shadow, view_proj, occlusion, impostor);
     let model = rust_layout!(CullModel; range, errors, draws);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
@@ -765,6 +765,12 @@ fn the_culling_blocks_match_cull_data() {
     assert_block_matches(&m, element, &command, size_of::<DrawCommand>());
     assert_eq!(stride as usize, size_of::<DrawCommand>());
     assert_eq!(binding_of(&m, commands), (0, CULL_COMMANDS));
+    let card = rust_layout!(CardCommand; vertex_count, instance_count, first_vertex,
+        first_instance);
+    let (cards, element, stride) = runtime_array_of(&m, "CardCommands").expect("cards");
+    assert_block_matches(&m, element, &card, size_of::<CardCommand>());
+    assert_eq!(stride as usize, size_of::<CardCommand>());
+    assert_eq!(binding_of(&m, cards), (0, CULL_CARD_COMMANDS));
 }
 
 #[test]
@@ -1305,6 +1311,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("CULL_COMMANDS", CULL_COMMANDS),
                 ("CULL_OCCLUSION_DEPTH", CULL_OCCLUSION_DEPTH),
                 ("CULL_CANDIDATES", CULL_CANDIDATES),
+                ("CULL_CARD_COMMANDS", CULL_CARD_COMMANDS),
             ],
             resources: &[
                 ("Records", "CULL_RECORDS", StorageBuffer),
@@ -1318,6 +1325,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("DrawCommands", "CULL_COMMANDS", StorageBuffer),
                 ("occlusion_depth", "CULL_OCCLUSION_DEPTH", Sampler),
                 ("Candidates", "CULL_CANDIDATES", StorageBuffer),
+                ("CardCommands", "CULL_CARD_COMMANDS", StorageBuffer),
             ],
         },
         LayoutTable {

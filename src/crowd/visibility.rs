@@ -208,6 +208,13 @@ impl ViewScale {
     }
 }
 
+/// Whether an instance whose world box is `b` is drawn as an impostor card (where cards are on
+/// and its model's atlas holds the clip it plays): its box is shorter on screen than `max_px`
+/// pixels, measured at its nearest point as levels are ([`ViewScale::pixels_per_unit_at`]).
+pub fn is_card(b: &WorldBox, scale: &ViewScale, max_px: f32) -> bool {
+    2.0 * b.half.y * scale.pixels_per_unit_at(b) < max_px
+}
+
 /// The coarsest level whose error, `errors[k - 1]` model units for level `k` (non-decreasing),
 /// covers at most `max_error_px` pixels once scaled by `scale` (see [`max_scale`]) and seen at
 /// `pixels_per_unit` (see [`ViewScale::pixels_per_unit_at`]). Level 0 is the full mesh.
@@ -361,5 +368,21 @@ mod tests {
             lod_level(&errors, 1.0, view.pixels_per_unit_at(&b), 1.0),
             lod_level(&errors, 1.0, view.pixels_per_unit_at(&near), 2.0)
         );
+    }
+
+    #[test]
+    fn cards_are_what_looks_shorter_than_the_threshold() {
+        // 90 degrees over 200 pixels: 100 pixels per unit one unit away.
+        let view = ViewScale::new(Vec3::ZERO, std::f32::consts::FRAC_PI_2, 200);
+        // A unit cube whose nearest point (on its sphere) is 9 units away: 100 / 9 pixels
+        // per unit, 11.1 pixels tall.
+        let r = cube(Vec3::ZERO, 0.5).radius();
+        let b = cube(Vec3::new(0.0, 0.0, -(9.0 + r)), 0.5);
+        assert!((view.pixels_per_unit_at(&b) - 100.0 / 9.0).abs() < 1e-3);
+        assert!(is_card(&b, &view, 11.2));
+        assert!(!is_card(&b, &view, 11.1));
+        // Nearer is taller: a mesh.
+        let near = cube(Vec3::new(0.0, 0.0, -(4.0 + r)), 0.5);
+        assert!(!is_card(&near, &view, 11.2));
     }
 }

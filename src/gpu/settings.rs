@@ -127,6 +127,9 @@ pub struct FrameShape {
     pub occlusion: bool,
     /// The shadow view's lists are filled (a pass draws the shadow map).
     pub shadow_lists: bool,
+    /// Characters short on screen are impostor cards (their passes follow the shadow pass,
+    /// the prepass and the forward pass).
+    pub cards: bool,
 }
 
 impl FrameShape {
@@ -146,6 +149,7 @@ impl FrameShape {
             prepass,
             occlusion: settings.occlusion && settings.cull && prepass,
             shadow_lists: shadows || view == ViewMode::Shadow,
+            cards: settings.impostors,
         }
     }
 }

@@ -72,6 +72,8 @@ shader_constants! {
     CULL_OCCLUSION_DEPTH: u32 = 8;
     /// Culling: the instances waiting for the occlusion test.
     CULL_CANDIDATES: u32 = 9;
+    /// Culling: the impostor cards' indirect commands, `[view][model]` (the draws pass).
+    CULL_CARD_COMMANDS: u32 = 10;
 
     // ---- Compute passes (SSAO, its blur, the occlusion image), set 0 (`Layouts::compute_set`) ----
 
@@ -106,6 +108,9 @@ shader_constants! {
     CULL_SHADOWS: u32 = 4;
     /// `CullFrame::counts.z`: small instances wait for the occlusion test.
     CULL_OCCLUSION: u32 = 8;
+    /// `CullFrame::counts.z`: instances shorter on screen than `CullFrame::impostor.x` pixels
+    /// whose model has an impostor atlas go into the card lists.
+    CULL_IMPOSTORS: u32 = 16;
 
     /// Pixels per occlusion texel (each holds the farthest depth of a block this wide).
     OCCLUSION_BLOCK: u32 = 8;
@@ -120,6 +125,10 @@ shader_constants! {
     /// Mesh levels a model may draw with. A copy of `crowd::visibility::LOD_LEVELS` (the crowd
     /// does not depend on the renderer); tests/gpu_layouts.rs checks they agree.
     LOD_LEVELS: usize = 5;
+    /// The list after the mesh levels: the instances drawn as impostor cards.
+    CARD_LEVEL: usize = 5;
+    /// Lists per view and model: the mesh levels, then the cards.
+    LIST_LEVELS: usize = 6;
 
     // ---- Instance records (copies of src/crowd/record.rs; tests/gpu_layouts.rs checks them) ----
 

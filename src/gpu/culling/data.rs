@@ -5,7 +5,7 @@
 use bytemuck::{Pod, Zeroable};
 use glam::{Mat4, Vec4};
 
-use crate::crowd::visibility::LOD_LEVELS;
+pub use crate::gpu::shader_interface::{CARD_LEVEL, LIST_LEVELS};
 
 pub use crate::gpu::shader_interface::VIEW_CAMERA;
 pub use crate::gpu::shader_interface::VIEW_CAMERA_LATE;
@@ -15,6 +15,7 @@ pub use crate::gpu::shader_interface::VIEWS;
 pub const EARLY_VIEWS: usize = 2;
 
 pub use crate::gpu::shader_interface::CULL_FRUSTUM;
+pub use crate::gpu::shader_interface::CULL_IMPOSTORS;
 pub use crate::gpu::shader_interface::CULL_LOD;
 pub use crate::gpu::shader_interface::CULL_OCCLUSION;
 pub use crate::gpu::shader_interface::CULL_SHADOWS;
@@ -26,7 +27,7 @@ pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
 pub use crate::gpu::shader_interface::CULL_GROUP;
 
-/// The `CullFrame` block (std430, 352 bytes).
+/// The `CullFrame` block (std430, 368 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 #[repr(C)]
 pub struct CullFrame {
@@ -51,17 +52,21 @@ pub struct CullFrame {
     pub view_proj: Mat4,
     /// x: [`OCCLUDER_RADIUS_PX`]; y: [`OCCLUSION_BLOCK`]; zw: the occlusion image's size.
     pub occlusion: Vec4,
+    /// x: the height on screen, pixels, under which an instance is an impostor card
+    /// (`--impostor-px`).
+    pub impostor: Vec4,
 }
 
 /// One model's `CullModel` (48 bytes).
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 #[repr(C)]
 pub struct CullModel {
-    /// x: first record; y: records; z: first bound; w: levels (1 to [`LOD_LEVELS`]).
+    /// x: first record; y: records; z: first bound; w: mesh levels (1 to
+    /// [`crate::crowd::visibility::LOD_LEVELS`]).
     pub range: [u32; 4],
     /// The error of levels 1 to 4, in model units.
     pub errors: Vec4,
-    /// x: first draw range; y: subsets.
+    /// x: first draw range; y: subsets; z: clips its impostor atlas holds (0: none).
     pub draws: [u32; 4],
 }
 
@@ -91,14 +96,30 @@ pub struct DrawCommand {
     pub first_instance: u32,
 }
 
-const _: () = assert!(size_of::<CullFrame>() == 352);
+/// `VkDrawIndirectCommand`: one view's and model's impostor cards, as
+/// `shaders/cull_draws.comp` writes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[repr(C)]
+pub struct CardCommand {
+    /// Six: two triangles, generated.
+    pub vertex_count: u32,
+    /// Cards.
+    pub instance_count: u32,
+    /// Zero.
+    pub first_vertex: u32,
+    /// Where the cards' list starts.
+    pub first_instance: u32,
+}
+
+const _: () = assert!(size_of::<CullFrame>() == 368);
+const _: () = assert!(size_of::<CardCommand>() == 16);
 const _: () = assert!(size_of::<CullModel>() == 48);
 const _: () = assert!(size_of::<CullBound>() == 32);
 const _: () = assert!(size_of::<DrawCommand>() == 20);
 
-/// Index of a counter: `[view][model][level]`.
+/// Index of a counter: `[view][model][list]`, the mesh levels then [`CARD_LEVEL`].
 pub fn counter_index(models: usize, view: usize, model: usize, level: usize) -> usize {
-    (view * models + model) * LOD_LEVELS + level
+    (view * models + model) * LIST_LEVELS + level
 }
 
 /// `vkCmdPushConstants` of `shaders/cull_draws.comp`: the views a dispatch builds draws for.

@@ -11,8 +11,8 @@ use glam::{Mat4, Vec3, Vec4};
 use gpu_allocator::MemoryLocation;
 
 use super::data::{
-    CULL_FRUSTUM, CULL_LOD, CULL_OCCLUSION, CULL_SHADOWS, CullBound, CullFrame, CullModel,
-    OCCLUDER_RADIUS_PX, OCCLUSION_BLOCK,
+    CULL_FRUSTUM, CULL_IMPOSTORS, CULL_LOD, CULL_OCCLUSION, CULL_SHADOWS, CullBound, CullFrame,
+    CullModel, OCCLUDER_RADIUS_PX, OCCLUSION_BLOCK,
 };
 use super::sizes::CullSizes;
 use crate::crowd::visibility::{
@@ -24,6 +24,7 @@ use crate::gpu::device::buffer::{GpuBuffer, MAX_OFFSET_ALIGNMENT};
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::Extent;
+use crate::gpu::impostors::atlases::ImpostorAtlases;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::renderer_io::FrameInputs;
 use crate::gpu::settings::RenderSettings;
@@ -65,6 +66,11 @@ pub struct CullInputs<'a> {
     pub shadows: bool,
     /// Whether small instances wait for the occlusion test.
     pub occlusion: bool,
+    /// Whether the frame draws impostor cards (then instances of a model with an atlas
+    /// become cards when short on screen).
+    pub cards: bool,
+    /// The models' impostor atlases.
+    pub atlases: &'a ImpostorAtlases,
     /// Most subsets of one model: draws are numbered `[view][model][subset]`.
     pub subsets: usize,
 }
@@ -113,6 +119,9 @@ fn write(
     if c.occlusion {
         flags |= CULL_OCCLUSION;
     }
+    if c.cards {
+        flags |= CULL_IMPOSTORS;
+    }
     let occlusion = Extent::TargetScaled(OCCLUSION_BLOCK).resolve(c.extent);
     let frame = CullFrame {
         camera_planes: Frustum::from_clip(c.inputs.view_proj).planes,
@@ -144,6 +153,7 @@ fn write(
             occlusion.width as f32,
             occlusion.height as f32,
         ),
+        impostor: Vec4::new(c.settings.impostor_px, 0.0, 0.0, 0.0),
     };
     models.clear();
     ranges.clear();
@@ -160,7 +170,7 @@ fn write(
             draws: [
                 (m * c.subsets * LOD_LEVELS) as u32,
                 model.subsets.len() as u32,
-                0,
+                c.atlases.atlas(m).map_or(0, |a| a.layout.clips),
                 0,
             ],
         });

@@ -1,10 +1,9 @@
 //! How many instances, models, subsets and clip bounds a frame's culling buffers must hold,
-//! and what follows from them: counters per view, model and level, indirect draws per view,
-//! model and subset. The buffers passes declare are sized from these
+//! and what follows from them: counters per view, model and list, indirect draws per view,
+//! model and subset, and card draws per view and model. The buffers passes declare are sized from these
 //! ([`crate::gpu::resources::buffers::BufferSize`]).
 
-use super::data::VIEWS;
-use crate::crowd::visibility::LOD_LEVELS;
+use super::data::{LIST_LEVELS, VIEWS};
 
 /// What the culling buffers must hold.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -46,9 +45,15 @@ impl CullSizes {
         }
     }
 
-    /// Counters: `[view][model][level]`, then the instances waiting for the occlusion test.
+    /// Counters: `[view][model][list]` (mesh levels, then cards), then the instances waiting
+    /// for the occlusion test.
     pub fn counters(&self) -> usize {
-        VIEWS * self.models * LOD_LEVELS + 1
+        VIEWS * self.models * LIST_LEVELS + 1
+    }
+
+    /// Impostor cards' indirect draws: one per `[view][model]`.
+    pub fn card_draws(&self) -> usize {
+        VIEWS * self.models
     }
 
     /// Indirect draws: one per `[view][model][subset]`, each with up to a command per level.

@@ -1,7 +1,8 @@
-//! What the culling passes drew: instances per mesh level and view, and the triangles they
-//! cost, from the counters each frame copies for the CPU (read a frame or more later).
+//! What the culling passes drew: instances per mesh level and view, impostor cards, and the
+//! triangles the meshes cost, from the counters each frame copies for the CPU (read a frame
+//! or more later).
 
-use super::data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index};
+use super::data::{CARD_LEVEL, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index};
 use super::sizes::CullSizes;
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::device::buffer::GpuBuffer;
@@ -14,6 +15,10 @@ pub struct DrawStats {
     pub camera: [u64; LOD_LEVELS],
     /// Instances the shadow pass drew at each level.
     pub shadow: [u64; LOD_LEVELS],
+    /// Impostor cards the camera's passes drew.
+    pub camera_cards: u64,
+    /// Impostor cards the shadow pass drew.
+    pub shadow_cards: u64,
     /// Triangles per camera pass (the prepass and the forward pass draw the same).
     pub camera_triangles: u64,
     /// Triangles the shadow pass drew.
@@ -40,12 +45,19 @@ impl DrawStatsReader {
         {
             return;
         }
-        let stride = sizes.models;
+        // The shaders number counters by the models drawn, not by the models the buffers
+        // have room for.
+        let stride = models.len();
         let mut stats = DrawStats::default();
         for (m, model) in models.iter().enumerate() {
+            let at = |view, level| u64::from(self.scratch[counter_index(stride, view, m, level)]);
+            stats.camera_cards += at(VIEW_CAMERA, CARD_LEVEL) + at(VIEW_CAMERA_LATE, CARD_LEVEL);
+            stats.shadow_cards += at(VIEW_SHADOW, CARD_LEVEL);
             for level in 0..LOD_LEVELS {
-                let at = |view| u64::from(self.scratch[counter_index(stride, view, m, level)]);
-                let (camera, shadow) = (at(VIEW_CAMERA) + at(VIEW_CAMERA_LATE), at(VIEW_SHADOW));
+                let (camera, shadow) = (
+                    at(VIEW_CAMERA, level) + at(VIEW_CAMERA_LATE, level),
+                    at(VIEW_SHADOW, level),
+                );
                 stats.camera[level] += camera;
                 stats.shadow[level] += shadow;
                 stats.camera_triangles += camera * model.level_triangles[level];

@@ -2,14 +2,16 @@
 //! instance for the camera and the shadow map (`shaders/cull.comp`), turn the counts into
 //! indirect draws (`shaders/cull_draws.comp`); and, after every draw, copy the counters for
 //! the CPU's statistics. The culling pass makes the buffers it fills (counters, visible lists,
-//! indirect draws, the instances held back for the occlusion test) and hands them on as
-//! [`Culled`]. The occlusion test's passes are in [`super::occlusion`].
+//! indirect draws, the impostor cards' draws, the instances held back for the occlusion test)
+//! and hands them on as [`Culled`]. The occlusion test's passes are in [`super::occlusion`].
 
 use ash::vk;
 
 use super::FrameDeclaration;
 use crate::crowd::visibility::LOD_LEVELS;
-use crate::gpu::culling::data::{DrawCommand, DrawViews, EARLY_VIEWS, VIEWS};
+use crate::gpu::culling::data::{
+    CardCommand, DrawCommand, DrawViews, EARLY_VIEWS, LIST_LEVELS, VIEWS,
+};
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{PipelineDesc, PipelineKind};
 use crate::gpu::graph::{Access, PassBuilder, ResourceId, Stages};
@@ -34,9 +36,11 @@ const NONE: BufferSize = BufferSize {
     per_instance: 0,
     per_draw: 0,
     per_counter: 0,
+    per_card_draw: 0,
 };
 
-/// Instances per view, model and level, then the instances waiting for the occlusion test.
+/// Instances per view, model and list (mesh levels, cards), then the instances waiting for
+/// the occlusion test.
 const COUNTERS: BufferDesc = BufferDesc {
     name: "culling counters",
     size: BufferSize {
@@ -50,11 +54,11 @@ const COUNTERS: BufferDesc = BufferDesc {
     ),
     host_read: false,
 };
-/// Record indices per view and level.
+/// Record indices per view and list (mesh levels, cards).
 const LISTS: BufferDesc = BufferDesc {
     name: "visible lists",
     size: BufferSize {
-        per_instance: (VIEWS * LOD_LEVELS * 4) as u64,
+        per_instance: (VIEWS * LIST_LEVELS * 4) as u64,
         ..NONE
     },
     usage: vk::BufferUsageFlags::from_raw(STORAGE),
@@ -75,6 +79,16 @@ const COMMANDS: BufferDesc = BufferDesc {
     name: "draw commands",
     size: BufferSize {
         per_draw: (LOD_LEVELS * size_of::<DrawCommand>()) as u64,
+        ..NONE
+    },
+    usage: vk::BufferUsageFlags::from_raw(INDIRECT),
+    host_read: false,
+};
+/// The impostor cards' indirect draws, one per view and model.
+const CARD_COMMANDS: BufferDesc = BufferDesc {
+    name: "card commands",
+    size: BufferSize {
+        per_card_draw: size_of::<CardCommand>() as u64,
         ..NONE
     },
     usage: vk::BufferUsageFlags::from_raw(INDIRECT),
@@ -110,6 +124,9 @@ pub struct Culled {
     pub candidates: ResourceId,
     /// What the skinned passes draw.
     pub draws: DrawLists,
+    /// The impostor cards' draws, `[view][model]` ([`CardCommand`]); their instances are in
+    /// the visible lists.
+    pub cards: ResourceId,
 }
 
 impl Culled {
@@ -121,6 +138,14 @@ impl Culled {
             .read(self.draws.lists, vertex)
             .read(self.draws.draw_counts, Access::IndirectRead)
             .read(self.draws.commands, Access::IndirectRead);
+    }
+
+    /// A card pass's reads: the records, the visible lists and the cards' draws.
+    pub fn reads_cards(&self, p: &mut PassBuilder<'_>, ring: ResourceId) {
+        let vertex = Access::StorageRead(Stages::Vertex);
+        p.read(ring, vertex)
+            .read(self.draws.lists, vertex)
+            .read(self.cards, Access::IndirectRead);
     }
 }
 
@@ -134,6 +159,7 @@ pub fn declare(f: &mut FrameDeclaration) -> Culled {
             draw_counts: f.buffer(DRAW_COUNTS),
             commands: f.buffer(COMMANDS),
         },
+        cards: f.buffer(CARD_COMMANDS),
     };
     let frame = f.frame;
     let read = Access::StorageRead(Stages::Compute);
@@ -196,6 +222,7 @@ pub(super) fn declare_draws(
             Access::StorageWrite(Stages::Compute),
         )
         .write(culled.draws.commands, Access::StorageWrite(Stages::Compute))
+        .write(culled.cards, Access::StorageWrite(Stages::Compute))
         .finish();
 }
 
@@ -246,6 +273,7 @@ fn draws(
 ) -> Result<(), GpuError> {
     let counts = r.buffer_info(culled.draws.draw_counts)?;
     let commands = r.buffer_info(culled.draws.commands)?;
+    let cards = r.buffer_info(culled.cards)?;
     let views = DrawViews {
         first: first as u32,
         count: count as u32,
@@ -262,6 +290,7 @@ fn draws(
         &[
             Bind::buffer("DrawCounts", &counts),
             Bind::buffer("DrawCommands", &commands),
+            Bind::buffer("CardCommands", &cards),
         ],
         (count * per_view) as u32,
     )
@@ -291,7 +320,7 @@ pub(super) fn dispatch(
     let bounds = range(&layout.bounds);
     let draw_ranges = range(&layout.draw_ranges);
     let counters = r.buffer_info(culled.counters)?;
-    let mut binds = [Bind::buffer("Records", &records); 10];
+    let mut binds = [Bind::buffer("Records", &records); 11];
     let inputs = [
         Bind::buffer("CullFrame", &frame),
         Bind::buffer("Models", &models),

@@ -17,6 +17,7 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::graph::{ImageKind, Plan, ResourceId, Step, StepUse};
+use crate::gpu::impostors::atlases::ImpostorAtlases;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::samplers::Samplers;
 use crate::gpu::settings::FrameShape;
@@ -32,7 +33,8 @@ pub struct RingBinding {
 }
 
 /// What every pass of a frame shares and the graph does not track: samplers, the frame's
-/// uniforms, the models and their ranges of records, the culling inputs' layout.
+/// uniforms, the models and their ranges of records, their impostor atlases, the culling
+/// inputs' layout.
 pub struct FrameShared<'a> {
     /// The render size.
     pub extent: vk::Extent2D,
@@ -58,6 +60,8 @@ pub struct FrameShared<'a> {
     pub instances: u32,
     /// Shadow map side in texels.
     pub shadow_size: u32,
+    /// The models' impostor atlases (indexed like `models`), which the card passes sample.
+    pub atlases: &'a ImpostorAtlases,
 }
 
 /// One descriptor to bind, by the name the shaders give it: a block's type name (`Records`)

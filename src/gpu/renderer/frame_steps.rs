@@ -134,6 +134,8 @@ impl Renderer {
                 settings: &self.settings,
                 shadows: graph.shape.shadow_lists,
                 occlusion: graph.shape.occlusion,
+                cards: graph.shape.cards,
+                atlases: &self.atlases,
                 subsets: sizes.subsets,
             },
             cull,
@@ -173,6 +175,7 @@ impl Renderer {
             cull_sizes: self.buffers[fi].sizes(),
             instances: crowd.len() as u32,
             shadow_size: self.settings.shadow_size.max(1),
+            atlases: &self.atlases,
         };
         let bindings = FrameBindings {
             frame: graph.frame,

@@ -17,7 +17,8 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 
 /// A buffer's size in bytes as a sum over the frame's counts: `fixed + per_instance *
-/// instances + per_draw * draws + per_counter * counters` ([`CullSizes`]).
+/// instances + per_draw * draws + per_counter * counters + per_card_draw * card draws`
+/// ([`CullSizes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BufferSize {
     /// Bytes whatever the counts.
@@ -28,6 +29,8 @@ pub struct BufferSize {
     pub per_draw: u64,
     /// Bytes per culling counter ([`CullSizes::counters`]).
     pub per_counter: u64,
+    /// Bytes per impostor card draw ([`CullSizes::card_draws`]).
+    pub per_card_draw: u64,
 }
 
 impl BufferSize {
@@ -37,7 +40,8 @@ impl BufferSize {
         (self.fixed
             + self.per_instance * n(sizes.instances)
             + self.per_draw * n(sizes.draws())
-            + self.per_counter * n(sizes.counters()))
+            + self.per_counter * n(sizes.counters())
+            + self.per_card_draw * n(sizes.card_draws()))
         .max(16)
     }
 }
