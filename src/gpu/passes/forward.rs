@@ -24,17 +24,30 @@ pub const NAME: &str = "forward";
 /// Background of the final view: a pale sky, in linear light.
 pub const SKY_CLEAR: [f32; 4] = [0.36, 0.48, 0.62, 1.0];
 
-/// Declares the pass for the views that show the frame.
+/// What the forward pass draws into and shades with, for the passes that draw after it.
+#[derive(Clone, Copy, Debug)]
+pub struct Forward {
+    /// The colour target.
+    pub color: ResourceId,
+    /// What it renders colour into: `color`, or a multisampled image resolved into it.
+    pub color_samples: ResourceId,
+    /// The depth it tests (the prepass's, or its own).
+    pub depth: ResourceId,
+    /// The shadow map and ambient occlusion it reads, where the frame has them.
+    pub lit: LitInputs,
+}
+
+/// Declares the pass for the views that show the frame (`None` for the others).
 pub fn declare(
     f: &mut FrameDeclaration,
     culled: &Culled,
     prepass: &Prepass,
     shadow_map: ResourceId,
     ao: ResourceId,
-) {
+) -> Option<Forward> {
     let shape = f.shape;
     if !shape.shows_frame {
-        return;
+        return None;
     }
     let samples = f.samples();
     let color = f.frame.color;
@@ -155,4 +168,10 @@ pub fn declare(
         p.read(ao, Access::Sampled(Stages::Fragment));
     }
     p.finish();
+    Some(Forward {
+        color,
+        color_samples,
+        depth,
+        lit,
+    })
 }

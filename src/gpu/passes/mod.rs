@@ -15,6 +15,7 @@ pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
 pub mod forward;
+pub mod impostors;
 pub mod occlusion;
 pub mod palettes;
 pub mod readback;
@@ -42,6 +43,10 @@ pub mod pass {
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
     pub use super::forward::NAME as FORWARD;
+    pub use super::impostors::{
+        DEPTH_NORMAL as IMPOSTOR_DEPTH_NORMAL, FORWARD as IMPOSTOR_FORWARD,
+        SHADOW as IMPOSTOR_SHADOW,
+    };
     pub use super::occlusion::{
         CULL_LATE, DEPTH as OCCLUSION_DEPTH, DRAWS_LATE as CULL_DRAWS_LATE,
     };
@@ -190,12 +195,15 @@ pub fn compile(
     palettes::declare(&mut f);
     let culled = cull::declare(&mut f);
     let shadow_map = shadow::declare(&mut f, &culled);
+    impostors::declare_shadow(&mut f, &culled, shadow_map);
     let prepass = depth_normal::declare(&mut f, &culled);
     if occlusion::declare(&mut f, &culled, &prepass) {
         depth_normal::declare_late(&mut f, &culled, &prepass);
     }
+    impostors::declare_prepass(&mut f, &culled, &prepass);
     let ao = ssao::declare(&mut f, &prepass);
-    forward::declare(&mut f, &culled, &prepass, shadow_map, ao);
+    let forward = forward::declare(&mut f, &culled, &prepass, shadow_map, ao);
+    impostors::declare_forward(&mut f, &culled, forward);
     debug_view::declare(&mut f, &prepass, shadow_map, ao);
     cull::declare_stats(&mut f, &culled);
     readback::declare(&mut f);

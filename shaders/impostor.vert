@@ -1,0 +1,22 @@
+#version 460
+// Impostor cards, vertex side (every card pass): one of six corners of the card of the
+// instance gl_InstanceIndex names in its view's card list (shaders/impostor_card.glsl).
+#include "impostor_card.glsl"
+
+layout(location = 0) out vec3 out_world;
+layout(location = 1) out vec2 out_uv;
+layout(location = 2) flat out vec3 out_right;
+layout(location = 3) flat out vec3 out_up;
+layout(location = 4) flat out vec4 out_towards;
+
+void main() {
+    InstanceRecord r = records[visible[gl_InstanceIndex]];
+    vec4 position;
+    CardVarying c = card_corner(r, uint(gl_VertexIndex), position);
+    gl_Position = position;
+    out_world = c.world;
+    out_uv = c.uv;
+    out_right = c.right;
+    out_up = c.up;
+    out_towards = c.towards;
+}

@@ -1,0 +1,329 @@
+//! The impostor card passes: the characters the culling pass made cards (short on screen,
+//! their model's atlas baked) drawn as one quad each (`shaders/impostor_card.glsl`), after
+//! the pass that draws the meshes into the same images: into the shadow map after the
+//! shadow pass, into depth and normals after the prepasses (resolved again when
+//! multisampled), and lit into the colour after the forward pass (resolved again). One
+//! indirect draw per model and view, its count written by the GPU. Declared only when the
+//! settings turn impostors on.
+
+use ash::vk;
+use bytemuck::{Pod, Zeroable};
+use glam::Vec4;
+
+use super::FrameDeclaration;
+use super::cull::Culled;
+use super::depth_normal::Prepass;
+use super::forward::Forward;
+use crate::gpu::culling::data::{CardCommand, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
+use crate::gpu::device::error::GpuError;
+use crate::gpu::device::pipeline::{
+    Culling, DepthState, GraphicsDesc, Pipeline, PipelineDesc, PipelineKind, VertexInput,
+};
+use crate::gpu::graph::{Access, ResourceId, Stages};
+use crate::gpu::recording::draws::LitImages;
+use crate::gpu::recording::pass::{Bind, PassRecording};
+use crate::gpu::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
+
+/// The cards' shadows' pass.
+pub const SHADOW: &str = "impostor_shadow";
+/// The cards' depth and normals.
+pub const DEPTH_NORMAL: &str = "impostor_depth_normal";
+/// The cards lit.
+pub const FORWARD: &str = "impostor_forward";
+
+/// The card shaders' push constants (`Card` in shaders/impostor_card.glsl).
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+pub struct CardConstants {
+    /// Directions per ring, rings, frames per clip, clips.
+    pub grid: [u32; 4],
+    /// xy: a picture's size in the atlas's uv; z: 1 when drawn from the sun.
+    pub cell: Vec4,
+    /// x: roughness; yzw: reflectance at normal incidence.
+    pub material: Vec4,
+}
+
+/// Where a card pass draws from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Eye {
+    Camera,
+    Sun,
+}
+
+/// A card pipeline: generated quads, both faces, depth as given.
+fn pipeline(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    fragment: &'static str,
+    color: Option<vk::Format>,
+    depth: DepthState,
+    samples: vk::SampleCountFlags,
+) -> crate::gpu::recording::pass::PipelineId {
+    f.pipeline(PipelineDesc {
+        name,
+        kind: PipelineKind::Graphics(GraphicsDesc {
+            vertex: "impostor.vert",
+            fragment: Some(fragment),
+            input: VertexInput::Generated,
+            color,
+            second_color: None,
+            depth: Some(depth),
+            culling: Culling::None,
+            samples,
+        }),
+    })
+}
+
+/// Depth tested with `compare`, written when `write`.
+fn depth(compare: vk::CompareOp, write: bool) -> DepthState {
+    DepthState {
+        format: DEPTH_FORMAT,
+        compare,
+        write,
+        bias: None,
+    }
+}
+
+/// Declares the cards' shadows, drawn into `shadow_map` after the meshes'.
+pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
+    if !f.shape.cards {
+        return;
+    }
+    let one = vk::SampleCountFlags::TYPE_1;
+    let id = pipeline(
+        f,
+        "impostor shadow",
+        "impostor_shadow.frag",
+        None,
+        depth(vk::CompareOp::LESS, true),
+        one,
+    );
+    let (culled, ring) = (*culled, f.frame.ring);
+    let mut p = f.pass(SHADOW, move |r| {
+        let side = r.shared.shadow_size;
+        let extent = vk::Extent2D {
+            width: side,
+            height: side,
+        };
+        let depth = r.attachment(shadow_map, None)?;
+        let pipeline = r.pipeline(id)?;
+        r.begin_rendering(extent, &[], Some(&depth));
+        let result = draw_cards(r, pipeline, &culled, None, Eye::Sun, &[VIEW_SHADOW]);
+        r.end_rendering();
+        result
+    });
+    culled.reads_cards(&mut p, ring);
+    p.write(shadow_map, Access::DepthAttachmentWrite).finish();
+}
+
+/// Declares the cards' depth and normals, drawn into the prepass's images after both
+/// prepasses (and resolved again when they are multisampled).
+pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prepass) {
+    if !f.shape.cards {
+        return;
+    }
+    let samples = f.samples();
+    let id = pipeline(
+        f,
+        "impostor depth+normal",
+        "impostor_depth_normal.frag",
+        Some(NORMAL_FORMAT),
+        depth(vk::CompareOp::LESS, true),
+        samples,
+    );
+    let (culled, ring, pre) = (*culled, f.frame.ring, *prepass);
+    let mut p = f.pass(DEPTH_NORMAL, move |r| {
+        let color = [r.resolved_attachment(pre.normals_samples, pre.normals, None)?];
+        let depth = r.resolved_attachment(pre.depth_samples, pre.depth, None)?;
+        let pipeline = r.pipeline(id)?;
+        r.begin_rendering(r.extent(), &color, Some(&depth));
+        let result = draw_cards(r, pipeline, &culled, None, Eye::Camera, camera_views(r));
+        r.end_rendering();
+        result
+    });
+    culled.reads_cards(&mut p, ring);
+    p.write(pre.depth_samples, Access::DepthAttachmentWrite)
+        .write(pre.normals_samples, Access::ColorAttachmentWrite);
+    if pre.multisampled() {
+        p.write(pre.depth, Access::DepthResolveWrite)
+            .write(pre.normals, Access::ColorAttachmentWrite);
+    }
+    p.finish();
+}
+
+/// Declares the cards lit, drawn into the forward pass's colour after it (and resolved
+/// again when multisampled): EQUAL against the prepass's depth, or testing and writing the
+/// forward pass's own.
+pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Option<Forward>) {
+    let Some(fwd) = forward.filter(|_| f.shape.cards) else {
+        return;
+    };
+    let lit = fwd.lit;
+    let prepass = f.shape.prepass;
+    let state = if prepass {
+        depth(vk::CompareOp::EQUAL, false)
+    } else {
+        depth(vk::CompareOp::LESS, true)
+    };
+    let samples = f.samples();
+    let color_format = f.color_format;
+    let id = pipeline(
+        f,
+        if prepass {
+            "impostor forward (depth equal)"
+        } else {
+            "impostor forward (depth less)"
+        },
+        "impostor.frag",
+        Some(color_format),
+        state,
+        samples,
+    );
+    let (culled, ring) = (*culled, f.frame.ring);
+    let mut p = f.pass(FORWARD, move |r| {
+        let color = [r.resolved_attachment(fwd.color_samples, fwd.color, None)?];
+        let depth = r.attachment(fwd.depth, None)?;
+        let images = r.lit_images(lit)?;
+        let pipeline = r.pipeline(id)?;
+        r.begin_rendering(r.extent(), &color, Some(&depth));
+        let views = camera_views(r);
+        let result = draw_cards(r, pipeline, &culled, Some(&images), Eye::Camera, views);
+        r.end_rendering();
+        result
+    });
+    culled.reads_cards(&mut p, ring);
+    p.write(fwd.color_samples, Access::ColorAttachmentWrite);
+    if fwd.color_samples != fwd.color {
+        p.write(fwd.color, Access::ColorAttachmentWrite);
+    }
+    if prepass {
+        p.read(fwd.depth, Access::DepthAttachmentRead);
+    } else {
+        p.write(fwd.depth, Access::DepthAttachmentWrite);
+    }
+    if let Some(shadow_map) = lit.shadow_map {
+        p.read(shadow_map, Access::Sampled(Stages::Fragment));
+    }
+    if let Some(ao) = lit.ao {
+        p.read(ao, Access::Sampled(Stages::Fragment));
+    }
+    p.finish();
+}
+
+/// The camera's card lists: the late one too when the occlusion test fills it (otherwise
+/// nothing writes its draw).
+fn camera_views(r: &PassRecording<'_>) -> &'static [usize] {
+    if r.shared.shape.occlusion {
+        &[VIEW_CAMERA, VIEW_CAMERA_LATE]
+    } else {
+        &[VIEW_CAMERA]
+    }
+}
+
+/// Records the cards of `views` for every model with an atlas: one indirect draw per model
+/// and view, its instance count written by the culling pass.
+fn draw_cards(
+    r: &PassRecording<'_>,
+    pipeline: &Pipeline,
+    culled: &Culled,
+    lit: Option<&LitImages>,
+    eye: Eye,
+    views: &[usize],
+) -> Result<(), GpuError> {
+    let shared = r.shared;
+    let (records, _) = r.ring_infos()?;
+    let visible = r.buffer_info(culled.draws.lists)?;
+    let (commands, _, _) = r.buffer(culled.cards)?;
+    let frame = r.frame_info();
+    let models = shared.models.len();
+    let samplers = &shared.samplers;
+    r.bind(pipeline);
+    // SAFETY: inside the pass's rendering; the cards need no vertex buffer.
+    unsafe {
+        r.ctx
+            .cmd_set_front_face(r.cmd, vk::FrontFace::COUNTER_CLOCKWISE)
+    };
+    for (m, model) in shared.models.iter().enumerate() {
+        let Some(atlas) = shared.atlases.atlas(m) else {
+            continue;
+        };
+        if shared.ranges.get(m).is_none_or(|range| range.is_empty()) {
+            continue;
+        }
+        let layout = &atlas.layout;
+        let (width, height) = layout.size();
+        let material = model
+            .subsets
+            .first()
+            .map_or(Vec4::new(0.8, 0.04, 0.04, 0.04), |s| {
+                let c = s.constants;
+                Vec4::new(c.params.x, c.fresnel0.x, c.fresnel0.y, c.fresnel0.z)
+            });
+        let constants = CardConstants {
+            grid: [
+                layout.azimuths,
+                layout.elevations,
+                layout.frames,
+                layout.clips,
+            ],
+            cell: Vec4::new(
+                layout.cell as f32 / width as f32,
+                layout.cell as f32 / height as f32,
+                if eye == Eye::Sun { 1.0 } else { 0.0 },
+                0.0,
+            ),
+            material,
+        };
+        let views_info = [vk::DescriptorBufferInfo {
+            buffer: atlas.views.buffer,
+            offset: 0,
+            range: vk::WHOLE_SIZE,
+        }];
+        // Colour filtered (its outline divided by its coverage in the shader); normal and
+        // depth nearest, never a blend of the surface and the empty texels around it.
+        let color = PassRecording::fixed_image(atlas.color.view, samplers.ao);
+        let normal_depth = PassRecording::fixed_image(atlas.normal_depth.view, samplers.screen);
+        let mut binds = [
+            Bind::buffer("Records", &records),
+            Bind::buffer("Visible", &visible),
+            Bind::buffer("Frame", &frame),
+            Bind::buffer("CardViews", &views_info),
+            Bind::image("card_color", &color),
+            Bind::image("card_normal_depth", &normal_depth),
+            Bind::buffer("Frame", &frame),
+            Bind::buffer("Frame", &frame),
+        ];
+        let count = match lit {
+            Some(lit) => {
+                binds[6..].copy_from_slice(&lit.binds());
+                8
+            }
+            None => 6,
+        };
+        r.push(pipeline, &binds[..count])?;
+        r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;
+        for &view in views {
+            let offset = ((view * models + m) * size_of::<CardCommand>()) as u64;
+            // SAFETY: inside the rendering; the card commands hold one per view and model,
+            // written by the culling passes the graph ordered before this one.
+            // The card command's own instance count is the draw count (the most is one): no
+            // draw when no instance is a card. The plain vkCmdDrawIndirect drew nothing on
+            // lavapipe (Mesa 22.3) whenever no mesh was drawn earlier in the frame, with the
+            // same command in the buffer; this form, the meshes', draws it everywhere.
+            // SAFETY: inside the rendering; the card commands hold one per view and model,
+            // written by the culling passes the graph ordered before this one.
+            unsafe {
+                r.ctx.device.cmd_draw_indirect_count(
+                    r.cmd,
+                    commands,
+                    offset,
+                    commands,
+                    offset + 4,
+                    1,
+                    size_of::<CardCommand>() as u32,
+                )
+            };
+        }
+    }
+    Ok(())
+}
