@@ -41,6 +41,8 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                         msaa,
                         prepass,
                         ssao: prepass,
+                        // The card passes add pipelines; the rest are the same either way.
+                        impostors: true,
                         ..RenderSettings::default()
                     };
                     let key = GraphKey {

@@ -176,6 +176,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         r.renderer()
             .set_settings(args.passes.settings(default_msaa))?;
         session.upload(r.renderer())?;
+        session.prepare_impostors(r.renderer(), args.passes.impostor_memory())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
         for _ in 0..args.warmup {
             session.advance(DT)?;

@@ -19,7 +19,7 @@ impl Switch {
 }
 
 /// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
-/// `--lod-bias`, `--msaa`.
+/// `--lod-bias`, `--msaa`, `--impostors`, `--impostor-px`, `--impostor-memory`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
     /// No shadow pass (the graph culls it).
@@ -53,6 +53,27 @@ pub struct PassArgs {
     /// 4 makes a frame many times slower.
     #[arg(long, value_parser = parse_msaa)]
     msaa: Option<u32>,
+    /// Draw characters shorter on screen than --impostor-px as impostor cards: one quad
+    /// showing a picture of the model baked at start-up from the nearest of 32 directions at
+    /// the nearest moment of its clip, lit with the normals and depth stored with it.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    impostors: Switch,
+    /// The height on screen, in pixels, under which a character is an impostor card
+    /// (1 to 4096).
+    #[arg(long, default_value_t = throng::gpu::DEFAULT_IMPOSTOR_PX, value_parser = parse_px)]
+    impostor_px: f32,
+    /// Megabytes all impostor atlases may take on the GPU; a model whose atlas does not fit
+    /// keeps its meshes at every distance (1 to 65536).
+    #[arg(long, default_value_t = throng::gpu::DEFAULT_IMPOSTOR_MEMORY >> 20,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    impostor_memory: u64,
+}
+
+fn parse_px(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(px) if (1.0..=4096.0).contains(&px) => Ok(px),
+        _ => Err(format!("'{s}' is not a number of pixels from 1 to 4096")),
+    }
 }
 
 fn parse_msaa(s: &str) -> Result<u32, String> {
@@ -70,6 +91,11 @@ fn parse_bias(s: &str) -> Result<f32, String> {
 }
 
 impl PassArgs {
+    /// The impostor atlases' budget, bytes.
+    pub fn impostor_memory(&self) -> u64 {
+        self.impostor_memory << 20
+    }
+
     /// Whether `--msaa` was left to the device's default.
     pub fn msaa_defaulted(&self) -> bool {
         self.msaa.is_none()
@@ -88,7 +114,8 @@ impl PassArgs {
             lod_bias: self.lod_bias,
             occlusion: self.occlusion.on(),
             msaa: self.msaa.unwrap_or(default_msaa),
-            ..RenderSettings::default()
+            impostors: self.impostors.on(),
+            impostor_px: self.impostor_px,
         }
     }
 }

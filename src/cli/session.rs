@@ -244,6 +244,33 @@ impl Session {
         lines
     }
 
+    /// Bakes the impostor atlases `renderer` needs (none with impostors off) within `memory`
+    /// bytes, before the first frame, and returns a start-up line per model baked. A model
+    /// whose atlas does not fit is reported by the renderer's own warning.
+    pub fn prepare_impostors(
+        &self,
+        renderer: &mut Renderer,
+        memory: u64,
+    ) -> Result<Vec<String>, GpuError> {
+        renderer.set_impostor_memory(memory);
+        renderer.prepare_impostors(&self.crowd)?;
+        Ok(renderer
+            .impostor_report(&self.crowd)
+            .iter()
+            .filter_map(|r| {
+                let ((views, frames, clips), seconds) = r.cells.zip(r.baked_seconds)?;
+                Some(format!(
+                    "impostors: {} from {views} directions, {frames} frames of each of {clips} \
+                     clips, {:.1} MB of GPU memory (limit {:.0} MB, --impostor-memory), baked \
+                     in {seconds:.2} s",
+                    shown(&r.model),
+                    r.bytes as f64 / 1e6,
+                    memory as f64 / (1u64 << 20) as f64,
+                ))
+            })
+            .collect())
+    }
+
     /// Uploads every model to `renderer`, in crowd order, and the crowd's baked frames.
     pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
         for m in &self.models {

@@ -169,7 +169,7 @@ pub struct Drawn {
 
 impl Drawn {
     /// `drawn 1234 (shadow 2345), 1.23 M tris (shadow 0.45 M), levels 10/200/3000/0/0,
-    /// exact 12 baked 9988`
+    /// cards 500 (shadow 600), exact 12 baked 9988`
     fn line(&self) -> String {
         let mut text = String::new();
         if let Some(d) = &self.draw {
@@ -177,12 +177,15 @@ impl Drawn {
             let levels: Vec<String> = d.camera.iter().map(u64::to_string).collect();
             let _ = write!(
                 text,
-                "drawn {} (shadow {}), {:.2} M tris (shadow {:.2} M), levels {}, ",
+                "drawn {} (shadow {}), {:.2} M tris (shadow {:.2} M), levels {}, cards {} \
+                 (shadow {}), ",
                 sum(&d.camera),
                 sum(&d.shadow),
                 d.camera_triangles as f64 / 1e6,
                 d.shadow_triangles as f64 / 1e6,
-                levels.join("/")
+                levels.join("/"),
+                d.camera_cards,
+                d.shadow_cards
             );
         }
         let _ = write!(
@@ -205,15 +208,19 @@ impl Drawn {
         let Some(d) = &self.draw else {
             return;
         };
-        let pass = |instances: &[u64], triangles: u64| {
+        // Instances are meshes and cards together; triangles are the meshes'.
+        let pass = |instances: &[u64], triangles: u64, cards: u64| {
             serde_json::json!({
-                "instances": instances.iter().sum::<u64>(),
+                "instances": instances.iter().sum::<u64>() + cards,
                 "triangles": triangles,
+                "cards": cards,
             })
         };
-        let camera = pass(&d.camera, d.camera_triangles);
-        doc.drawn
-            .insert("shadow".into(), pass(&d.shadow, d.shadow_triangles));
+        let camera = pass(&d.camera, d.camera_triangles, d.camera_cards);
+        doc.drawn.insert(
+            "shadow".into(),
+            pass(&d.shadow, d.shadow_triangles, d.shadow_cards),
+        );
         doc.drawn.insert("depth_normal".into(), camera.clone());
         doc.drawn.insert("forward".into(), camera);
         doc.lod_levels = d.camera.to_vec();

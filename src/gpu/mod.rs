@@ -53,8 +53,12 @@ pub use device::texture::{
 pub use device::validation::{validation_messages, validation_wanted};
 pub use device::{fault, shaders};
 pub use headless_renderer::HeadlessRenderer;
+pub use impostors::atlases::DEFAULT_IMPOSTOR_MEMORY;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
 pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
-pub use settings::{DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa};
+pub use settings::{
+    DEFAULT_IMPOSTOR_PX, DEFAULT_MSAA, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode,
+    default_msaa,
+};
 pub use uniforms::{DrawConstants, FrameData};

@@ -43,6 +43,9 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     for line in session.bake_lines() {
         say!("{line}")?;
     }
+    for line in session.prepare_impostors(r.renderer(), args.passes.impostor_memory())? {
+        say!("{line}")?;
+    }
 
     crate::cli::interrupt::install();
     let seconds = args.seconds.unwrap_or(DEFAULT_SECONDS);

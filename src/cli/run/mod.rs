@@ -115,7 +115,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "K", value_parser = parse_capture_frame)]
     capture_frame: Option<u64>,
     #[command(flatten)]
-    passes: PassArgs,
+    pub(super) passes: PassArgs,
     #[command(flatten)]
     crowd: CrowdArgs,
     /// Ambient-occlusion radius in world units (default: a fifth of the tallest model).

@@ -213,6 +213,10 @@ impl App<'_> {
         for line in self.session.bake_lines() {
             say!("{line}")?;
         }
+        let memory = self.args.passes.impostor_memory();
+        for line in self.session.prepare_impostors(&mut renderer, memory)? {
+            say!("{line}")?;
+        }
         say!(
             "drag to orbit, right-drag to pan, wheel to zoom; F flies (W/A/S/D, Q/E down and up, \
              Shift faster, drag to look)"
