@@ -10,8 +10,9 @@ layout(location = 0) out vec4 out_color;
 void main() {
     vec3 albedo;
     vec3 n;
+    float roughness;
     vec3 world;
-    if (!card_surface(card_in(), albedo, n, world)) {
+    if (!card_surface(card_in(), albedo, n, roughness, world)) {
         discard;
     }
     gl_FragDepth = card_depth(frame.view_proj, world);
@@ -19,5 +20,5 @@ void main() {
         out_color = vec4(1.0);
         return;
     }
-    out_color = vec4(shade(albedo, n, world, card.material.x, card.material.yzw), 1.0);
+    out_color = vec4(shade(albedo, n, world, roughness, card.material.yzw), 1.0);
 }

@@ -12,4 +12,24 @@ struct ImpostorView {
     vec4 centre;     // xyz: the sphere's centre, w: its radius (model units)
 };
 
+// A unit vector in two numbers from -1 to 1 (the octahedral map: the sphere folded onto the
+// octahedron |x| + |y| + |z| = 1 and that onto a square): the atlas keeps a normal in two
+// channels, and the third for the surface's roughness.
+vec2 octahedral_encode(vec3 n) {
+    n /= abs(n.x) + abs(n.y) + abs(n.z);
+    vec2 p = n.xy;
+    if (n.z < 0.0) {
+        p = (1.0 - abs(n.yx)) * vec2(n.x >= 0.0 ? 1.0 : -1.0, n.y >= 0.0 ? 1.0 : -1.0);
+    }
+    return p;
+}
+
+vec3 octahedral_decode(vec2 p) {
+    vec3 n = vec3(p, 1.0 - abs(p.x) - abs(p.y));
+    if (n.z < 0.0) {
+        n.xy = (1.0 - abs(n.yx)) * vec2(n.x >= 0.0 ? 1.0 : -1.0, n.y >= 0.0 ? 1.0 : -1.0);
+    }
+    return normalize(n);
+}
+
 #endif

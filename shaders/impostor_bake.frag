@@ -1,7 +1,9 @@
 #version 460
 // Baking an impostor atlas, fragment side: the surface's colour (texture times material
 // colour, unlit: the cards are lit when drawn) with full coverage, and its view-space normal
-// and depth in the sphere (src/gpu/impostors/bake.rs).
+// (octahedral, two channels), its roughness and its depth in the sphere
+// (src/gpu/impostors/bake.rs).
+#include "impostor.glsl"
 layout(set = 0, binding = 2) uniform sampler2D base_color_map;
 
 layout(push_constant) uniform BakeDraw {
@@ -10,7 +12,7 @@ layout(push_constant) uniform BakeDraw {
     uint pad0;
     uint pad1;
     vec4 base_color;
-    vec4 params;
+    vec4 params;        // x: roughness; y: alpha clip (0/1)
 } bake;
 
 layout(location = 0) in vec3 in_view_normal;
@@ -30,5 +32,6 @@ void main() {
         n = -n;
     }
     out_color = vec4(base.rgb, 1.0);
-    out_normal_depth = vec4(n * 0.5 + 0.5, clamp(in_depth, 0.0, 1.0));
+    out_normal_depth = vec4(octahedral_encode(n) * 0.5 + 0.5, clamp(bake.params.x, 0.0, 1.0),
+                            clamp(in_depth, 0.0, 1.0));
 }

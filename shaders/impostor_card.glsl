@@ -3,8 +3,8 @@
 // the direction nearest the viewer's, at the frame of its clip nearest its phase. The quad
 // lies in that picture's plane through the centre of the sphere every pose fits in, placed
 // by the instance's transform, so a card stands where the mesh would and turns with it. Each
-// texel stores the surface's colour, its normal in the picture's frame and how far in front
-// of or behind the plane it is: the fragment shaders put the depth back (cards meet the
+// texel stores the surface's colour, its normal in the picture's frame, its roughness and how
+// far in front of or behind the plane it is: the fragment shaders put the depth back (cards meet the
 // ground, meshes and each other where the meshes would) and light the normal like a mesh's.
 //
 // Drawn from the camera (the prepass and the forward pass) or from the sun (the shadow map:
@@ -37,7 +37,7 @@ layout(set = 0, binding = 12) uniform sampler2D card_normal_depth;
 layout(push_constant) uniform Card {
     uvec4 grid;      // x: directions per ring, y: rings, z: frames per clip, w: clips
     vec4 cell;       // xy: a picture's size in the atlas's uv; z: 1 drawn from the sun
-    vec4 material;   // x: roughness; yzw: reflectance at normal incidence
+    vec4 material;   // yzw: the model's reflectance at normal incidence (its subsets' mean)
 } card;
 
 // What the vertex stage hands the fragment stages: where on the card (world space), the
@@ -117,25 +117,6 @@ CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
     mat4 view_proj = card_from_sun() ? frame.light_view_proj : frame.view_proj;
     clip_position = view_proj * vec4(o.world, 1.0);
     return o;
-}
-
-// The card's surface at `uv`: false where the picture shows nothing (the fragment is
-// discarded); otherwise its colour (linear), world normal, and world position (the card's
-// point moved along the picture's direction by the stored depth).
-bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out vec3 world) {
-    vec4 color = texture(card_color, c.uv);
-    if (color.a < 0.5) {
-        return false;
-    }
-    // Filtered at the outline with the empty texels around it (zero colour, zero coverage):
-    // the colour divided by the coverage is the surface's.
-    albedo = color.rgb / color.a;
-    vec4 nd = texture(card_normal_depth, c.uv);
-    vec3 n = nd.xyz * 2.0 - 1.0;
-    normal = normalize(n.x * c.right + n.y * c.up + n.z * c.towards.xyz);
-    // 1 on the sphere's near side, 0 on its far side.
-    world = c.world + c.towards.xyz * ((nd.w - 0.5) * 2.0 * c.towards.w);
-    return true;
 }
 
 // The depth-buffer value of `world` through `view_proj`. Every card pipeline computes it

@@ -8,8 +8,9 @@ layout(location = 0) out vec4 out_normal;
 void main() {
     vec3 albedo;
     vec3 n;
+    float roughness;
     vec3 world;
-    if (!card_surface(card_in(), albedo, n, world)) {
+    if (!card_surface(card_in(), albedo, n, roughness, world)) {
         discard;
     }
     gl_FragDepth = card_depth(frame.view_proj, world);

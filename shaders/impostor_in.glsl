@@ -1,4 +1,5 @@
-// The card fragment shaders' inputs, as shaders/impostor.vert writes them.
+// The card fragment shaders' inputs, as shaders/impostor.vert writes them, and the surface
+// they show.
 #ifndef THRONG_IMPOSTOR_IN_GLSL
 #define THRONG_IMPOSTOR_IN_GLSL
 
@@ -18,6 +19,45 @@ CardVarying card_in() {
     c.up = in_up;
     c.towards = in_towards;
     return c;
+}
+
+// The card's surface at `uv`: false where the picture shows nothing (the fragment is
+// discarded); otherwise its colour (linear), world normal, roughness, and world position (the
+// card's point moved along the picture's direction by the stored depth).
+bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float roughness,
+                  out vec3 world) {
+    // The four texels around the sample point, each weighed by its bilinear weight and its
+    // coverage: the colour, normal and depth of the surface alone, never blended with the
+    // empty texels around its outline.
+    vec2 size = vec2(textureSize(card_color, 0));
+    vec2 t = c.uv * size - 0.5;
+    ivec2 base = ivec2(floor(t));
+    vec2 f = t - vec2(base);
+    ivec2 top = ivec2(size) - 1;
+    vec4 color = vec4(0.0);
+    vec4 normal_depth = vec4(0.0);
+    float covered = 0.0;
+    for (int k = 0; k < 4; k++) {
+        ivec2 o = ivec2(k & 1, k >> 1);
+        ivec2 at = clamp(base + o, ivec2(0), top);
+        float w = (o.x == 1 ? f.x : 1.0 - f.x) * (o.y == 1 ? f.y : 1.0 - f.y);
+        vec4 texel = texelFetch(card_color, at, 0);
+        color += w * texel;
+        normal_depth += (w * texel.a) * texelFetch(card_normal_depth, at, 0);
+        covered += w * texel.a;
+    }
+    if (color.a < 0.5) {
+        return false;
+    }
+    // The empty texels hold zero colour: the colour over the coverage is the surface's.
+    albedo = color.rgb / color.a;
+    vec4 nd = normal_depth / covered;
+    vec3 n = octahedral_decode(nd.xy * 2.0 - 1.0);
+    normal = normalize(n.x * c.right + n.y * c.up + n.z * c.towards.xyz);
+    roughness = nd.z;
+    // 1 on the sphere's near side, 0 on its far side.
+    world = c.world + c.towards.xyz * ((nd.w - 0.5) * 2.0 * c.towards.w);
+    return true;
 }
 
 #endif

@@ -7,8 +7,9 @@
 void main() {
     vec3 albedo;
     vec3 n;
+    float roughness;
     vec3 world;
-    if (!card_surface(card_in(), albedo, n, world)) {
+    if (!card_surface(card_in(), albedo, n, roughness, world)) {
         discard;
     }
     world -= frame.light_dir.xyz * (2.0 * frame.shadow.z);

@@ -143,7 +143,8 @@ fn every_cell_shows_the_mesh_from_its_direction() {
         "worst overlap {worst_iou:.3}; depth within {worst_depth:.4} of the sphere's diameter \
          over {checked} interior pixels"
     );
-    assert!(checked > 5_000, "only {checked} interior pixels compared");
+    // 48-pixel cells: about 4,800 such pixels over the built-in character's atlas.
+    assert!(checked > 4_000, "only {checked} interior pixels compared");
     assert!(
         worst_depth <= DEPTH_TOLERANCE,
         "stored depth off by {worst_depth:.4} of the sphere's diameter"

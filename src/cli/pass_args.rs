@@ -54,7 +54,7 @@ pub struct PassArgs {
     #[arg(long, value_parser = parse_msaa)]
     msaa: Option<u32>,
     /// Draw characters shorter on screen than --impostor-px as impostor cards: one quad
-    /// showing a picture of the model baked at start-up from the nearest of 32 directions at
+    /// showing a picture of the model baked at start-up from the nearest of 64 directions at
     /// the nearest moment of its clip, lit with the normals and depth stored with it.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     impostors: Switch,

@@ -8,7 +8,7 @@
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
-use glam::Vec4;
+use glam::{Vec3, Vec4};
 
 use super::FrameDeclaration;
 use super::cull::Culled;
@@ -20,6 +20,7 @@ use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, Pipeline, PipelineDesc, PipelineKind, VertexInput,
 };
 use crate::gpu::graph::{Access, ResourceId, Stages};
+use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::recording::draws::LitImages;
 use crate::gpu::recording::pass::{Bind, PassRecording};
 use crate::gpu::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
@@ -39,7 +40,8 @@ pub struct CardConstants {
     pub grid: [u32; 4],
     /// xy: a picture's size in the atlas's uv; z: 1 when drawn from the sun.
     pub cell: Vec4,
-    /// x: roughness; yzw: reflectance at normal incidence.
+    /// yzw: the model's reflectance at normal incidence (the atlas holds each texel's
+    /// roughness; x unused).
     pub material: Vec4,
 }
 
@@ -210,6 +212,20 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
     p.finish();
 }
 
+/// The reflectance at normal incidence of `model`'s subsets, each weighed by its triangles:
+/// what a card's surface reflects (its roughness is in the atlas, texel by texel).
+fn mean_reflectance(model: &GpuModel) -> Vec3 {
+    let (sum, weight) = model.subsets.iter().fold((Vec3::ZERO, 0.0), |(sum, w), s| {
+        let n = s.index_count as f32;
+        (sum + s.constants.fresnel0.truncate() * n, w + n)
+    });
+    if weight > 0.0 {
+        sum / weight
+    } else {
+        Vec3::splat(0.04)
+    }
+}
+
 /// The camera's card lists: the late one too when the occlusion test fills it (otherwise
 /// nothing writes its draw).
 fn camera_views(r: &PassRecording<'_>) -> &'static [usize] {
@@ -252,13 +268,7 @@ fn draw_cards(
         }
         let layout = &atlas.layout;
         let (width, height) = layout.size();
-        let material = model
-            .subsets
-            .first()
-            .map_or(Vec4::new(0.8, 0.04, 0.04, 0.04), |s| {
-                let c = s.constants;
-                Vec4::new(c.params.x, c.fresnel0.x, c.fresnel0.y, c.fresnel0.z)
-            });
+        let f0 = mean_reflectance(model);
         let constants = CardConstants {
             grid: [
                 layout.azimuths,
@@ -272,7 +282,7 @@ fn draw_cards(
                 if eye == Eye::Sun { 1.0 } else { 0.0 },
                 0.0,
             ),
-            material,
+            material: Vec4::new(0.0, f0.x, f0.y, f0.z),
         };
         let views_info = [vk::DescriptorBufferInfo {
             buffer: atlas.views.buffer,
