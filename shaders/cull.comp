@@ -42,11 +42,11 @@ void main() {
     world_box(r, model, centre, half_size);
     uint flags = cull.counts.z;
     bool frustum = (flags & CULL_FRUSTUM) != 0u;
-    uint level = camera_list(r, model, centre, half_size);
+    uint share = mesh_share(r, model, centre, half_size);
     uint shadow_level = 0u;
-    if (level == CARD_LEVEL) {
+    if (share < 128u) {
         // A card's shadow is a card too (seen from the sun): far characters cast what they
-        // show.
+        // show. One or the other, whole: a shadow is not dithered.
         shadow_level = CARD_LEVEL;
     } else if ((flags & CULL_LOD) != 0u) {
         float pixels_per_unit = pixels_per_unit_at(centre, half_size);
@@ -63,7 +63,7 @@ void main() {
         if ((flags & CULL_OCCLUSION) != 0u && radius_px < cull.occlusion.x) {
             candidates[atomicAdd(counters[candidates_index()], 1u)] = i;
         } else {
-            append(VIEW_CAMERA, model_index, model, level, i);
+            append_camera(VIEW_CAMERA, model_index, model, r, centre, half_size, i);
         }
     }
     if ((flags & CULL_SHADOWS) != 0u) {
@@ -83,7 +83,8 @@ void main() {
                                0.5 * (swept_hi - swept_lo));
         }
         if (casts) {
-            append(VIEW_SHADOW, model_index, model, shadow_level, i);
+            uint whole = shadow_level == CARD_LEVEL ? 0u : 255u;
+            append(VIEW_SHADOW, model_index, model, shadow_level, i, whole);
         }
     }
 }

@@ -37,6 +37,8 @@ layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
                            // first, as an occluder; y: pixels per occlusion texel; zw: the
                            // occlusion image's size in texels
     vec4 impostor;         // x: height on screen (pixels) under which an instance is a card
+                           // (in part); y: under which it is a card alone (between the two
+                           // both are drawn, dithered)
 } cull;
 
 struct CullModel {
@@ -123,14 +125,18 @@ uint choose_level(CullModel model, float scale, float pixels_per_unit, float all
     return level;
 }
 
-// Whether an instance is drawn as an impostor card: cards are on, its model's atlas holds
-// the clip it plays, and its box is shorter on screen than cull.impostor.x pixels (measured
-// at its nearest point, as levels are).
-bool as_card(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
+// How much of an instance its mesh draws, in 255ths: 255 (the mesh alone) unless cards are
+// on and its model's atlas holds the clip it plays; then by its box's height on screen
+// (measured at its nearest point, as levels are): 255 from cull.impostor.x pixels, 0 (the
+// card alone) under cull.impostor.y, and in between the mesh's share of a dither pattern,
+// the card taking the rest, so nothing pops where an instance crosses the threshold.
+uint mesh_share(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
     if ((cull.counts.z & CULL_IMPOSTORS) == 0u || (r.bounds & 0xffffu) >= model.draws.z) {
-        return false;
+        return 255u;
     }
-    return 2.0 * half_size.y * pixels_per_unit_at(centre, half_size) < cull.impostor.x;
+    float height = 2.0 * half_size.y * pixels_per_unit_at(centre, half_size);
+    float t = (height - cull.impostor.y) / max(cull.impostor.x - cull.impostor.y, 1e-6);
+    return uint(round(clamp(t, 0.0, 1.0) * 255.0));
 }
 
 // The camera's level of an instance (0 without CULL_LOD).
@@ -141,10 +147,9 @@ uint camera_level(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size
     return choose_level(model, world_scale(r), pixels_per_unit_at(centre, half_size), cull.lod.x);
 }
 
-// The camera's list of an instance: CARD_LEVEL, or its mesh level.
-uint camera_list(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size) {
-    return as_card(r, model, centre, half_size) ? CARD_LEVEL
-                                                : camera_level(r, model, centre, half_size);
+// A visible list's entry: the record and the mesh's share (VISIBLE_SHARE_SHIFT).
+uint list_entry(uint record, uint share) {
+    return record | (share << VISIBLE_SHARE_SHIFT);
 }
 
 #endif

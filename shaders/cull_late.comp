@@ -66,6 +66,6 @@ void main() {
     vec3 half_size;
     world_box(r, model, centre, half_size);
     if (!occluded(centre, half_size)) {
-        append(VIEW_CAMERA_LATE, model_index, model, camera_list(r, model, centre, half_size), i);
+        append_camera(VIEW_CAMERA_LATE, model_index, model, r, centre, half_size, i);
     }
 }

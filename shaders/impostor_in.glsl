@@ -4,12 +4,14 @@
 #define THRONG_IMPOSTOR_IN_GLSL
 
 #include "impostor_card.glsl"
+#include "dither.glsl"
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec2 in_uv;
 layout(location = 2) flat in vec3 in_right;
 layout(location = 3) flat in vec3 in_up;
 layout(location = 4) flat in vec4 in_towards;
+layout(location = 5) flat in float in_share;
 
 CardVarying card_in() {
     CardVarying c;
@@ -29,6 +31,9 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
     // The four texels around the sample point, each weighed by its bilinear weight and its
     // coverage: the colour, normal and depth of the surface alone, never blended with the
     // empty texels around its outline.
+    if (mesh_keeps_pixel(in_share)) {
+        return false; // the mesh draws this pixel (dither.glsl)
+    }
     vec2 size = vec2(textureSize(card_color, 0));
     vec2 t = c.uv * size - 0.5;
     ivec2 base = ivec2(floor(t));

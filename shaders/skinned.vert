@@ -20,6 +20,7 @@ layout(location = 0) out vec3 out_world;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) out vec4 out_tangent;
 layout(location = 3) out vec2 out_uv;
+layout(location = 4) flat out float out_share;
 
 void main() {
     InstanceRecord r = drawn_instance();
@@ -31,5 +32,6 @@ void main() {
     out_tangent = vec4(transform_direction(world, transform_direction(skin, in_tangent.xyz)),
                        in_tangent.w);
     out_uv = in_uv;
+    out_share = drawn_share();
     gl_Position = frame.view_proj * vec4(world_pos, 1.0);
 }

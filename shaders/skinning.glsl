@@ -31,7 +31,12 @@ layout(std430, set = 0, binding = BINDING_VISIBLE) readonly buffer Visible {
 
 // The record of the instance this vertex belongs to.
 InstanceRecord drawn_instance() {
-    return records[visible[gl_InstanceIndex]];
+    return records[visible[gl_InstanceIndex] & VISIBLE_RECORD_MASK];
+}
+
+// How much of it its mesh draws, 0 to 1 (1 but while it crosses the impostor threshold).
+float drawn_share() {
+    return float(visible[gl_InstanceIndex] >> VISIBLE_SHARE_SHIFT) / 255.0;
 }
 
 // A 3x4 matrix whose "columns" are the rows of the affine transform: vec4(p, 1) * m = M p.

@@ -15,7 +15,7 @@ use gpu_common::{
 };
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::visibility::{
-    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, is_card, lod_level, max_scale,
+    Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale, mesh_share,
     shadow_allowance, shadow_texel,
 };
 use throng::crowd::{Crowd, ModelId};
@@ -109,6 +109,8 @@ struct Expected {
     shadows: [u64; LOD_LEVELS],
     /// Impostor cards in the camera's view and in the shadow's.
     cards: (u64, u64),
+    /// Instances in the camera's view (each once, whether mesh, card or both).
+    in_view: u64,
 }
 
 /// What the CPU statement of the rules says one frame draws, with cards for instances
@@ -145,17 +147,21 @@ fn reference(
         let pixels_per_unit = scale.pixels_per_unit_at(&b);
         let level = |allowed: f32| lod_level(&errors, max_scale(world), pixels_per_unit, allowed);
         let allowed = LOD_ERROR_PX * bias;
-        let card = card_px.is_some_and(|px| is_card(&b, &scale, px));
+        // The mesh's share: meshes where above 0, cards where under 255 (both between);
+        // the shadow one or the other.
+        let share = card_px.map_or(255, |px| mesh_share(&b, &scale, px));
         if camera.intersects(&b) {
-            if card {
+            e.in_view += 1;
+            if share < 255 {
                 e.cards.0 += 1;
-            } else {
+            }
+            if share > 0 {
                 e.seen[level(allowed)] += 1;
             }
         }
         let sun = frame.light_dir.normalize();
         if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
-            if card {
+            if share < 128 {
                 e.cards.1 += 1;
             } else {
                 e.shadows[level(shadow_allowance(allowed, texel, pixels_per_unit))] += 1;
@@ -218,8 +224,9 @@ fn the_gpu_counts_match_the_cpu_rules() {
 }
 
 /// With impostors on, the instances shorter on screen than the threshold are counted as cards
-/// (camera and shadow) and the rest keep their levels, exactly as the CPU rules say; at a
-/// threshold between the nearest and the farthest characters both kinds are drawn.
+/// (camera and shadow) and the rest keep their levels, those crossing it (cross-faded) in
+/// both, exactly as the CPU rules say; at a threshold between the nearest and the farthest
+/// characters both kinds are drawn.
 #[test]
 fn the_gpu_cards_match_the_cpu_rules() {
     let Some(mut r) = renderer(WIDTH, HEIGHT) else {
@@ -259,8 +266,9 @@ fn the_gpu_cards_match_the_cpu_rules() {
         let meshes: u64 = want.seen.iter().sum();
         if px == 24.0 {
             assert!(
-                want.cards.0 > 0 && meshes > 0,
-                "24 px should split this view into cards and meshes: {want:?}"
+                want.cards.0 > 0 && meshes > 0 && want.cards.0 + meshes > want.in_view,
+                "24 px should split this view into cards and meshes, some cross-fading: \
+                 {want:?}"
             );
         }
         if px == 1e6 {

@@ -208,11 +208,21 @@ impl ViewScale {
     }
 }
 
-/// Whether an instance whose world box is `b` is drawn as an impostor card (where cards are on
-/// and its model's atlas holds the clip it plays): its box is shorter on screen than `max_px`
-/// pixels, measured at its nearest point as levels are ([`ViewScale::pixels_per_unit_at`]).
-pub fn is_card(b: &WorldBox, scale: &ViewScale, max_px: f32) -> bool {
-    2.0 * b.half.y * scale.pixels_per_unit_at(b) < max_px
+/// Where mesh and card cross-fade, as a share of the impostor threshold: from this much under
+/// it to the threshold both are drawn, each in its share of a dither pattern.
+pub const CARD_FADE: f32 = 0.25;
+
+/// How much of an instance whose world box is `b` its mesh draws, in 255ths, where cards are
+/// on and its model's atlas holds the clip it plays: 255 (the mesh alone) from `max_px`
+/// pixels tall on screen (measured at its nearest point, as levels are:
+/// [`ViewScale::pixels_per_unit_at`]), 0 (the card alone) under `(1 - CARD_FADE) * max_px`,
+/// in between rising with the height. The camera draws the mesh where this is above 0 and
+/// the card where it is under 255; the shadow map one of them, the card under 128.
+pub fn mesh_share(b: &WorldBox, scale: &ViewScale, max_px: f32) -> u8 {
+    let height = 2.0 * b.half.y * scale.pixels_per_unit_at(b);
+    let low = max_px * (1.0 - CARD_FADE);
+    let t = (height - low) / (max_px - low).max(1e-6);
+    (t.clamp(0.0, 1.0) * 255.0).round() as u8
 }
 
 /// The coarsest level whose error, `errors[k - 1]` model units for level `k` (non-decreasing),
@@ -371,7 +381,7 @@ mod tests {
     }
 
     #[test]
-    fn cards_are_what_looks_shorter_than_the_threshold() {
+    fn the_mesh_share_rises_across_the_threshold() {
         // 90 degrees over 200 pixels: 100 pixels per unit one unit away.
         let view = ViewScale::new(Vec3::ZERO, std::f32::consts::FRAC_PI_2, 200);
         // A unit cube whose nearest point (on its sphere) is 9 units away: 100 / 9 pixels
@@ -379,10 +389,14 @@ mod tests {
         let r = cube(Vec3::ZERO, 0.5).radius();
         let b = cube(Vec3::new(0.0, 0.0, -(9.0 + r)), 0.5);
         assert!((view.pixels_per_unit_at(&b) - 100.0 / 9.0).abs() < 1e-3);
-        assert!(is_card(&b, &view, 11.2));
-        assert!(!is_card(&b, &view, 11.1));
-        // Nearer is taller: a mesh.
-        let near = cube(Vec3::new(0.0, 0.0, -(4.0 + r)), 0.5);
-        assert!(!is_card(&near, &view, 11.2));
+        // Taller than the threshold: the mesh alone; far under it: the card alone.
+        assert_eq!(mesh_share(&b, &view, 11.0), 255);
+        assert_eq!(mesh_share(&b, &view, 16.0), 0);
+        // Halfway through the fade (from 0.75 to 1 of the threshold): half each.
+        let half_way = 11.111 / (1.0 - 0.5 * CARD_FADE);
+        assert!((i32::from(mesh_share(&b, &view, half_way)) - 128).abs() <= 1);
+        // Nearer is taller: more of the mesh.
+        let near = cube(Vec3::new(0.0, 0.0, -(8.5 + r)), 0.5);
+        assert!(mesh_share(&near, &view, half_way) > mesh_share(&b, &view, half_way));
     }
 }

@@ -129,6 +129,13 @@ shader_constants! {
     CARD_LEVEL: usize = 5;
     /// Lists per view and model: the mesh levels, then the cards.
     LIST_LEVELS: usize = 6;
+    /// A visible list's entry: the record's index in its low bits (so a crowd numbers at most
+    /// this many instances and one)...
+    VISIBLE_RECORD_MASK: u32 = 0x00ff_ffff;
+    /// ...and above them how much of the instance its mesh draws, in 255ths (255: the mesh
+    /// alone; 0: the card alone; between, while it crosses the impostor threshold, both,
+    /// each in its share of a dither pattern).
+    VISIBLE_SHARE_SHIFT: u32 = 24;
 
     // ---- Instance records (copies of src/crowd/record.rs; tests/gpu_layouts.rs checks them) ----
 

@@ -52,8 +52,9 @@ pub struct CullFrame {
     pub view_proj: Mat4,
     /// x: [`OCCLUDER_RADIUS_PX`]; y: [`OCCLUSION_BLOCK`]; zw: the occlusion image's size.
     pub occlusion: Vec4,
-    /// x: the height on screen, pixels, under which an instance is an impostor card
-    /// (`--impostor-px`).
+    /// x: the height on screen, pixels, under which an instance is an impostor card, in part
+    /// (`--impostor-px`); y: under which it is a card alone
+    /// ([`crate::crowd::visibility::CARD_FADE`]).
     pub impostor: Vec4,
 }
 

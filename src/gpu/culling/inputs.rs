@@ -16,8 +16,8 @@ use super::data::{
 };
 use super::sizes::CullSizes;
 use crate::crowd::visibility::{
-    Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE, SHADOW_TEXEL_ERROR, ViewScale,
-    shadow_texel,
+    CARD_FADE, Frustum, LOD_LEVELS, LOWEST_SUN, NEAREST, SHADOW_ERROR_SCALE, SHADOW_TEXEL_ERROR,
+    ViewScale, shadow_texel,
 };
 use crate::crowd::{Crowd, ModelId};
 use crate::gpu::device::buffer::{GpuBuffer, MAX_OFFSET_ALIGNMENT};
@@ -153,7 +153,12 @@ fn write(
             occlusion.width as f32,
             occlusion.height as f32,
         ),
-        impostor: Vec4::new(c.settings.impostor_px, 0.0, 0.0, 0.0),
+        impostor: Vec4::new(
+            c.settings.impostor_px,
+            c.settings.impostor_px * (1.0 - CARD_FADE),
+            0.0,
+            0.0,
+        ),
     };
     models.clear();
     ranges.clear();

@@ -108,6 +108,14 @@ impl Renderer {
         crowd: &Crowd,
         inputs: &FrameInputs,
     ) -> Result<(), GpuError> {
+        // A visible list's entry numbers its record in VISIBLE_RECORD_MASK's bits.
+        let most = crate::gpu::shader_interface::VISIBLE_RECORD_MASK as usize + 1;
+        if crowd.len() > most {
+            return Err(GpuError::Other(format!(
+                "a crowd of {} instances is more than the {most} the culling lists can number",
+                crowd.len()
+            )));
+        }
         let graph = self.graph(key)?;
         let data = pack_frame(
             inputs,

@@ -1,0 +1,23 @@
+// The cross-fade between a character's mesh and its impostor card (src/gpu/passes/impostors.rs):
+// while an instance crosses the card threshold both are drawn, each keeping the pixels of its
+// share of a 4x4 ordered-dither pattern, so together they cover the character once and the
+// switch does not pop. Every pass that draws an instance's surface (prepass and forward,
+// mesh and card) keeps the same pixels, so the forward pass's EQUAL test still finds them.
+#ifndef THRONG_DITHER_GLSL
+#define THRONG_DITHER_GLSL
+
+// This pixel's place in the pattern: 16 evenly spread thresholds in (0, 1).
+float dither_threshold() {
+    const float bayer[16] = float[](0.0, 8.0, 2.0, 10.0, 12.0, 4.0, 14.0, 6.0,
+                                    3.0, 11.0, 1.0, 9.0, 15.0, 7.0, 13.0, 5.0);
+    ivec2 p = ivec2(gl_FragCoord.xy) & 3;
+    return (bayer[p.y * 4 + p.x] + 0.5) / 16.0;
+}
+
+// Whether the mesh keeps this pixel, its share being `share` (0 to 1); the card keeps the
+// others.
+bool mesh_keeps_pixel(float share) {
+    return dither_threshold() < share;
+}
+
+#endif
