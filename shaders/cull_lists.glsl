@@ -12,9 +12,9 @@ layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer Lists {
 // the mesh's share of it.
 void append(uint view, uint model_index, CullModel model, uint level, uint record, uint share) {
     uint slot = atomicAdd(counters[counter_index(view, model_index, level)], 1u);
-    // Without culling or levels every instance lands in level 0: keep the record order so
-    // the frame is the same from run to run.
-    if ((cull.counts.z & (CULL_FRUSTUM | CULL_LOD)) == 0u) {
+    // Without culling, levels or cards every instance lands in level 0: keep the record order
+    // so the frame is the same from run to run.
+    if ((cull.counts.z & (CULL_FRUSTUM | CULL_LOD | CULL_IMPOSTORS)) == 0u) {
         slot = record - model.range.x;
     }
     lists[list_start(view, level) + model.range.x + slot] = list_entry(record, share);

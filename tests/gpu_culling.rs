@@ -73,17 +73,34 @@ fn culling_never_drops_a_visible_instance() {
             ("street", street(&crowd, &bounds, &model)),
         ] {
             let frame = inputs(&r, &camera, &bounds, ViewMode::Silhouette);
-            let all = silhouette(&mut r, &mut crowd, &frame, settings(false, false));
-            let culled = silhouette(&mut r, &mut crowd, &frame, settings(true, false));
-            assert!(
-                count_white(&all) > 500,
-                "{name}, seed {seed}: the crowd is in view"
-            );
-            assert_eq!(
-                differing(&all, &culled, 0),
-                0,
-                "{name}, seed {seed}: culling changed the silhouette"
-            );
+            // Meshes only, and with the far instances impostor cards (cross-fading too).
+            for impostors in [false, true] {
+                let with = |cull| RenderSettings {
+                    impostors,
+                    impostor_px: 24.0,
+                    ..settings(cull, false)
+                };
+                let all = silhouette(&mut r, &mut crowd, &frame, with(false));
+                let culled = silhouette(&mut r, &mut crowd, &frame, with(true));
+                assert!(
+                    count_white(&all) > 500,
+                    "{name}, seed {seed}: the crowd is in view"
+                );
+                assert_eq!(
+                    differing(&all, &culled, 0),
+                    0,
+                    "{name}, seed {seed}, impostors {impostors}: culling changed the silhouette"
+                );
+                if impostors {
+                    let drawn = r.renderer().draw_stats();
+                    r.renderer().gpu_ms_average().expect("wait");
+                    let drawn = r.renderer().draw_stats().or(drawn).expect("counts");
+                    assert!(
+                        name == "street" || drawn.camera_cards > 0,
+                        "{name}, seed {seed}: no instance was a card"
+                    );
+                }
+            }
             // It did cull something from the street: the rows behind the eye.
             if name == "street" {
                 let drawn = r.renderer().draw_stats();
