@@ -34,6 +34,11 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
     if (mesh_keeps_pixel(in_share)) {
         return false; // the mesh draws this pixel (dither.glsl)
     }
+    // Most of a card is empty: one filtered read of the coverage settles those fragments
+    // (it is the weighted sum below's, by the same bilinear weights).
+    if (texture(card_color, c.uv).a < 0.5) {
+        return false;
+    }
     vec2 size = vec2(textureSize(card_color, 0));
     vec2 t = c.uv * size - 0.5;
     ivec2 base = ivec2(floor(t));
@@ -62,6 +67,18 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
     roughness = nd.z;
     // 1 on the sphere's near side, 0 on its far side.
     world = c.world + c.towards.xyz * ((nd.w - 0.5) * 2.0 * c.towards.w);
+    return true;
+}
+
+// The card's point at `uv` for the shadow map: false where the picture shows nothing;
+// otherwise the world position its nearest texel's depth puts back (a shadow needs neither
+// colour nor normal).
+bool card_shadow_point(CardVarying c, out vec3 world) {
+    if (texture(card_color, c.uv).a < 0.5) {
+        return false;
+    }
+    float depth = texture(card_normal_depth, c.uv).w;
+    world = c.world + c.towards.xyz * ((depth - 0.5) * 2.0 * c.towards.w);
     return true;
 }
 

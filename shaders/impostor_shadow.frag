@@ -5,11 +5,8 @@
 #include "impostor_in.glsl"
 
 void main() {
-    vec3 albedo;
-    vec3 n;
-    float roughness;
     vec3 world;
-    if (!card_surface(card_in(), albedo, n, roughness, world)) {
+    if (!card_shadow_point(card_in(), world)) {
         discard;
     }
     world -= frame.light_dir.xyz * (2.0 * frame.shadow.z);
