@@ -83,6 +83,7 @@ fn memory_stays_flat_over_a_long_session() {
     r.renderer()
         .set_settings(RenderSettings {
             msaa: 1,
+            impostors: true,
             ..RenderSettings::default()
         })
         .expect("settings");

@@ -212,8 +212,14 @@ mod tests {
         assert_eq!(l.frame_at(1.0), 0, "the end of a loop is its start");
         assert_eq!(l.frame_at(0.5), 4);
         assert_eq!(l.frame_at(f32::NAN), 0);
-        assert_eq!(l.size(), (32 * 64, 24 * 64));
-        assert_eq!(l.bytes(), 32 * 64 * 24 * 64 * 8);
-        assert_eq!(l.cell_origin(31, 2, 7), (31 * 64, 23 * 64));
+        let views = AZIMUTHS * ELEVATIONS_DEG.len() as u32;
+        assert_eq!(l.views(), views);
+        assert_eq!(l.size(), (views * 64, 24 * 64));
+        assert_eq!(l.bytes(), u64::from(views * 64 * 24 * 64) * 8);
+        assert_eq!(
+            l.cell_origin(views - 1, 2, 7),
+            ((views - 1) * 64, 23 * 64),
+            "the last view, clip and frame end at the atlas's corner"
+        );
     }
 }
