@@ -13,6 +13,19 @@ layout(location = 3) flat in vec3 in_up;
 layout(location = 4) flat in vec4 in_towards;
 layout(location = 5) flat in float in_share;
 
+// The camera passes' depth of a card fragment. By default the depth of the surface the
+// picture stores, so cards meet the ground, meshes and each other where the meshes would.
+// With CARD_PLANE_DEPTH the card keeps the depth of its own quad (a plane through the
+// character's middle, facing the picture's direction) and its lighting still uses the stored
+// surface: what a software rasterizer draws with, because lavapipe (Mesa 22.3) grows by
+// about 1.3 MB every frame in which a fragment shader that writes gl_FragDepth also samples
+// the shadow map or the ambient occlusion (docs/crowds-at-scale.md).
+#ifdef CARD_PLANE_DEPTH
+#define CARD_WRITE_DEPTH(view_proj, world)
+#else
+#define CARD_WRITE_DEPTH(view_proj, world) gl_FragDepth = card_depth(view_proj, world)
+#endif
+
 CardVarying card_in() {
     CardVarying c;
     c.world = in_world;

@@ -127,8 +127,16 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prep
     let samples = f.samples();
     let id = pipeline(
         f,
-        "impostor depth+normal",
-        "impostor_depth_normal.frag",
+        if f.shape.card_plane_depth {
+            "impostor depth+normal (card plane)"
+        } else {
+            "impostor depth+normal"
+        },
+        if f.shape.card_plane_depth {
+            "impostor_depth_normal_plane.frag"
+        } else {
+            "impostor_depth_normal.frag"
+        },
         Some(NORMAL_FORMAT),
         depth(vk::CompareOp::LESS, true),
         samples,
@@ -171,12 +179,17 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
     let color_format = f.color_format;
     let id = pipeline(
         f,
-        if prepass {
-            "impostor forward (depth equal)"
-        } else {
-            "impostor forward (depth less)"
+        match (prepass, f.shape.card_plane_depth) {
+            (true, false) => "impostor forward (depth equal)",
+            (false, false) => "impostor forward (depth less)",
+            (true, true) => "impostor forward (card plane, depth equal)",
+            (false, true) => "impostor forward (card plane, depth less)",
         },
-        "impostor.frag",
+        if f.shape.card_plane_depth {
+            "impostor_plane.frag"
+        } else {
+            "impostor.frag"
+        },
         Some(color_format),
         state,
         samples,
