@@ -58,7 +58,7 @@ def table(runs):
         model, instances, camera = key
         settings = runs[key]
         on = settings.get("on", {})
-        for name in ("on", "lod-off", "before"):
+        for name in ("on", "cards-off", "lod-off", "before"):
             rounds = settings.get(name)
             if not rounds:
                 continue
@@ -67,10 +67,14 @@ def table(runs):
             cpu = statistics.median(r["cpu_anim_ms"] for r in reports)
             thread = statistics.median(r.get("cpu_thread_ms") or 0 for r in reports)
             last = reports[-1]
+            # Instances drawn count meshes and cards alike; the cards among them follow.
             drawn = (
                 f"{last['drawn']['forward']['instances']} "
                 f"({last['drawn']['shadow']['instances']})"
             )
+            cards = last["drawn"]["forward"].get("cards", 0)
+            if cards:
+                drawn += f", cards {cards} ({last['drawn']['shadow'].get('cards', 0)})"
             anim = f"{last['animation']['exact']} / {last['animation']['baked']}"
             if name == "on":
                 faster = ""
@@ -98,7 +102,7 @@ def svg(runs, path):
     bar, gap, left, top, height = 14, 18, 250, 30, 0
     rows = []
     for key in groups:
-        for name in ("on", "lod-off", "before"):
+        for name in ("on", "cards-off", "lod-off", "before"):
             rounds = runs[key].get(name)
             if rounds:
                 ms = statistics.median(r["frame_ms"] for r in rounds.values())
