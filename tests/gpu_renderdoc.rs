@@ -20,6 +20,8 @@ const BUILTIN_SUBSETS: usize = 4;
 /// How RenderDoc names the region it makes of an indirect-count draw (holding the draws the
 /// GPU's count turned it into).
 const INDIRECT_COUNT: &str = "vkCmdDrawIndexedIndirectCount";
+/// The same for the impostor cards' draws, which have no index buffer.
+const CARD_INDIRECT_COUNT: &str = "vkCmdDrawIndirectCount";
 /// The system python, where Debian's `python3-renderdoc` installs the module.
 const PYTHON: &str = "/usr/bin/python3";
 /// How often a run that died under RenderDoc is tried again (see `capture`).
@@ -229,7 +231,14 @@ fn a_captured_frame_holds_the_labelled_passes_and_the_instanced_draws() {
         .iter()
         .filter(|l| l.starts_with(INDIRECT_COUNT))
         .count();
-    got.labels.retain(|l| !l.starts_with(INDIRECT_COUNT));
+    // The impostor card passes' indirect-count draws (not indexed): one per model and list.
+    let card_regions = got
+        .labels
+        .iter()
+        .filter(|l| l.starts_with(CARD_INDIRECT_COUNT))
+        .count();
+    got.labels
+        .retain(|l| !l.starts_with(INDIRECT_COUNT) && !l.starts_with(CARD_INDIRECT_COUNT));
 
     // The passes: every pass the renderer ran, each labelled once, in its order; a headless
     // frame with a screenshot ends with `forward` then `readback`.
@@ -260,6 +269,12 @@ fn a_captured_frame_holds_the_labelled_passes_and_the_instanced_draws() {
         indirect_regions,
         5 * BUILTIN_SUBSETS,
         "indirect-count draws per subset: shadow, depth_normal, depth_normal_late, forward (2)"
+    );
+    // Cards (none here: every character is tall on screen), one draw per list all the same:
+    // the shadow's, and the camera's early and late lists in the prepass and the forward pass.
+    assert_eq!(
+        card_regions, 5,
+        "card draws: impostor_shadow, impostor_depth_normal (2), impostor_forward (2)"
     );
     let drawn_in = |passes: &[&str]| -> u64 {
         got.draws
