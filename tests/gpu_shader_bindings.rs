@@ -17,7 +17,9 @@ use throng::gpu::device::buffer::GpuBuffer;
 use throng::gpu::device::pipeline::{PipelineCache, PipelineDesc, PipelineKind};
 use throng::gpu::passes::compile;
 use throng::gpu::settings::GraphKey;
-use throng::gpu::{Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages};
+use throng::gpu::{
+    CardDepth, Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages,
+};
 
 /// Every pipeline description any frame registers, and the impostor atlas's bake (made
 /// outside the frame, the first time a model's cards are needed).
@@ -37,22 +39,26 @@ fn every_pipeline() -> Vec<PipelineDesc> {
         for msaa in [1, 4] {
             for prepass in [true, false] {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
-                    let settings = RenderSettings {
-                        msaa,
-                        prepass,
-                        ssao: prepass,
-                        // The card passes add pipelines; the rest are the same either way.
-                        impostors: true,
-                        ..RenderSettings::default()
-                    };
-                    let key = GraphKey {
-                        view,
-                        readback: true,
-                        present: false,
-                    };
-                    let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
-                        .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));
-                    all.extend(frame.pipeline_descs.iter().copied());
+                    // The card passes add pipelines (one set per depth a card may leave);
+                    // the rest are the same either way.
+                    for card_depth in [CardDepth::Picture, CardDepth::Plane] {
+                        let settings = RenderSettings {
+                            msaa,
+                            prepass,
+                            ssao: prepass,
+                            impostors: true,
+                            card_depth,
+                            ..RenderSettings::default()
+                        };
+                        let key = GraphKey {
+                            view,
+                            readback: true,
+                            present: false,
+                        };
+                        let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
+                            .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));
+                        all.extend(frame.pipeline_descs.iter().copied());
+                    }
                 }
             }
         }

@@ -345,6 +345,10 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
             // multisamples slowly).
             "--no-shadows",
             "--no-ssao",
+            // Nor the impostor cards (tests/gpu_impostor_picture.rs): their atlas bake and
+            // three more pipelines to compile would only add start-up time here.
+            "--impostors",
+            "off",
             "--msaa",
             "1",
             "--stats-json",
@@ -581,6 +585,8 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
             "240",
             "--no-shadows",
             "--no-ssao",
+            "--impostors",
+            "off",
             "--stats-json",
         ])
         .arg(&start)
@@ -637,6 +643,8 @@ fn a_lost_surface_is_made_again_and_presenting_goes_on() {
         "120",
         "--no-shadows",
         "--no-ssao",
+        "--impostors",
+        "off",
         "--stats-json",
         stats.to_str().expect("UTF-8 path"),
     ])
