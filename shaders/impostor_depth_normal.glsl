@@ -9,15 +9,8 @@
 layout(location = 0) out vec4 out_normal;
 
 void main() {
-    vec3 albedo;
-    vec3 n;
-    float roughness;
-    vec3 world;
-    if (!card_surface(card_in(), albedo, n, roughness, world)) {
-        discard;
-    }
-    CARD_WRITE_DEPTH(frame.view_proj, world);
-    out_normal = vec4(normalize(mat3(frame.view) * n), 1.0);
+    CardSurface s = camera_card_surface();
+    out_normal = vec4(normalize(mat3(frame.view) * s.normal), 1.0);
 }
 
 #endif

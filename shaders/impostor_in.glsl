@@ -95,4 +95,23 @@ bool card_shadow_point(CardVarying c, out vec3 world) {
     return true;
 }
 
+// What the camera's passes know of a card fragment (card_surface's outputs).
+struct CardSurface {
+    vec3 albedo;
+    vec3 normal;
+    float roughness;
+    vec3 world;
+};
+
+// The camera's passes: this fragment's surface, its depth left as CARD_WRITE_DEPTH says;
+// discarded where the picture shows nothing.
+CardSurface camera_card_surface() {
+    CardSurface s;
+    if (!card_surface(card_in(), s.albedo, s.normal, s.roughness, s.world)) {
+        discard;
+    }
+    CARD_WRITE_DEPTH(frame.view_proj, s.world);
+    return s;
+}
+
 #endif

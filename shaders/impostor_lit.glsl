@@ -12,19 +12,12 @@
 layout(location = 0) out vec4 out_color;
 
 void main() {
-    vec3 albedo;
-    vec3 n;
-    float roughness;
-    vec3 world;
-    if (!card_surface(card_in(), albedo, n, roughness, world)) {
-        discard;
-    }
-    CARD_WRITE_DEPTH(frame.view_proj, world);
+    CardSurface s = camera_card_surface();
     if (frame.view_mode.x == VIEW_MODE_SILHOUETTE) {
         out_color = vec4(1.0);
         return;
     }
-    out_color = vec4(shade(albedo, n, world, roughness, card.material.yzw), 1.0);
+    out_color = vec4(shade(s.albedo, s.normal, s.world, s.roughness, card.material.yzw), 1.0);
 }
 
 #endif
