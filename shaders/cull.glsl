@@ -117,7 +117,9 @@ float pixels_per_unit_at(vec3 centre, vec3 half_size) {
 // The coarsest level whose error covers at most `allowed` pixels.
 uint choose_level(CullModel model, float scale, float pixels_per_unit, float allowed) {
     uint level = 0u;
-    for (uint k = 1u; k < model.range.w; k++) {
+    // At most LOD_LEVELS whatever the buffer says: a loop bound read from memory is bounded.
+    uint levels = min(model.range.w, uint(LOD_LEVELS));
+    for (uint k = 1u; k < levels; k++) {
         if (model.errors[k - 1u] * scale * pixels_per_unit <= allowed) {
             level = k;
         }

@@ -58,7 +58,9 @@ void main() {
     CullModel model = models[model_index];
     uint written = 0u;
     if (subset < model.draws.y) {
-        for (uint level = 0u; level < model.range.w; level++) {
+        // At most LOD_LEVELS whatever the buffer says (the loop bound is read from memory).
+        uint levels = min(model.range.w, uint(LOD_LEVELS));
+        for (uint level = 0u; level < levels; level++) {
             uint n = counters[counter_index(view, model_index, level)];
             uvec2 range = draw_ranges[model.draws.x + subset * LOD_LEVELS + level];
             if (n == 0u || range.y == 0u) {

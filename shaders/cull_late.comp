@@ -38,12 +38,22 @@ bool occluded(vec3 centre, vec3 half_size) {
         hi = max(hi, ndc.xy);
         nearest = min(nearest, ndc.z);
     }
-    vec2 size = cull.occlusion.zw;
-    ivec2 t0 = ivec2(clamp(floor((lo * 0.5 + 0.5) * size), vec2(0.0), size - 1.0));
-    ivec2 t1 = ivec2(clamp(floor((hi * 0.5 + 0.5) * size), vec2(0.0), size - 1.0));
-    if ((t1.x - t0.x + 1) * (t1.y - t0.y + 1) > MAX_TEXELS) {
+    // A corner that is not a finite point (a transform gone wrong) leaves the box drawn; the
+    // comparison is false for NaN too. Without it NaN would reach the integer texel range
+    // below, where a conversion's undefined result can make the loop run for minutes.
+    if (!all(lessThan(abs(vec4(lo, hi)), vec4(1e6)))) {
         return false;
     }
+    vec2 size = cull.occlusion.zw;
+    vec2 f0 = clamp(floor((lo * 0.5 + 0.5) * size), vec2(0.0), max(size - 1.0, vec2(0.0)));
+    vec2 f1 = clamp(floor((hi * 0.5 + 0.5) * size), vec2(0.0), max(size - 1.0, vec2(0.0)));
+    // Counted in floats, before any conversion to integers.
+    vec2 span = f1 - f0 + 1.0;
+    if (span.x * span.y > float(MAX_TEXELS)) {
+        return false;
+    }
+    ivec2 t0 = ivec2(f0);
+    ivec2 t1 = ivec2(f1);
     float farthest = 0.0;
     for (int y = t0.y; y <= t1.y; y++) {
         for (int x = t0.x; x <= t1.x; x++) {
