@@ -13,7 +13,7 @@ use crate::gpu::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
 use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
 };
-use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId};
 use crate::gpu::recording::pass::PipelineId;
 use crate::gpu::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
 
@@ -44,6 +44,18 @@ impl Prepass {
     /// Whether it renders several samples per pixel and resolves them.
     pub fn multisampled(&self) -> bool {
         self.depth_samples != self.depth
+    }
+
+    /// Declares that a pass draws into the prepass's depth and normals (and resolves them
+    /// again when multisampled), then finishes it.
+    pub fn draw_into(&self, mut p: PassBuilder<'_>) {
+        p.write(self.depth_samples, Access::DepthAttachmentWrite)
+            .write(self.normals_samples, Access::ColorAttachmentWrite);
+        if self.multisampled() {
+            p.write(self.depth, Access::DepthResolveWrite)
+                .write(self.normals, Access::ColorAttachmentWrite);
+        }
+        p.finish();
     }
 }
 
@@ -181,11 +193,5 @@ fn declare_pass(
         result
     });
     culled.reads(&mut p, ring);
-    p.write(pre.depth_samples, Access::DepthAttachmentWrite)
-        .write(pre.normals_samples, Access::ColorAttachmentWrite);
-    if pre.multisampled() {
-        p.write(pre.depth, Access::DepthResolveWrite)
-            .write(pre.normals, Access::ColorAttachmentWrite);
-    }
-    p.finish();
+    pre.draw_into(p);
 }

@@ -152,13 +152,7 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prep
         result
     });
     culled.reads_cards(&mut p, ring);
-    p.write(pre.depth_samples, Access::DepthAttachmentWrite)
-        .write(pre.normals_samples, Access::ColorAttachmentWrite);
-    if pre.multisampled() {
-        p.write(pre.depth, Access::DepthResolveWrite)
-            .write(pre.normals, Access::ColorAttachmentWrite);
-    }
-    p.finish();
+    pre.draw_into(p);
 }
 
 /// Declares the cards lit, drawn into the forward pass's colour after it (and resolved
@@ -327,8 +321,6 @@ fn draw_cards(
         r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;
         for &view in views {
             let offset = ((view * models + m) * size_of::<CardCommand>()) as u64;
-            // SAFETY: inside the rendering; the card commands hold one per view and model,
-            // written by the culling passes the graph ordered before this one.
             // The card command's own instance count is the draw count (the most is one): no
             // draw when no instance is a card. The plain vkCmdDrawIndirect drew nothing on
             // lavapipe (Mesa 22.3) whenever no mesh was drawn earlier in the frame, with the
