@@ -54,6 +54,8 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             view,
                             readback: true,
                             present: false,
+                            // The crowd-state pass adds its pipeline and changes no other.
+                            crowd_state: true,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));

@@ -115,6 +115,13 @@ impl SkinnedModelInstance {
         self.fade.map(|f| (f.from_clip, f.from_time))
     }
 
+    /// Seconds of the cross-fade gone and its length, during one: what
+    /// [`fade_weight`](Self::fade_weight) divides, for a copy of the clock kept elsewhere
+    /// (the crowd's state on the GPU) that must end the fade in the same frame.
+    pub fn fade_progress(&self) -> Option<(f32, f32)> {
+        self.fade.map(|f| (f.elapsed, f.duration))
+    }
+
     /// Switches to the clip named `name` at once (looked up by name here, by index from then
     /// on).
     pub fn set_clip_by_name(&mut self, name: &str) -> Result<(), AnimError> {

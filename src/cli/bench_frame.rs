@@ -170,6 +170,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             camera: args.crowd.camera(),
             height: args.crowd.height(),
             paths: args.crowd.paths(),
+            state_on_gpu: args.crowd.state_on_gpu(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         let default_msaa = r.renderer().default_msaa();
@@ -179,7 +180,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         session.prepare_impostors(r.renderer(), args.passes.impostor_memory())?;
         let inputs = session.inputs(args.width as f32 / args.height as f32);
         for _ in 0..args.warmup {
-            session.advance(DT)?;
+            session.advance(DT, r.renderer())?;
             r.render(&mut session.crowd, &inputs)?;
         }
         // Timing starts with nothing in flight, so the warm-up's GPU work is not counted.
@@ -190,7 +191,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         let start = Instant::now();
         for _ in 0..args.frames {
             let before = thread_cpu_ms();
-            let anim = session.advance(DT)?;
+            let anim = session.advance(DT, r.renderer())?;
             let times = r.render(&mut session.crowd, &inputs)?;
             cpu_anim_ms += anim + times.palette_ms;
             wait_ms += times.wait_ms;
@@ -208,7 +209,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         let mut drawn_json = StatsJson::default();
         Drawn {
             draw: r.renderer().draw_stats(),
-            animation: session.crowd.counts(),
+            animation: session.animation_counts(),
         }
         .fill(&mut drawn_json);
         let draw = r.renderer().draw_stats().unwrap_or_default();

@@ -1,5 +1,6 @@
 //! The flags that say how a crowd is animated and seen, shared by `run` and `bench frame`:
-//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera`, `--model-height` and `--layout`.
+//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera`, `--model-height`, `--layout` and
+//! `--crowd-state`.
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
@@ -39,6 +40,17 @@ pub enum LayoutArg {
     Rings,
 }
 
+/// `--crowd-state`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CrowdStateArg {
+    /// The CPU advances every instance each frame and writes its record (exact palettes
+    /// where --animation asks).
+    Cpu,
+    /// The GPU advances the crowd (clocks, clip changes, walking) and writes the records; the
+    /// CPU's work per frame does not grow with the crowd. Every instance reads baked frames.
+    Gpu,
+}
+
 /// How the crowd is animated and seen.
 #[derive(Debug, Args)]
 pub struct CrowdArgs {
@@ -65,6 +77,10 @@ pub struct CrowdArgs {
     /// How the crowd moves.
     #[arg(long, value_enum, default_value_t = LayoutArg::Lanes)]
     layout: LayoutArg,
+    /// Where the crowd's state (clocks, clip changes, walkers) is advanced: cpu, or gpu (a
+    /// compute pass writes every record; every instance reads baked frames).
+    #[arg(long, value_enum, default_value_t = CrowdStateArg::Cpu)]
+    crowd_state: CrowdStateArg,
 }
 
 fn parse_height(s: &str) -> Result<f32, String> {
@@ -113,6 +129,11 @@ impl CrowdArgs {
             LayoutArg::Lanes => WalkPaths::Lanes,
             LayoutArg::Rings => WalkPaths::Rings,
         }
+    }
+
+    /// Whether the crowd's state lives on the GPU.
+    pub fn state_on_gpu(&self) -> bool {
+        self.crowd_state == CrowdStateArg::Gpu
     }
 
     /// How tall the models stand.

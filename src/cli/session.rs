@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use glam::{Vec3, Vec4};
 use throng::anim::{Mat3x4, Playback, SkinnedModel};
-use throng::crowd::{AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
+use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
     Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, WalkPaths,
@@ -66,6 +66,8 @@ pub struct Session {
     bake_settings: BakeSettings,
     /// Whether the window's camera is in fly mode (for `--stats-json`).
     flying: bool,
+    /// Whether the crowd's state lives on the GPU (`--crowd-state gpu`).
+    state_on_gpu: bool,
 }
 
 /// What a session is made of.
@@ -96,11 +98,25 @@ pub struct SessionSpec<'a> {
     pub height: ModelHeight,
     /// Where the walkers go.
     pub paths: WalkPaths,
+    /// Whether the crowd's state lives on the GPU.
+    pub state_on_gpu: bool,
 }
 
 impl Session {
     /// Lays out the crowd of `spec`.
     pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
+        if spec.state_on_gpu && spec.animation == AnimationMode::Exact {
+            return Err(CliError::Argument(
+                "--crowd-state gpu draws every instance from its baked frames: it needs \
+                 --animation baked or auto"
+                    .into(),
+            ));
+        }
+        if spec.state_on_gpu && spec.pose.is_some() {
+            return Err(CliError::Argument(
+                "--crowd-state gpu moves the crowd; a held --pose stays on the CPU".into(),
+            ));
+        }
         let in_place = play_models_in_place(spec.models)?;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = in_place
@@ -211,6 +227,7 @@ impl Session {
             bake,
             bake_settings: spec.bake,
             flying: false,
+            state_on_gpu: spec.state_on_gpu,
         })
     }
 
@@ -271,24 +288,50 @@ impl Session {
             .collect())
     }
 
-    /// Uploads every model to `renderer`, in crowd order, and the crowd's baked frames.
-    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
+    /// Uploads every model to `renderer`, in crowd order, the crowd's baked frames, and
+    /// with `--crowd-state gpu` the crowd's state.
+    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), CliError> {
         for m in &self.models {
             renderer.add_model(m, &model_basis(m))?;
         }
-        renderer.upload_baked(&self.crowd)
+        renderer.upload_baked(&self.crowd)?;
+        if let (true, Some(motion)) = (self.state_on_gpu, &self.motion) {
+            let tables = motion
+                .on_device(&self.crowd)
+                .map_err(|e| CliError::Argument(format!("--crowd-state gpu: {e}")))?;
+            renderer.set_crowd_state(Some(&tables))?;
+        }
+        Ok(())
     }
 
     /// Advances the crowd by `dt` seconds (a few instances cross-fade to another clip now
-    /// and then, walkers walk); returns the CPU milliseconds it took.
-    pub fn advance(&mut self, dt: f32) -> Result<f64, CliError> {
+    /// and then, walkers walk); returns the CPU milliseconds it took. With the state on the
+    /// GPU, only the clip-change schedule moves here: `renderer`'s next frame takes the step.
+    pub fn advance(&mut self, dt: f32, renderer: &mut Renderer) -> Result<f64, CliError> {
         let start = Instant::now();
         match &mut self.motion {
+            Some(motion) if renderer.has_crowd_state() => {
+                renderer.step_crowd_state(motion.advance_on_device(self.crowd.len(), dt));
+            }
             Some(motion) => motion.advance(&mut self.crowd, dt)?,
             // A held pose: its speed of 0 keeps every clock at the pose's time.
             None => self.crowd.update(dt),
         }
         Ok(start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// How the last frame's palettes were made: with the state on the GPU, every one from
+    /// baked frames.
+    pub fn animation_counts(&self) -> AnimationCounts {
+        if self.state_on_gpu {
+            AnimationCounts {
+                exact: 0,
+                baked: self.crowd.len(),
+                palette_matrices: 0,
+            }
+        } else {
+            self.crowd.counts()
+        }
     }
 
     /// Says whether the camera is flown (WASD) rather than orbited.

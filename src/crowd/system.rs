@@ -197,6 +197,11 @@ impl Crowd {
         self.members.anim_mut(i)
     }
 
+    /// The model instance `i` was spawned from.
+    pub fn model_of(&self, i: usize) -> ModelId {
+        ModelId(self.members.all()[i].model)
+    }
+
     /// Where instance `i` stands.
     pub fn world(&self, i: usize) -> &Mat3x4 {
         &self.members.all()[i].world

@@ -16,6 +16,7 @@
 //! validation messages and RenderDoc captures read in the program's own words.
 
 mod baked_table;
+pub mod crowd_state;
 pub mod culling;
 pub mod device;
 pub mod graph;

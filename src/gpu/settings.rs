@@ -127,6 +127,8 @@ pub struct GraphKey {
     pub readback: bool,
     /// Whether the target is presented afterwards.
     pub present: bool,
+    /// Whether the crowd's state lives on the GPU (the crowd-state pass writes the records).
+    pub crowd_state: bool,
 }
 
 /// What the frame's passes do, decided once from the view and settings before any pass is

@@ -148,6 +148,18 @@ shader_constants! {
     /// `InstanceRecord::joints`: where the clip's phase starts.
     RECORD_PHASE_SHIFT: u32 = 16;
 
+    // ---- The crowd's state on the GPU (copies of src/scene/motion/on_device.rs; a test in
+    // src/gpu/crowd_state.rs checks them) ----
+
+    /// Invocations per workgroup of the crowd-state pass.
+    CROWD_STATE_GROUP: u32 = 64;
+    /// `DeviceWalker::flags`: playback clamps at the clip's ends.
+    CROWD_WALKER_CLAMP: u32 = 1;
+    /// `DeviceStep::route`: straight lanes.
+    CROWD_ROUTE_LANES: u32 = 1;
+    /// `DeviceStep::route`: rings about the origin.
+    CROWD_ROUTE_RINGS: u32 = 2;
+
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 
     /// The ambient occlusion is computed at the render size divided by this.

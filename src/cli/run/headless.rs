@@ -58,7 +58,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
             Some(f) => stats.frames() + 1 >= f,
             None => start.elapsed().as_secs_f64() >= seconds,
         } || crate::cli::interrupt::requested();
-        let anim_ms = session.advance(HEADLESS_DT)?;
+        let anim_ms = session.advance(HEADLESS_DT, r.renderer())?;
         let inputs = session.inputs(aspect);
         let number = stats.frames() + 1;
         capture.begin(number);
@@ -70,7 +70,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         report_capture(capture.end(number), number)?;
         let drawn = Drawn {
             draw: r.renderer().draw_stats(),
-            animation: session.crowd.counts(),
+            animation: session.animation_counts(),
         };
         stats.frame(
             anim_ms + times.palette_ms,

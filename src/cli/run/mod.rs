@@ -185,6 +185,7 @@ impl RunArgs {
             camera: self.crowd.camera(),
             height: self.crowd.height(),
             paths: self.crowd.paths(),
+            state_on_gpu: self.crowd.state_on_gpu(),
         })
     }
 

@@ -265,7 +265,7 @@ impl App<'_> {
             let (forward, right, up) = keys.step(speed, dt);
             self.session.camera.fly(forward, right, up);
         }
-        let anim_ms = self.session.advance(dt)?;
+        let anim_ms = self.session.advance(dt, &mut live.renderer)?;
         let extent = live.swapchain.extent;
         let inputs = self
             .session
@@ -296,7 +296,7 @@ impl App<'_> {
             live.renderer.pass_times(),
             Drawn {
                 draw: live.renderer.draw_stats(),
-                animation: self.session.crowd.counts(),
+                animation: self.session.animation_counts(),
             },
         )?;
         let done = match (self.args.frames, self.args.seconds) {

@@ -11,6 +11,7 @@
 //! Adding a pass: a file here and one line in [`compile`]. Its shaders in `shaders/` are
 //! compiled and embedded by file name, and its pipeline layouts are read from them.
 
+pub mod crowd_state;
 pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
@@ -39,6 +40,7 @@ use super::settings::{FrameShape, GraphKey, RenderSettings, sample_count};
 /// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
 /// pass's file).
 pub mod pass {
+    pub use super::crowd_state::NAME as CROWD_STATE;
     pub use super::cull::{CLEAR as CULL_CLEAR, CULL, DRAWS as CULL_DRAWS, STATS as CULL_STATS};
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
@@ -193,6 +195,7 @@ pub fn compile(
 ) -> Result<CompiledFrame, GpuError> {
     let mut f = FrameDeclaration::new(key, settings, color_format, culling);
     palettes::declare(&mut f);
+    crowd_state::declare(&mut f);
     let culled = cull::declare(&mut f);
     let shadow_map = shadow::declare(&mut f, &culled);
     impostors::declare_shadow(&mut f, &culled, shadow_map);

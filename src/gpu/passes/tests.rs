@@ -13,6 +13,7 @@ fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
         view,
         readback: true,
         present: false,
+        crowd_state: false,
     };
     match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use ash::vk;
 
 use super::bindings::{FrameBindings, FrameResources, Handle};
+use crate::gpu::crowd_state::CrowdStateBinding;
 use crate::gpu::culling::inputs::InputsLayout;
 use crate::gpu::culling::sizes::CullSizes;
 use crate::gpu::device::context::GpuContext;
@@ -62,6 +63,8 @@ pub struct FrameShared<'a> {
     pub shadow_size: u32,
     /// The models' impostor atlases (indexed like `models`), which the card passes sample.
     pub atlases: &'a ImpostorAtlases,
+    /// The crowd's state on the GPU, when it lives there.
+    pub crowd_state: Option<CrowdStateBinding>,
 }
 
 /// One descriptor to bind, by the name the shaders give it: a block's type name (`Records`)

@@ -36,6 +36,15 @@ impl Renderer {
                 self.models.len()
             )));
         }
+        if let Some(state) = &self.crowd_state
+            && state.len() != crowd.len()
+        {
+            return Err(GpuError::Other(format!(
+                "the crowd has {} instances, its state on the GPU {}",
+                crowd.len(),
+                state.len()
+            )));
+        }
         if readback.is_some() && self.presentation == Presentation::Swapchain {
             return Err(GpuError::Other(
                 "readback asked of a windowed renderer".into(),
@@ -66,6 +75,21 @@ impl Renderer {
                 self.ring.layout().instances,
                 self.ring.layout().joints
             );
+            self.ring_generation = self.ring.generation();
+        }
+        for (m, range) in self.ranges.iter_mut().enumerate() {
+            *range = crowd.model_range(ModelId(m as u32));
+        }
+        Ok(slot)
+    }
+
+    /// With the crowd's state on the GPU: waits for the next ring slot (large enough for the
+    /// crowd's records) and leaves it to the crowd-state pass; returns the slot.
+    pub(super) fn acquire_slot(&mut self, crowd: &mut Crowd) -> Result<usize, GpuError> {
+        // One matrix: the renderer binds the palettes even when all are baked.
+        self.ring.reserve(crowd.len(), 1)?;
+        let slot = self.ring.acquire(&mut self.timeline)?.index;
+        if self.ring.generation() != self.ring_generation {
             self.ring_generation = self.ring.generation();
         }
         for (m, range) in self.ranges.iter_mut().enumerate() {
@@ -166,7 +190,13 @@ impl Renderer {
             .ok_or_else(|| GpuError::Other("the culling inputs were not made".into()))?;
         let layout = self.ring.layout();
         let records = (crowd.len().max(1) * size_of::<InstanceRecord>()) as u64;
-        let palettes = (crowd.counts().palette_matrices.max(1) * size_of::<Mat3x4>()) as u64;
+        // With the state on the GPU every palette is baked: the binding holds one matrix.
+        let crowd_state = self.crowd_state.as_mut().map(|s| s.take_binding());
+        let exact = match crowd_state {
+            Some(_) => 0,
+            None => crowd.counts().palette_matrices,
+        };
+        let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
         let shared = FrameShared {
             extent: self.extent,
             shape: graph.shape,
@@ -184,6 +214,7 @@ impl Renderer {
             instances: crowd.len() as u32,
             shadow_size: self.settings.shadow_size.max(1),
             atlases: &self.atlases,
+            crowd_state,
         };
         let bindings = FrameBindings {
             frame: graph.frame,
@@ -242,6 +273,7 @@ impl Renderer {
             (self.timeline.semaphore, value),
         )?;
         self.last_value = value;
+        self.last_slot = fi;
         // A slot the ring did not hand out is a bug here, reported rather than left to tear
         // a later frame.
         self.ring

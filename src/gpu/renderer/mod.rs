@@ -24,6 +24,7 @@ use ash::vk;
 use glam::Vec4;
 
 use super::baked_table::BakedTable;
+use super::crowd_state::{DeviceCrowdState, read_buffer};
 use super::culling::inputs::{CullInputWriter, InputBuffer};
 use super::culling::stats::{DrawStats, DrawStatsReader};
 use super::device::context::GpuContext;
@@ -49,7 +50,8 @@ use super::settings::{GraphKey, RenderSettings, default_msaa, supported};
 use super::timings::GpuTimings;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
-use crate::crowd::{Crowd, DEFAULT_SLOTS, PaletteRing};
+use crate::crowd::{Crowd, DEFAULT_SLOTS, InstanceRecord, PaletteRing};
+use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep};
 
 mod frame_steps;
 
@@ -108,6 +110,10 @@ pub struct Renderer {
     cull_writer: CullInputWriter,
     /// Each model's impostor atlas, baked when impostors are first drawn.
     atlases: ImpostorAtlases,
+    /// The crowd's state, when it lives on the GPU ([`Self::set_crowd_state`]).
+    crowd_state: Option<DeviceCrowdState>,
+    /// The ring slot of the last frame submitted.
+    last_slot: usize,
 }
 
 impl Renderer {
@@ -160,6 +166,8 @@ impl Renderer {
             baked: BakedTable::new(ctx)?,
             cull_writer: CullInputWriter::default(),
             atlases: ImpostorAtlases::default(),
+            crowd_state: None,
+            last_slot: 0,
         })
     }
 
@@ -318,7 +326,11 @@ impl Renderer {
         // spent waiting for the slot is the GPU's, not the palettes').
         self.timeline.take_waited_ms();
         let start = Instant::now();
-        let fi = self.write_palettes(crowd, inputs)?;
+        let fi = if self.crowd_state.is_some() {
+            self.acquire_slot(crowd)?
+        } else {
+            self.write_palettes(crowd, inputs)?
+        };
         let palette_wait_ms = self.timeline.take_waited_ms();
         let palette_ms = (start.elapsed().as_secs_f64() * 1e3 - palette_wait_ms).max(0.0);
         // Usually already reached (the ring waited for the slot), but the ring hands a slot
@@ -334,6 +346,7 @@ impl Renderer {
             view: inputs.view_mode,
             readback: readback.is_some(),
             present: self.presentation == Presentation::Swapchain,
+            crowd_state: self.crowd_state.is_some(),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;
@@ -348,6 +361,63 @@ impl Renderer {
             wait_ms: palette_wait_ms + self.timeline.take_waited_ms(),
             gpu_ms: self.timings.last_ms(),
         })
+    }
+
+    /// Moves the crowd's state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
+    /// of the crowd about to be rendered) or back to the CPU (`None`). On the GPU, the
+    /// crowd-state pass advances every instance by the step [`Self::step_crowd_state`] gave
+    /// and writes its record; the crowd passed to [`Self::render`] is then read only for its
+    /// size, models, bounds and slot ranges, and its own clocks stand still.
+    ///
+    /// [`CrowdMotion::on_device`]: crate::scene::motion::CrowdMotion::on_device
+    pub fn set_crowd_state(&mut self, motion: Option<&DeviceMotion>) -> Result<(), GpuError> {
+        // Frames in flight may read the old tables.
+        self.wait_idle()?;
+        self.crowd_state = motion
+            .map(|m| DeviceCrowdState::upload(&self.ctx, m))
+            .transpose()?;
+        Ok(())
+    }
+
+    /// Whether the crowd's state lives on the GPU.
+    pub fn has_crowd_state(&self) -> bool {
+        self.crowd_state.is_some()
+    }
+
+    /// The step the next frame's crowd-state pass applies (from
+    /// [`CrowdMotion::advance_on_device`]); a frame given none moves nothing.
+    ///
+    /// [`CrowdMotion::advance_on_device`]: crate::scene::motion::CrowdMotion::advance_on_device
+    pub fn step_crowd_state(&mut self, step: DeviceStep) {
+        if let Some(state) = &mut self.crowd_state {
+            state.set_step(step);
+        }
+    }
+
+    /// The crowd's clocks as the GPU holds them, after every frame submitted (`None` while
+    /// the state lives on the CPU). For tests and diagnostics: it waits for the device.
+    pub fn read_crowd_clocks(&mut self) -> Result<Option<Vec<DeviceClock>>, GpuError> {
+        self.wait_idle()?;
+        self.crowd_state
+            .as_ref()
+            .map(DeviceCrowdState::read_clocks)
+            .transpose()
+    }
+
+    /// The instance records the last frame drew from, in slot order, whoever wrote them (the
+    /// CPU or the crowd-state pass). For tests and diagnostics: it waits for the device.
+    pub fn read_records(&mut self, count: usize) -> Result<Vec<InstanceRecord>, GpuError> {
+        self.wait_idle()?;
+        let count = count.min(self.ring.layout().instances);
+        let mut records = vec![InstanceRecord::default(); count];
+        read_buffer(
+            &self.ctx,
+            "reading instance records",
+            self.ring.region().buffer(),
+            self.ring.slot_offset(self.last_slot) as u64,
+            bytemuck::cast_slice_mut(&mut records),
+        )?;
+        Ok(records)
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after

@@ -55,6 +55,13 @@ impl ClipChangeLog {
         }
     }
 
+    /// `count` turns were given to a crowd whose state the GPU advances: counted as changes
+    /// (the GPU skips a turn that comes during a fade without telling), with no instance's
+    /// time between changes.
+    pub(crate) fn turns(&mut self, count: u64) {
+        self.changes += count;
+    }
+
     /// An instance's turn came while its fade was still under way.
     pub(crate) fn deferred(&mut self) {
         self.deferred += 1;

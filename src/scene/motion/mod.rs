@@ -27,10 +27,12 @@
 //! frame), `change_log` (what the schedule did, [`ClipChangeCounts`]), `route` (where a walker
 //! is after walking a distance along lanes or a ring), `paths` ([`WalkPaths`], the choice of
 //! route), `in_place` ([`ModelsInPlace`]), `walking` (each walker's distance and the speed its
-//! clips carry it at), `stepper` ([`CrowdMotion`], one frame of all of it).
+//! clips carry it at), `stepper` ([`CrowdMotion`], one frame of all of it), `on_device` (the same rules as tables
+//! the GPU advances: [`DeviceMotion`]).
 
 mod change_log;
 mod in_place;
+mod on_device;
 mod paths;
 mod route;
 mod schedule;
@@ -39,5 +41,9 @@ mod walking;
 
 pub use change_log::ClipChangeCounts;
 pub use in_place::{ModelsInPlace, play_models_in_place};
+pub use on_device::{
+    DeviceClip, DeviceClock, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NotOnDevice,
+    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP,
+};
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};

@@ -30,23 +30,83 @@ impl ClipChangeSchedule {
 
     /// The instances (of `n`) whose turn comes in a frame of `dt` seconds, passed to `each`.
     pub(crate) fn due(&mut self, n: usize, dt: f32, mut each: impl FnMut(usize)) {
+        let (first, changes) = self.take(n, dt);
+        let Some(order) = TurnOrder::new(n) else {
+            return;
+        };
+        for turn in first..first + changes {
+            each(order.instance(turn));
+        }
+    }
+
+    /// Gives out a frame of `dt` seconds' turns without naming their instances: the first
+    /// turn and how many (turns `first..first + count` go to [`TurnOrder::instance`]). The
+    /// GPU's copy of the crowd's state finds its own turns from these ([`TurnOrder::turn_of`]).
+    pub(crate) fn take(&mut self, n: usize, dt: f32) -> (u64, u64) {
         let positive = |x: f32| x.is_finite() && x > 0.0;
         if n == 0 || !positive(dt) || !positive(self.interval) {
-            return;
+            return (self.turn, 0);
         }
         self.balance += n as f64 * f64::from(dt) / f64::from(self.interval);
         let changes = self.balance.floor();
         self.balance -= changes;
-        let n64 = n as u64;
+        let first = self.turn;
+        self.turn += changes as u64;
+        (first, changes as u64)
+    }
+}
+
+/// Which instance each turn goes to in a crowd of `n`: turn `t` to `(t mod n) * stride mod
+/// n`, for a stride that shares no factor with `n` (so a round of `n` turns visits everyone
+/// once), and back: an instance's own turn within the round.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnOrder {
+    n: u64,
+    stride: u64,
+    /// The stride's inverse modulo `n`.
+    inverse: u64,
+}
+
+impl TurnOrder {
+    /// The order for a crowd of `n` (`None` for none).
+    pub(crate) fn new(n: usize) -> Option<Self> {
+        let n = n as u64;
+        if n == 0 {
+            return None;
+        }
         let stride = STRIDES
             .into_iter()
-            .find(|&s| gcd(s % n64, n64) == 1)
-            .unwrap_or(1);
-        for _ in 0..changes as u64 {
-            each(((self.turn % n64) * (stride % n64) % n64) as usize);
-            self.turn += 1;
-        }
+            .find(|&s| gcd(s % n, n) == 1)
+            .unwrap_or(1)
+            % n;
+        Some(Self {
+            n,
+            stride,
+            inverse: inverse_mod(stride, n),
+        })
     }
+
+    /// The instance turn `turn` goes to.
+    pub(crate) fn instance(&self, turn: u64) -> usize {
+        ((turn % self.n) * self.stride % self.n) as usize
+    }
+
+    /// Instance `i`'s place in the round: the turns `k` with `k mod n` equal to it are its.
+    pub(crate) fn turn_of(&self, i: usize) -> u32 {
+        ((i as u64 % self.n) * self.inverse % self.n) as u32
+    }
+}
+
+/// `a`'s inverse modulo `n`, for `a` prime to `n` (extended Euclid; 0 when `n` is 1).
+fn inverse_mod(a: u64, n: u64) -> u64 {
+    let (mut r0, mut r1) = (n as i128, a as i128);
+    let (mut t0, mut t1) = (0i128, 1i128);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (t0, t1) = (t1, t0 - q * t1);
+    }
+    t0.rem_euclid(n as i128) as u64
 }
 
 fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -91,6 +151,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_instance_finds_its_own_turns() {
+        for n in [1, 2, 3, 16, 1000, 7_919, 104_729, 209_458] {
+            let order = TurnOrder::new(n).expect("a crowd");
+            let mut seen = vec![false; n];
+            for turn in 0..n as u64 {
+                let i = order.instance(turn + 5 * n as u64);
+                assert!(!seen[i], "crowd of {n}: {i} twice in a round");
+                seen[i] = true;
+                assert_eq!(u64::from(order.turn_of(i)), turn, "crowd of {n}");
+            }
+        }
+        assert!(TurnOrder::new(0).is_none());
     }
 
     #[test]

@@ -24,10 +24,10 @@ pub const CLIP_FADE: f32 = 0.3;
 /// Made once for the crowd a layout spawned, then [`CrowdMotion::advance`] once a frame,
 /// before the frame's palettes are written.
 pub struct CrowdMotion {
-    schedule: ClipChangeSchedule,
-    log: ClipChangeLog,
+    pub(super) schedule: ClipChangeSchedule,
+    pub(super) log: ClipChangeLog,
     /// `None` when everyone treads in place.
-    walking: Option<Walking>,
+    pub(super) walking: Option<Walking>,
 }
 
 impl CrowdMotion {

@@ -89,6 +89,23 @@ impl Walking {
     }
 }
 
+impl Walking {
+    /// The route every walker follows.
+    pub(crate) fn route(&self) -> Route {
+        self.route
+    }
+
+    /// Model `model`'s clip `clip`'s forward speed, world units per second.
+    pub(crate) fn clip_speed(&self, model: usize, clip: usize) -> f32 {
+        speed_of(&self.speeds, model, clip)
+    }
+
+    /// Walker `i`'s start and how far it has walked (`None` past those placed).
+    pub(crate) fn walker(&self, i: usize) -> Option<(Mat3x4, f32)> {
+        self.walkers.get(i).map(|w| (w.start, w.distance))
+    }
+}
+
 /// The forward speed of each of `model`'s clips, in world units per second at `scale`: the
 /// root's travel for a clip in `motions`, the planted feet's stride otherwise.
 fn clip_speeds(model: &Arc<SkinnedModel>, motions: &[RootMotion], scale: f32) -> Vec<f32> {

@@ -1,0 +1,255 @@
+#version 460
+// The crowd's state advanced on the GPU, one invocation per instance, by the rules the CPU
+// applies in src/scene/motion (CrowdMotion::advance) and src/anim/instance.rs
+// (SkinnedModelInstance::advance), in their order: the clip change the schedule's turn
+// brings, the walker's step along its route at its clips' speed, the clocks (loops, clamps,
+// the cross-fade's end). Then the instance's record for the frame, read by culling and the
+// draws as if the CPU had written it: its place, its baked frames, its clip's bounds.
+//
+// Keep the structs in step with src/scene/motion/on_device.rs. Float operations that the CPU
+// rounds one at a time are `precise` here, so the compiler does not fuse them: the clocks
+// then come out bit for bit as the CPU's (additions and multiplications round correctly in
+// Vulkan); only divisions and the rings' trigonometry differ by an ulp or so.
+#include "record.glsl"
+
+layout(local_size_x = CROWD_STATE_GROUP) in;
+
+struct Walker {
+    vec4 start[3];  // where the layout put it (rows of a column-vector affine matrix)
+    uint turn;      // its place in the clip-change schedule's round
+    uint slot;      // its record's index
+    uint model;
+    uint flags;     // CROWD_WALKER_CLAMP
+};
+
+struct Clock {
+    uint clips;          // clip playing (low 16), clip faded from (high 16)
+    float time;
+    float from_time;
+    float fade_elapsed;
+    float fade_duration; // 0: not fading
+    float speed;
+    float distance;      // walked along the route
+    uint pad;
+};
+
+struct Model {
+    uint first_clip;
+    uint clips;
+    uint joints;
+    uint pad;
+};
+
+struct Clip {
+    float duration;
+    float walk_speed;
+    uint baked_base;
+    uint baked_frames;
+    uint bound;
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+layout(std430, set = 0, binding = 0) writeonly buffer Records {
+    InstanceRecord records[];
+};
+
+layout(std430, set = 0, binding = 1) readonly buffer Walkers {
+    Walker walkers[];
+};
+
+layout(std430, set = 0, binding = 2) buffer Clocks {
+    Clock clocks[];
+};
+
+layout(std430, set = 0, binding = 3) readonly buffer Models {
+    Model models[];
+};
+
+layout(std430, set = 0, binding = 4) readonly buffer Clips {
+    Clip clips[];
+};
+
+layout(push_constant) uniform Step {
+    float dt;
+    uint count;
+    uint turn;      // the frame's first turn, modulo count
+    uint changes;   // turns this frame
+    float fade;     // a clip change's cross-fade, seconds
+    uint route;     // 0 in place, CROWD_ROUTE_LANES, CROWD_ROUTE_RINGS
+    float route_a;  // lanes: front; rings: smallest radius walked
+    float route_b;  // lanes: depth
+} step;
+
+// Rust's f32::rem_euclid for d > 0: exact, as the CPU's, where one wrap is enough (a frame's
+// step past either end); within a rounding where more are.
+float rem_euclid(float t, float d) {
+    precise float r;
+    if (t >= d && t < 2.0 * d) {
+        r = t - d;
+    } else if (t < 0.0 && t >= -d) {
+        r = t + d;
+    } else {
+        r = t - d * floor(t / d);
+        if (r < 0.0) {
+            r = r + d;
+        }
+        if (r >= d) {
+            r = r - d;
+        }
+    }
+    return r;
+}
+
+// The time `t` on clip `clip` (an index into the clip table) brought into the clip: wrapped
+// when looping, clamped otherwise; 0 for a clip of no length or a time that is not finite.
+float settle(uint clip, float t, bool clamped) {
+    float d = clips[clip].duration;
+    if (!(d > 0.0) || isinf(t) || isnan(t)) {
+        return 0.0;
+    }
+    if (clamped) {
+        return clamp(t, 0.0, d);
+    }
+    if (t >= 0.0 && t < d) {
+        return t;
+    }
+    return rem_euclid(t, d);
+}
+
+// The baked frame before time `t` and the next one's weight, as the skinning shaders
+// interpolate them (src/anim/bake.rs, BakedClip::frame_at, within a rounding).
+void baked_frame(Clip k, float t, out uint frame, out float weight) {
+    uint n = k.baked_frames - 1u;
+    if (!(k.duration > 0.0) || n == 0u) {
+        frame = 0u;
+        weight = 0.0;
+        return;
+    }
+    float clamped = t > 0.0 ? min(t, k.duration) : 0.0;
+    float x = clamped / k.duration * float(n);
+    float f = min(floor(x), float(n - 1u));
+    frame = uint(f);
+    weight = clamp(x - f, 0.0, 1.0);
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= step.count) {
+        return;
+    }
+    Walker w = walkers[i];
+    Clock c = clocks[i];
+    Model m = models[w.model];
+    bool clamped = (w.flags & CROWD_WALKER_CLAMP) != 0u;
+    uint clip = c.clips & 0xffffu;
+    uint from = c.clips >> 16;
+
+    // 1. The schedule's turn: a cross-fade to the model's next clip, unless a fade is still
+    // under way (the CPU defers that turn too).
+    bool due = (w.turn + step.count - step.turn) % step.count < step.changes;
+    if (due && m.clips >= 2u && !(c.fade_duration > 0.0)) {
+        uint next = (clip + 1u) % m.clips;
+        if (step.fade > 0.0) {
+            from = clip;
+            c.from_time = c.time;
+            c.fade_elapsed = 0.0;
+            c.fade_duration = step.fade;
+        }
+        clip = next;
+        c.time = c.speed >= 0.0 ? 0.0 : clips[m.first_clip + next].duration;
+    }
+
+    // 2. The walker's step, at the speed of the clips it shows (blended through a fade).
+    if (step.route != 0u) {
+        float now_speed = clips[m.first_clip + clip].walk_speed;
+        precise float speed = now_speed;
+        if (c.fade_duration > 0.0) {
+            float weight = clamp(c.fade_elapsed / c.fade_duration, 0.0, 1.0);
+            speed = (1.0 - weight) * clips[m.first_clip + from].walk_speed + weight * now_speed;
+        }
+        speed = speed * c.speed;
+        if (speed != 0.0) {
+            precise float walked = c.distance + speed * step.dt;
+            c.distance = walked;
+        }
+    }
+
+    // 3. The clocks: the fade's, then the faded-from clip's, then the clip playing.
+    if (step.dt > 0.0 && !isinf(step.dt)) {
+        precise float advance = step.dt * c.speed;
+        if (c.fade_duration > 0.0) {
+            precise float elapsed = c.fade_elapsed + step.dt;
+            c.fade_elapsed = elapsed;
+            if (c.fade_elapsed >= c.fade_duration) {
+                c.fade_elapsed = 0.0;
+                c.fade_duration = 0.0;
+            }
+        }
+        if (c.fade_duration > 0.0) {
+            precise float t = c.from_time + advance;
+            c.from_time = settle(m.first_clip + from, t, clamped);
+        } else {
+            from = clip;
+            c.from_time = 0.0;
+        }
+        precise float t = c.time + advance;
+        c.time = settle(m.first_clip + clip, t, clamped);
+    }
+    c.clips = clip | (from << 16);
+    clocks[i] = c;
+
+    // 4. Where it stands: its start moved along the route (turned to face along a ring).
+    vec4 rows[3] = w.start;
+    vec3 origin = vec3(w.start[0].w, w.start[1].w, w.start[2].w);
+    if (step.route == CROWD_ROUTE_LANES && c.distance != 0.0) {
+        float depth = max(step.route_b, 1.17549435e-38);
+        precise float along = origin.z + c.distance - step.route_a;
+        precise float z = step.route_a + rem_euclid(along, depth);
+        rows[2].w = z;
+    } else if (step.route == CROWD_ROUTE_RINGS && c.distance != 0.0) {
+        float radius = length(origin.xz);
+        if (radius >= step.route_a) {
+            float angle = atan(origin.z, origin.x) - c.distance / radius;
+            // Within one turn before the trigonometry: GPUs' sine and cosine are accurate
+            // near zero only.
+            angle -= 6.28318530718 * floor(angle / 6.28318530718);
+            float cs = cos(angle);
+            float sn = sin(angle);
+            // Facing along the circle: +Z turned to the tangent (sin, -cos), a turn whose
+            // cosine is -cos(angle) and sine sin(angle).
+            vec3 l0 = w.start[0].xyz;
+            vec3 l2 = w.start[2].xyz;
+            rows[0] = vec4(-cs * l0 + sn * l2, radius * cs);
+            rows[1].w = origin.y;
+            rows[2] = vec4(-sn * l0 - cs * l2, radius * sn);
+        }
+    }
+
+    // 5. The record, reading the baked frames of both clips of a fade.
+    Clip now_clip = clips[m.first_clip + clip];
+    Clip from_clip = clips[m.first_clip + from];
+    float phase = now_clip.duration > 0.0 ? clamp(c.time / now_clip.duration, 0.0, 1.0) : 0.0;
+    InstanceRecord r;
+    r.world = rows;
+    r.joints = (m.joints & RECORD_JOINTS_MASK)
+        | (uint(floor(phase * 65535.0 + 0.5)) << RECORD_PHASE_SHIFT);
+    r.model_flags = (w.model & RECORD_MODEL_MASK) | RECORD_BAKED;
+    r.bounds = now_clip.bound | (from_clip.bound << 16);
+    uint frame;
+    float weight;
+    baked_frame(now_clip, c.time, frame, weight);
+    r.palette_base = now_clip.baked_base + frame * m.joints;
+    r.frame_weight = weight;
+    r.fade_base = 0u;
+    r.fade_frame_weight = 0.0;
+    r.fade = 0.0;
+    if (c.fade_duration > 0.0) {
+        baked_frame(from_clip, c.from_time, frame, weight);
+        r.fade_base = from_clip.baked_base + frame * m.joints;
+        r.fade_frame_weight = weight;
+        r.fade = 1.0 - clamp(c.fade_elapsed / c.fade_duration, 0.0, 1.0);
+    }
+    records[w.slot] = r;
+}

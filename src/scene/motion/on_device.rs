@@ -1,0 +1,322 @@
+//! The crowd's motion as the GPU advances it: the same rules as [`CrowdMotion::advance`]
+//! (clip changes on the schedule's turns, walkers along their route at their clips' speed,
+//! clocks, loops and cross-fades), packed into tables a compute pass reads
+//! (`shaders/crowd_state.comp`), so that a frame's CPU work does not grow with the crowd.
+//!
+//! Made once from a crowd and its motion ([`CrowdMotion::on_device`]): per instance what
+//! stays ([`DeviceWalker`]: where the layout put it, its turn in the schedule's round, its
+//! record's place) and what the GPU advances every frame ([`DeviceClock`]); per model and clip
+//! what the rules read ([`DeviceModel`], [`DeviceClip`]). Each frame the CPU only hands out
+//! the schedule's turns ([`CrowdMotion::advance_on_device`], a few numbers: [`DeviceStep`]).
+//! Knows nothing of Vulkan; the renderer uploads the tables and runs the pass.
+//!
+//! What the device copy does not do: clip queues (an instance with clips queued is refused),
+//! and exact palettes: every record it writes reads the baked frames, so every clip must be
+//! baked. The CPU path ([`CrowdMotion::advance`], [`Crowd::update`]) stays the reference the
+//! GPU's state is tested against.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::route::Route;
+use super::schedule::TurnOrder;
+use super::stepper::{CLIP_FADE, CrowdMotion};
+use crate::anim::{Mat3x4, Playback};
+use crate::crowd::{Crowd, RECORD_JOINTS_MASK, RECORD_MODEL_MASK};
+
+/// [`DeviceWalker::flags`]: the instance's playback clamps at the clip's ends (else loops).
+pub const WALKER_CLAMP: u32 = 1;
+
+/// [`DeviceStep::route`]: nobody walks.
+pub const ROUTE_IN_PLACE: u32 = 0;
+/// [`DeviceStep::route`]: straight lanes along +Z (`route_a`: front, `route_b`: depth).
+pub const ROUTE_LANES: u32 = 1;
+/// [`DeviceStep::route`]: rings about the origin (`route_a`: the smallest radius walked).
+pub const ROUTE_RINGS: u32 = 2;
+
+/// Per instance, what stays while the crowd moves (64 bytes, std430; `shaders/crowd_state.comp`
+/// mirrors it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceWalker {
+    /// Where the layout put it (a walker's route starts there).
+    pub start: Mat3x4,
+    /// Its place in the clip-change schedule's round ([`DeviceStep::turn`]).
+    pub turn: u32,
+    /// Its record's index in the ring slot (slot order: grouped by model, spawn order within).
+    pub slot: u32,
+    /// Its model's index.
+    pub model: u32,
+    /// [`WALKER_CLAMP`].
+    pub flags: u32,
+}
+
+/// Per instance, what the GPU advances every frame (32 bytes, std430): a
+/// [`SkinnedModelInstance`](crate::anim::SkinnedModelInstance)'s clock without its queue, and
+/// how far it has walked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceClock {
+    /// The clip playing (low 16 bits) and the clip faded from (high 16; the same when not
+    /// fading).
+    pub clips: u32,
+    /// Seconds into the clip playing.
+    pub time: f32,
+    /// Seconds into the clip faded from.
+    pub from_time: f32,
+    /// Seconds of the fade gone.
+    pub fade_elapsed: f32,
+    /// The fade's length, seconds; 0 when not fading.
+    pub fade_duration: f32,
+    /// Playback rate.
+    pub speed: f32,
+    /// How far along its route it has walked, world units.
+    pub distance: f32,
+    /// Unused (std430 alignment of the array's elements is 4; kept at 32 bytes for a round
+    /// stride).
+    pub pad: u32,
+}
+
+impl DeviceClock {
+    /// The clip playing.
+    pub fn clip(&self) -> usize {
+        (self.clips & 0xffff) as usize
+    }
+
+    /// The clip faded from and the incoming clip's weight, during a fade.
+    pub fn fade(&self) -> Option<(usize, f32)> {
+        (self.fade_duration > 0.0).then(|| {
+            (
+                (self.clips >> 16) as usize,
+                (self.fade_elapsed / self.fade_duration).clamp(0.0, 1.0),
+            )
+        })
+    }
+}
+
+/// Per model (16 bytes): where its clips are in the clip table, and its palette's length.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceModel {
+    /// Its first clip's index in the clip table.
+    pub first_clip: u32,
+    /// Its clips.
+    pub clips: u32,
+    /// Palette matrices per pose.
+    pub joints: u32,
+    /// Unused.
+    pub pad: u32,
+}
+
+/// Per model clip (32 bytes): what the rules and the record read of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceClip {
+    /// Seconds.
+    pub duration: f32,
+    /// How fast it carries a walker forward, world units per second at playback rate 1 (0:
+    /// it does not walk).
+    pub walk_speed: f32,
+    /// Its baked frames' first matrix in the baked table.
+    pub baked_base: u32,
+    /// Its baked frames (at least 2).
+    pub baked_frames: u32,
+    /// Its index among the model's clip bounds ([`InstanceRecord::bounds`]).
+    ///
+    /// [`InstanceRecord::bounds`]: crate::crowd::InstanceRecord::bounds
+    pub bound: u32,
+    /// Unused.
+    pub pad: [u32; 3],
+}
+
+/// One frame's step (32 bytes, the pass's push constants).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceStep {
+    /// Seconds.
+    pub dt: f32,
+    /// Instances.
+    pub count: u32,
+    /// The frame's first turn, modulo the crowd's size: instance `i` changes clip when
+    /// `(walker.turn - turn) mod count < changes`.
+    pub turn: u32,
+    /// Turns this frame (at most the crowd's size: more would give someone two).
+    pub changes: u32,
+    /// A clip change's cross-fade, seconds.
+    pub fade: f32,
+    /// [`ROUTE_IN_PLACE`], [`ROUTE_LANES`] or [`ROUTE_RINGS`].
+    pub route: u32,
+    /// Lanes: the front (world z). Rings: the smallest radius walked.
+    pub route_a: f32,
+    /// Lanes: the depth.
+    pub route_b: f32,
+}
+
+/// The tables the GPU's copy of a crowd's motion starts from; see the module documentation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeviceMotion {
+    /// Per instance, by spawn index.
+    pub walkers: Vec<DeviceWalker>,
+    /// Per instance, by spawn index: the clocks as they stand.
+    pub clocks: Vec<DeviceClock>,
+    /// Per model.
+    pub models: Vec<DeviceModel>,
+    /// Per model clip, model after model.
+    pub clips: Vec<DeviceClip>,
+}
+
+/// Why a crowd's motion cannot move to the GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotOnDevice(pub String);
+
+impl std::fmt::Display for NotOnDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the crowd's state cannot move to the GPU: {}", self.0)
+    }
+}
+
+impl std::error::Error for NotOnDevice {}
+
+impl CrowdMotion {
+    /// The tables the GPU advances `crowd` from, as it stands now (spawned, baked, clocks
+    /// where they are). Refused for a crowd with a clip that is not baked, an instance with
+    /// clips queued, a model of more than 65,535 clips or joints, or more models than a
+    /// record can name.
+    pub fn on_device(&self, crowd: &Crowd) -> Result<DeviceMotion, NotOnDevice> {
+        let n = crowd.len();
+        let refuse = |why: String| Err(NotOnDevice(why));
+        if crowd.models().len() > RECORD_MODEL_MASK as usize + 1 {
+            return refuse(format!("{} models", crowd.models().len()));
+        }
+        let mut models = Vec::with_capacity(crowd.models().len());
+        let mut clips = Vec::new();
+        // Records in slot order: each model's instances together, models in order (the
+        // ranges the crowd's own slot order gives them), spawn order within a model.
+        let mut per_model = vec![0u32; crowd.models().len()];
+        for i in 0..n {
+            per_model[crowd.model_of(i).0 as usize] += 1;
+        }
+        let mut first_slot = Vec::with_capacity(crowd.models().len());
+        let mut slot = 0u32;
+        for (m, model) in crowd.models().iter().enumerate() {
+            let id = crate::crowd::ModelId(m as u32);
+            if model.clips().len() > 0xffff || model.joint_count() > RECORD_JOINTS_MASK as usize {
+                return refuse(format!(
+                    "{}: {} clips and {} joints (65,535 at most)",
+                    crate::text::printable(model.name()),
+                    model.clips().len(),
+                    model.joint_count()
+                ));
+            }
+            let bounds = crowd.bounds_range(id);
+            models.push(DeviceModel {
+                first_clip: clips.len() as u32,
+                clips: model.clips().len() as u32,
+                joints: model.joint_count() as u32,
+                pad: 0,
+            });
+            for (c, clip) in model.clips().iter().enumerate() {
+                // As the crowd numbers bounds: one per clip, or a single union for all.
+                let bound = if bounds.len() == 1 { 0 } else { c as u32 };
+                let Some(entry) = crowd.baked().entry(bounds.start + bound as usize) else {
+                    return refuse(format!(
+                        "{}'s clip {} is not baked",
+                        crate::text::printable(model.name()),
+                        crate::text::printable(clip.name())
+                    ));
+                };
+                clips.push(DeviceClip {
+                    duration: clip.duration(),
+                    walk_speed: self.walk_speed(m, c),
+                    baked_base: entry.base,
+                    baked_frames: entry.clip.frames(),
+                    bound,
+                    pad: [0; 3],
+                });
+            }
+            first_slot.push(slot);
+            slot += per_model[m];
+        }
+        let order = TurnOrder::new(n);
+        let mut next_slot = first_slot;
+        let mut walkers = Vec::with_capacity(n);
+        let mut clocks = Vec::with_capacity(n);
+        for i in 0..n {
+            let inst = crowd.instance(i);
+            if inst.queue().next().is_some() {
+                return refuse(format!("instance {i} has clips queued"));
+            }
+            let model = crowd.model_of(i).0;
+            let slot = &mut next_slot[model as usize];
+            let (start, distance) = self.walker_start(i).unwrap_or((*crowd.world(i), 0.0));
+            walkers.push(DeviceWalker {
+                start,
+                turn: order.map_or(0, |o| o.turn_of(i)),
+                slot: *slot,
+                model,
+                flags: if inst.playback() == Playback::Clamp {
+                    WALKER_CLAMP
+                } else {
+                    0
+                },
+            });
+            *slot += 1;
+            let (from, from_time) = inst.fade_source().unwrap_or((inst.clip(), 0.0));
+            let (fade_elapsed, fade_duration) = inst.fade_progress().unwrap_or((0.0, 0.0));
+            clocks.push(DeviceClock {
+                clips: inst.clip() as u32 | (from as u32) << 16,
+                time: inst.time(),
+                from_time,
+                fade_elapsed,
+                fade_duration,
+                speed: inst.speed(),
+                distance,
+                pad: 0,
+            });
+        }
+        Ok(DeviceMotion {
+            walkers,
+            clocks,
+            models,
+            clips,
+        })
+    }
+
+    /// Moves the schedule on by a frame of `dt` seconds for a crowd of `n` whose state the
+    /// GPU advances, and returns the frame's step for it: the CPU visits no instance. The
+    /// clip-change counts then count turns given ([`ClipChangeCounts::changes`]); a turn the
+    /// GPU skips because a fade is still under way is not seen here.
+    ///
+    /// [`ClipChangeCounts::changes`]: super::ClipChangeCounts::changes
+    pub fn advance_on_device(&mut self, n: usize, dt: f32) -> DeviceStep {
+        self.log.tick(dt);
+        let (first, changes) = self.schedule.take(n, dt);
+        self.log.turns(changes);
+        let (route, route_a, route_b) = match self.walking.as_ref().map(|w| w.route()) {
+            None => (ROUTE_IN_PLACE, 0.0, 0.0),
+            Some(Route::Lanes { front, depth }) => (ROUTE_LANES, front, depth),
+            Some(Route::Rings { min_radius }) => (ROUTE_RINGS, min_radius, 0.0),
+        };
+        DeviceStep {
+            dt,
+            count: n as u32,
+            turn: if n == 0 { 0 } else { (first % n as u64) as u32 },
+            changes: changes.min(n as u64) as u32,
+            fade: CLIP_FADE,
+            route,
+            route_a,
+            route_b,
+        }
+    }
+
+    /// Model `model`'s clip `clip`'s walking speed (0 in place).
+    fn walk_speed(&self, model: usize, clip: usize) -> f32 {
+        self.walking
+            .as_ref()
+            .map_or(0.0, |w| w.clip_speed(model, clip))
+    }
+
+    /// Walker `i`'s start and distance walked (`None` in place).
+    fn walker_start(&self, i: usize) -> Option<(Mat3x4, f32)> {
+        self.walking.as_ref().and_then(|w| w.walker(i))
+    }
+}
