@@ -101,7 +101,8 @@ impl RegionAllocator for DeviceRingAllocator {
             &self.ctx,
             &format!("palette ring {}", self.made),
             bytes as u64,
-            vk::BufferUsageFlags::STORAGE_BUFFER,
+            // A copy source too: tests and diagnostics read a frame's records back.
+            vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC,
             MemoryLocation::CpuToGpu,
             REGION_ALIGN as u64,
         )
