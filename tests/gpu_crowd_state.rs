@@ -99,9 +99,8 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
             .expect("on the GPU");
         let records: Vec<InstanceRecord> = r.renderer().read_records(INSTANCES).expect("records");
         assert_eq!(clocks.len(), INSTANCES);
-        for i in 0..INSTANCES {
+        for (i, clock) in clocks.iter().enumerate() {
             let inst = cpu.instance(i);
-            let clock = &clocks[i];
             let at = format!("{paths:?}, frame {frame}, instance {i}");
             assert_eq!(clock.clip(), inst.clip(), "{at}: clip");
             match (clock.fade(), inst.fade_source(), inst.fade_weight()) {
