@@ -4,7 +4,10 @@
 // (SkinnedModelInstance::advance), in their order: the clip change the schedule's turn
 // brings, the walker's step along its route at its clips' speed, the clocks (loops, clamps,
 // the cross-fade's end). Then the instance's record for the frame, read by culling and the
-// draws as if the CPU had written it: its place, its baked frames, its clip's bounds.
+// draws as if the CPU had written it: its place, its baked frames, its clip's bounds. And,
+// when its baked frames' error could show from the camera (the CPU's rule, AnimationView::
+// needs_exact), it is listed for the CPU, which evaluates its exact palettes for a later
+// frame (shaders/crowd_state_exact.comp then points its record at them).
 //
 // Keep the structs in step with src/scene/motion/on_device.rs. Float operations that the CPU
 // rounds one at a time are `precise` here, so the compiler does not fuse them: the clocks
@@ -46,9 +49,22 @@ struct Clip {
     uint baked_base;
     uint baked_frames;
     uint bound;
+    float baked_error;  // model units
+    uint times_base;    // its frames' times in FrameTimes
+    uint pad0;
+    vec4 sphere;        // model space: centre, radius
+};
+
+struct NearInstance {
+    uint instance;
+    uint slot;
+    uint model;
+    uint turn;
+    uint flags;
     uint pad0;
     uint pad1;
     uint pad2;
+    Clock clock;
 };
 
 layout(std430, set = 0, binding = 0) writeonly buffer Records {
@@ -71,6 +87,31 @@ layout(std430, set = 0, binding = 4) readonly buffer Clips {
     Clip clips[];
 };
 
+// Every clip's baked frames' times (BakedClip::time_of), clip after clip.
+layout(std430, set = 0, binding = 7) readonly buffer FrameTimes {
+    float frame_times[];
+};
+
+// The camera, as the culling inputs give it (the start of shaders/cull.glsl's CullFrame).
+layout(std430, set = 0, binding = 5) readonly buffer CullFrame {
+    vec4 camera_planes[6]; // n.xyz, d: n . p + d >= 0 inside
+    vec4 light_planes[6];
+    vec4 eye;              // xyz: the eye; w: pixels per world unit one unit in front of it
+    vec4 light;
+    vec4 lod;              // y: the nearest distance sizes are computed at
+    uvec4 counts;
+    vec4 shadow;           // z: the pixels of error baked frames may show
+} view;
+
+// The instances that need exact palettes, for the CPU (read after the frame).
+layout(std430, set = 0, binding = 6) buffer NearList {
+    uint near_count;
+    uint near_pad0;
+    uint near_pad1;
+    uint near_pad2;
+    NearInstance near[];
+};
+
 layout(push_constant) uniform Step {
     float dt;
     uint count;
@@ -80,6 +121,10 @@ layout(push_constant) uniform Step {
     uint route;     // 0 in place, CROWD_ROUTE_LANES, CROWD_ROUTE_RINGS
     float route_a;  // lanes: front; rings: smallest radius walked
     float route_b;  // lanes: depth
+    uint near_capacity; // 0: nobody is listed
+    uint step_pad0;
+    uint step_pad1;
+    uint step_pad2;
 } step;
 
 // Rust's f32::rem_euclid for d > 0: exact, as the CPU's, where one wrap is enough (a frame's
@@ -118,20 +163,63 @@ float settle(uint clip, float t, bool clamped) {
     return rem_euclid(t, d);
 }
 
-// The baked frame before time `t` and the next one's weight, as the skinning shaders
-// interpolate them (src/anim/bake.rs, BakedClip::frame_at, within a rounding).
+// The baked frame before time `t` and the next one's weight, found on the frames' own times
+// as the CPU finds them (src/anim/bake.rs, BakedClip::frame_at): the same frame, and the
+// same weight where the division rounds correctly.
 void baked_frame(Clip k, float t, out uint frame, out float weight) {
     uint n = k.baked_frames - 1u;
+    frame = 0u;
+    weight = 0.0;
     if (!(k.duration > 0.0) || n == 0u) {
-        frame = 0u;
-        weight = 0.0;
         return;
     }
     float clamped = t > 0.0 ? min(t, k.duration) : 0.0;
-    float x = clamped / k.duration * float(n);
-    float f = min(floor(x), float(n - 1u));
-    frame = uint(f);
-    weight = clamp(x - f, 0.0, 1.0);
+    uint f = min(uint(clamped * (float(n) / k.duration)), n - 1u);
+    // An estimate: settled on the frames' times (a step or two; bounded all the same).
+    for (uint s = 0u; s <= n && f > 0u && clamped < frame_times[k.times_base + f]; ++s) {
+        f -= 1u;
+    }
+    for (uint s = 0u; s <= n && f + 1u < n && clamped >= frame_times[k.times_base + f + 1u]; ++s) {
+        f += 1u;
+    }
+    float t0 = frame_times[k.times_base + f];
+    float t1 = frame_times[k.times_base + f + 1u];
+    frame = f;
+    if (t1 > t0) {
+        precise float along = clamped - t0;
+        precise float span = t1 - t0;
+        weight = clamp(along / span, 0.0, 1.0);
+    }
+}
+
+// The largest stretch of a transform's linear part (src/crowd/visibility.rs, max_scale).
+float max_scale(vec4 rows[3]) {
+    vec3 c0 = vec3(rows[0].x, rows[1].x, rows[2].x);
+    vec3 c1 = vec3(rows[0].y, rows[1].y, rows[2].y);
+    vec3 c2 = vec3(rows[0].z, rows[1].z, rows[2].z);
+    return max(length(c0), max(length(c1), length(c2)));
+}
+
+// Whether an instance in the world-space sphere (centre, radius) whose baked frames may put a
+// vertex `error` world units off needs exact palettes: the error could cover more than the
+// allowed pixels where the sphere is nearest the eye, and the sphere may be in view
+// (AnimationView::needs_exact).
+bool needs_exact(vec3 centre, float radius, float error) {
+    if (!(view.shadow.z > 0.0)) {
+        return false;
+    }
+    float reach = error * view.eye.w / view.shadow.z;
+    float within = radius + reach;
+    vec3 d = view.eye.xyz - centre;
+    if (!(reach > view.lod.y) || !(dot(d, d) < within * within)) {
+        return false;
+    }
+    for (int p = 0; p < 6; ++p) {
+        if (dot(view.camera_planes[p].xyz, centre) + view.camera_planes[p].w < -radius) {
+            return false;
+        }
+    }
+    return true;
 }
 
 void main() {
@@ -207,7 +295,11 @@ void main() {
         float depth = max(step.route_b, 1.17549435e-38);
         precise float along = origin.z + c.distance - step.route_a;
         precise float z = step.route_a + rem_euclid(along, depth);
-        rows[2].w = z;
+        // As the CPU composes it (back to the origin, then out to the new place), rounding
+        // for rounding.
+        precise float shift = z - origin.z;
+        precise float placed = origin.z + shift;
+        rows[2].w = placed;
     } else if (step.route == CROWD_ROUTE_RINGS && c.distance != 0.0) {
         float radius = length(origin.xz);
         if (radius >= step.route_a) {
@@ -252,4 +344,42 @@ void main() {
         r.fade = 1.0 - clamp(c.fade_elapsed / c.fade_duration, 0.0, 1.0);
     }
     records[w.slot] = r;
+
+    // 6. Near enough for the baked frames' error to show: listed for exact palettes. A fade
+    // is tested against a sphere holding both clips' spheres, and the larger error.
+    if (step.near_capacity > 0u) {
+        float scale = max_scale(rows);
+        vec3 a = (vec4(now_clip.sphere.xyz, 1.0) * mat3x4(rows[0], rows[1], rows[2]));
+        float ra = now_clip.sphere.w * scale;
+        float error = now_clip.baked_error;
+        if (from != clip) {
+            vec3 b = (vec4(from_clip.sphere.xyz, 1.0) * mat3x4(rows[0], rows[1], rows[2]));
+            float rb = from_clip.sphere.w * scale;
+            float apart = distance(a, b);
+            float r2 = 0.5 * (apart + ra + rb);
+            if (r2 > ra && r2 > rb && apart > 0.0) {
+                a = a + (b - a) * ((r2 - ra) / apart);
+                ra = r2;
+            } else {
+                ra = max(ra, rb);
+            }
+            error = max(error, from_clip.baked_error);
+        }
+        if (needs_exact(a, ra, error * scale)) {
+            uint k = atomicAdd(near_count, 1u);
+            if (k < step.near_capacity) {
+                NearInstance e;
+                e.instance = i;
+                e.slot = w.slot;
+                e.model = w.model;
+                e.turn = w.turn;
+                e.flags = w.flags;
+                e.pad0 = 0u;
+                e.pad1 = 0u;
+                e.pad2 = 0u;
+                e.clock = c;
+                near[k] = e;
+            }
+        }
+    }
 }

@@ -31,7 +31,8 @@ layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
                            // times the error a shadow's level may have
     uvec4 counts;          // x: instances; y: models; z: CULL_* flags; w: most subsets of a model
     vec4 shadow;           // x: a shadow-map texel's size in world units; y: the texels of
-                           // error a shadow's level may have
+                           // error a shadow's level may have; z: the pixels of error baked
+                           // frames may show (shaders/crowd_state.comp reads it)
     mat4 view_proj;        // world -> the camera's clip space
     vec4 occlusion;        // x: projected radius (pixels) from which an instance is drawn
                            // first, as an occluder; y: pixels per occlusion texel; zw: the

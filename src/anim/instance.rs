@@ -70,6 +70,35 @@ impl SkinnedModelInstance {
         }
     }
 
+    /// An instance whose clock was kept elsewhere (the crowd's state on the GPU): playing
+    /// `clip` at `time` at rate `speed`, and, with `fade`, cross-fading from clip `fade.0`
+    /// (at its time `fade.1`) with `fade.2` of `fade.3` seconds gone. Nothing queued.
+    pub fn restored(
+        model: Arc<SkinnedModel>,
+        clip: usize,
+        time: f32,
+        speed: f32,
+        playback: Playback,
+        fade: Option<(usize, f32, f32, f32)>,
+    ) -> Result<Self, AnimError> {
+        let mut inst = Self::new(model);
+        inst.check_clip(clip)?;
+        inst.clip = clip;
+        inst.playback = playback;
+        inst.set_speed(speed);
+        inst.time = inst.settle(clip, time);
+        if let Some((from_clip, from_time, elapsed, duration)) = fade {
+            inst.check_clip(from_clip)?;
+            inst.fade = (duration > 0.0).then_some(Fade {
+                from_clip,
+                from_time: inst.settle(from_clip, from_time),
+                elapsed,
+                duration,
+            });
+        }
+        Ok(inst)
+    }
+
     /// The shared model.
     pub fn model(&self) -> &Arc<SkinnedModel> {
         &self.model

@@ -209,7 +209,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         let mut drawn_json = StatsJson::default();
         Drawn {
             draw: r.renderer().draw_stats(),
-            animation: session.animation_counts(),
+            animation: session.animation_counts(r.renderer()),
         }
         .fill(&mut drawn_json);
         let draw = r.renderer().draw_stats().unwrap_or_default();

@@ -52,6 +52,8 @@ pub struct Session {
     ground_tile: f32,
     /// Largest footprint radius and height of the models (padding of the shadow box).
     reach: (f32, f32),
+    /// The box of every place an instance's origin can be (the walkers' whole paths).
+    feet: (Vec3, Vec3),
     ssao_radius: f32,
     view: ViewMode,
     /// Clip changes and walkers (`None` for a held pose, which stands still).
@@ -194,6 +196,17 @@ impl Session {
                 .fold(0.0, f32::max)
         };
         let (widest, tallest) = (scaled(|f| f.0), scaled(|f| f.1));
+        // Where the crowd can stand while it walks, for the shadow map's box: found once, so
+        // no frame visits every instance for it (and the GPU's walkers need not be read).
+        let mut feet = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for p in &placed {
+            let t = p.world.translation();
+            feet = (feet.0.min(t), feet.1.max(t));
+        }
+        let feet = match &motion {
+            Some(m) if feet.0.is_finite() => m.reach_of(feet.0, feet.1),
+            _ => feet,
+        };
         let camera = match spec.camera {
             CameraArg::Overview => OrbitCamera::framing(lo, hi, aspect),
             CameraArg::Street => {
@@ -215,6 +228,7 @@ impl Session {
             ground_plane,
             ground_tile,
             reach: (widest, tallest),
+            feet,
             ssao_radius: spec.ssao_radius.unwrap_or(if tallest > 0.0 {
                 tallest * 0.2
             } else {
@@ -320,18 +334,12 @@ impl Session {
         Ok(start.elapsed().as_secs_f64() * 1e3)
     }
 
-    /// How the last frame's palettes were made: with the state on the GPU, every one from
-    /// baked frames.
-    pub fn animation_counts(&self) -> AnimationCounts {
-        if self.state_on_gpu {
-            AnimationCounts {
-                exact: 0,
-                baked: self.crowd.len(),
-                palette_matrices: 0,
-            }
-        } else {
-            self.crowd.counts()
-        }
+    /// How the last frame's palettes were made (with the state on the GPU, `renderer`
+    /// knows).
+    pub fn animation_counts(&self, renderer: &Renderer) -> AnimationCounts {
+        renderer
+            .crowd_state_counts(&self.crowd)
+            .unwrap_or_else(|| self.crowd.counts())
     }
 
     /// Says whether the camera is flown (WASD) rather than orbited.
@@ -359,18 +367,14 @@ impl Session {
         inputs
     }
 
-    /// The box the sun's shadow frustum is fitted to this frame: every instance's
-    /// footprint up to the tallest model, plus where the tops of those boxes cast their
-    /// shadows onto the ground (away from the sun).
+    /// The box the sun's shadow frustum is fitted to: every place an instance can stand
+    /// (the walkers' whole paths), widened by the widest footprint and raised to the tallest
+    /// model, plus where the tops of those boxes cast their shadows onto the ground (away
+    /// from the sun).
     fn shadow_box(&self) -> (Vec3, Vec3) {
         let (radius, height) = self.reach;
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut hi = Vec3::splat(f32::NEG_INFINITY);
-        for i in 0..self.crowd.len() {
-            let t = self.crowd.world(i).translation();
-            lo = lo.min(t - Vec3::new(radius, 0.0, radius));
-            hi = hi.max(t + Vec3::new(radius, height, radius));
-        }
+        let lo = self.feet.0 - Vec3::new(radius, 0.0, radius);
+        let hi = self.feet.1 + Vec3::new(radius, height, radius);
         if !lo.is_finite() {
             return (Vec3::ZERO, Vec3::ONE);
         }

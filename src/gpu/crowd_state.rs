@@ -1,7 +1,15 @@
 //! The crowd's state on the device: the tables of a [`DeviceMotion`] in device-local buffers
 //! (uploaded once, when the state moves to the GPU), the clocks the crowd-state pass advances
 //! every frame in place (`shaders/crowd_state.comp`, [`super::passes::crowd_state`]), and the
-//! step the next frame applies. Read back for tests and diagnostics only.
+//! step the next frame applies.
+//!
+//! The near set: the pass lists the instances whose baked frames' error could show (up to
+//! [`NEAR_CAPACITY`]) in a host-readable buffer of its frame in flight. When that frame in
+//! flight comes round again, the CPU reads the list, brings each listed clock up to the new
+//! frame by the CPU's own rules ([`catch_up`], with the steps given since, kept here), writes
+//! exact palettes into the ring slot and the list of records to point at them, which the
+//! pass's second dispatch applies. The near set is thus a frame in flight late (two or three
+//! frames), and the CPU visits only it.
 
 use std::sync::Arc;
 
@@ -11,7 +19,17 @@ use gpu_allocator::MemoryLocation;
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
-use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep};
+use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
+use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep, NearInstance, catch_up};
+
+/// The most instances one frame lists as needing exact palettes (those beyond read baked
+/// frames).
+pub const NEAR_CAPACITY: usize = 8192;
+/// Frames of steps kept for bringing listed clocks up to date: more than a ring has frames
+/// in flight.
+const HISTORY: usize = 16;
+/// The near list's header (its count, padded to 16 bytes).
+const NEAR_HEADER: usize = 16;
 
 /// What the crowd-state pass binds (plain handles, copied into the frame's shared data).
 #[derive(Clone, Copy, Debug)]
@@ -24,8 +42,26 @@ pub struct CrowdStateBinding {
     pub models: vk::Buffer,
     /// Per model clip: [`crate::scene::motion::DeviceClip`].
     pub clips: vk::Buffer,
+    /// The baked frames' times.
+    pub times: vk::Buffer,
     /// The frame's step (the pass's push constants).
     pub step: DeviceStep,
+    /// The frame in flight's near list (written by the pass, read by the CPU afterwards).
+    pub near: vk::Buffer,
+    /// The frame in flight's exact instances (`[record, first palette]` pairs, written by
+    /// the CPU).
+    pub exact: vk::Buffer,
+    /// How many exact instances it holds.
+    pub exact_count: u32,
+}
+
+/// Per frame in flight: its near list, its exact instances, and the frame that listed.
+struct SlotBuffers {
+    near: GpuBuffer,
+    exact: GpuBuffer,
+    exact_count: u32,
+    /// The number of the frame whose pass last wrote `near` (`None`: never).
+    listed_by: Option<u64>,
 }
 
 /// The buffers; see the module documentation.
@@ -35,15 +71,33 @@ pub struct DeviceCrowdState {
     clocks: GpuBuffer,
     models: GpuBuffer,
     clips: GpuBuffer,
+    times: GpuBuffer,
     count: usize,
     /// The step the next frame applies (a zero step until the caller gives one: the records
     /// are written, nothing moves).
     step: DeviceStep,
+    /// Per frame in flight.
+    slots: Vec<SlotBuffers>,
+    /// The frames recorded so far; the next is `frames + 1`.
+    frames: u64,
+    /// The last frames' steps, by frame number modulo [`HISTORY`].
+    history: [(u64, DeviceStep); HISTORY],
+    /// Reused each frame (no allocation once grown).
+    listed: Vec<NearInstance>,
+    exact: Vec<[u32; 2]>,
+    steps: Vec<DeviceStep>,
+    scratch: PoseScratch,
+    /// Instances given exact palettes in the last frame, and their matrices.
+    last_exact: (usize, usize),
 }
 
 impl DeviceCrowdState {
-    /// Uploads `motion`'s tables.
-    pub fn upload(ctx: &Arc<GpuContext>, motion: &DeviceMotion) -> Result<Self, GpuError> {
+    /// Uploads `motion`'s tables, with near lists for `slots` frames in flight.
+    pub fn upload(
+        ctx: &Arc<GpuContext>,
+        motion: &DeviceMotion,
+        slots: usize,
+    ) -> Result<Self, GpuError> {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         // A buffer holds at least one element: an empty crowd still binds its tables.
         fn bytes<T: bytemuck::Pod + Default>(items: &[T]) -> Vec<u8> {
@@ -66,12 +120,111 @@ impl DeviceCrowdState {
             )?,
             models: upload("crowd state models", storage, bytes(&motion.models))?,
             clips: upload("crowd state clips", storage, bytes(&motion.clips))?,
+            times: upload("baked frame times", storage, bytes(&motion.frame_times))?,
             count: motion.walkers.len(),
             step: DeviceStep {
                 count: motion.walkers.len() as u32,
                 ..DeviceStep::default()
             },
+            slots: (0..slots)
+                .map(|s| slot_buffers(ctx, s))
+                .collect::<Result<_, _>>()?,
+            frames: 0,
+            history: [(0, DeviceStep::default()); HISTORY],
+            listed: Vec::with_capacity(NEAR_CAPACITY),
+            exact: Vec::with_capacity(NEAR_CAPACITY),
+            steps: Vec::with_capacity(HISTORY),
+            scratch: PoseScratch::default(),
+            last_exact: (0, 0),
         })
+    }
+
+    /// Reads the near list frame in flight `slot` holds (the caller waited for the frame
+    /// that wrote it): how many palette matrices its instances need, of `models`.
+    pub fn read_near(
+        &mut self,
+        slot: usize,
+        models: &[Arc<SkinnedModel>],
+    ) -> Result<usize, GpuError> {
+        self.listed.clear();
+        let Some(buffers) = self.slots.get(slot) else {
+            return Ok(0);
+        };
+        if buffers.listed_by.is_none() {
+            return Ok(0);
+        }
+        let mut count = [0u32; 1];
+        buffers.near.read(0, bytemuck::cast_slice_mut(&mut count))?;
+        let listed = (count[0] as usize).min(NEAR_CAPACITY);
+        self.listed.resize(listed, NearInstance::default());
+        buffers
+            .near
+            .read(NEAR_HEADER, bytemuck::cast_slice_mut(&mut self.listed))?;
+        Ok(self
+            .listed
+            .iter()
+            .map(|e| models.get(e.model as usize).map_or(0, |m| m.joint_count()))
+            .sum())
+    }
+
+    /// Evaluates the exact palettes of the instances [`Self::read_near`] read, as they stand
+    /// in the coming frame, into `palettes` (at most `max_matrices`, the rest stay baked),
+    /// and writes frame in flight `slot`'s list of records to point at them.
+    pub fn write_exact(
+        &mut self,
+        slot: usize,
+        models: &[Arc<SkinnedModel>],
+        palettes: &mut [Mat3x4],
+        max_matrices: usize,
+    ) -> Result<(), GpuError> {
+        self.exact.clear();
+        // The steps since the listing frame, then the coming frame's.
+        let listed_by = self
+            .slots
+            .get(slot)
+            .and_then(|s| s.listed_by)
+            .unwrap_or(self.frames);
+        self.steps.clear();
+        for frame in listed_by + 1..=self.frames {
+            let (number, step) = self.history[frame as usize % HISTORY];
+            if number != frame {
+                // Older than the history holds: leave the list alone this frame.
+                self.listed.clear();
+                break;
+            }
+            self.steps.push(step);
+        }
+        self.steps.push(self.step);
+        let room = palettes.len().min(max_matrices);
+        let mut base = 0usize;
+        for near in &self.listed {
+            let Some(model) = models.get(near.model as usize) else {
+                continue;
+            };
+            let joints = model.joint_count();
+            if base + joints > room || (near.instance as usize) >= self.count {
+                continue;
+            }
+            let Some(inst) = catch_up(near, model, &self.steps) else {
+                continue;
+            };
+            inst.evaluate(&mut self.scratch, &mut palettes[base..base + joints]);
+            self.exact.push([near.slot, base as u32]);
+            base += joints;
+        }
+        let buffers = self
+            .slots
+            .get_mut(slot)
+            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        buffers.exact.write(0, bytemuck::cast_slice(&self.exact))?;
+        buffers.exact_count = self.exact.len() as u32;
+        self.last_exact = (self.exact.len(), base);
+        Ok(())
+    }
+
+    /// Instances given exact palettes in the last frame, and their palette matrices.
+    pub fn exact_counts(&self) -> (usize, usize) {
+        self.last_exact
     }
 
     /// Instances.
@@ -89,23 +242,43 @@ impl DeviceCrowdState {
         self.step = step;
     }
 
-    /// The next frame's bindings, its step taken: a frame the caller gives no new step moves
-    /// nothing (dt 0, no turns).
-    pub fn take_binding(&mut self) -> CrowdStateBinding {
-        let step = self.step;
+    /// Frame in flight `slot`'s bindings for the next frame, its step taken (listing up to
+    /// [`NEAR_CAPACITY`] near instances when `near`): a frame the caller gives no new step
+    /// moves nothing (dt 0, no turns).
+    pub fn take_binding(&mut self, slot: usize, near: bool) -> Result<CrowdStateBinding, GpuError> {
+        self.frames += 1;
+        let mut step = self.step;
+        step.near_capacity = if near { NEAR_CAPACITY as u32 } else { 0 };
+        self.history[self.frames as usize % HISTORY] = (self.frames, step);
+        let frames = self.frames;
+        let buffers = self
+            .slots
+            .get_mut(slot)
+            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        buffers.listed_by = Some(frames);
+        let (near_buffer, exact, exact_count) = (
+            buffers.near.buffer,
+            buffers.exact.buffer,
+            buffers.exact_count,
+        );
+        buffers.exact_count = 0;
         self.step = DeviceStep {
             count: self.count as u32,
             ..step
         };
         self.step.dt = 0.0;
         self.step.changes = 0;
-        CrowdStateBinding {
+        Ok(CrowdStateBinding {
             walkers: self.walkers.buffer,
             clocks: self.clocks.buffer,
             models: self.models.buffer,
             clips: self.clips.buffer,
+            times: self.times.buffer,
             step,
-        }
+            near: near_buffer,
+            exact,
+            exact_count,
+        })
     }
 
     /// The clocks as the device holds them (the caller waited for every frame).
@@ -121,6 +294,31 @@ impl DeviceCrowdState {
         )?;
         Ok(clocks)
     }
+}
+
+/// Frame in flight `slot`'s near list (read by the CPU) and exact list (written by it).
+fn slot_buffers(ctx: &Arc<GpuContext>, slot: usize) -> Result<SlotBuffers, GpuError> {
+    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    Ok(SlotBuffers {
+        near: GpuBuffer::new(
+            ctx,
+            &format!("near list {slot}"),
+            (NEAR_HEADER + NEAR_CAPACITY * size_of::<NearInstance>()) as u64,
+            storage | vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryLocation::GpuToCpu,
+            16,
+        )?,
+        exact: GpuBuffer::new(
+            ctx,
+            &format!("exact instances {slot}"),
+            (NEAR_CAPACITY * 8) as u64,
+            storage,
+            MemoryLocation::CpuToGpu,
+            16,
+        )?,
+        exact_count: 0,
+        listed_by: None,
+    })
 }
 
 /// Copies `out.len()` bytes of `buffer` from `offset` to the host, waiting for the copy (the
@@ -182,7 +380,8 @@ mod tests {
         assert_eq!(size_of::<m::DeviceWalker>(), 64);
         assert_eq!(size_of::<m::DeviceClock>(), 32);
         assert_eq!(size_of::<m::DeviceModel>(), 16);
-        assert_eq!(size_of::<m::DeviceClip>(), 32);
-        assert_eq!(size_of::<m::DeviceStep>(), 32);
+        assert_eq!(size_of::<m::DeviceClip>(), 48);
+        assert_eq!(size_of::<m::DeviceStep>(), 48);
+        assert_eq!(size_of::<m::NearInstance>(), 64);
     }
 }

@@ -70,7 +70,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         report_capture(capture.end(number), number)?;
         let drawn = Drawn {
             draw: r.renderer().draw_stats(),
-            animation: session.animation_counts(),
+            animation: session.animation_counts(r.renderer()),
         };
         stats.frame(
             anim_ms + times.palette_ms,

@@ -296,7 +296,7 @@ impl App<'_> {
             live.renderer.pass_times(),
             Drawn {
                 draw: live.renderer.draw_stats(),
-                animation: self.session.animation_counts(),
+                animation: self.session.animation_counts(&live.renderer),
             },
         )?;
         let done = match (self.args.frames, self.args.seconds) {

@@ -46,7 +46,9 @@ pub struct CullFrame {
     /// x: instance records; y: models; z: `CULL_*` flags; w: most subsets of one model.
     pub counts: [u32; 4],
     /// x: a shadow-map texel's size in world units; y: the texels of error a shadow's level
-    /// may have ([`crate::crowd::visibility::SHADOW_TEXEL_ERROR`]).
+    /// may have ([`crate::crowd::visibility::SHADOW_TEXEL_ERROR`]); z: the pixels of error
+    /// baked frames may show before an instance needs exact palettes (read by the
+    /// crowd-state pass).
     pub shadow: Vec4,
     /// World to the camera's clip space.
     pub view_proj: Mat4,

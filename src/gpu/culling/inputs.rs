@@ -143,7 +143,8 @@ fn write(
         shadow: Vec4::new(
             shadow_texel(c.light_view_proj, c.settings.shadow_size),
             SHADOW_TEXEL_ERROR,
-            0.0,
+            // For the crowd-state pass's choice of exact palettes (as the CPU's).
+            crate::gpu::BAKED_ERROR_PX * c.settings.lod_bias,
             0.0,
         ),
         view_proj: c.inputs.view_proj,

@@ -1,8 +1,11 @@
 //! The crowd-state pass (when the crowd's state lives on the GPU): advances every instance's
 //! clocks, clip changes and walk by one frame and writes its record into the ring slot, where
-//! the CPU would otherwise have written it (`shaders/crowd_state.comp`). Its clocks persist
-//! from frame to frame outside the graph ([`crate::gpu::crowd_state`]), so the pass orders
-//! itself after the previous frame's copy of itself with a barrier of its own.
+//! the CPU would otherwise have written it, listing the instances near enough to need exact
+//! palettes (`shaders/crowd_state.comp`); then points the records of the instances the CPU
+//! evaluated exact palettes for at them (`shaders/crowd_state_exact.comp`). Its clocks
+//! persist from frame to frame outside the graph ([`crate::gpu::crowd_state`]), so the pass
+//! orders itself after the previous frame's copy of itself with a barrier of its own, and
+//! makes its near list visible to the host with another.
 
 use ash::vk;
 
@@ -21,33 +24,39 @@ pub fn declare(f: &mut FrameDeclaration) {
         return;
     }
     let frame = f.frame;
-    let pipeline = f.pipeline(compute("crowd state", "crowd_state.comp"));
-    f.pass(NAME, move |r| record(r, pipeline))
-        .write(frame.ring, Access::StorageWrite(Stages::Compute))
+    let advance = f.pipeline(compute("crowd state", "crowd_state.comp"));
+    let exact = f.pipeline(compute("crowd state exact", "crowd_state_exact.comp"));
+    f.pass(NAME, move |r| record(r, advance, exact))
+        .read(frame.cull_inputs, Access::StorageRead(Stages::Compute))
+        .write(frame.ring, Access::StorageReadWrite(Stages::Compute))
         .finish();
 }
 
-fn record(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
+fn record(r: &PassRecording<'_>, advance: PipelineId, exact: PipelineId) -> Result<(), GpuError> {
     let state = r.shared.crowd_state.ok_or_else(|| {
         GpuError::Graph("the crowd-state pass runs without the crowd's state".into())
     })?;
-    // The previous frame's pass read and wrote the clocks (earlier in this queue): a
-    // dependency from its writes to this one's reads and writes.
     let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
-    let after_previous = [vk::MemoryBarrier2::default()
-        .src_stage_mask(compute)
-        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-        .dst_stage_mask(compute)
-        .dst_access_mask(
-            vk::AccessFlags2::SHADER_STORAGE_READ | vk::AccessFlags2::SHADER_STORAGE_WRITE,
-        )];
-    // SAFETY: recording outside rendering.
-    unsafe {
-        r.ctx.cmd_pipeline_barrier2(
-            r.cmd,
-            &vk::DependencyInfo::default().memory_barriers(&after_previous),
-        )
-    };
+    let read_write = vk::AccessFlags2::SHADER_STORAGE_READ | vk::AccessFlags2::SHADER_STORAGE_WRITE;
+    // The near list's count starts at zero (the host read the last list before this frame
+    // was submitted).
+    // SAFETY: recording outside rendering; the buffer holds its 16-byte header.
+    unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, state.near, 0, 16, 0) };
+    // The previous frame's pass read and wrote the clocks (earlier in this queue): a
+    // dependency from its writes to this one's reads and writes; and from the count's fill.
+    let before = [
+        vk::MemoryBarrier2::default()
+            .src_stage_mask(compute)
+            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(compute)
+            .dst_access_mask(read_write),
+        vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(compute)
+            .dst_access_mask(read_write),
+    ];
+    barrier(r, &before);
     let whole = |buffer| {
         [vk::DescriptorBufferInfo {
             buffer,
@@ -58,7 +67,16 @@ fn record(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
     let (records, _) = r.ring_infos()?;
     let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
     let (models, clips) = (whole(state.models), whole(state.clips));
-    let p = r.pipeline(pipeline)?;
+    let times = whole(state.times);
+    let (near, exact_list) = (whole(state.near), whole(state.exact));
+    let (inputs, base, _) = r.buffer(r.frame.cull_inputs)?;
+    let view = r.shared.cull_layout.frame.clone();
+    let view = [vk::DescriptorBufferInfo {
+        buffer: inputs,
+        offset: base + view.start as u64,
+        range: (view.end - view.start) as u64,
+    }];
+    let p = r.pipeline(advance)?;
     r.bind(p);
     r.push_constants(p, bytemuck::bytes_of(&state.step))?;
     r.dispatch(
@@ -69,7 +87,53 @@ fn record(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
             Bind::buffer("Clocks", &clocks),
             Bind::buffer("Models", &models),
             Bind::buffer("Clips", &clips),
+            Bind::buffer("CullFrame", &view),
+            Bind::buffer("NearList", &near),
+            Bind::buffer("FrameTimes", &times),
         ],
         [state.step.count, 1],
-    )
+    )?;
+    if state.exact_count > 0 {
+        // The records the first dispatch wrote, rewritten in part by the second.
+        barrier(
+            r,
+            &[vk::MemoryBarrier2::default()
+                .src_stage_mask(compute)
+                .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+                .dst_stage_mask(compute)
+                .dst_access_mask(read_write)],
+        );
+        let p = r.pipeline(exact)?;
+        r.bind(p);
+        r.push_constants(p, bytemuck::bytes_of(&state.exact_count))?;
+        r.dispatch(
+            p,
+            &[
+                Bind::buffer("Records", &records),
+                Bind::buffer("Exact", &exact_list),
+            ],
+            [state.exact_count, 1],
+        )?;
+    }
+    // The near list, for the host once the frame is done.
+    barrier(
+        r,
+        &[vk::MemoryBarrier2::default()
+            .src_stage_mask(compute)
+            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)],
+    );
+    Ok(())
+}
+
+/// Records `barriers` (outside rendering).
+fn barrier(r: &PassRecording<'_>, barriers: &[vk::MemoryBarrier2<'_>]) {
+    // SAFETY: recording outside rendering.
+    unsafe {
+        r.ctx.cmd_pipeline_barrier2(
+            r.cmd,
+            &vk::DependencyInfo::default().memory_barriers(barriers),
+        )
+    };
 }

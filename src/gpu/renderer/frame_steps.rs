@@ -83,19 +83,32 @@ impl Renderer {
         Ok(slot)
     }
 
-    /// With the crowd's state on the GPU: waits for the next ring slot (large enough for the
-    /// crowd's records) and leaves it to the crowd-state pass; returns the slot.
+    /// With the crowd's state on the GPU: waits for the next ring slot, reads the near set
+    /// the frame that last used it listed, and writes their exact palettes into the slot (the
+    /// records are the crowd-state pass's); returns the slot.
     pub(super) fn acquire_slot(&mut self, crowd: &mut Crowd) -> Result<usize, GpuError> {
-        // One matrix: the renderer binds the palettes even when all are baked.
-        self.ring.reserve(crowd.len(), 1)?;
-        let slot = self.ring.acquire(&mut self.timeline)?.index;
+        let state = self
+            .crowd_state
+            .as_mut()
+            .ok_or_else(|| GpuError::Other("the crowd's state is not on the GPU".into()))?;
+        // The frame that last used this frame in flight listed its near set: wait for it.
+        let next = self.ring.next_slot();
+        self.timeline.wait(self.frames[next].done_at)?;
+        let needed = state.read_near(next, crowd.models())?;
+        // A frame's palettes are bound as one storage-buffer range.
+        let most = self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>();
+        // At least one matrix: the renderer binds the palettes even when all are baked.
+        self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
+        let slot = self.ring.acquire(&mut self.timeline)?;
+        let index = slot.index;
+        state.write_exact(index, crowd.models(), slot.palettes, most)?;
         if self.ring.generation() != self.ring_generation {
             self.ring_generation = self.ring.generation();
         }
         for (m, range) in self.ranges.iter_mut().enumerate() {
             *range = crowd.model_range(ModelId(m as u32));
         }
-        Ok(slot)
+        Ok(index)
     }
 
     /// Compiles the graph for `key`, builds its pipelines and makes its transient images,
@@ -191,10 +204,11 @@ impl Renderer {
         let layout = self.ring.layout();
         let records = (crowd.len().max(1) * size_of::<InstanceRecord>()) as u64;
         // With the state on the GPU every palette is baked: the binding holds one matrix.
-        let crowd_state = self.crowd_state.as_mut().map(|s| s.take_binding());
-        let exact = match crowd_state {
-            Some(_) => 0,
-            None => crowd.counts().palette_matrices,
+        // Near instances exact where the animation mode lets baked frames stand in.
+        let near = crowd.animation() == crate::crowd::AnimationMode::Auto;
+        let (crowd_state, exact) = match self.crowd_state.as_mut() {
+            Some(s) => (Some(s.take_binding(fi, near)?), s.exact_counts().1),
+            None => (None, crowd.counts().palette_matrices),
         };
         let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
         let shared = FrameShared {

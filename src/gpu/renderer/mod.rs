@@ -50,7 +50,7 @@ use super::settings::{GraphKey, RenderSettings, default_msaa, supported};
 use super::timings::GpuTimings;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
-use crate::crowd::{Crowd, DEFAULT_SLOTS, InstanceRecord, PaletteRing};
+use crate::crowd::{AnimationCounts, Crowd, DEFAULT_SLOTS, InstanceRecord, PaletteRing};
 use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep};
 
 mod frame_steps;
@@ -374,7 +374,7 @@ impl Renderer {
         // Frames in flight may read the old tables.
         self.wait_idle()?;
         self.crowd_state = motion
-            .map(|m| DeviceCrowdState::upload(&self.ctx, m))
+            .map(|m| DeviceCrowdState::upload(&self.ctx, m, self.ring.slot_count()))
             .transpose()?;
         Ok(())
     }
@@ -382,6 +382,20 @@ impl Renderer {
     /// Whether the crowd's state lives on the GPU.
     pub fn has_crowd_state(&self) -> bool {
         self.crowd_state.is_some()
+    }
+
+    /// With the crowd's state on the GPU, how the last frame's palettes were made: exact for
+    /// the near set the CPU evaluated, baked for the rest (`None` on the CPU path, where the
+    /// crowd says: [`Crowd::counts`]).
+    pub fn crowd_state_counts(&self, crowd: &Crowd) -> Option<AnimationCounts> {
+        self.crowd_state.as_ref().map(|s| {
+            let (exact, palette_matrices) = s.exact_counts();
+            AnimationCounts {
+                exact,
+                baked: crowd.len().saturating_sub(exact),
+                palette_matrices,
+            }
+        })
     }
 
     /// The step the next frame's crowd-state pass applies (from

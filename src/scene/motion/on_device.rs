@@ -20,7 +20,9 @@ use bytemuck::{Pod, Zeroable};
 use super::route::Route;
 use super::schedule::TurnOrder;
 use super::stepper::{CLIP_FADE, CrowdMotion};
-use crate::anim::{Mat3x4, Playback};
+use std::sync::Arc;
+
+use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, RECORD_JOINTS_MASK, RECORD_MODEL_MASK};
 
 /// [`DeviceWalker::flags`]: the instance's playback clamps at the clip's ends (else loops).
@@ -107,7 +109,8 @@ pub struct DeviceModel {
     pub pad: u32,
 }
 
-/// Per model clip (32 bytes): what the rules and the record read of it.
+/// Per model clip (48 bytes): what the rules, the record and the choice of exact palettes
+/// read of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct DeviceClip {
@@ -124,8 +127,15 @@ pub struct DeviceClip {
     ///
     /// [`InstanceRecord::bounds`]: crate::crowd::InstanceRecord::bounds
     pub bound: u32,
+    /// How far, in model units, its baked frames may put a vertex from where exact palettes
+    /// would ([`BakedEntry::error`](crate::crowd::BakedEntry::error)).
+    pub baked_error: f32,
+    /// Its baked frames' times' first index in [`DeviceMotion::frame_times`].
+    pub times_base: u32,
     /// Unused.
-    pub pad: [u32; 3],
+    pub pad: u32,
+    /// The sphere around the mesh over the whole clip, model space (xyz: centre, w: radius).
+    pub sphere: [f32; 4],
 }
 
 /// One frame's step (32 bytes, the pass's push constants).
@@ -149,6 +159,67 @@ pub struct DeviceStep {
     pub route_a: f32,
     /// Lanes: the depth.
     pub route_b: f32,
+    /// The most instances the pass lists as needing exact palettes (0: none is listed, every
+    /// instance stays baked).
+    pub near_capacity: u32,
+    /// Unused.
+    pub pad: [u32; 3],
+}
+
+/// An instance the crowd-state pass found near enough to need exact palettes (64 bytes,
+/// std430), with what the CPU needs to evaluate them: its clock after the frame that listed
+/// it, which [`catch_up`] brings to a later frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct NearInstance {
+    /// Its spawn index.
+    pub instance: u32,
+    /// Its record's index.
+    pub slot: u32,
+    /// Its model.
+    pub model: u32,
+    /// Its place in the schedule's round.
+    pub turn: u32,
+    /// [`WALKER_CLAMP`].
+    pub flags: u32,
+    /// Unused.
+    pub pad: [u32; 3],
+    /// Its clock after the frame that listed it.
+    pub clock: DeviceClock,
+}
+
+/// `near`'s model instance after the frames of `steps` (those after the frame that listed
+/// it, in order), by the CPU's own rules: the clip change a step's turn brings
+/// ([`SkinnedModelInstance::play`] with the step's fade, unless a fade is under way), then
+/// [`SkinnedModelInstance::advance`]. `None` when the clock names a clip `model` does not
+/// have.
+pub fn catch_up(
+    near: &NearInstance,
+    model: &Arc<SkinnedModel>,
+    steps: &[DeviceStep],
+) -> Option<SkinnedModelInstance> {
+    let c = &near.clock;
+    let playback = if near.flags & WALKER_CLAMP != 0 {
+        Playback::Clamp
+    } else {
+        Playback::Loop
+    };
+    let fade = c
+        .fade()
+        .map(|(from, _)| (from, c.from_time, c.fade_elapsed, c.fade_duration));
+    let mut inst =
+        SkinnedModelInstance::restored(model.clone(), c.clip(), c.time, c.speed, playback, fade)
+            .ok()?;
+    let clips = model.clips().len();
+    for step in steps {
+        let n = step.count.max(1);
+        let due = (near.turn % n + n - step.turn % n) % n < step.changes;
+        if due && clips >= 2 && inst.fade_weight().is_none() {
+            inst.play((inst.clip() + 1) % clips, step.fade).ok()?;
+        }
+        inst.advance(step.dt);
+    }
+    Some(inst)
 }
 
 /// The tables the GPU's copy of a crowd's motion starts from; see the module documentation.
@@ -162,6 +233,11 @@ pub struct DeviceMotion {
     pub models: Vec<DeviceModel>,
     /// Per model clip, model after model.
     pub clips: Vec<DeviceClip>,
+    /// Every clip's baked frames' times, clip after clip ([`BakedClip::time_of`]): the
+    /// pass finds a time's frame and weight on them, as the CPU does.
+    ///
+    /// [`BakedClip::time_of`]: crate::anim::BakedClip::time_of
+    pub frame_times: Vec<f32>,
 }
 
 /// Why a crowd's motion cannot move to the GPU.
@@ -189,6 +265,7 @@ impl CrowdMotion {
         }
         let mut models = Vec::with_capacity(crowd.models().len());
         let mut clips = Vec::new();
+        let mut frame_times = Vec::new();
         // Records in slot order: each model's instances together, models in order (the
         // ranges the crowd's own slot order gives them), spawn order within a model.
         let mut per_model = vec![0u32; crowd.models().len()];
@@ -224,13 +301,20 @@ impl CrowdMotion {
                         crate::text::printable(clip.name())
                     ));
                 };
+                let b = crowd.bounds()[bounds.start + bound as usize];
+                let times_base = frame_times.len() as u32;
+                frame_times.extend((0..entry.clip.frames()).map(|k| entry.clip.time_of(k)));
+                let centre = 0.5 * (b.min + b.max);
                 clips.push(DeviceClip {
                     duration: clip.duration(),
                     walk_speed: self.walk_speed(m, c),
                     baked_base: entry.base,
                     baked_frames: entry.clip.frames(),
                     bound,
-                    pad: [0; 3],
+                    baked_error: entry.error,
+                    times_base,
+                    pad: 0,
+                    sphere: centre.extend(0.5 * (b.max - b.min).length()).to_array(),
                 });
             }
             first_slot.push(slot);
@@ -278,6 +362,7 @@ impl CrowdMotion {
             clocks,
             models,
             clips,
+            frame_times,
         })
     }
 
@@ -305,6 +390,9 @@ impl CrowdMotion {
             route,
             route_a,
             route_b,
+            // The renderer decides (it knows the animation mode and its lists' room).
+            near_capacity: 0,
+            pad: [0; 3],
         }
     }
 

@@ -5,6 +5,7 @@
 use super::change_log::{ClipChangeCounts, ClipChangeLog};
 use super::in_place::ModelsInPlace;
 use super::paths::WalkPaths;
+use super::route::Route;
 use super::schedule::ClipChangeSchedule;
 use super::walking::Walking;
 use crate::anim::AnimError;
@@ -60,6 +61,26 @@ impl CrowdMotion {
         }
         crowd.update(dt);
         Ok(())
+    }
+
+    /// The box (`lo`, `hi`) of every place the walkers can reach, given the box of where they
+    /// were placed: the lanes' whole length, or the square around the widest ring. Unchanged
+    /// in place.
+    pub fn reach_of(&self, lo: glam::Vec3, hi: glam::Vec3) -> (glam::Vec3, glam::Vec3) {
+        match self.walking.as_ref().map(|w| w.route()) {
+            None => (lo, hi),
+            Some(Route::Lanes { front, depth }) => (
+                lo.with_z(lo.z.min(front)),
+                hi.with_z(hi.z.max(front + depth)),
+            ),
+            Some(Route::Rings { .. }) => {
+                let r = [lo.x, hi.x, lo.z, hi.z]
+                    .into_iter()
+                    .fold(0.0f32, |r, v| r.max(v.abs()))
+                    * std::f32::consts::SQRT_2;
+                (glam::Vec3::new(-r, lo.y, -r), glam::Vec3::new(r, hi.y, r))
+            }
+        }
     }
 
     /// What the clip-change schedule has done so far.
