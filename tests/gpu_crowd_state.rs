@@ -13,7 +13,11 @@
 use std::sync::Arc;
 
 use throng::asset::builtin;
-use throng::crowd::{AnimationMode, BakeSettings, Crowd, InstanceRecord, ModelId};
+use throng::crowd::visibility::{AnimationView, Frustum, ViewScale};
+use throng::crowd::{
+    AnimationMode, BakeSettings, Crowd, HostAllocator, InstanceRecord, ModelId, NoConsumer,
+    PaletteRing,
+};
 use throng::gpu::{HeadlessRenderer, RenderSettings, ViewMode};
 use throng::scene::motion::{CrowdMotion, WalkPaths};
 use throng::scene::{CrowdLayout, PlacedInstance, crowd_bounds, play_models_in_place};
@@ -176,5 +180,101 @@ fn the_gpu_advances_the_crowd_as_the_cpu_does_for_600_frames() {
     }
     // Fades are about a thirteenth of the time: some are caught under way.
     assert!(fading > 0, "no instance was fading at any check");
+    gpu_common::assert_no_validation_messages();
+}
+
+/// Near instances read exact palettes on the GPU path too: the crowd-state pass lists them,
+/// the CPU evaluates them a frame in flight later for the frame they are drawn in, and their
+/// records point at them. Each exact palette must be bit for bit the reference crowd's for
+/// the same instance and frame, and the near set about the size the CPU path's choice gives.
+#[test]
+fn near_instances_get_the_cpus_exact_palettes() {
+    let Some(mut r) = gpu_common::renderer(128, 72) else {
+        return;
+    };
+    let settings = RenderSettings {
+        shadows: false,
+        ssao: false,
+        msaa: 1,
+        impostors: false,
+        ..r.renderer().settings()
+    };
+    r.renderer().set_settings(settings).expect("settings");
+    let (mut cpu, mut cpu_motion, placed) = crowd(WalkPaths::Lanes);
+    let (mut gpu, mut gpu_motion, _) = crowd(WalkPaths::Lanes);
+    cpu.set_animation(AnimationMode::Auto);
+    gpu.set_animation(AnimationMode::Auto);
+    let model = gpu.models()[0].clone();
+    r.add_model(&model, &throng::scene::model_basis(&model))
+        .expect("upload");
+    r.renderer().upload_baked(&gpu).expect("baked frames");
+    let tables = gpu_motion.on_device(&gpu).expect("tables");
+    r.renderer()
+        .set_crowd_state(Some(&tables))
+        .expect("state on the GPU");
+    let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
+    // Halfway in: the front rows are near enough for exact palettes, the back rows are not.
+    let mut camera = gpu_common::framing(&r, &bounds);
+    camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
+    let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+    for _ in 0..90 {
+        cpu_motion.advance(&mut cpu, DT).expect("CPU step");
+        let step = gpu_motion.advance_on_device(gpu.len(), DT);
+        r.renderer().step_crowd_state(step);
+        r.render(&mut gpu, &inputs).expect("frame");
+    }
+    let counts = r
+        .renderer()
+        .crowd_state_counts(&gpu)
+        .expect("the state is on the GPU");
+    assert!(
+        counts.exact > 0 && counts.exact < INSTANCES,
+        "{} of {INSTANCES} exact: the view should have near and far instances",
+        counts.exact
+    );
+    let records = r.renderer().read_records(INSTANCES).expect("records");
+    let palettes = r
+        .renderer()
+        .read_palettes(counts.palette_matrices)
+        .expect("palettes");
+    let joints = model.joint_count();
+    let mut scratch = throng::anim::PoseScratch::default();
+    let mut expected = vec![throng::anim::Mat3x4::IDENTITY; joints];
+    let mut exact = 0;
+    for (i, walker) in tables.walkers.iter().enumerate() {
+        let record = &records[walker.slot as usize];
+        if record.is_baked() {
+            continue;
+        }
+        exact += 1;
+        cpu.instance(i).evaluate(&mut scratch, &mut expected);
+        let base = record.palette_base as usize;
+        assert_eq!(
+            &palettes[base..base + joints],
+            &expected[..],
+            "instance {i}: its exact palette is not the reference's"
+        );
+    }
+    assert_eq!(exact, counts.exact, "records made exact");
+    // The CPU path's own choice for this frame: about as many (the GPU's list is a frame in
+    // flight old, and tests a sphere around a fade's two clips).
+    let extent = r.extent();
+    cpu.set_view(Some(AnimationView {
+        frustum: Frustum::from_clip(inputs.view_proj),
+        scale: ViewScale {
+            eye: inputs.eye,
+            pixels_per_unit: 0.5 * extent.height as f32 * inputs.proj.y_axis.y.abs(),
+        },
+        max_error_px: throng::gpu::BAKED_ERROR_PX,
+    }));
+    let mut ring = PaletteRing::new(HostAllocator, 2, 1, 1).expect("ring");
+    cpu.write_frame(&mut ring, &mut NoConsumer)
+        .expect("CPU frame");
+    let cpu_exact = cpu.counts().exact;
+    eprintln!("near set: {exact} listed on the GPU, {cpu_exact} chosen on the CPU path");
+    assert!(
+        cpu_exact.abs_diff(exact) <= 2.max(cpu_exact / 5),
+        "the GPU listed {exact} near instances, the CPU path chose {cpu_exact}"
+    );
     gpu_common::assert_no_validation_messages();
 }

@@ -11,8 +11,10 @@ mod gpu_common;
 mod counting_alloc;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
-use throng::crowd::{AnimationMode, BakeSettings};
+use throng::crowd::{AnimationMode, BakeSettings, Crowd, ModelId};
 use throng::gpu::{RenderSettings, ViewMode};
+use throng::scene::motion::{CrowdMotion, WalkPaths};
+use throng::scene::{CrowdLayout, crowd_bounds, play_models_in_place};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -67,5 +69,54 @@ fn frames_after_warm_up_do_not_allocate() {
         drawn.camera_cards > 0 && meshes > 0,
         "meshes and cards both drawn: {drawn:?}"
     );
+    frames_with_the_state_on_the_gpu_do_not_allocate(r, &model);
     assert_no_validation_messages();
+}
+
+/// With the crowd's state on the GPU the CPU still allocates nothing per frame: the step,
+/// the near list read back, the clocks brought up to date and their exact palettes.
+fn frames_with_the_state_on_the_gpu_do_not_allocate(
+    mut r: throng::gpu::HeadlessRenderer,
+    model: &std::sync::Arc<throng::anim::SkinnedModel>,
+) {
+    let models = play_models_in_place(vec![model.clone()]).expect("in place");
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let ids: Vec<ModelId> = models
+        .models
+        .iter()
+        .map(|m| crowd.add_model(m.clone()))
+        .collect();
+    let layout = WalkPaths::Lanes.prepare_layout(CrowdLayout::new(300, 4));
+    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    let mut motion = CrowdMotion::new(WalkPaths::Lanes, &layout, &models, &placed);
+    let tables = motion.on_device(&crowd).expect("tables");
+    r.renderer()
+        .set_crowd_state(Some(&tables))
+        .expect("state on the GPU");
+    let bounds = crowd_bounds(&placed, &models.models).expect("bounds");
+    let mut camera = framing(&r, &bounds);
+    camera.eye = camera.target + (camera.eye - camera.target) * 0.4;
+    let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
+    let mut step = |r: &mut throng::gpu::HeadlessRenderer, crowd: &mut Crowd| {
+        let s = motion.advance_on_device(crowd.len(), 1.0 / 30.0);
+        r.renderer().step_crowd_state(s);
+        r.render(crowd, &frame).expect("frame");
+    };
+    for _ in 0..6 {
+        step(&mut r, &mut crowd);
+    }
+    let before = counting_alloc::allocations();
+    for _ in 0..30 {
+        step(&mut r, &mut crowd);
+    }
+    let during = counting_alloc::allocations() - before;
+    r.renderer().gpu_ms_average().expect("wait");
+    assert_eq!(
+        during, 0,
+        "{during} allocations in 30 frames with the state on the GPU"
+    );
+    let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");
+    assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
 }

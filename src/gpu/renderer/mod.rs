@@ -434,6 +434,23 @@ impl Renderer {
         Ok(records)
     }
 
+    /// The first `count` palette matrices of the last frame's ring slot (exact palettes, in
+    /// the order the CPU wrote them). For tests and diagnostics: it waits for the device.
+    pub fn read_palettes(&mut self, count: usize) -> Result<Vec<Mat3x4>, GpuError> {
+        self.wait_idle()?;
+        let layout = self.ring.layout();
+        let count = count.min(layout.joints);
+        let mut palettes = vec![Mat3x4::IDENTITY; count];
+        read_buffer(
+            &self.ctx,
+            "reading palettes",
+            self.ring.region().buffer(),
+            (self.ring.slot_offset(self.last_slot) + layout.palette_offset) as u64,
+            bytemuck::cast_slice_mut(&mut palettes),
+        )?;
+        Ok(palettes)
+    }
+
     /// Uploads the crowd's baked frames if they changed since the last upload (after
     /// [`Crowd::bake`]). [`Self::render`] does it too, but a caller that calls it before the
     /// first frame keeps the upload out of that frame (and out of a capture of it).
