@@ -168,6 +168,7 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "drawn",
         "lod_levels",
         "animation",
+        "crowd_state",
     ];
     for key in keys {
         assert!(v.get(key).is_some(), "stats lack {key}: {text}");
@@ -179,6 +180,14 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "the builtin character's joints"
     );
     assert_eq!(v["validation_messages"], 0);
+    // By default the crowd's state is advanced on the GPU (it can be: baked frames, no pose),
+    // and the start-up line says so.
+    assert_eq!(v["crowd_state"], "gpu", "{text}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("crowd state: advanced on the GPU"),
+        "start-up lines: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert_eq!(
         (v["width"].as_u64(), v["height"].as_u64()),
         (Some(1280), Some(720))
@@ -397,8 +406,10 @@ fn an_unknown_device_fails_in_one_line() {
     );
 }
 
-/// The clip changes of a headless run of `instances` over `frames` (60 a second): the
-/// `"clip_changes"` object of its statistics.
+/// The clip changes of a headless run of `instances` over `frames` (60 a second) with the
+/// crowd's state on the CPU (which keeps each instance's time of change; the GPU's copy of
+/// the schedule is checked against it in gpu_crowd_state.rs): the `"clip_changes"` object of
+/// its statistics.
 fn clip_changes(test: &str, instances: &str, frames: &str) -> Option<Value> {
     let json = scratch(test).join("stats.json");
     let json_s = json.to_str().expect("UTF-8 path");
@@ -415,12 +426,15 @@ fn clip_changes(test: &str, instances: &str, frames: &str) -> Option<Value> {
         "48",
         "--view",
         "silhouette",
+        "--crowd-state",
+        "cpu",
         "--stats-json",
         json_s,
     ];
     render(&args)?;
     let text = std::fs::read_to_string(&json).unwrap_or_else(|e| panic!("{}: {e}", json.display()));
     let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(v["crowd_state"], "cpu", "{text}");
     Some(v["clip_changes"].clone())
 }
 

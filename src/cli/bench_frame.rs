@@ -108,6 +108,8 @@ struct FrameReport {
     /// Samples per pixel the camera's passes rendered (after the device's limit).
     msaa: u32,
     animation_mode: String,
+    /// Where the crowd's state was advanced: `cpu` or `gpu`.
+    crowd_state: &'static str,
     camera: String,
     width: u32,
     height: u32,
@@ -132,14 +134,15 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
         // Only the level and culling switches are read here, before any device exists.
         let settings = args.passes.settings(throng::gpu::DEFAULT_MSAA);
         say!(
-            "{} at {}x{}: camera {:?}, lod {}, cull {}, animation {:?}",
+            "{} at {}x{}: camera {:?}, lod {}, cull {}, animation {:?}, crowd state {:?}",
             names,
             args.width,
             args.height,
             args.crowd.camera(),
             if settings.lod { "on" } else { "off" },
             if settings.cull { "on" } else { "off" },
-            args.crowd.mode()
+            args.crowd.mode(),
+            args.crowd.crowd_state()
         )?;
         say!(
             "{:>10} {:>10} {:>12} {:>10} {:>10} {:>10} {:>11} {:>11} {:>9} {:>9}  gpu ms per pass",
@@ -170,7 +173,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             camera: args.crowd.camera(),
             height: args.crowd.height(),
             paths: args.crowd.paths(),
-            state_on_gpu: args.crowd.state_on_gpu(),
+            crowd_state: args.crowd.crowd_state(),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         let default_msaa = r.renderer().default_msaa();
@@ -235,6 +238,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             lod_bias: settings.lod_bias,
             msaa: r.renderer().settings().msaa,
             animation_mode: format!("{:?}", args.crowd.mode()).to_lowercase(),
+            crowd_state: session.state_place(),
             camera: format!("{:?}", args.crowd.camera()).to_lowercase(),
             width: args.width,
             height: args.height,

@@ -40,14 +40,16 @@ pub enum LayoutArg {
     Rings,
 }
 
-/// `--crowd-state`.
+/// `--crowd-state`: where the crowd's state (clocks, clip changes, walkers) is advanced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CrowdStateArg {
-    /// The CPU advances every instance each frame and writes its record (exact palettes
-    /// where --animation asks).
+    /// On the GPU when it can be (not with --animation exact or --pose, nor for a crowd the
+    /// GPU's copy cannot hold), else on the CPU.
+    Auto,
+    /// The CPU advances every instance each frame and writes its record.
     Cpu,
-    /// The GPU advances the crowd (clocks, clip changes, walking) and writes the records; the
-    /// CPU's work per frame does not grow with the crowd. Every instance reads baked frames.
+    /// A compute pass advances every instance and writes its record; the CPU evaluates only
+    /// the near instances' exact palettes, so its work per frame does not grow with the crowd.
     Gpu,
 }
 
@@ -77,9 +79,11 @@ pub struct CrowdArgs {
     /// How the crowd moves.
     #[arg(long, value_enum, default_value_t = LayoutArg::Lanes)]
     layout: LayoutArg,
-    /// Where the crowd's state (clocks, clip changes, walkers) is advanced: cpu, or gpu (a
-    /// compute pass writes every record; every instance reads baked frames).
-    #[arg(long, value_enum, default_value_t = CrowdStateArg::Cpu)]
+    /// Where the crowd's state (clocks, clip changes, walkers) is advanced: gpu (a compute
+    /// pass advances every instance and writes its record; the CPU evaluates only the near
+    /// instances' exact palettes), cpu (every instance, every frame), or auto: the GPU when it
+    /// can, the CPU with --animation exact or --pose.
+    #[arg(long, value_enum, default_value_t = CrowdStateArg::Auto)]
     crowd_state: CrowdStateArg,
 }
 
@@ -131,9 +135,9 @@ impl CrowdArgs {
         }
     }
 
-    /// Whether the crowd's state lives on the GPU.
-    pub fn state_on_gpu(&self) -> bool {
-        self.crowd_state == CrowdStateArg::Gpu
+    /// Where the crowd's state is to be advanced.
+    pub fn crowd_state(&self) -> CrowdStateArg {
+        self.crowd_state
     }
 
     /// How tall the models stand.

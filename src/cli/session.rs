@@ -15,9 +15,9 @@ use throng::scene::{
 };
 
 use super::CliError;
-use super::crowd_args::CameraArg;
+use super::crowd_args::{CameraArg, CrowdStateArg};
 use super::output::shown;
-use super::stats::{CameraJson, StatsJson};
+use super::stats::{CameraJson, ClipChangesJson, StatsJson};
 
 /// A held pose: `--pose CLIP@SECONDS`.
 #[derive(Clone, Debug)]
@@ -68,8 +68,14 @@ pub struct Session {
     bake_settings: BakeSettings,
     /// Whether the window's camera is in fly mode (for `--stats-json`).
     flying: bool,
-    /// Whether the crowd's state lives on the GPU (`--crowd-state gpu`).
+    /// Whether the crowd's state lives on the GPU (`--crowd-state`).
     state_on_gpu: bool,
+    /// What `--crowd-state` asked for.
+    state_asked: CrowdStateArg,
+    /// The start-up line saying where the state is advanced (made by `upload`).
+    state_line: String,
+    /// With the state on the GPU, instance 0's record's index.
+    first_slot: usize,
 }
 
 /// What a session is made of.
@@ -100,25 +106,31 @@ pub struct SessionSpec<'a> {
     pub height: ModelHeight,
     /// Where the walkers go.
     pub paths: WalkPaths,
-    /// Whether the crowd's state lives on the GPU.
-    pub state_on_gpu: bool,
+    /// Where the crowd's state is advanced.
+    pub crowd_state: CrowdStateArg,
 }
 
 impl Session {
     /// Lays out the crowd of `spec`.
     pub fn build(spec: SessionSpec<'_>) -> Result<Self, CliError> {
-        if spec.state_on_gpu && spec.animation == AnimationMode::Exact {
+        let gpu = spec.crowd_state == CrowdStateArg::Gpu;
+        if gpu && spec.animation == AnimationMode::Exact {
             return Err(CliError::Argument(
-                "--crowd-state gpu draws every instance from its baked frames: it needs \
+                "--crowd-state gpu draws the far crowd from baked frames: it needs \
                  --animation baked or auto"
                     .into(),
             ));
         }
-        if spec.state_on_gpu && spec.pose.is_some() {
+        if gpu && spec.pose.is_some() {
             return Err(CliError::Argument(
                 "--crowd-state gpu moves the crowd; a held --pose stays on the CPU".into(),
             ));
         }
+        let state_on_gpu = match spec.crowd_state {
+            CrowdStateArg::Gpu => true,
+            CrowdStateArg::Cpu => false,
+            CrowdStateArg::Auto => spec.animation != AnimationMode::Exact && spec.pose.is_none(),
+        };
         let in_place = play_models_in_place(spec.models)?;
         let mut crowd = Crowd::new(spec.threads)?;
         let ids: Vec<ModelId> = in_place
@@ -241,7 +253,10 @@ impl Session {
             bake,
             bake_settings: spec.bake,
             flying: false,
-            state_on_gpu: spec.state_on_gpu,
+            state_on_gpu,
+            state_asked: spec.crowd_state,
+            state_line: String::new(),
+            first_slot: 0,
         })
     }
 
@@ -302,20 +317,47 @@ impl Session {
             .collect())
     }
 
-    /// Uploads every model to `renderer`, in crowd order, the crowd's baked frames, and
-    /// with `--crowd-state gpu` the crowd's state.
-    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), CliError> {
+    /// Uploads every model to `renderer`, in crowd order, the crowd's baked frames, and the
+    /// crowd's state when it is advanced on the GPU. With `--crowd-state auto`, a crowd the
+    /// GPU's copy cannot hold stays on the CPU, and the start-up line says why.
+    pub fn upload(&mut self, renderer: &mut Renderer) -> Result<(), CliError> {
         for m in &self.models {
             renderer.add_model(m, &model_basis(m))?;
         }
         renderer.upload_baked(&self.crowd)?;
-        if let (true, Some(motion)) = (self.state_on_gpu, &self.motion) {
-            let tables = motion
-                .on_device(&self.crowd)
-                .map_err(|e| CliError::Argument(format!("--crowd-state gpu: {e}")))?;
-            renderer.set_crowd_state(Some(&tables))?;
-        }
+        let on_gpu = match (self.state_on_gpu, &self.motion) {
+            (true, Some(motion)) => match motion.on_device(&self.crowd) {
+                Ok(tables) => {
+                    self.first_slot = tables.walkers.first().map_or(0, |w| w.slot as usize);
+                    renderer.set_crowd_state(Some(&tables))?;
+                    Ok(())
+                }
+                Err(e) if self.state_asked == CrowdStateArg::Gpu => {
+                    return Err(CliError::Argument(format!("--crowd-state gpu: {e}")));
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            _ => Err(String::new()),
+        };
+        self.state_on_gpu = on_gpu.is_ok();
+        self.state_line = match on_gpu {
+            Ok(()) => "crowd state: advanced on the GPU (near instances' exact palettes on the \
+                       CPU; --crowd-state)"
+                .into(),
+            Err(why) if why.is_empty() => "crowd state: advanced on the CPU".into(),
+            Err(why) => format!("crowd state: advanced on the CPU: {why}"),
+        };
         Ok(())
+    }
+
+    /// The start-up line saying where the crowd's state is advanced (after `upload`).
+    pub fn state_line(&self) -> &str {
+        &self.state_line
+    }
+
+    /// Where the crowd's state is advanced, for statistics: `cpu` or `gpu`.
+    pub fn state_place(&self) -> &'static str {
+        if self.state_on_gpu { "gpu" } else { "cpu" }
     }
 
     /// Advances the crowd by `dt` seconds (a few instances cross-fade to another clip now
@@ -389,9 +431,16 @@ impl Session {
         )
     }
 
-    /// Fills what the session knows of `--stats-json`: the crowd, the device and the frame
-    /// of `width` x `height` pixels it was seen in.
-    pub fn fill_stats(&self, doc: &mut StatsJson, device: &str, width: u32, height: u32) {
+    /// Fills what the session knows of `--stats-json`: the crowd (its instance 0 standing at
+    /// `first_world`, [`Self::first_world`]), the device and the frame of `width` x `height`
+    /// pixels it was seen in.
+    pub fn fill_stats(
+        &self,
+        doc: &mut StatsJson,
+        device: &str,
+        (width, height): (u32, u32),
+        first_world: Mat3x4,
+    ) {
         doc.instances = self.crowd.len();
         doc.joints_per_instance = self
             .models
@@ -406,18 +455,26 @@ impl Session {
             .inputs(width as f32 / height.max(1) as f32)
             .view_proj
             .to_cols_array();
-        doc.instance_world = self.first_world().to_array();
+        doc.instance_world = first_world.to_array();
+        doc.crowd_state = self.state_place();
         doc.camera = CameraJson {
             eye: self.camera().eye.to_array(),
             target: self.camera().target.to_array(),
             mode: if self.flying { "fly" } else { "orbit" },
         };
-        doc.clip_changes = self
+        let mut changes: ClipChangesJson = self
             .motion
             .as_ref()
             .map(CrowdMotion::clip_changes)
             .unwrap_or_default()
             .into();
+        if self.state_on_gpu {
+            // The GPU skips a turn that comes during a fade without telling, and keeps no
+            // instance's time of change: `changes` counts turns given.
+            changes.deferred = None;
+            changes.shortest_interval_s = None;
+        }
+        doc.clip_changes = changes;
     }
 
     /// "builtin", or "builtin + robot".
@@ -431,11 +488,17 @@ impl Session {
     }
 
     /// Instance 0's world transform.
-    pub fn first_world(&self) -> Mat3x4 {
+    pub fn first_world(&self, renderer: &mut Renderer) -> Result<Mat3x4, GpuError> {
         if self.crowd.is_empty() {
-            Mat3x4::IDENTITY
+            Ok(Mat3x4::IDENTITY)
+        } else if self.state_on_gpu {
+            // Where the GPU last put it (the crowd's own copy stood still).
+            let records = renderer.read_records(self.first_slot + 1)?;
+            Ok(records
+                .get(self.first_slot)
+                .map_or(*self.crowd.world(0), |r| r.world))
         } else {
-            *self.crowd.world(0)
+            Ok(*self.crowd.world(0))
         }
     }
 }

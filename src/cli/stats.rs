@@ -107,6 +107,8 @@ pub struct StatsJson {
     pub animation: AnimationJson,
     /// How often instances changed clip over the run.
     pub clip_changes: ClipChangesJson,
+    /// Where the crowd's state was advanced: `cpu` or `gpu`.
+    pub crowd_state: &'static str,
 }
 
 /// `"clip_changes"` of `--stats-json`.
@@ -114,10 +116,12 @@ pub struct StatsJson {
 pub struct ClipChangesJson {
     /// Animated seconds of the run.
     pub seconds: f64,
-    /// Cross-fades to another clip begun.
+    /// Cross-fades to another clip begun (with the state on the GPU: turns given, the few that
+    /// came during a fade included).
     pub changes: u64,
-    /// Turns that came while the instance's previous fade was still under way (skipped).
-    pub deferred: u64,
+    /// Turns that came while the instance's previous fade was still under way (skipped);
+    /// `null` with the state on the GPU, which does not count them.
+    pub deferred: Option<u64>,
     /// The shortest time between two changes of one instance (`null` when none changed
     /// twice).
     pub shortest_interval_s: Option<f64>,
@@ -128,7 +132,7 @@ impl From<ClipChangeCounts> for ClipChangesJson {
         Self {
             seconds: c.seconds,
             changes: c.changes,
-            deferred: c.deferred,
+            deferred: Some(c.deferred),
             shortest_interval_s: c.shortest_interval_s,
         }
     }
@@ -348,6 +352,7 @@ impl Stats {
             lod_levels: Vec::new(),
             animation: AnimationJson::default(),
             clip_changes: Default::default(),
+            crowd_state: "cpu",
         };
         self.drawn.fill(&mut doc);
         for p in passes {

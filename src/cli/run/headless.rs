@@ -43,6 +43,7 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     for line in session.bake_lines() {
         say!("{line}")?;
     }
+    say!("{}", session.state_line())?;
     for line in session.prepare_impostors(r.renderer(), args.passes.impostor_memory())? {
         say!("{line}")?;
     }
@@ -95,8 +96,9 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     }
     if let Some(path) = &args.stats_json {
         let device = r.context().device_name().to_string();
+        let first = session.first_world(r.renderer())?;
         let doc = stats.json(gpu_ms_avg, &passes, |d| {
-            session.fill_stats(d, &device, args.width, args.height)
+            session.fill_stats(d, &device, (args.width, args.height), first)
         });
         write_json(path, &doc)?;
     }

@@ -185,7 +185,7 @@ impl RunArgs {
             camera: self.crowd.camera(),
             height: self.crowd.height(),
             paths: self.crowd.paths(),
-            state_on_gpu: self.crowd.state_on_gpu(),
+            crowd_state: self.crowd.crowd_state(),
         })
     }
 

@@ -213,6 +213,7 @@ impl App<'_> {
         for line in self.session.bake_lines() {
             say!("{line}")?;
         }
+        say!("{}", self.session.state_line())?;
         let memory = self.args.passes.impostor_memory();
         for line in self.session.prepare_impostors(&mut renderer, memory)? {
             say!("{line}")?;
@@ -313,13 +314,14 @@ impl App<'_> {
             self.pass_times = live.renderer.pass_times().to_vec();
             self.stats.set_draw(live.renderer.draw_stats());
         }
-        let (Some(path), Some(live)) = (&self.args.stats_json, &self.state) else {
+        let (Some(path), Some(live)) = (&self.args.stats_json, &mut self.state) else {
             return Ok(());
         };
         let extent = live.swapchain.extent;
+        let first = self.session.first_world(&mut live.renderer)?;
         let doc = self.stats.json(self.gpu_ms_avg, &self.pass_times, |d| {
             self.session
-                .fill_stats(d, &live.device, extent.width, extent.height)
+                .fill_stats(d, &live.device, (extent.width, extent.height), first)
         });
         write_json(path, &doc)
     }
