@@ -1,16 +1,21 @@
 //! A long session: 1,500 small frames of a crowd that changes clips and cross-fades all the
-//! time, exact near the camera and baked farther off. After warm-up, the heap stays flat and
-//! the GPU allocator holds the same allocations and blocks (nothing is allocated per frame and
-//! forgotten, on either side), with no validation message.
+//! time, exact near the camera and baked farther off; then 600 more of a walking crowd whose
+//! state is advanced on the GPU. After warm-up, the heap stays flat and the GPU allocator
+//! holds the same allocations and blocks (nothing is allocated per frame and forgotten, on
+//! either side), with no validation message.
 
 mod gpu_common;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
-use throng::crowd::{AnimationMode, BakeSettings};
+use throng::crowd::{AnimationMode, BakeSettings, Crowd, ModelId};
 use throng::gpu::{RenderSettings, ViewMode};
+use throng::scene::motion::{CrowdMotion, WalkPaths};
+use throng::scene::{CrowdLayout, crowd_bounds, play_models_in_place};
 
 const WARM_UP: usize = 150;
 const FRAMES: usize = 1_500;
+/// Frames of the second session, with the crowd's state on the GPU.
+const GPU_FRAMES: usize = 600;
 /// The heap is read every this many frames after warm-up.
 const SAMPLE_EVERY: usize = 10;
 /// The last frames, over whose samples the heap's least is taken: the driver and the
@@ -94,13 +99,8 @@ fn memory_stays_flat_over_a_long_session() {
     camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
     let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
 
-    let mut rss_after_warm_up = None;
-    let mut heap_after_warm_up = None;
-    let mut heap_at_end = u64::MAX;
-    let mut gpu_after_warm_up = None;
-    let mut rss_max = 0;
     let mut fades = 0;
-    for f in 0..FRAMES {
+    let cpu = soak(&mut r, FRAMES, |r, f| {
         // A few instances switch clip every frame, with fades of varying length; others
         // queue their next clip, so queues run dry and refill.
         for k in 0..3 {
@@ -118,45 +118,8 @@ fn memory_stays_flat_over_a_long_session() {
         }
         crowd.update(1.0 / 60.0);
         r.render(&mut crowd, &frame).expect("frame");
-        if f + 1 == WARM_UP {
-            r.renderer().gpu_ms_average().expect("wait");
-            rss_after_warm_up = resident_bytes();
-            heap_after_warm_up = heap_in_use();
-            gpu_after_warm_up = Some(gpu_memory(&r));
-        } else if f + 1 > WARM_UP && f % SAMPLE_EVERY == 0 {
-            rss_max = rss_max.max(resident_bytes().unwrap_or(0));
-            if f + END_WINDOW >= FRAMES {
-                heap_at_end = heap_at_end.min(heap_in_use().unwrap_or(u64::MAX));
-            }
-        }
-    }
-    r.renderer().gpu_ms_average().expect("wait");
-    let gpu_end = gpu_memory(&r);
-    eprintln!(
-        "{FRAMES} frames, {fades} fades: heap in use {heap_after_warm_up:?} after warm-up, \
-         {heap_at_end} at least over the last {END_WINDOW} frames; resident \
-         {rss_after_warm_up:?} after warm-up, most {rss_max}; GPU allocations, blocks, bytes \
-         {gpu_after_warm_up:?} then {gpu_end:?}"
-    );
-    assert_eq!(
-        Some(gpu_end),
-        gpu_after_warm_up,
-        "GPU allocations changed after warm-up"
-    );
-    match heap_after_warm_up {
-        Some(start) => assert!(
-            heap_at_end <= start + HEAP_SLACK,
-            "the heap grew from {start} to {heap_at_end} bytes in use after warm-up"
-        ),
-        None => unmeasured("the C heap's bytes in use (glibc's mallinfo2)"),
-    }
-    match rss_after_warm_up {
-        Some(start) => assert!(
-            rss_max <= start + RSS_PEAK_SLACK,
-            "resident memory reached {rss_max} bytes from {start} after warm-up"
-        ),
-        None => unmeasured("resident memory (/proc/self/statm)"),
-    }
+    });
+    cpu.check(&format!("{FRAMES} frames, {fades} fades, state on the CPU"));
     let counts = crowd.counts();
     assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
     let drawn = r.renderer().draw_stats().expect("statistics were read");
@@ -165,5 +128,127 @@ fn memory_stays_flat_over_a_long_session() {
         drawn.camera_cards > 0 && meshes > 0,
         "meshes and cards both drawn: {drawn:?}"
     );
+    state_on_the_gpu_stays_flat(&mut r, &model);
     assert_no_validation_messages();
+}
+
+/// The same with the crowd's state on the GPU, walking along lanes: the steps, the near
+/// lists read back and their exact palettes leave memory as flat.
+fn state_on_the_gpu_stays_flat(
+    r: &mut throng::gpu::HeadlessRenderer,
+    model: &std::sync::Arc<throng::anim::SkinnedModel>,
+) {
+    let models = play_models_in_place(vec![model.clone()]).expect("in place");
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let ids: Vec<ModelId> = models
+        .models
+        .iter()
+        .map(|m| crowd.add_model(m.clone()))
+        .collect();
+    let layout = WalkPaths::Lanes.prepare_layout(CrowdLayout::new(48, 7));
+    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    let mut motion = CrowdMotion::new(WalkPaths::Lanes, &layout, &models, &placed);
+    let tables = motion.on_device(&crowd).expect("tables");
+    r.renderer()
+        .set_crowd_state(Some(&tables))
+        .expect("state on the GPU");
+    let bounds = crowd_bounds(&placed, &models.models).expect("bounds");
+    let mut camera = framing(r, &bounds);
+    camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
+    let frame = inputs(r, &camera, &bounds, ViewMode::Final);
+    let gpu = soak(r, GPU_FRAMES, |r, _| {
+        let step = motion.advance_on_device(crowd.len(), 1.0 / 60.0);
+        r.renderer().step_crowd_state(step);
+        r.render(&mut crowd, &frame).expect("frame");
+    });
+    gpu.check(&format!("{GPU_FRAMES} frames, state on the GPU"));
+    let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");
+    assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
+    assert!(motion.clip_changes().changes > 48, "clips changed");
+}
+
+/// What a soak measured after its warm-up.
+struct Soak {
+    heap_after_warm_up: Option<u64>,
+    /// The least over the last [`END_WINDOW`] frames.
+    heap_at_end: u64,
+    rss_after_warm_up: Option<u64>,
+    rss_max: u64,
+    gpu_after_warm_up: Option<(usize, usize, u64)>,
+    gpu_end: (usize, usize, u64),
+}
+
+/// Runs `frames` frames of `frame` (given the frame's number) on `r`, measuring memory after
+/// [`WARM_UP`] of them and along the rest.
+fn soak(
+    r: &mut throng::gpu::HeadlessRenderer,
+    frames: usize,
+    mut frame: impl FnMut(&mut throng::gpu::HeadlessRenderer, usize),
+) -> Soak {
+    let mut s = Soak {
+        heap_after_warm_up: None,
+        heap_at_end: u64::MAX,
+        rss_after_warm_up: None,
+        rss_max: 0,
+        gpu_after_warm_up: None,
+        gpu_end: (0, 0, 0),
+    };
+    for f in 0..frames {
+        frame(r, f);
+        if f + 1 == WARM_UP {
+            r.renderer().gpu_ms_average().expect("wait");
+            s.rss_after_warm_up = resident_bytes();
+            s.heap_after_warm_up = heap_in_use();
+            s.gpu_after_warm_up = Some(gpu_memory(r));
+        } else if f + 1 > WARM_UP && f % SAMPLE_EVERY == 0 {
+            s.rss_max = s.rss_max.max(resident_bytes().unwrap_or(0));
+            if f + END_WINDOW >= frames {
+                s.heap_at_end = s.heap_at_end.min(heap_in_use().unwrap_or(u64::MAX));
+            }
+        }
+    }
+    r.renderer().gpu_ms_average().expect("wait");
+    s.gpu_end = gpu_memory(r);
+    s
+}
+
+impl Soak {
+    /// Fails unless memory stayed flat after warm-up (`what` names the run).
+    fn check(&self, what: &str) {
+        let Soak {
+            heap_after_warm_up,
+            heap_at_end,
+            rss_after_warm_up,
+            rss_max,
+            gpu_after_warm_up,
+            gpu_end,
+        } = *self;
+        eprintln!(
+            "{what}: heap in use {heap_after_warm_up:?} after warm-up, {heap_at_end} at least \
+             over the last {END_WINDOW} frames; resident {rss_after_warm_up:?} after warm-up, \
+             most {rss_max}; GPU allocations, blocks, bytes {gpu_after_warm_up:?} then \
+             {gpu_end:?}"
+        );
+        assert_eq!(
+            Some(gpu_end),
+            gpu_after_warm_up,
+            "{what}: GPU allocations changed after warm-up"
+        );
+        match heap_after_warm_up {
+            Some(start) => assert!(
+                heap_at_end <= start + HEAP_SLACK,
+                "{what}: the heap grew from {start} to {heap_at_end} bytes in use after warm-up"
+            ),
+            None => unmeasured("the C heap's bytes in use (glibc's mallinfo2)"),
+        }
+        match rss_after_warm_up {
+            Some(start) => assert!(
+                rss_max <= start + RSS_PEAK_SLACK,
+                "{what}: resident memory reached {rss_max} bytes from {start} after warm-up"
+            ),
+            None => unmeasured("resident memory (/proc/self/statm)"),
+        }
+    }
 }

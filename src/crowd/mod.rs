@@ -6,6 +6,7 @@
 mod advance;
 mod baked;
 pub mod bench;
+mod detached;
 mod dispatch;
 mod error;
 mod evaluate;

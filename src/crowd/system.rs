@@ -289,6 +289,18 @@ impl Crowd {
         write_slot(&frame, &mut self.workers, slot)
     }
 
+    /// Writes the palettes of `instances`, instances this crowd does not hold (of its models:
+    /// the near set of a crowd whose state lives on the GPU), one after another into `out`
+    /// (each its model's joint count; `out` must hold their sum), on the crowd's worker
+    /// threads when they are many. The values are [`SkinnedModelInstance::evaluate`]'s.
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than the instances' joint counts together.
+    pub fn evaluate_detached(&mut self, instances: &[SkinnedModelInstance], out: &mut [Mat3x4]) {
+        super::detached::evaluate_detached(&mut self.workers, instances, out);
+    }
+
     /// Grows `ring` if needed, waits for its next slot, writes the frame, and returns the
     /// slot index (for the consumer to bind and then [`PaletteRing::submit`]).
     pub fn write_frame<A: RegionAllocator>(

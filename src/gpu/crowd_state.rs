@@ -19,7 +19,8 @@ use gpu_allocator::MemoryLocation;
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
-use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
+use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
+use crate::crowd::Crowd;
 use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep, NearInstance, catch_up};
 
 /// The most instances one frame lists as needing exact palettes (those beyond read baked
@@ -86,7 +87,7 @@ pub struct DeviceCrowdState {
     listed: Vec<NearInstance>,
     exact: Vec<[u32; 2]>,
     steps: Vec<DeviceStep>,
-    scratch: PoseScratch,
+    instances: Vec<SkinnedModelInstance>,
     /// Instances given exact palettes in the last frame, and their matrices.
     last_exact: (usize, usize),
 }
@@ -134,7 +135,7 @@ impl DeviceCrowdState {
             listed: Vec::with_capacity(NEAR_CAPACITY),
             exact: Vec::with_capacity(NEAR_CAPACITY),
             steps: Vec::with_capacity(HISTORY),
-            scratch: PoseScratch::default(),
+            instances: Vec::with_capacity(NEAR_CAPACITY),
             last_exact: (0, 0),
         })
     }
@@ -168,12 +169,13 @@ impl DeviceCrowdState {
     }
 
     /// Evaluates the exact palettes of the instances [`Self::read_near`] read, as they stand
-    /// in the coming frame, into `palettes` (at most `max_matrices`, the rest stay baked),
-    /// and writes frame in flight `slot`'s list of records to point at them.
+    /// in the coming frame, into `palettes` (at most `max_matrices`, the rest stay baked) on
+    /// `crowd`'s worker threads, and writes frame in flight `slot`'s list of records to point
+    /// at them.
     pub fn write_exact(
         &mut self,
         slot: usize,
-        models: &[Arc<SkinnedModel>],
+        crowd: &mut Crowd,
         palettes: &mut [Mat3x4],
         max_matrices: usize,
     ) -> Result<(), GpuError> {
@@ -198,7 +200,7 @@ impl DeviceCrowdState {
         let room = palettes.len().min(max_matrices);
         let mut base = 0usize;
         for near in &self.listed {
-            let Some(model) = models.get(near.model as usize) else {
+            let Some(model) = crowd.models().get(near.model as usize) else {
                 continue;
             };
             let joints = model.joint_count();
@@ -208,10 +210,12 @@ impl DeviceCrowdState {
             let Some(inst) = catch_up(near, model, &self.steps) else {
                 continue;
             };
-            inst.evaluate(&mut self.scratch, &mut palettes[base..base + joints]);
+            self.instances.push(inst);
             self.exact.push([near.slot, base as u32]);
             base += joints;
         }
+        crowd.evaluate_detached(&self.instances, &mut palettes[..base]);
+        self.instances.clear();
         let buffers = self
             .slots
             .get_mut(slot)

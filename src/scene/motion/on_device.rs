@@ -254,9 +254,9 @@ impl std::error::Error for NotOnDevice {}
 
 impl CrowdMotion {
     /// The tables the GPU advances `crowd` from, as it stands now (spawned, baked, clocks
-    /// where they are). Refused for a crowd with a clip that is not baked, an instance with
-    /// clips queued, a model of more than 65,535 clips or joints, or more models than a
-    /// record can name.
+    /// where they are). Refused for a crowd with a clip that is not baked, a model without
+    /// clips, an instance with clips queued, a model of more than 65,535 clips or joints, or
+    /// more models than a record can name.
     pub fn on_device(&self, crowd: &Crowd) -> Result<DeviceMotion, NotOnDevice> {
         let n = crowd.len();
         let refuse = |why: String| Err(NotOnDevice(why));
@@ -282,6 +282,13 @@ impl CrowdMotion {
                     crate::text::printable(model.name()),
                     model.clips().len(),
                     model.joint_count()
+                ));
+            }
+            if model.clips().is_empty() {
+                // Its instances stand in the bind pose, which only the CPU path draws.
+                return refuse(format!(
+                    "{} has no clips",
+                    crate::text::printable(model.name())
                 ));
             }
             let bounds = crowd.bounds_range(id);
