@@ -36,6 +36,11 @@ use crate::gpu::settings::RenderSettings;
 /// pixels by more than 8 levels, a quarter-pixel one 2.6%; docs/crowds-at-scale.md).
 pub const LOD_ERROR_PX: f32 = 0.25;
 
+/// Baked frames replace exact palettes where their error covers at most this many pixels
+/// (times `--lod-bias`): half a pixel, so a near character looks the same either way. The CPU's
+/// choice and the crowd-state pass's (through the culling inputs) both use it.
+pub const BAKED_ERROR_PX: f32 = 0.5;
+
 /// How large things look in a frame: the projection's vertical scale is
 /// `1 / tan(fov_y / 2)` (negated for Vulkan's y), so pixels per unit at distance one are half
 /// the height times it.
@@ -144,7 +149,7 @@ fn write(
             shadow_texel(c.light_view_proj, c.settings.shadow_size),
             SHADOW_TEXEL_ERROR,
             // For the crowd-state pass's choice of exact palettes (as the CPU's).
-            crate::gpu::BAKED_ERROR_PX * c.settings.lod_bias,
+            BAKED_ERROR_PX * c.settings.lod_bias,
             0.0,
         ),
         view_proj: c.inputs.view_proj,

@@ -55,11 +55,7 @@ use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep};
 
 mod frame_steps;
 
-pub use super::culling::inputs::LOD_ERROR_PX;
-
-/// Baked frames replace exact palettes where their error covers at most this many pixels
-/// (times `--lod-bias`): half a pixel, so a near character looks the same either way.
-pub const BAKED_ERROR_PX: f32 = 0.5;
+pub use super::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
 
 /// How frames leave the renderer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
