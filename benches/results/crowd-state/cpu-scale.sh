@@ -1,6 +1,6 @@
 #!/bin/sh
 # Alternating rounds: the calling thread's CPU ms per frame at 10k and 1M, state on the GPU and on the CPU.
-B=/work/main/target/release/throng
+B=${1:-target/release/throng}
 for round in 1 2 3; do
   for s in gpu cpu; do
     echo "round $round crowd-state $s"
