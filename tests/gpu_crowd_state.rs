@@ -6,7 +6,8 @@
 //! with the same weight, stand at the same clip times (the pass rounds as the CPU does, so
 //! the clocks are bit for bit the same), and the record the pass wrote must place it where
 //! the CPU placed it (the rings' trigonometry is the GPU's own: within a thousandth of the
-//! ring's radius). In place, along lanes, and round rings.
+//! ring's radius). In place, along lanes, and round rings. Near instances get the reference's
+//! exact palettes, and either path draws the same picture.
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 
@@ -275,6 +276,79 @@ fn near_instances_get_the_cpus_exact_palettes() {
     assert!(
         cpu_exact.abs_diff(exact) <= 2.max(cpu_exact / 5),
         "the GPU listed {exact} near instances, the CPU path chose {cpu_exact}"
+    );
+    gpu_common::assert_no_validation_messages();
+}
+
+/// A seed and a frame count give the same picture whichever side advances the crowd: the
+/// same walking crowd, 45 frames on, drawn once by the CPU path and once with its state on
+/// the GPU (near characters exact on both), differs in almost no pixel.
+#[test]
+fn both_paths_draw_the_same_picture() {
+    let picture = |on_gpu: bool| {
+        let mut r = gpu_common::renderer(128, 72)?;
+        let settings = RenderSettings {
+            msaa: 1,
+            ..r.renderer().settings()
+        };
+        r.renderer().set_settings(settings).expect("settings");
+        let (mut crowd, mut motion, placed) = crowd(WalkPaths::Lanes);
+        crowd.set_animation(AnimationMode::Auto);
+        let model = crowd.models()[0].clone();
+        r.add_model(&model, &throng::scene::model_basis(&model))
+            .expect("upload");
+        r.renderer().upload_baked(&crowd).expect("baked frames");
+        if on_gpu {
+            let tables = motion.on_device(&crowd).expect("tables");
+            r.renderer()
+                .set_crowd_state(Some(&tables))
+                .expect("state on the GPU");
+        }
+        let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
+        let mut camera = gpu_common::framing(&r, &bounds);
+        camera.eye = camera.target + (camera.eye - camera.target) * 0.6;
+        let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+        for _ in 0..44 {
+            if on_gpu {
+                let step = motion.advance_on_device(crowd.len(), DT);
+                r.renderer().step_crowd_state(step);
+            } else {
+                motion.advance(&mut crowd, DT).expect("CPU step");
+            }
+            r.render(&mut crowd, &inputs).expect("frame");
+        }
+        if on_gpu {
+            let step = motion.advance_on_device(crowd.len(), DT);
+            r.renderer().step_crowd_state(step);
+        } else {
+            motion.advance(&mut crowd, DT).expect("CPU step");
+        }
+        let counts = match r.renderer().crowd_state_counts(&crowd) {
+            Some(c) => c,
+            None => crowd.counts(),
+        };
+        Some((gpu_common::render(&mut r, &mut crowd, &inputs), counts))
+    };
+    let Some((cpu, cpu_counts)) = picture(false) else {
+        return;
+    };
+    let Some((gpu, gpu_counts)) = picture(true) else {
+        return;
+    };
+    let pixels = (cpu.width * cpu.height) as usize;
+    let differing = gpu_common::differing(&cpu, &gpu, 8);
+    eprintln!(
+        "{differing} of {pixels} pixels differ by more than 8 levels; exact {} on the CPU \
+         path, {} on the GPU path",
+        cpu_counts.exact, gpu_counts.exact
+    );
+    assert!(
+        cpu_counts.exact > 0 && gpu_counts.exact > 0,
+        "near characters are exact on both paths: {cpu_counts:?} {gpu_counts:?}"
+    );
+    assert!(
+        differing * 1000 <= pixels,
+        "{differing} of {pixels} pixels differ by more than 8 levels"
     );
     gpu_common::assert_no_validation_messages();
 }
