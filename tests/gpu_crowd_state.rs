@@ -15,13 +15,10 @@ use std::sync::Arc;
 
 use throng::asset::builtin;
 use throng::crowd::visibility::{AnimationView, Frustum, ViewScale};
-use throng::crowd::{
-    AnimationMode, BakeSettings, Crowd, HostAllocator, InstanceRecord, ModelId, NoConsumer,
-    PaletteRing,
-};
+use throng::crowd::{Crowd, HostAllocator, InstanceRecord, NoConsumer, PaletteRing};
 use throng::gpu::{HeadlessRenderer, RenderSettings, ViewMode};
 use throng::scene::motion::{CrowdMotion, WalkPaths};
-use throng::scene::{CrowdLayout, PlacedInstance, crowd_bounds, play_models_in_place};
+use throng::scene::{PlacedInstance, crowd_bounds};
 
 mod gpu_common;
 
@@ -33,25 +30,14 @@ const DT: f32 = 1.0 / 60.0;
 /// A crowd of the built-in character laid out for `paths`, baked, with a few instances at
 /// other rates and one clamping, and its motion.
 fn crowd(paths: WalkPaths) -> (Crowd, CrowdMotion, Vec<PlacedInstance>) {
-    let models =
-        play_models_in_place(vec![Arc::new(builtin::model().expect("builtin"))]).expect("in place");
-    let mut crowd = Crowd::new(1).expect("crowd");
-    let ids: Vec<ModelId> = models
-        .models
-        .iter()
-        .map(|m| crowd.add_model(m.clone()))
-        .collect();
-    let layout = paths.prepare_layout(CrowdLayout::new(INSTANCES, 7));
-    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
-    crowd.set_animation(AnimationMode::Baked);
-    crowd.bake(BakeSettings::default());
+    let model = Arc::new(builtin::model().expect("builtin"));
+    let (mut crowd, motion, placed) = gpu_common::walking_crowd(&model, INSTANCES, 7, paths);
     for (i, speed) in [(3, 1.7), (10, -0.6), (21, 0.5), (40, 2.3)] {
         crowd.instance_mut(i).set_speed(speed);
     }
     crowd
         .instance_mut(33)
         .set_playback(throng::anim::Playback::Clamp);
-    let motion = CrowdMotion::new(paths, &layout, &models, &placed);
     (crowd, motion, placed)
 }
 
@@ -76,11 +62,7 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
     let model = gpu.models()[0].clone();
     r.add_model(&model, &throng::scene::model_basis(&model))
         .expect("upload");
-    r.renderer().upload_baked(&gpu).expect("baked frames");
-    let tables = gpu_motion.on_device(&gpu).expect("tables");
-    r.renderer()
-        .set_crowd_state(Some(&tables))
-        .expect("state on the GPU");
+    let tables = gpu_common::state_on_gpu(r, &gpu, &gpu_motion);
     let bounds = crowd_bounds(&placed, &[model]).expect("bounds");
     // Looking away from the crowd: culling leaves nothing to draw, and the frames cost little
     // more than the pass under test.
@@ -92,9 +74,7 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
     for check in 1..=CHECKS {
         for _ in 0..FRAMES / CHECKS {
             cpu_motion.advance(&mut cpu, DT).expect("CPU step");
-            let step = gpu_motion.advance_on_device(gpu.len(), DT);
-            r.renderer().step_crowd_state(step);
-            r.render(&mut gpu, &inputs).expect("frame");
+            gpu_common::gpu_state_frame(r, &mut gpu, &mut gpu_motion, &inputs, DT);
         }
         let frame = check * FRAMES / CHECKS;
         let clocks = r
@@ -148,11 +128,11 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
     (fading, walked)
 }
 
-/// A small renderer for a crowd of one model: the pass is under test, not the pictures (no
-/// shadows, ambient occlusion or cards, whose atlas would take longer to bake than the 600
-/// frames to draw).
-fn renderer() -> Option<HeadlessRenderer> {
-    let mut r = gpu_common::renderer(32, 32)?;
+/// A small renderer of `width` x `height` for a crowd of one model: the pass is under test,
+/// not the pictures (no shadows, ambient occlusion or cards, whose atlas would take longer to
+/// bake than the 600 frames to draw).
+fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    let mut r = gpu_common::renderer(width, height)?;
     let settings = RenderSettings {
         shadows: false,
         ssao: false,
@@ -168,7 +148,7 @@ fn renderer() -> Option<HeadlessRenderer> {
 fn the_gpu_advances_the_crowd_as_the_cpu_does_for_600_frames() {
     let mut fading = 0;
     for paths in [WalkPaths::InPlace, WalkPaths::Lanes, WalkPaths::Rings] {
-        let Some(mut r) = renderer() else {
+        let Some(mut r) = renderer(32, 32) else {
             return;
         };
         let (faded, walked) = compare(&mut r, paths);
@@ -190,29 +170,15 @@ fn the_gpu_advances_the_crowd_as_the_cpu_does_for_600_frames() {
 /// the same instance and frame, and the near set about the size the CPU path's choice gives.
 #[test]
 fn near_instances_get_the_cpus_exact_palettes() {
-    let Some(mut r) = gpu_common::renderer(128, 72) else {
+    let Some(mut r) = renderer(128, 72) else {
         return;
     };
-    let settings = RenderSettings {
-        shadows: false,
-        ssao: false,
-        msaa: 1,
-        impostors: false,
-        ..r.renderer().settings()
-    };
-    r.renderer().set_settings(settings).expect("settings");
     let (mut cpu, mut cpu_motion, placed) = crowd(WalkPaths::Lanes);
     let (mut gpu, mut gpu_motion, _) = crowd(WalkPaths::Lanes);
-    cpu.set_animation(AnimationMode::Auto);
-    gpu.set_animation(AnimationMode::Auto);
     let model = gpu.models()[0].clone();
     r.add_model(&model, &throng::scene::model_basis(&model))
         .expect("upload");
-    r.renderer().upload_baked(&gpu).expect("baked frames");
-    let tables = gpu_motion.on_device(&gpu).expect("tables");
-    r.renderer()
-        .set_crowd_state(Some(&tables))
-        .expect("state on the GPU");
+    let tables = gpu_common::state_on_gpu(&mut r, &gpu, &gpu_motion);
     let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
     // Halfway in: the front rows are near enough for exact palettes, the back rows are not.
     let mut camera = gpu_common::framing(&r, &bounds);
@@ -220,9 +186,7 @@ fn near_instances_get_the_cpus_exact_palettes() {
     let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
     for _ in 0..90 {
         cpu_motion.advance(&mut cpu, DT).expect("CPU step");
-        let step = gpu_motion.advance_on_device(gpu.len(), DT);
-        r.renderer().step_crowd_state(step);
-        r.render(&mut gpu, &inputs).expect("frame");
+        gpu_common::gpu_state_frame(&mut r, &mut gpu, &mut gpu_motion, &inputs, DT);
     }
     let counts = r
         .renderer()
@@ -293,16 +257,13 @@ fn both_paths_draw_the_same_picture() {
         };
         r.renderer().set_settings(settings).expect("settings");
         let (mut crowd, mut motion, placed) = crowd(WalkPaths::Lanes);
-        crowd.set_animation(AnimationMode::Auto);
         let model = crowd.models()[0].clone();
         r.add_model(&model, &throng::scene::model_basis(&model))
             .expect("upload");
-        r.renderer().upload_baked(&crowd).expect("baked frames");
         if on_gpu {
-            let tables = motion.on_device(&crowd).expect("tables");
-            r.renderer()
-                .set_crowd_state(Some(&tables))
-                .expect("state on the GPU");
+            gpu_common::state_on_gpu(&mut r, &crowd, &motion);
+        } else {
+            r.renderer().upload_baked(&crowd).expect("baked frames");
         }
         let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
         let mut camera = gpu_common::framing(&r, &bounds);
@@ -310,12 +271,11 @@ fn both_paths_draw_the_same_picture() {
         let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
         for _ in 0..44 {
             if on_gpu {
-                let step = motion.advance_on_device(crowd.len(), DT);
-                r.renderer().step_crowd_state(step);
+                gpu_common::gpu_state_frame(&mut r, &mut crowd, &mut motion, &inputs, DT);
             } else {
                 motion.advance(&mut crowd, DT).expect("CPU step");
+                r.render(&mut crowd, &inputs).expect("frame");
             }
-            r.render(&mut crowd, &inputs).expect("frame");
         }
         if on_gpu {
             let step = motion.advance_on_device(crowd.len(), DT);

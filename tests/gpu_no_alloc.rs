@@ -11,10 +11,10 @@ mod gpu_common;
 mod counting_alloc;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
-use throng::crowd::{AnimationMode, BakeSettings, Crowd, ModelId};
+use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
-use throng::scene::motion::{CrowdMotion, WalkPaths};
-use throng::scene::{CrowdLayout, crowd_bounds, play_models_in_place};
+use throng::scene::crowd_bounds;
+use throng::scene::motion::WalkPaths;
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -79,37 +79,19 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
     mut r: throng::gpu::HeadlessRenderer,
     model: &std::sync::Arc<throng::anim::SkinnedModel>,
 ) {
-    let models = play_models_in_place(vec![model.clone()]).expect("in place");
-    let mut crowd = Crowd::new(1).expect("crowd");
-    let ids: Vec<ModelId> = models
-        .models
-        .iter()
-        .map(|m| crowd.add_model(m.clone()))
-        .collect();
-    let layout = WalkPaths::Lanes.prepare_layout(CrowdLayout::new(300, 4));
-    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
-    crowd.bake(BakeSettings::default());
-    crowd.set_animation(AnimationMode::Auto);
-    let mut motion = CrowdMotion::new(WalkPaths::Lanes, &layout, &models, &placed);
-    let tables = motion.on_device(&crowd).expect("tables");
-    r.renderer()
-        .set_crowd_state(Some(&tables))
-        .expect("state on the GPU");
-    let bounds = crowd_bounds(&placed, &models.models).expect("bounds");
+    let (mut crowd, mut motion, placed) =
+        gpu_common::walking_crowd(model, 300, 4, WalkPaths::Lanes);
+    gpu_common::state_on_gpu(&mut r, &crowd, &motion);
+    let bounds = crowd_bounds(&placed, std::slice::from_ref(model)).expect("bounds");
     let mut camera = framing(&r, &bounds);
     camera.eye = camera.target + (camera.eye - camera.target) * 0.4;
     let frame = inputs(&r, &camera, &bounds, ViewMode::Final);
-    let mut step = |r: &mut throng::gpu::HeadlessRenderer, crowd: &mut Crowd| {
-        let s = motion.advance_on_device(crowd.len(), 1.0 / 30.0);
-        r.renderer().step_crowd_state(s);
-        r.render(crowd, &frame).expect("frame");
-    };
     for _ in 0..6 {
-        step(&mut r, &mut crowd);
+        gpu_common::gpu_state_frame(&mut r, &mut crowd, &mut motion, &frame, 1.0 / 30.0);
     }
     let before = counting_alloc::allocations();
     for _ in 0..30 {
-        step(&mut r, &mut crowd);
+        gpu_common::gpu_state_frame(&mut r, &mut crowd, &mut motion, &frame, 1.0 / 30.0);
     }
     let during = counting_alloc::allocations() - before;
     r.renderer().gpu_ms_average().expect("wait");

@@ -7,10 +7,10 @@
 mod gpu_common;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
-use throng::crowd::{AnimationMode, BakeSettings, Crowd, ModelId};
+use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
-use throng::scene::motion::{CrowdMotion, WalkPaths};
-use throng::scene::{CrowdLayout, crowd_bounds, play_models_in_place};
+use throng::scene::crowd_bounds;
+use throng::scene::motion::WalkPaths;
 
 const WARM_UP: usize = 150;
 const FRAMES: usize = 1_500;
@@ -138,30 +138,14 @@ fn state_on_the_gpu_stays_flat(
     r: &mut throng::gpu::HeadlessRenderer,
     model: &std::sync::Arc<throng::anim::SkinnedModel>,
 ) {
-    let models = play_models_in_place(vec![model.clone()]).expect("in place");
-    let mut crowd = Crowd::new(1).expect("crowd");
-    let ids: Vec<ModelId> = models
-        .models
-        .iter()
-        .map(|m| crowd.add_model(m.clone()))
-        .collect();
-    let layout = WalkPaths::Lanes.prepare_layout(CrowdLayout::new(48, 7));
-    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
-    crowd.bake(BakeSettings::default());
-    crowd.set_animation(AnimationMode::Auto);
-    let mut motion = CrowdMotion::new(WalkPaths::Lanes, &layout, &models, &placed);
-    let tables = motion.on_device(&crowd).expect("tables");
-    r.renderer()
-        .set_crowd_state(Some(&tables))
-        .expect("state on the GPU");
-    let bounds = crowd_bounds(&placed, &models.models).expect("bounds");
+    let (mut crowd, mut motion, placed) = gpu_common::walking_crowd(model, 48, 7, WalkPaths::Lanes);
+    gpu_common::state_on_gpu(r, &crowd, &motion);
+    let bounds = crowd_bounds(&placed, std::slice::from_ref(model)).expect("bounds");
     let mut camera = framing(r, &bounds);
     camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
     let frame = inputs(r, &camera, &bounds, ViewMode::Final);
     let gpu = soak(r, GPU_FRAMES, |r, _| {
-        let step = motion.advance_on_device(crowd.len(), 1.0 / 60.0);
-        r.renderer().step_crowd_state(step);
-        r.render(&mut crowd, &frame).expect("frame");
+        gpu_common::gpu_state_frame(r, &mut crowd, &mut motion, &frame, 1.0 / 60.0);
     });
     gpu.check(&format!("{GPU_FRAMES} frames, state on the GPU"));
     let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");

@@ -7,12 +7,15 @@ use std::sync::Arc;
 
 use glam::{Vec3, Vec4};
 use throng::anim::{Bounds, SkinnedModel};
-use throng::crowd::{Crowd, ModelId};
+use throng::crowd::{AnimationMode, BakeSettings, Crowd, ModelId};
 use throng::gpu::{
     ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, Pixels, RenderSettings,
     ViewMode, validation_messages,
 };
-use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis};
+use throng::scene::motion::{CrowdMotion, DeviceMotion, WalkPaths};
+use throng::scene::{
+    Camera, CrowdLayout, Light, PlacedInstance, crowd_bounds, model_basis, play_models_in_place,
+};
 
 // Whether this run is CI (the one rule, shared with `tests/common`; included rather than
 // loaded as a module, since a test may load both).
@@ -121,6 +124,54 @@ pub fn crowd_of(
         .expect("spawn");
     let bounds = crowd_bounds(&placed, models).expect("bounds");
     (crowd, bounds)
+}
+
+/// A crowd of `n` instances of `model` (its root motion played in place) laid out with `seed`
+/// for `paths`, baked, with exact palettes near the camera, and its motion.
+pub fn walking_crowd(
+    model: &Arc<SkinnedModel>,
+    n: usize,
+    seed: u64,
+    paths: WalkPaths,
+) -> (Crowd, CrowdMotion, Vec<PlacedInstance>) {
+    let models = play_models_in_place(vec![model.clone()]).expect("in place");
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let ids: Vec<ModelId> = models
+        .models
+        .iter()
+        .map(|m| crowd.add_model(m.clone()))
+        .collect();
+    let layout = paths.prepare_layout(CrowdLayout::new(n, seed));
+    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    let motion = CrowdMotion::new(paths, &layout, &models, &placed);
+    (crowd, motion, placed)
+}
+
+/// Moves `crowd`'s state to `r`'s GPU (its model already uploaded): its baked frames and the
+/// tables `motion` makes of it. Returns the tables.
+pub fn state_on_gpu(r: &mut HeadlessRenderer, crowd: &Crowd, motion: &CrowdMotion) -> DeviceMotion {
+    r.renderer().upload_baked(crowd).expect("baked frames");
+    let tables = motion.on_device(crowd).expect("tables");
+    r.renderer()
+        .set_crowd_state(Some(&tables))
+        .expect("state on the GPU");
+    tables
+}
+
+/// One frame of a crowd whose state is on the GPU: the schedule's step of `dt`, then the
+/// frame.
+pub fn gpu_state_frame(
+    r: &mut HeadlessRenderer,
+    crowd: &mut Crowd,
+    motion: &mut CrowdMotion,
+    inputs: &FrameInputs,
+    dt: f32,
+) {
+    let step = motion.advance_on_device(crowd.len(), dt);
+    r.renderer().step_crowd_state(step);
+    r.render(crowd, inputs).expect("frame");
 }
 
 /// Holds every instance of `crowd` at `clip` and `time` (speed 0).
