@@ -62,7 +62,7 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
     let model = gpu.models()[0].clone();
     r.add_model(&model, &throng::scene::model_basis(&model))
         .expect("upload");
-    let tables = gpu_common::state_on_gpu(r, &gpu, &gpu_motion);
+    let tables = gpu_common::state_on_gpu(r, &mut gpu, &gpu_motion);
     let bounds = crowd_bounds(&placed, &[model]).expect("bounds");
     // Looking away from the crowd: culling leaves nothing to draw, and the frames cost little
     // more than the pass under test.
@@ -178,7 +178,7 @@ fn near_instances_get_the_cpus_exact_palettes() {
     let model = gpu.models()[0].clone();
     r.add_model(&model, &throng::scene::model_basis(&model))
         .expect("upload");
-    let tables = gpu_common::state_on_gpu(&mut r, &gpu, &gpu_motion);
+    let tables = gpu_common::state_on_gpu(&mut r, &mut gpu, &gpu_motion);
     let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
     // Halfway in: the front rows are near enough for exact palettes, the back rows are not.
     let mut camera = gpu_common::framing(&r, &bounds);
@@ -261,7 +261,7 @@ fn both_paths_draw_the_same_picture() {
         r.add_model(&model, &throng::scene::model_basis(&model))
             .expect("upload");
         if on_gpu {
-            gpu_common::state_on_gpu(&mut r, &crowd, &motion);
+            gpu_common::state_on_gpu(&mut r, &mut crowd, &motion);
         } else {
             r.renderer().upload_baked(&crowd).expect("baked frames");
         }
@@ -310,5 +310,67 @@ fn both_paths_draw_the_same_picture() {
         differing * 1000 <= pixels,
         "{differing} of {pixels} pixels differ by more than 8 levels"
     );
+    gpu_common::assert_no_validation_messages();
+}
+
+/// The crowd's API still moves an instance and plays a clip on it with the state on the GPU:
+/// the same calls, at the same frame, on the reference crowd and on the one whose state the
+/// GPU holds (a move, a played clip with a fade, a clock set whole through `instance_mut`)
+/// leave the same clocks and places 90 frames later.
+#[test]
+fn changes_through_the_crowds_api_reach_the_gpu() {
+    let Some(mut r) = renderer(32, 32) else {
+        return;
+    };
+    let (mut cpu, mut cpu_motion, placed) = crowd(WalkPaths::InPlace);
+    let (mut gpu, mut gpu_motion, _) = crowd(WalkPaths::InPlace);
+    let model = gpu.models()[0].clone();
+    r.add_model(&model, &throng::scene::model_basis(&model))
+        .expect("upload");
+    let tables = gpu_common::state_on_gpu(&mut r, &mut gpu, &gpu_motion);
+    let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
+    let mut camera = gpu_common::framing(&r, &bounds);
+    camera.target = camera.eye + (camera.eye - camera.target);
+    let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+    let moved_to = throng::anim::Mat3x4::from_trs(
+        glam::Vec3A::new(3.0, 0.0, -2.0),
+        glam::Quat::from_rotation_y(0.7),
+        glam::Vec3A::ONE,
+    );
+    for frame in 0..120 {
+        if frame == 30 {
+            for c in [&mut cpu, &mut gpu] {
+                c.play(5, 2, 0.25).expect("clip");
+                c.set_world(9, moved_to);
+                let inst = c.instance_mut(12);
+                inst.play(1, 0.0).expect("clip");
+                inst.set_time(0.2);
+                inst.set_speed(0.5);
+            }
+        }
+        cpu_motion.advance(&mut cpu, DT).expect("CPU step");
+        gpu_common::gpu_state_frame(&mut r, &mut gpu, &mut gpu_motion, &inputs, DT);
+    }
+    let clocks = r
+        .renderer()
+        .read_crowd_clocks()
+        .expect("clocks")
+        .expect("on the GPU");
+    let records = r.renderer().read_records(INSTANCES).expect("records");
+    for (i, clock) in clocks.iter().enumerate() {
+        let inst = cpu.instance(i);
+        assert_eq!(clock.clip(), inst.clip(), "instance {i}: clip");
+        assert_eq!(clock.time, inst.time(), "instance {i}: clip time");
+        assert_eq!(clock.speed, inst.speed(), "instance {i}: rate");
+        assert_eq!(
+            clock.fade().map(|f| f.0),
+            inst.fade_source().map(|f| f.0),
+            "instance {i}: fade"
+        );
+        let world = records[tables.walkers[i].slot as usize].world;
+        assert_eq!(&world, cpu.world(i), "instance {i}: place");
+    }
+    assert_eq!(cpu.world(9), &moved_to);
+    assert_eq!(cpu.instance(12).speed(), 0.5);
     gpu_common::assert_no_validation_messages();
 }

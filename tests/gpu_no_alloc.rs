@@ -81,7 +81,7 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
 ) {
     let (mut crowd, mut motion, placed) =
         gpu_common::walking_crowd(model, 300, 4, WalkPaths::Lanes);
-    gpu_common::state_on_gpu(&mut r, &crowd, &motion);
+    gpu_common::state_on_gpu(&mut r, &mut crowd, &motion);
     let bounds = crowd_bounds(&placed, std::slice::from_ref(model)).expect("bounds");
     let mut camera = framing(&r, &bounds);
     camera.eye = camera.target + (camera.eye - camera.target) * 0.4;

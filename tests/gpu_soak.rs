@@ -139,7 +139,7 @@ fn state_on_the_gpu_stays_flat(
     model: &std::sync::Arc<throng::anim::SkinnedModel>,
 ) {
     let (mut crowd, mut motion, placed) = gpu_common::walking_crowd(model, 48, 7, WalkPaths::Lanes);
-    gpu_common::state_on_gpu(r, &crowd, &motion);
+    gpu_common::state_on_gpu(r, &mut crowd, &motion);
     let bounds = crowd_bounds(&placed, std::slice::from_ref(model)).expect("bounds");
     let mut camera = framing(r, &bounds);
     camera.eye = camera.target + (camera.eye - camera.target) * 0.5;

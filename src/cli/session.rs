@@ -329,7 +329,7 @@ impl Session {
             (true, Some(motion)) => match motion.on_device(&self.crowd) {
                 Ok(tables) => {
                     self.first_slot = tables.walkers.first().map_or(0, |w| w.slot as usize);
-                    renderer.set_crowd_state(Some(&tables))?;
+                    renderer.set_crowd_state(&mut self.crowd, Some(&tables))?;
                     Ok(())
                 }
                 Err(e) if self.state_asked == CrowdStateArg::Gpu => {

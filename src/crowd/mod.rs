@@ -40,4 +40,4 @@ pub use region::{
 pub use ring::{DEFAULT_SLOTS, NoConsumer, PaletteRing, ReleaseWait, Slot, SlotLayout};
 pub use slot_order::Placement;
 pub use synthetic::{SyntheticShape, synthetic_model};
-pub use system::Crowd;
+pub use system::{Crowd, InstanceChange};

@@ -44,6 +44,30 @@ pub struct Crowd {
     /// every member, and for the members handed out by `instance_mut` or moved since.
     reach: Reaches,
     choice: PaletteChoice,
+    /// What the application changed since the last [`Crowd::take_changes`], while a copy of
+    /// the crowd's state kept elsewhere (the GPU's) needs to hear of it.
+    changes: Vec<InstanceChange>,
+    tracking: bool,
+}
+
+/// A change made to one instance through the crowd's API, for a copy of the crowd's state
+/// kept elsewhere (the GPU's) to apply in turn ([`Crowd::set_change_tracking`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum InstanceChange {
+    /// [`Crowd::set_world`]: it stands (or starts its walk) where it was put.
+    Moved(usize),
+    /// [`Crowd::play`]: it plays `clip`, cross-fading from where it is over `fade` seconds.
+    Played {
+        /// The instance.
+        instance: usize,
+        /// The clip.
+        clip: usize,
+        /// The cross-fade, seconds (0: a cut).
+        fade: f32,
+    },
+    /// [`Crowd::instance_mut`]: its whole clock is the crowd's copy from now on (clip, time,
+    /// speed, playback, fade).
+    Replaced(usize),
 }
 
 impl Crowd {
@@ -57,6 +81,8 @@ impl Crowd {
             baked: BakedFrames::default(),
             reach: Reaches::default(),
             choice: PaletteChoice::default(),
+            changes: Vec::new(),
+            tracking: false,
         })
     }
 
@@ -189,12 +215,49 @@ impl Crowd {
     }
 
     /// The animation state of instance `i`, to change its clip, time, speed or queue.
+    ///
+    /// While changes are tracked ([`Crowd::set_change_tracking`]: the crowd's state lives on
+    /// the GPU), the instance's whole clock as this crowd holds it replaces the GPU's; to play
+    /// a clip from where the instance is on the GPU, use [`Crowd::play`].
     pub fn instance_mut(&mut self, i: usize) -> &mut SkinnedModelInstance {
         // The caller may change the clip or start a fade: re-check buckets and the choice's
         // inputs before the next evaluation.
         self.order.invalidate();
         self.reach.touch(i);
+        if self.tracking {
+            self.changes.push(InstanceChange::Replaced(i));
+        }
         self.members.anim_mut(i)
+    }
+
+    /// Instance `i` plays `clip` from its start, cross-fading from where it is over `fade`
+    /// seconds ([`SkinnedModelInstance::play`]); with the crowd's state on the GPU, from where
+    /// it is there.
+    pub fn play(&mut self, i: usize, clip: usize, fade: f32) -> Result<(), CrowdError> {
+        self.members.anim_mut(i).play(clip, fade)?;
+        self.order.invalidate();
+        self.reach.touch(i);
+        if self.tracking {
+            self.changes.push(InstanceChange::Played {
+                instance: i,
+                clip,
+                fade,
+            });
+        }
+        Ok(())
+    }
+
+    /// Starts (`true`) or stops recording the changes made through [`Crowd::set_world`],
+    /// [`Crowd::play`] and [`Crowd::instance_mut`], for a copy of the crowd's state kept
+    /// elsewhere; either way the changes recorded so far are forgotten.
+    pub fn set_change_tracking(&mut self, on: bool) {
+        self.tracking = on;
+        self.changes.clear();
+    }
+
+    /// The changes recorded since the last call, in order (none unless tracked).
+    pub fn take_changes(&mut self) -> std::vec::Drain<'_, InstanceChange> {
+        self.changes.drain(..)
     }
 
     /// The model instance `i` was spawned from.
@@ -211,6 +274,9 @@ impl Crowd {
     pub fn set_world(&mut self, i: usize, world: Mat3x4) {
         self.members.set_world(i, world);
         self.reach.touch(i);
+        if self.tracking {
+            self.changes.push(InstanceChange::Moved(i));
+        }
     }
 
     /// Where instance `i`'s record and palette are written this frame.

@@ -20,8 +20,10 @@ use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
-use crate::crowd::Crowd;
-use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep, NearInstance, catch_up};
+use crate::crowd::{Crowd, InstanceChange};
+use crate::scene::motion::{
+    DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, NearInstance, catch_up,
+};
 
 /// The most instances one frame lists as needing exact palettes (those beyond read baked
 /// frames).
@@ -31,6 +33,9 @@ pub const NEAR_CAPACITY: usize = 8192;
 const HISTORY: usize = 16;
 /// The near list's header (its count, padded to 16 bytes).
 const NEAR_HEADER: usize = 16;
+/// The most changes made through the crowd's API one frame applies (more wait for the next
+/// frames, in order).
+pub const COMMAND_CAPACITY: usize = 4096;
 
 /// What the crowd-state pass binds (plain handles, copied into the frame's shared data).
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +59,11 @@ pub struct CrowdStateBinding {
     pub exact: vk::Buffer,
     /// How many exact instances it holds.
     pub exact_count: u32,
+    /// The frame in flight's changes made through the crowd's API ([`DeviceCommand`]s,
+    /// written by the CPU), applied before the frame advances.
+    pub commands: vk::Buffer,
+    /// How many it holds.
+    pub command_count: u32,
 }
 
 /// Per frame in flight: its near list, its exact instances, and the frame that listed.
@@ -61,6 +71,8 @@ struct SlotBuffers {
     near: GpuBuffer,
     exact: GpuBuffer,
     exact_count: u32,
+    commands: GpuBuffer,
+    command_count: u32,
     /// The number of the frame whose pass last wrote `near` (`None`: never).
     listed_by: Option<u64>,
 }
@@ -90,6 +102,12 @@ pub struct DeviceCrowdState {
     instances: Vec<SkinnedModelInstance>,
     /// Instances given exact palettes in the last frame, and their matrices.
     last_exact: (usize, usize),
+    /// Changes made through the crowd's API not yet handed to a frame.
+    pending: Vec<DeviceCommand>,
+    changes: Vec<InstanceChange>,
+    /// Instances changed in the last frames and the frame that applied the change: a near
+    /// list written before it holds a clock the change replaced.
+    recent: Vec<(u32, u64)>,
 }
 
 impl DeviceCrowdState {
@@ -137,7 +155,38 @@ impl DeviceCrowdState {
             steps: Vec::with_capacity(HISTORY),
             instances: Vec::with_capacity(NEAR_CAPACITY),
             last_exact: (0, 0),
+            pending: Vec::with_capacity(COMMAND_CAPACITY),
+            changes: Vec::with_capacity(COMMAND_CAPACITY),
+            recent: Vec::with_capacity(COMMAND_CAPACITY),
         })
+    }
+
+    /// Hands the changes made through `crowd`'s API since the last frame (and any left over)
+    /// to frame in flight `slot`, up to [`COMMAND_CAPACITY`].
+    pub fn write_changes(&mut self, slot: usize, crowd: &mut Crowd) -> Result<(), GpuError> {
+        self.changes.clear();
+        self.changes.extend(crowd.take_changes());
+        self.pending.extend(
+            self.changes
+                .iter()
+                .filter_map(|&change| DeviceCommand::of(change, crowd)),
+        );
+        let count = self.pending.len().min(COMMAND_CAPACITY);
+        // Applied by the coming frame, whose number is one on.
+        let frame = self.frames + 1;
+        self.recent.retain(|&(_, at)| at + HISTORY as u64 > frame);
+        self.recent
+            .extend(self.pending[..count].iter().map(|c| (c.instance, frame)));
+        let buffers = self
+            .slots
+            .get_mut(slot)
+            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        buffers
+            .commands
+            .write(0, bytemuck::cast_slice(&self.pending[..count]))?;
+        buffers.command_count = count as u32;
+        self.pending.drain(..count);
+        Ok(())
     }
 
     /// Reads the near list frame in flight `slot` holds (the caller waited for the frame
@@ -207,6 +256,15 @@ impl DeviceCrowdState {
             if base + joints > room || (near.instance as usize) >= self.count {
                 continue;
             }
+            // Changed through the crowd's API since it was listed: its listed clock is stale
+            // (it stays baked until it is listed again).
+            if self
+                .recent
+                .iter()
+                .any(|&(i, at)| i == near.instance && at > listed_by)
+            {
+                continue;
+            }
             let Some(inst) = catch_up(near, model, &self.steps) else {
                 continue;
             };
@@ -265,7 +323,9 @@ impl DeviceCrowdState {
             buffers.exact.buffer,
             buffers.exact_count,
         );
+        let (commands, command_count) = (buffers.commands.buffer, buffers.command_count);
         buffers.exact_count = 0;
+        buffers.command_count = 0;
         self.step = DeviceStep {
             count: self.count as u32,
             ..step
@@ -282,6 +342,8 @@ impl DeviceCrowdState {
             near: near_buffer,
             exact,
             exact_count,
+            commands,
+            command_count,
         })
     }
 
@@ -321,6 +383,15 @@ fn slot_buffers(ctx: &Arc<GpuContext>, slot: usize) -> Result<SlotBuffers, GpuEr
             16,
         )?,
         exact_count: 0,
+        commands: GpuBuffer::new(
+            ctx,
+            &format!("crowd changes {slot}"),
+            (COMMAND_CAPACITY * size_of::<DeviceCommand>()) as u64,
+            storage,
+            MemoryLocation::CpuToGpu,
+            16,
+        )?,
+        command_count: 0,
         listed_by: None,
     })
 }
@@ -381,6 +452,10 @@ mod tests {
         assert_eq!(si::CROWD_ROUTE_LANES, m::ROUTE_LANES);
         assert_eq!(si::CROWD_ROUTE_RINGS, m::ROUTE_RINGS);
         assert_eq!(m::ROUTE_IN_PLACE, 0, "the shader walks no one for route 0");
+        assert_eq!(si::CROWD_COMMAND_MOVED, m::COMMAND_MOVED);
+        assert_eq!(si::CROWD_COMMAND_PLAYED, m::COMMAND_PLAYED);
+        assert_eq!(si::CROWD_COMMAND_REPLACED, m::COMMAND_REPLACED);
+        assert_eq!(size_of::<m::DeviceCommand>(), 112);
         assert_eq!(size_of::<m::DeviceWalker>(), 64);
         assert_eq!(size_of::<m::DeviceClock>(), 32);
         assert_eq!(size_of::<m::DeviceModel>(), 16);

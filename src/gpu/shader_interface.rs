@@ -159,6 +159,12 @@ shader_constants! {
     CROWD_ROUTE_LANES: u32 = 1;
     /// `DeviceStep::route`: rings about the origin.
     CROWD_ROUTE_RINGS: u32 = 2;
+    /// `DeviceCommand::kind`: moved.
+    CROWD_COMMAND_MOVED: u32 = 1;
+    /// `DeviceCommand::kind`: a clip played.
+    CROWD_COMMAND_PLAYED: u32 = 2;
+    /// `DeviceCommand::kind`: the clock replaced.
+    CROWD_COMMAND_REPLACED: u32 = 3;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 

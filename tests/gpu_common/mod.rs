@@ -151,11 +151,15 @@ pub fn walking_crowd(
 
 /// Moves `crowd`'s state to `r`'s GPU (its model already uploaded): its baked frames and the
 /// tables `motion` makes of it. Returns the tables.
-pub fn state_on_gpu(r: &mut HeadlessRenderer, crowd: &Crowd, motion: &CrowdMotion) -> DeviceMotion {
+pub fn state_on_gpu(
+    r: &mut HeadlessRenderer,
+    crowd: &mut Crowd,
+    motion: &CrowdMotion,
+) -> DeviceMotion {
     r.renderer().upload_baked(crowd).expect("baked frames");
     let tables = motion.on_device(crowd).expect("tables");
     r.renderer()
-        .set_crowd_state(Some(&tables))
+        .set_crowd_state(crowd, Some(&tables))
         .expect("state on the GPU");
     tables
 }

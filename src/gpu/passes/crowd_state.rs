@@ -1,7 +1,8 @@
 //! The crowd-state pass (when the crowd's state lives on the GPU): advances every instance's
 //! clocks, clip changes and walk by one frame and writes its record into the ring slot, where
 //! the CPU would otherwise have written it, listing the instances near enough to need exact
-//! palettes (`shaders/crowd_state.comp`); then points the records of the instances the CPU
+//! palettes (`shaders/crowd_state.comp`), after applying the changes made through the crowd's
+//! API since the last frame (`shaders/crowd_state_apply.comp`); then points the records of the instances the CPU
 //! evaluated exact palettes for at them (`shaders/crowd_state_exact.comp`). Its clocks
 //! persist from frame to frame outside the graph ([`crate::gpu::crowd_state`]), so the pass
 //! orders itself after the previous frame's copy of itself with a barrier of its own, and
@@ -24,15 +25,29 @@ pub fn declare(f: &mut FrameDeclaration) {
         return;
     }
     let frame = f.frame;
-    let advance = f.pipeline(compute("crowd state", "crowd_state.comp"));
-    let exact = f.pipeline(compute("crowd state exact", "crowd_state_exact.comp"));
-    f.pass(NAME, move |r| record(r, advance, exact))
+    let pipelines = Pipelines {
+        apply: f.pipeline(compute("crowd state changes", "crowd_state_apply.comp")),
+        advance: f.pipeline(compute("crowd state", "crowd_state.comp")),
+        exact: f.pipeline(compute("crowd state exact", "crowd_state_exact.comp")),
+    };
+    f.pass(NAME, move |r| record(r, pipelines))
         .read(frame.cull_inputs, Access::StorageRead(Stages::Compute))
         .write(frame.ring, Access::StorageReadWrite(Stages::Compute))
         .finish();
 }
 
-fn record(r: &PassRecording<'_>, advance: PipelineId, exact: PipelineId) -> Result<(), GpuError> {
+/// The pass's three dispatches' pipelines.
+#[derive(Clone, Copy)]
+struct Pipelines {
+    /// The changes made through the crowd's API.
+    apply: PipelineId,
+    /// The frame's step and the records.
+    advance: PipelineId,
+    /// The near set's records pointed at their exact palettes.
+    exact: PipelineId,
+}
+
+fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
     let state = r.shared.crowd_state.ok_or_else(|| {
         GpuError::Graph("the crowd-state pass runs without the crowd's state".into())
     })?;
@@ -76,7 +91,33 @@ fn record(r: &PassRecording<'_>, advance: PipelineId, exact: PipelineId) -> Resu
         offset: base + view.start as u64,
         range: (view.end - view.start) as u64,
     }];
-    let p = r.pipeline(advance)?;
+    if state.command_count > 0 {
+        let commands = whole(state.commands);
+        let p = r.pipeline(pipelines.apply)?;
+        r.bind(p);
+        r.push_constants(p, bytemuck::bytes_of(&state.command_count))?;
+        r.dispatch(
+            p,
+            &[
+                Bind::buffer("Commands", &commands),
+                Bind::buffer("Walkers", &walkers),
+                Bind::buffer("Clocks", &clocks),
+                Bind::buffer("Models", &models),
+                Bind::buffer("Clips", &clips),
+            ],
+            [1, 1],
+        )?;
+        // The walkers and clocks it changed, read and written by the step.
+        barrier(
+            r,
+            &[vk::MemoryBarrier2::default()
+                .src_stage_mask(compute)
+                .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+                .dst_stage_mask(compute)
+                .dst_access_mask(read_write)],
+        );
+    }
+    let p = r.pipeline(pipelines.advance)?;
     r.bind(p);
     r.push_constants(p, bytemuck::bytes_of(&state.step))?;
     r.dispatch(
@@ -103,7 +144,7 @@ fn record(r: &PassRecording<'_>, advance: PipelineId, exact: PipelineId) -> Resu
                 .dst_stage_mask(compute)
                 .dst_access_mask(read_write)],
         );
-        let p = r.pipeline(exact)?;
+        let p = r.pipeline(pipelines.exact)?;
         r.bind(p);
         r.push_constants(p, bytemuck::bytes_of(&state.exact_count))?;
         r.dispatch(

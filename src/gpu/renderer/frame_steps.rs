@@ -101,6 +101,7 @@ impl Renderer {
         self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
         let slot = self.ring.acquire(&mut self.timeline)?;
         let index = slot.index;
+        state.write_changes(index, crowd)?;
         state.write_exact(index, crowd, slot.palettes, most)?;
         if self.ring.generation() != self.ring_generation {
             self.ring_generation = self.ring.generation();

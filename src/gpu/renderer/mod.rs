@@ -359,19 +359,26 @@ impl Renderer {
         })
     }
 
-    /// Moves the crowd's state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
-    /// of the crowd about to be rendered) or back to the CPU (`None`). On the GPU, the
-    /// crowd-state pass advances every instance by the step [`Self::step_crowd_state`] gave
-    /// and writes its record; the crowd passed to [`Self::render`] is then read only for its
-    /// size, models, bounds and slot ranges, and its own clocks stand still.
+    /// Moves `crowd`'s state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
+    /// of it as it stands) or back to the CPU (`None`). On the GPU, the crowd-state pass
+    /// advances every instance by the step [`Self::step_crowd_state`] gave and writes its
+    /// record; the crowd passed to [`Self::render`] is then read for its size, models, bounds
+    /// and slot ranges, and for the changes made through its API ([`Crowd::set_world`],
+    /// [`Crowd::play`], [`Crowd::instance_mut`]), which each frame applies before it
+    /// advances; the crowd's own clocks stand still.
     ///
     /// [`CrowdMotion::on_device`]: crate::scene::motion::CrowdMotion::on_device
-    pub fn set_crowd_state(&mut self, motion: Option<&DeviceMotion>) -> Result<(), GpuError> {
+    pub fn set_crowd_state(
+        &mut self,
+        crowd: &mut Crowd,
+        motion: Option<&DeviceMotion>,
+    ) -> Result<(), GpuError> {
         // Frames in flight may read the old tables.
         self.wait_idle()?;
         self.crowd_state = motion
             .map(|m| DeviceCrowdState::upload(&self.ctx, m, self.ring.slot_count()))
             .transpose()?;
+        crowd.set_change_tracking(self.crowd_state.is_some());
         Ok(())
     }
 

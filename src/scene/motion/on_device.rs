@@ -23,7 +23,7 @@ use super::stepper::{CLIP_FADE, CrowdMotion};
 use std::sync::Arc;
 
 use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
-use crate::crowd::{Crowd, RECORD_JOINTS_MASK, RECORD_MODEL_MASK};
+use crate::crowd::{Crowd, InstanceChange, RECORD_JOINTS_MASK, RECORD_MODEL_MASK};
 
 /// [`DeviceWalker::flags`]: the instance's playback clamps at the clip's ends (else loops).
 pub const WALKER_CLAMP: u32 = 1;
@@ -188,6 +188,94 @@ pub struct NearInstance {
     pub clock: DeviceClock,
 }
 
+/// [`DeviceCommand::kind`]: the instance was moved (`walker.start` is where).
+pub const COMMAND_MOVED: u32 = 1;
+/// [`DeviceCommand::kind`]: the instance plays `clip`, cross-fading over `fade`.
+pub const COMMAND_PLAYED: u32 = 2;
+/// [`DeviceCommand::kind`]: the instance's clock is `clock` (its walked distance kept) and its
+/// playback `walker.flags`.
+pub const COMMAND_REPLACED: u32 = 3;
+
+/// A change the application made through the crowd's API ([`InstanceChange`]), for the GPU's
+/// copy of the state to apply before it advances the frame (112 bytes, std430).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[repr(C)]
+pub struct DeviceCommand {
+    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`] or [`COMMAND_REPLACED`].
+    pub kind: u32,
+    /// The instance.
+    pub instance: u32,
+    /// Played: the clip.
+    pub clip: u32,
+    /// Played: the cross-fade, seconds.
+    pub fade: f32,
+    /// Moved: `start`; replaced: `flags`.
+    pub walker: DeviceWalker,
+    /// Replaced: the clock.
+    pub clock: DeviceClock,
+}
+
+impl DeviceCommand {
+    /// The command for `change`, read from `crowd` as it stands (`None` for an instance it
+    /// does not have).
+    pub fn of(change: InstanceChange, crowd: &Crowd) -> Option<Self> {
+        let instance = match change {
+            InstanceChange::Moved(i) | InstanceChange::Replaced(i) => i,
+            InstanceChange::Played { instance, .. } => instance,
+        };
+        if instance >= crowd.len() {
+            return None;
+        }
+        let mut command = Self {
+            instance: instance as u32,
+            ..Self::default()
+        };
+        match change {
+            InstanceChange::Moved(_) => {
+                command.kind = COMMAND_MOVED;
+                command.walker.start = *crowd.world(instance);
+            }
+            InstanceChange::Played { clip, fade, .. } => {
+                command.kind = COMMAND_PLAYED;
+                command.clip = clip as u32;
+                command.fade = fade;
+            }
+            InstanceChange::Replaced(_) => {
+                let inst = crowd.instance(instance);
+                command.kind = COMMAND_REPLACED;
+                command.walker.flags = walker_flags(inst.playback());
+                command.clock = clock_of(inst, 0.0);
+            }
+        }
+        Some(command)
+    }
+}
+
+/// [`DeviceWalker::flags`] for `playback`.
+fn walker_flags(playback: Playback) -> u32 {
+    if playback == Playback::Clamp {
+        WALKER_CLAMP
+    } else {
+        0
+    }
+}
+
+/// `inst`'s clock as the GPU keeps it, having walked `distance`.
+fn clock_of(inst: &SkinnedModelInstance, distance: f32) -> DeviceClock {
+    let (from, from_time) = inst.fade_source().unwrap_or((inst.clip(), 0.0));
+    let (fade_elapsed, fade_duration) = inst.fade_progress().unwrap_or((0.0, 0.0));
+    DeviceClock {
+        clips: inst.clip() as u32 | (from as u32) << 16,
+        time: inst.time(),
+        from_time,
+        fade_elapsed,
+        fade_duration,
+        speed: inst.speed(),
+        distance,
+        pad: 0,
+    }
+}
+
 /// `near`'s model instance after the frames of `steps` (those after the frame that listed
 /// it, in order), by the CPU's own rules: the clip change a step's turn brings
 /// ([`SkinnedModelInstance::play`] with the step's fade, unless a fade is under way), then
@@ -344,25 +432,10 @@ impl CrowdMotion {
                 turn: order.map_or(0, |o| o.turn_of(i)),
                 slot: *slot,
                 model,
-                flags: if inst.playback() == Playback::Clamp {
-                    WALKER_CLAMP
-                } else {
-                    0
-                },
+                flags: walker_flags(inst.playback()),
             });
             *slot += 1;
-            let (from, from_time) = inst.fade_source().unwrap_or((inst.clip(), 0.0));
-            let (fade_elapsed, fade_duration) = inst.fade_progress().unwrap_or((0.0, 0.0));
-            clocks.push(DeviceClock {
-                clips: inst.clip() as u32 | (from as u32) << 16,
-                time: inst.time(),
-                from_time,
-                fade_elapsed,
-                fade_duration,
-                speed: inst.speed(),
-                distance,
-                pad: 0,
-            });
+            clocks.push(clock_of(inst, distance));
         }
         Ok(DeviceMotion {
             walkers,
@@ -508,6 +581,54 @@ mod tests {
             motion.advance_on_device(crowd.len(), 0.1).route,
             ROUTE_IN_PLACE
         );
+    }
+
+    #[test]
+    fn changes_are_recorded_only_while_tracked_and_become_commands_in_order() {
+        let (mut crowd, _) = crowd(4, WalkPaths::InPlace, true);
+        crowd.set_world(1, Mat3x4::IDENTITY);
+        assert_eq!(crowd.take_changes().count(), 0, "not tracked");
+        crowd.set_change_tracking(true);
+        let to = Mat3x4::from_trs(
+            glam::Vec3A::new(1.0, 0.0, 2.0),
+            glam::Quat::IDENTITY,
+            glam::Vec3A::ONE,
+        );
+        crowd.set_world(3, to);
+        crowd.play(2, 1, 0.25).expect("clip");
+        crowd.instance_mut(0).set_speed(-0.5);
+        assert!(crowd.play(2, 99, 0.0).is_err(), "no such clip");
+        let changes: Vec<InstanceChange> = crowd.take_changes().collect();
+        assert_eq!(
+            changes,
+            [
+                InstanceChange::Moved(3),
+                InstanceChange::Played {
+                    instance: 2,
+                    clip: 1,
+                    fade: 0.25
+                },
+                InstanceChange::Replaced(0),
+            ]
+        );
+        let commands: Vec<DeviceCommand> = changes
+            .iter()
+            .filter_map(|&c| DeviceCommand::of(c, &crowd))
+            .collect();
+        assert_eq!(commands[0].kind, COMMAND_MOVED);
+        assert_eq!(commands[0].walker.start, to);
+        assert_eq!(
+            (commands[1].kind, commands[1].clip, commands[1].fade),
+            (COMMAND_PLAYED, 1, 0.25)
+        );
+        assert_eq!(
+            (commands[2].kind, commands[2].clock.speed),
+            (COMMAND_REPLACED, -0.5)
+        );
+        assert_eq!(DeviceCommand::of(InstanceChange::Moved(4), &crowd), None);
+        crowd.set_change_tracking(false);
+        crowd.set_world(1, to);
+        assert_eq!(crowd.take_changes().count(), 0);
     }
 
     #[test]

@@ -1,0 +1,119 @@
+#version 460
+// The changes the application made through the crowd's API since the last frame (moved an
+// instance, played a clip on it, replaced its clock), applied to the GPU's copy of the
+// crowd's state before shaders/crowd_state.comp advances it. One invocation applies them all,
+// in the order they were made (a few a frame; an instance changed twice must end as the CPU
+// would leave it). Keep the structs in step with src/scene/motion/on_device.rs.
+
+layout(local_size_x = 1) in;
+
+struct Walker {
+    vec4 start[3];
+    uint turn;
+    uint slot;
+    uint model;
+    uint flags;
+};
+
+struct Clock {
+    uint clips;
+    float time;
+    float from_time;
+    float fade_elapsed;
+    float fade_duration;
+    float speed;
+    float distance;
+    uint pad;
+};
+
+struct Model {
+    uint first_clip;
+    uint clips;
+    uint joints;
+    uint pad;
+};
+
+struct Clip {
+    float duration;
+    float walk_speed;
+    uint baked_base;
+    uint baked_frames;
+    uint bound;
+    float baked_error;
+    uint times_base;
+    uint pad0;
+    vec4 sphere;
+};
+
+struct Command {
+    uint kind;      // CROWD_COMMAND_*
+    uint instance;
+    uint clip;      // played
+    float fade;     // played
+    Walker walker;  // moved: start; replaced: flags
+    Clock clock;    // replaced
+};
+
+layout(std430, set = 0, binding = 0) readonly buffer Commands {
+    Command commands[];
+};
+
+layout(std430, set = 0, binding = 1) buffer Walkers {
+    Walker walkers[];
+};
+
+layout(std430, set = 0, binding = 2) buffer Clocks {
+    Clock clocks[];
+};
+
+layout(std430, set = 0, binding = 3) readonly buffer Models {
+    Model models[];
+};
+
+layout(std430, set = 0, binding = 4) readonly buffer Clips {
+    Clip clips[];
+};
+
+layout(push_constant) uniform Count {
+    uint count;
+} command_count;
+
+void main() {
+    for (uint k = 0u; k < command_count.count; ++k) {
+        Command cmd = commands[k];
+        uint i = cmd.instance;
+        if (cmd.kind == CROWD_COMMAND_MOVED) {
+            // It stands, or starts its walk, where it was put.
+            walkers[i].start = cmd.walker.start;
+            clocks[i].distance = 0.0;
+        } else if (cmd.kind == CROWD_COMMAND_PLAYED) {
+            // SkinnedModelInstance::play: from the clip's start (its end backwards),
+            // cross-fading from where it is.
+            Clock c = clocks[i];
+            Model m = models[walkers[i].model];
+            if (cmd.clip >= m.clips) {
+                continue;
+            }
+            uint clip = c.clips & 0xffffu;
+            uint from = cmd.clip;
+            if (cmd.fade > 0.0) {
+                from = clip;
+                c.from_time = c.time;
+                c.fade_elapsed = 0.0;
+                c.fade_duration = cmd.fade;
+            } else {
+                c.from_time = 0.0;
+                c.fade_elapsed = 0.0;
+                c.fade_duration = 0.0;
+            }
+            c.time = c.speed >= 0.0 ? 0.0 : clips[m.first_clip + cmd.clip].duration;
+            c.clips = cmd.clip | (from << 16);
+            clocks[i] = c;
+        } else if (cmd.kind == CROWD_COMMAND_REPLACED) {
+            Clock c = cmd.clock;
+            c.distance = clocks[i].distance;
+            clocks[i] = c;
+            walkers[i].flags = cmd.walker.flags;
+        }
+    }
+}
