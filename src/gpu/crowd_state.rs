@@ -105,9 +105,9 @@ pub struct DeviceCrowdState {
     /// Changes made through the crowd's API not yet handed to a frame.
     pending: Vec<DeviceCommand>,
     changes: Vec<InstanceChange>,
-    /// Instances changed in the last frames and the frame that applied the change: a near
-    /// list written before it holds a clock the change replaced.
-    recent: Vec<(u32, u64)>,
+    /// Per instance, the number of the frame that applied its last change through the
+    /// crowd's API (0: none): a near list written before it holds a clock the change replaced.
+    changed_at: Vec<u64>,
 }
 
 impl DeviceCrowdState {
@@ -157,7 +157,7 @@ impl DeviceCrowdState {
             last_exact: (0, 0),
             pending: Vec::with_capacity(COMMAND_CAPACITY),
             changes: Vec::with_capacity(COMMAND_CAPACITY),
-            recent: Vec::with_capacity(COMMAND_CAPACITY),
+            changed_at: vec![0; motion.walkers.len()],
         })
     }
 
@@ -174,9 +174,11 @@ impl DeviceCrowdState {
         let count = self.pending.len().min(COMMAND_CAPACITY);
         // Applied by the coming frame, whose number is one on.
         let frame = self.frames + 1;
-        self.recent.retain(|&(_, at)| at + HISTORY as u64 > frame);
-        self.recent
-            .extend(self.pending[..count].iter().map(|c| (c.instance, frame)));
+        for command in &self.pending[..count] {
+            if let Some(at) = self.changed_at.get_mut(command.instance as usize) {
+                *at = frame;
+            }
+        }
         let buffers = self
             .slots
             .get_mut(slot)
@@ -259,9 +261,9 @@ impl DeviceCrowdState {
             // Changed through the crowd's API since it was listed: its listed clock is stale
             // (it stays baked until it is listed again).
             if self
-                .recent
-                .iter()
-                .any(|&(i, at)| i == near.instance && at > listed_by)
+                .changed_at
+                .get(near.instance as usize)
+                .is_some_and(|&at| at > listed_by)
             {
                 continue;
             }
