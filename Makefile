@@ -27,12 +27,14 @@ deps:
 build: deps
 	$(CARGO) build --release
 
-# Formatting and lints are part of the test: CI fails on either. Clippy runs with and without
-# the optional `assimp` feature, so neither build rots; the tests run with it.
+# Formatting, lints and the API documentation are part of the test: CI fails on any of them.
+# Clippy runs with and without the optional `assimp` feature, so neither build rots; the tests
+# run with it. The documentation must build without a warning (a broken link is one).
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 	$(CARGO) clippy --all-targets --locked --features assimp -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked
 
 unit:
 	$(CARGO) test --locked --features assimp

@@ -40,7 +40,7 @@ pub struct BakedEntry {
     pub clip: BakedClip,
     /// A bound on the distance, in model units, between a skinned vertex under the baked
     /// frames (interpolated) and under exact palettes, anywhere in the clip (see
-    /// [`vertex_error_bound`]).
+    /// `vertex_error_bound` in `src/crowd/baked.rs`).
     pub error: f32,
 }
 

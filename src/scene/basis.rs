@@ -52,7 +52,7 @@ pub fn bind_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {
 const MAX_REST_CLIPS: usize = 8;
 
 /// The box around the mesh as a crowd first shows it, in model space: skinned at the first
-/// frame of each clip (the first [`MAX_REST_CLIPS`]), or in the bind pose when the model has
+/// frame of each clip (the first eight), or in the bind pose when the model has
 /// no clips. What decides where the ground is under a model ([`standing_basis`]): the bind
 /// pose need not be a pose anybody sees, and a clip may put the feet below it.
 pub fn rest_pose_bounds(model: &SkinnedModel) -> Option<Bounds> {

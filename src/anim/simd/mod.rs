@@ -22,7 +22,7 @@ pub(crate) use slerp::{arc, slerp_weights, slerp_weights_on_arc};
 #[cfg(target_arch = "x86_64")]
 pub(crate) use wide::{F32x8, F32x16};
 
-/// The most instances one lane vector holds (sixteen: [`F32x16`] with AVX-512).
+/// The most instances one lane vector holds (sixteen, in one vector of AVX-512).
 pub const MAX_LANES: usize = 16;
 
 /// A float or a vector of floats with lane-wise arithmetic.

@@ -79,7 +79,7 @@ impl Offscreen {
     }
 
     /// The pixels of the last frame rendered with readback; the caller has waited for it
-    /// ([`super::Renderer::wait_idle`]).
+    /// ([`crate::gpu::Renderer::wait_idle`]).
     pub fn pixels(&self) -> Result<Pixels, GpuError> {
         let extent = self.extent();
         let mut rgba8 = vec![0u8; extent.width as usize * extent.height as usize * 4];

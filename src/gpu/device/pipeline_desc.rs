@@ -11,11 +11,11 @@ use super::spirv::{Reflection, reflect};
 /// Which vertex input a graphics pipeline takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VertexInput {
-    /// [`Vertex`] from binding 0.
+    /// [`Vertex`](crate::anim::Vertex) from binding 0.
     Skinned,
-    /// Skinned positions only (position, joints and weights of [`Vertex`]).
+    /// Skinned positions only (position, joints and weights of [`Vertex`](crate::anim::Vertex)).
     SkinnedPosition,
-    /// [`Vertex`] without its tangent (what a shader that maps no normal texture reads).
+    /// [`Vertex`](crate::anim::Vertex) without its tangent (what a shader that maps no normal texture reads).
     SkinnedNoTangent,
     /// None: positions come from the vertex index.
     Generated,
@@ -96,7 +96,7 @@ pub enum PipelineKind {
 }
 
 /// A pipeline's description: its debug name and what it is made of. Equal descriptions make
-/// the same pipeline ([`PipelineCache`]).
+/// the same pipeline ([`PipelineCache`](super::pipeline::PipelineCache)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineDesc {
     /// Debug name.

@@ -217,7 +217,7 @@ impl Renderer {
     }
 
     /// Uploads a model; call in the order models were added to the crowd, so that index
-    /// `i` here draws [`ModelId`]`(i)`. `basis`: the correction its instances' world
+    /// `i` here draws [`ModelId`](crate::crowd::ModelId)`(i)`. `basis`: the correction its instances' world
     /// transforms start with (`scene::model_basis`; a mirror flips the front face).
     pub fn add_model(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
         self.models.push(GpuModel::upload(
