@@ -86,8 +86,9 @@ out=$side/runs-$stamp.jsonl
 [[ -z ${OUT:-} ]] || out=$(from_caller "$OUT")
 logs=$side/logs/$stamp
 
-# ---- bevy's system packages (its Linux build needs ALSA and udev headers) --------------------
-bevy_packages=(g++ pkg-config libx11-dev libasound2-dev libudev-dev libxkbcommon-x11-0)
+# ---- bevy's system packages (its Linux build needs ALSA, udev, Wayland and xkbcommon headers)
+bevy_packages=(g++ pkg-config libx11-dev libasound2-dev libudev-dev libxkbcommon-x11-0
+  libxkbcommon-dev libwayland-dev)
 if [[ ${BEVY_SKIP_DEPS:-0} != 1 ]] && command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${bevy_packages[@]}"; do
