@@ -25,6 +25,9 @@ void main() {
         return;
     }
     uvec2 e = exact[i];
+    if (e.x >= records.length()) {
+        return;
+    }
     records[e.x].palette_base = e.y;
     records[e.x].model_flags &= ~RECORD_BAKED;
     records[e.x].frame_weight = 0.0;

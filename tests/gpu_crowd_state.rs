@@ -16,8 +16,8 @@ use std::sync::Arc;
 use throng::asset::builtin;
 use throng::crowd::visibility::{AnimationView, Frustum, ViewScale};
 use throng::crowd::{Crowd, HostAllocator, InstanceRecord, NoConsumer, PaletteRing};
-use throng::gpu::{HeadlessRenderer, RenderSettings, ViewMode};
-use throng::scene::motion::{CrowdMotion, WalkPaths};
+use throng::gpu::{FrameInputs, HeadlessRenderer, RenderSettings, ViewMode};
+use throng::scene::motion::{CrowdMotion, DeviceMotion, WalkPaths};
 use throng::scene::{PlacedInstance, crowd_bounds};
 
 mod gpu_common;
@@ -54,28 +54,79 @@ fn apart(a: &throng::anim::Mat3x4, b: &throng::anim::Mat3x4) -> (f32, f32) {
     (moved, turned)
 }
 
+/// Where the camera looks from.
+#[derive(Clone, Copy)]
+enum Look {
+    /// Away from the crowd: culling leaves nothing to draw, and a frame costs little more
+    /// than the crowd-state pass.
+    Away,
+    /// At the crowd from this share of the framing distance.
+    In(f32),
+}
+
+/// Two copies of one crowd walking along `paths`: the reference advanced by the CPU path,
+/// the other with its state on `r`'s GPU; and the frame the camera sees.
+struct Pair {
+    cpu: Crowd,
+    cpu_motion: CrowdMotion,
+    gpu: Crowd,
+    gpu_motion: CrowdMotion,
+    placed: Vec<PlacedInstance>,
+    tables: DeviceMotion,
+    inputs: FrameInputs,
+}
+
+impl Pair {
+    fn new(r: &mut HeadlessRenderer, paths: WalkPaths, look: Look) -> Self {
+        let (cpu, cpu_motion, placed) = crowd(paths);
+        let (mut gpu, gpu_motion, _) = crowd(paths);
+        let model = gpu.models()[0].clone();
+        r.add_model(&model, &throng::scene::model_basis(&model))
+            .expect("upload");
+        let tables = gpu_common::state_on_gpu(r, &mut gpu, &gpu_motion);
+        let bounds = crowd_bounds(&placed, &[model]).expect("bounds");
+        let mut camera = gpu_common::framing(r, &bounds);
+        match look {
+            Look::Away => camera.target = camera.eye + (camera.eye - camera.target),
+            Look::In(share) => camera.eye = camera.target + (camera.eye - camera.target) * share,
+        }
+        let inputs = gpu_common::inputs(r, &camera, &bounds, ViewMode::Final);
+        Self {
+            cpu,
+            cpu_motion,
+            gpu,
+            gpu_motion,
+            placed,
+            tables,
+            inputs,
+        }
+    }
+
+    /// One frame on both copies (the GPU's drawn).
+    fn step(&mut self, r: &mut HeadlessRenderer) {
+        self.cpu_motion
+            .advance(&mut self.cpu, DT)
+            .expect("CPU step");
+        let Self {
+            gpu,
+            gpu_motion,
+            inputs,
+            ..
+        } = self;
+        gpu_common::gpu_state_frame(r, gpu, gpu_motion, inputs, DT);
+    }
+}
+
 /// Runs both copies for `paths`; returns how many instances were seen fading at the checks
 /// and how far the walkers went on the CPU.
 fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
-    let (mut cpu, mut cpu_motion, placed) = crowd(paths);
-    let (mut gpu, mut gpu_motion, _) = crowd(paths);
-    let model = gpu.models()[0].clone();
-    r.add_model(&model, &throng::scene::model_basis(&model))
-        .expect("upload");
-    let tables = gpu_common::state_on_gpu(r, &mut gpu, &gpu_motion);
-    let bounds = crowd_bounds(&placed, &[model]).expect("bounds");
-    // Looking away from the crowd: culling leaves nothing to draw, and the frames cost little
-    // more than the pass under test.
-    let mut camera = gpu_common::framing(r, &bounds);
-    camera.target = camera.eye + (camera.eye - camera.target);
-    let inputs = gpu_common::inputs(r, &camera, &bounds, ViewMode::Final);
-
+    let mut pair = Pair::new(r, paths, Look::Away);
     let mut fading = 0;
     for check in 1..=CHECKS {
         for _ in 0..FRAMES / CHECKS {
-            cpu_motion.advance(&mut cpu, DT).expect("CPU step");
-            gpu_common::gpu_state_frame(r, &mut gpu, &mut gpu_motion, &inputs, DT);
+            pair.step(r);
         }
+        let Pair { cpu, tables, .. } = &pair;
         let frame = check * FRAMES / CHECKS;
         let clocks = r
             .renderer()
@@ -113,6 +164,12 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
             assert!(record.is_baked(), "{at}");
         }
     }
+    let Pair {
+        cpu,
+        cpu_motion,
+        placed,
+        ..
+    } = &pair;
     let walked = (0..INSTANCES)
         .map(|i| {
             cpu.world(i)
@@ -173,24 +230,22 @@ fn near_instances_get_the_cpus_exact_palettes() {
     let Some(mut r) = renderer(128, 72) else {
         return;
     };
-    let (mut cpu, mut cpu_motion, placed) = crowd(WalkPaths::Lanes);
-    let (mut gpu, mut gpu_motion, _) = crowd(WalkPaths::Lanes);
-    let model = gpu.models()[0].clone();
-    r.add_model(&model, &throng::scene::model_basis(&model))
-        .expect("upload");
-    let tables = gpu_common::state_on_gpu(&mut r, &mut gpu, &gpu_motion);
-    let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
     // Halfway in: the front rows are near enough for exact palettes, the back rows are not.
-    let mut camera = gpu_common::framing(&r, &bounds);
-    camera.eye = camera.target + (camera.eye - camera.target) * 0.5;
-    let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+    let mut pair = Pair::new(&mut r, WalkPaths::Lanes, Look::In(0.5));
     for _ in 0..90 {
-        cpu_motion.advance(&mut cpu, DT).expect("CPU step");
-        gpu_common::gpu_state_frame(&mut r, &mut gpu, &mut gpu_motion, &inputs, DT);
+        pair.step(&mut r);
     }
+    let Pair {
+        cpu,
+        gpu,
+        tables,
+        inputs,
+        ..
+    } = &mut pair;
+    let model = gpu.models()[0].clone();
     let counts = r
         .renderer()
-        .crowd_state_counts(&gpu)
+        .crowd_state_counts(gpu)
         .expect("the state is on the GPU");
     assert!(
         counts.exact > 0 && counts.exact < INSTANCES,
@@ -322,16 +377,7 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
     let Some(mut r) = renderer(32, 32) else {
         return;
     };
-    let (mut cpu, mut cpu_motion, placed) = crowd(WalkPaths::InPlace);
-    let (mut gpu, mut gpu_motion, _) = crowd(WalkPaths::InPlace);
-    let model = gpu.models()[0].clone();
-    r.add_model(&model, &throng::scene::model_basis(&model))
-        .expect("upload");
-    let tables = gpu_common::state_on_gpu(&mut r, &mut gpu, &gpu_motion);
-    let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
-    let mut camera = gpu_common::framing(&r, &bounds);
-    camera.target = camera.eye + (camera.eye - camera.target);
-    let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+    let mut pair = Pair::new(&mut r, WalkPaths::InPlace, Look::Away);
     let moved_to = throng::anim::Mat3x4::from_trs(
         glam::Vec3A::new(3.0, 0.0, -2.0),
         glam::Quat::from_rotation_y(0.7),
@@ -339,7 +385,7 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
     );
     for frame in 0..120 {
         if frame == 30 {
-            for c in [&mut cpu, &mut gpu] {
+            for c in [&mut pair.cpu, &mut pair.gpu] {
                 c.play(5, 2, 0.25).expect("clip");
                 c.set_world(9, moved_to);
                 let inst = c.instance_mut(12);
@@ -348,9 +394,9 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
                 inst.set_speed(0.5);
             }
         }
-        cpu_motion.advance(&mut cpu, DT).expect("CPU step");
-        gpu_common::gpu_state_frame(&mut r, &mut gpu, &mut gpu_motion, &inputs, DT);
+        pair.step(&mut r);
     }
+    let Pair { cpu, tables, .. } = &pair;
     let clocks = r
         .renderer()
         .read_crowd_clocks()

@@ -328,12 +328,12 @@ impl DeviceCrowdState {
         let (commands, command_count) = (buffers.commands.buffer, buffers.command_count);
         buffers.exact_count = 0;
         buffers.command_count = 0;
+        // The next frame moves nothing unless given a step of its own.
         self.step = DeviceStep {
-            count: self.count as u32,
+            dt: 0.0,
+            changes: 0,
             ..step
         };
-        self.step.dt = 0.0;
-        self.step.changes = 0;
         Ok(CrowdStateBinding {
             walkers: self.walkers.buffer,
             clocks: self.clocks.buffer,

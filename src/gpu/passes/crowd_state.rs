@@ -51,27 +51,18 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
     let state = r.shared.crowd_state.ok_or_else(|| {
         GpuError::Graph("the crowd-state pass runs without the crowd's state".into())
     })?;
-    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
-    let read_write = vk::AccessFlags2::SHADER_STORAGE_READ | vk::AccessFlags2::SHADER_STORAGE_WRITE;
     // The near list's count starts at zero (the host read the last list before this frame
     // was submitted).
     // SAFETY: recording outside rendering; the buffer holds its 16-byte header.
     unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, state.near, 0, 16, 0) };
     // The previous frame's pass read and wrote the clocks (earlier in this queue): a
     // dependency from its writes to this one's reads and writes; and from the count's fill.
-    let before = [
-        vk::MemoryBarrier2::default()
-            .src_stage_mask(compute)
-            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-            .dst_stage_mask(compute)
-            .dst_access_mask(read_write),
-        vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(compute)
-            .dst_access_mask(read_write),
-    ];
-    barrier(r, &before);
+    let from_fill = vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+        .dst_access_mask(READ_WRITE);
+    barrier(r, &[after_compute(), from_fill]);
     let whole = |buffer| {
         [vk::DescriptorBufferInfo {
             buffer,
@@ -82,90 +73,89 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
     let (records, _) = r.ring_infos()?;
     let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
     let (models, clips) = (whole(state.models), whole(state.clips));
-    let times = whole(state.times);
-    let (near, exact_list) = (whole(state.near), whole(state.exact));
+    let (times, near) = (whole(state.times), whole(state.near));
+    let (exact, commands) = (whole(state.exact), whole(state.commands));
     let (inputs, base, _) = r.buffer(r.frame.cull_inputs)?;
-    let view = r.shared.cull_layout.frame.clone();
+    let frame = &r.shared.cull_layout.frame;
     let view = [vk::DescriptorBufferInfo {
         buffer: inputs,
-        offset: base + view.start as u64,
-        range: (view.end - view.start) as u64,
+        offset: base + frame.start as u64,
+        range: (frame.end - frame.start) as u64,
     }];
     if state.command_count > 0 {
-        let commands = whole(state.commands);
-        let p = r.pipeline(pipelines.apply)?;
-        r.bind(p);
-        r.push_constants(p, bytemuck::bytes_of(&state.command_count))?;
-        r.dispatch(
-            p,
-            &[
-                Bind::buffer("Commands", &commands),
-                Bind::buffer("Walkers", &walkers),
-                Bind::buffer("Clocks", &clocks),
-                Bind::buffer("Models", &models),
-                Bind::buffer("Clips", &clips),
-            ],
-            [1, 1],
-        )?;
-        // The walkers and clocks it changed, read and written by the step.
-        barrier(
-            r,
-            &[vk::MemoryBarrier2::default()
-                .src_stage_mask(compute)
-                .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-                .dst_stage_mask(compute)
-                .dst_access_mask(read_write)],
-        );
-    }
-    let p = r.pipeline(pipelines.advance)?;
-    r.bind(p);
-    r.push_constants(p, bytemuck::bytes_of(&state.step))?;
-    r.dispatch(
-        p,
-        &[
-            Bind::buffer("Records", &records),
+        // One invocation applies them all, in order.
+        let binds = [
+            Bind::buffer("Commands", &commands),
             Bind::buffer("Walkers", &walkers),
             Bind::buffer("Clocks", &clocks),
             Bind::buffer("Models", &models),
             Bind::buffer("Clips", &clips),
-            Bind::buffer("CullFrame", &view),
-            Bind::buffer("NearList", &near),
-            Bind::buffer("FrameTimes", &times),
-        ],
-        [state.step.count, 1],
-    )?;
+        ];
+        let count = bytemuck::bytes_of(&state.command_count);
+        run(r, pipelines.apply, count, &binds, 1)?;
+        // The walkers and clocks it changed, read and written by the step.
+        barrier(r, &[after_compute()]);
+    }
+    let binds = [
+        Bind::buffer("Records", &records),
+        Bind::buffer("Walkers", &walkers),
+        Bind::buffer("Clocks", &clocks),
+        Bind::buffer("Models", &models),
+        Bind::buffer("Clips", &clips),
+        Bind::buffer("CullFrame", &view),
+        Bind::buffer("NearList", &near),
+        Bind::buffer("FrameTimes", &times),
+    ];
+    let step = bytemuck::bytes_of(&state.step);
+    run(r, pipelines.advance, step, &binds, state.step.count)?;
     if state.exact_count > 0 {
-        // The records the first dispatch wrote, rewritten in part by the second.
-        barrier(
-            r,
-            &[vk::MemoryBarrier2::default()
-                .src_stage_mask(compute)
-                .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-                .dst_stage_mask(compute)
-                .dst_access_mask(read_write)],
-        );
-        let p = r.pipeline(pipelines.exact)?;
-        r.bind(p);
-        r.push_constants(p, bytemuck::bytes_of(&state.exact_count))?;
-        r.dispatch(
-            p,
-            &[
-                Bind::buffer("Records", &records),
-                Bind::buffer("Exact", &exact_list),
-            ],
-            [state.exact_count, 1],
-        )?;
+        // The records the step wrote, rewritten in part here.
+        barrier(r, &[after_compute()]);
+        let binds = [
+            Bind::buffer("Records", &records),
+            Bind::buffer("Exact", &exact),
+        ];
+        let count = bytemuck::bytes_of(&state.exact_count);
+        run(r, pipelines.exact, count, &binds, state.exact_count)?;
     }
     // The near list, for the host once the frame is done.
-    barrier(
-        r,
-        &[vk::MemoryBarrier2::default()
-            .src_stage_mask(compute)
-            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)],
-    );
+    let to_host = vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ);
+    barrier(r, &[to_host]);
     Ok(())
+}
+
+/// A compute shader's reads and writes of storage buffers.
+const READ_WRITE: vk::AccessFlags2 = vk::AccessFlags2::from_raw(
+    vk::AccessFlags2::SHADER_STORAGE_READ.as_raw()
+        | vk::AccessFlags2::SHADER_STORAGE_WRITE.as_raw(),
+);
+
+/// Earlier compute writes of storage buffers before later compute reads and writes.
+fn after_compute() -> vk::MemoryBarrier2<'static> {
+    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
+    vk::MemoryBarrier2::default()
+        .src_stage_mask(compute)
+        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+        .dst_stage_mask(compute)
+        .dst_access_mask(READ_WRITE)
+}
+
+/// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.
+fn run(
+    r: &PassRecording<'_>,
+    pipeline: PipelineId,
+    constants: &[u8],
+    binds: &[Bind<'_>],
+    threads: u32,
+) -> Result<(), GpuError> {
+    let p = r.pipeline(pipeline)?;
+    r.bind(p);
+    r.push_constants(p, constants)?;
+    r.dispatch(p, binds, [threads, 1])
 }
 
 /// Records `barriers` (outside rendering).

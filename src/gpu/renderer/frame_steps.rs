@@ -63,10 +63,44 @@ impl Renderer {
         crowd.set_view(Some(self.animation_view(inputs)));
         // A frame's palettes are bound as one storage-buffer range: past it, far instances
         // read baked frames rather than the frame being refused.
-        crowd.set_max_exact_matrices(
-            self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>(),
-        );
+        crowd.set_max_exact_matrices(self.max_palette_matrices());
         let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
+        self.slot_taken(crowd);
+        Ok(slot)
+    }
+
+    /// With the crowd's state on the GPU: waits for the next ring slot, reads the near set
+    /// the frame that last used it listed, and writes their exact palettes into the slot (the
+    /// records are the crowd-state pass's); returns the slot.
+    pub(super) fn acquire_slot(&mut self, crowd: &mut Crowd) -> Result<usize, GpuError> {
+        let most = self.max_palette_matrices();
+        let state = self
+            .crowd_state
+            .as_mut()
+            .ok_or_else(|| GpuError::Other("the crowd's state is not on the GPU".into()))?;
+        // The frame that last used this frame in flight listed its near set: wait for it.
+        let next = self.ring.next_slot();
+        self.timeline.wait(self.frames[next].done_at)?;
+        let needed = state.read_near(next, crowd.models())?;
+        // At least one matrix: the renderer binds the palettes even when all are baked.
+        self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
+        let slot = self.ring.acquire(&mut self.timeline)?;
+        let index = slot.index;
+        state.write_changes(index, crowd)?;
+        state.write_exact(index, crowd, slot.palettes, most)?;
+        self.slot_taken(crowd);
+        Ok(index)
+    }
+
+    /// The most palette matrices a frame may hold: its palettes are bound as one
+    /// storage-buffer range (past it, far instances read baked frames rather than the frame
+    /// being refused).
+    fn max_palette_matrices(&self) -> usize {
+        self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>()
+    }
+
+    /// After a ring slot was taken: notes a ring that grew, and each model's range of records.
+    fn slot_taken(&mut self, crowd: &mut Crowd) {
         if self.ring.generation() != self.ring_generation {
             // The bindings name the region's buffer every frame, so the new one is bound
             // from this frame on; the old one lives until its frames are done.
@@ -80,36 +114,6 @@ impl Renderer {
         for (m, range) in self.ranges.iter_mut().enumerate() {
             *range = crowd.model_range(ModelId(m as u32));
         }
-        Ok(slot)
-    }
-
-    /// With the crowd's state on the GPU: waits for the next ring slot, reads the near set
-    /// the frame that last used it listed, and writes their exact palettes into the slot (the
-    /// records are the crowd-state pass's); returns the slot.
-    pub(super) fn acquire_slot(&mut self, crowd: &mut Crowd) -> Result<usize, GpuError> {
-        let state = self
-            .crowd_state
-            .as_mut()
-            .ok_or_else(|| GpuError::Other("the crowd's state is not on the GPU".into()))?;
-        // The frame that last used this frame in flight listed its near set: wait for it.
-        let next = self.ring.next_slot();
-        self.timeline.wait(self.frames[next].done_at)?;
-        let needed = state.read_near(next, crowd.models())?;
-        // A frame's palettes are bound as one storage-buffer range.
-        let most = self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>();
-        // At least one matrix: the renderer binds the palettes even when all are baked.
-        self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
-        let slot = self.ring.acquire(&mut self.timeline)?;
-        let index = slot.index;
-        state.write_changes(index, crowd)?;
-        state.write_exact(index, crowd, slot.palettes, most)?;
-        if self.ring.generation() != self.ring_generation {
-            self.ring_generation = self.ring.generation();
-        }
-        for (m, range) in self.ranges.iter_mut().enumerate() {
-            *range = crowd.model_range(ModelId(m as u32));
-        }
-        Ok(index)
     }
 
     /// Compiles the graph for `key`, builds its pipelines and makes its transient images,

@@ -424,34 +424,39 @@ impl Renderer {
     /// The instance records the last frame drew from, in slot order, whoever wrote them (the
     /// CPU or the crowd-state pass). For tests and diagnostics: it waits for the device.
     pub fn read_records(&mut self, count: usize) -> Result<Vec<InstanceRecord>, GpuError> {
-        self.wait_idle()?;
         let count = count.min(self.ring.layout().instances);
-        let mut records = vec![InstanceRecord::default(); count];
-        read_buffer(
-            &self.ctx,
-            "reading instance records",
-            self.ring.region().buffer(),
-            self.ring.slot_offset(self.last_slot) as u64,
-            bytemuck::cast_slice_mut(&mut records),
-        )?;
-        Ok(records)
+        self.read_last_slot("reading instance records", 0, count)
     }
 
     /// The first `count` palette matrices of the last frame's ring slot (exact palettes, in
     /// the order the CPU wrote them). For tests and diagnostics: it waits for the device.
     pub fn read_palettes(&mut self, count: usize) -> Result<Vec<Mat3x4>, GpuError> {
-        self.wait_idle()?;
         let layout = self.ring.layout();
-        let count = count.min(layout.joints);
-        let mut palettes = vec![Mat3x4::IDENTITY; count];
+        self.read_last_slot(
+            "reading palettes",
+            layout.palette_offset,
+            count.min(layout.joints),
+        )
+    }
+
+    /// `count` items from `offset` bytes into the last frame's ring slot, after waiting for
+    /// the device.
+    fn read_last_slot<T: bytemuck::Pod + bytemuck::Zeroable>(
+        &mut self,
+        what: &str,
+        offset: usize,
+        count: usize,
+    ) -> Result<Vec<T>, GpuError> {
+        self.wait_idle()?;
+        let mut items = vec![T::zeroed(); count];
         read_buffer(
             &self.ctx,
-            "reading palettes",
+            what,
             self.ring.region().buffer(),
-            (self.ring.slot_offset(self.last_slot) + layout.palette_offset) as u64,
-            bytemuck::cast_slice_mut(&mut palettes),
+            (self.ring.slot_offset(self.last_slot) + offset) as u64,
+            bytemuck::cast_slice_mut(&mut items),
         )?;
-        Ok(palettes)
+        Ok(items)
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after
