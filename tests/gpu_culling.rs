@@ -77,7 +77,7 @@ fn culling_never_drops_a_visible_instance() {
             for impostors in [false, true] {
                 let with = |cull| RenderSettings {
                     impostors,
-                    impostor_px: 24.0,
+                    impostor_px: Some(24.0),
                     ..settings(cull, false)
                 };
                 let all = silhouette(&mut r, &mut crowd, &frame, with(false));
@@ -261,7 +261,7 @@ fn the_gpu_cards_match_the_cpu_rules() {
             .set_settings(RenderSettings {
                 occlusion: false,
                 impostors: true,
-                impostor_px: px,
+                impostor_px: Some(px),
                 ..settings(true, true)
             })
             .expect("settings");

@@ -43,9 +43,14 @@ fn load(path: &Path) -> Frame {
     }
 }
 
-/// Runs `throng run` for 3 frames with `extra` flags; returns the last frame and its
-/// statistics, or `None` without a Vulkan device (outside CI).
+/// Runs `throng run` at 640x360 for 3 frames with `extra` flags; returns the last frame and
+/// its statistics, or `None` without a Vulkan device (outside CI).
 fn run(dir: &Path, name: &str, extra: &[&str]) -> Option<(Frame, Value)> {
+    run_at(dir, name, ["640", "360"], extra)
+}
+
+/// As [`run`], at `size` (width, height).
+fn run_at(dir: &Path, name: &str, size: [&str; 2], extra: &[&str]) -> Option<(Frame, Value)> {
     let png = dir.join(format!("{name}.png"));
     let stats = dir.join(format!("{name}.json"));
     let mut args = vec![
@@ -53,9 +58,9 @@ fn run(dir: &Path, name: &str, extra: &[&str]) -> Option<(Frame, Value)> {
         "--frames",
         "3",
         "--width",
-        "640",
+        size[0],
         "--height",
-        "360",
+        size[1],
         "--screenshot",
         png.to_str().expect("path"),
         "--stats-json",
@@ -119,7 +124,7 @@ fn cards(stats: &Value) -> u64 {
 
 #[test]
 fn cards_keep_the_overview_and_the_street() {
-    let dir = tempfile_dir();
+    let dir = tempfile_dir("views");
     for (view, instances) in [("overview", "1000"), ("street", "4000")] {
         let common = ["--instances", instances, "--camera", view];
         let with = |extra: &[&'static str]| {
@@ -178,9 +183,60 @@ fn cards_keep_the_overview_and_the_street() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A fresh directory for this test's frames.
-fn tempfile_dir() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("throng-impostor-picture-{}", std::process::id()));
+/// A fresh directory for one test's frames (`test` names it: the tests run at once).
+fn tempfile_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "throng-impostor-picture-{test}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// The default threshold scales with the frame's height (20 pixels at 360 lines, 40 at 720):
+/// the same characters are cards at 1280x720 as at 640x360, and the larger frame keeps the
+/// picture goal and the characters' limit too.
+#[test]
+fn the_default_threshold_scales_with_the_frame() {
+    let dir = tempfile_dir("scaled");
+    let common = ["--instances", "1000", "--camera", "overview"];
+    let Some((_, small)) = run(&dir, "small", &common) else {
+        return;
+    };
+    let large = ["1280", "720"];
+    let (on, on_stats) = run_at(&dir, "large-on", large, &common).expect("run");
+    let off_flags = [&common[..], &["--impostors", "off"]].concat();
+    let (off, _) = run_at(&dir, "large-off", large, &off_flags).expect("run");
+    assert!(cards(&small) > 0, "no card at 640x360");
+    assert_eq!(
+        cards(&on_stats),
+        cards(&small),
+        "different characters are cards at 1280x720 and 640x360"
+    );
+    let (mean, close) = compare(&on, &off, |_| true);
+    let silhouette = [&common[..], &["--view", "silhouette"]].concat();
+    let (a, _) = run_at(&dir, "large-sil-on", large, &silhouette).expect("run");
+    let silhouette_off = [&silhouette[..], &["--impostors", "off"]].concat();
+    let (b, _) = run_at(&dir, "large-sil-off", large, &silhouette_off).expect("run");
+    let region = characters(&a, &b, 2);
+    let (character_mean, character_close) = compare(&on, &off, |i| region[i]);
+    eprintln!(
+        "1280x720 overview: {} cards; whole frame {mean:.2} levels per channel, {:.1}% within \
+         8; characters' pixels {character_mean:.2}, {:.1}%",
+        cards(&on_stats),
+        close * 100.0,
+        character_close * 100.0
+    );
+    assert!(mean <= MEAN_LIMIT, "mean difference {mean:.2}");
+    assert!(close >= CLOSE_LIMIT, "{:.1}% within 8", close * 100.0);
+    assert!(
+        character_mean <= CHARACTER_MEAN_LIMIT,
+        "characters: mean {character_mean:.2}"
+    );
+    assert!(
+        character_close >= CHARACTER_CLOSE_LIMIT,
+        "characters: {:.1}% within 8",
+        character_close * 100.0
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -33,7 +33,7 @@ fn frames_after_warm_up_do_not_allocate() {
     r.renderer()
         .set_settings(RenderSettings {
             impostors: true,
-            impostor_px: 40.0,
+            impostor_px: Some(40.0),
             ..RenderSettings::default()
         })
         .expect("settings");

@@ -91,7 +91,7 @@ fn memory_stays_flat_over_a_long_session() {
             // Cards and meshes both, as `throng run` draws a crowd (at this size the nearer
             // characters are taller than 24 pixels), with the device's own card depth.
             impostors: true,
-            impostor_px: 24.0,
+            impostor_px: Some(24.0),
             ..RenderSettings::default()
         })
         .expect("settings");

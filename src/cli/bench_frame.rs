@@ -105,6 +105,8 @@ struct FrameReport {
     cull: bool,
     lod: bool,
     lod_bias: f32,
+    /// Characters shorter on screen than this many pixels were cards (with impostors on).
+    impostor_px: f32,
     /// Samples per pixel the camera's passes rendered (after the device's limit).
     msaa: u32,
     animation_mode: String,
@@ -236,6 +238,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             cull: settings.cull,
             lod: settings.lod,
             lod_bias: settings.lod_bias,
+            impostor_px: r.renderer().impostor_px(),
             msaa: r.renderer().settings().msaa,
             animation_mode: format!("{:?}", args.crowd.mode()).to_lowercase(),
             crowd_state: session.state_place(),

@@ -59,10 +59,11 @@ pub struct PassArgs {
     /// the nearest moment of its clip, lit with the normals and depth stored with it.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     impostors: Switch,
-    /// The height on screen, in pixels, under which a character is an impostor card
-    /// (1 to 4096).
-    #[arg(long, default_value_t = throng::gpu::DEFAULT_IMPOSTOR_PX, value_parser = parse_px)]
-    impostor_px: f32,
+    /// The height on screen, in pixels, under which a character is an impostor card (1 to
+    /// 4096). Default: 20 in a frame 360 pixels high or less, scaled with the frame's height
+    /// above that (40 at 720, 60 at 1080 and taller), so cards look the same at any size.
+    #[arg(long, value_parser = parse_px)]
+    impostor_px: Option<f32>,
     /// Megabytes all impostor atlases may take on the GPU; a model whose atlas does not fit
     /// keeps its meshes at every distance (1 to 65536).
     #[arg(long, default_value_t = throng::gpu::DEFAULT_IMPOSTOR_MEMORY >> 20,

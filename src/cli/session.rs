@@ -300,6 +300,7 @@ impl Session {
     ) -> Result<Vec<String>, GpuError> {
         renderer.set_impostor_memory(memory);
         renderer.prepare_impostors(&self.crowd)?;
+        let px = renderer.impostor_px();
         Ok(renderer
             .impostor_report(&self.crowd)
             .iter()
@@ -308,7 +309,7 @@ impl Session {
                 Some(format!(
                     "impostors: {} from {views} directions, {frames} frames of each of {clips} \
                      clips, {:.1} MB of GPU memory (limit {:.0} MB, --impostor-memory), baked \
-                     in {seconds:.2} s",
+                     in {seconds:.2} s; cards under {px:.0} px (--impostor-px)",
                     shown(&r.model),
                     r.bytes as f64 / 1e6,
                     memory as f64 / (1u64 << 20) as f64,

@@ -52,8 +52,9 @@ pub struct RenderSettings {
     /// on in the command line).
     pub impostors: bool,
     /// The projected height, in pixels, under which a character is drawn as a card
-    /// (`--impostor-px`).
-    pub impostor_px: f32,
+    /// (`--impostor-px`); `None`, the default, scales it with the frame's height
+    /// ([`RenderSettings::impostor_px_at`]).
+    pub impostor_px: Option<f32>,
     /// Which depth the camera's card passes write (`--card-depth`).
     pub card_depth: CardDepth,
 }
@@ -88,17 +89,42 @@ impl Default for RenderSettings {
             occlusion: true,
             msaa: DEFAULT_MSAA,
             impostors: false,
-            impostor_px: DEFAULT_IMPOSTOR_PX,
+            impostor_px: None,
             card_depth: CardDepth::Auto,
         }
     }
 }
 
-/// The projected height under which characters are drawn as cards unless asked otherwise:
-/// the most for which the overview of 1,000 built-in characters at 640x360 keeps its picture
-/// (cards against meshes: mean difference 1.67 levels per channel, 3.6% of pixels more than 8
-/// apart; at 22 pixels 2.4 and 5.2%; docs/crowds-at-scale.md).
+/// The projected height under which characters are drawn as cards unless asked otherwise, in
+/// a frame [`IMPOSTOR_REFERENCE_HEIGHT`] pixels high or less: the most for which the overview
+/// of 1,000 built-in characters at 640x360 keeps its picture (docs/crowds-at-scale.md: at 24
+/// pixels it no longer does).
 pub const DEFAULT_IMPOSTOR_PX: f32 = 20.0;
+
+/// The frame height at which [`DEFAULT_IMPOSTOR_PX`] was chosen. A taller frame shows the same
+/// character in more pixels, and a card's differences from its mesh (the nearest of 64
+/// directions, the nearest of 16 frames) grow with it: the threshold scales with the height,
+/// so the picture holds. Measured: the 1,000-character overview at 1920x1080 with cards under
+/// 60 pixels differs from its meshes as much as at 640x360 under 20 (0.69 levels per channel,
+/// 98.2% of pixels within 8, both).
+pub const IMPOSTOR_REFERENCE_HEIGHT: u32 = 360;
+
+/// The most the scaled threshold grows to: the largest measured against the picture goal
+/// (1080 lines). Beyond it a card would show its 48-pixel picture ever more magnified.
+pub const MAX_SCALED_IMPOSTOR_PX: f32 = 60.0;
+
+impl RenderSettings {
+    /// The projected height, in pixels, under which a character is a card in a frame
+    /// `height` pixels high: [`RenderSettings::impostor_px`] when set, else
+    /// [`DEFAULT_IMPOSTOR_PX`] scaled by the height over [`IMPOSTOR_REFERENCE_HEIGHT`], never
+    /// below the default nor above [`MAX_SCALED_IMPOSTOR_PX`].
+    pub fn impostor_px_at(&self, height: u32) -> f32 {
+        self.impostor_px.unwrap_or_else(|| {
+            let scaled = DEFAULT_IMPOSTOR_PX * height as f32 / IMPOSTOR_REFERENCE_HEIGHT as f32;
+            scaled.clamp(DEFAULT_IMPOSTOR_PX, MAX_SCALED_IMPOSTOR_PX)
+        })
+    }
+}
 
 /// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
 /// anti-aliasing.
@@ -257,5 +283,28 @@ impl ViewMode {
             Self::Depth => VIEW_MODE_DEPTH,
             Self::Shadow => VIEW_MODE_SHADOW,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_impostor_threshold_follows_the_frame_height_within_its_bounds() {
+        let auto = RenderSettings::default();
+        assert_eq!(auto.impostor_px_at(64), DEFAULT_IMPOSTOR_PX);
+        assert_eq!(
+            auto.impostor_px_at(IMPOSTOR_REFERENCE_HEIGHT),
+            DEFAULT_IMPOSTOR_PX
+        );
+        assert_eq!(auto.impostor_px_at(720), 2.0 * DEFAULT_IMPOSTOR_PX);
+        assert_eq!(auto.impostor_px_at(1080), MAX_SCALED_IMPOSTOR_PX);
+        assert_eq!(auto.impostor_px_at(2160), MAX_SCALED_IMPOSTOR_PX);
+        let asked = RenderSettings {
+            impostor_px: Some(12.0),
+            ..auto
+        };
+        assert_eq!(asked.impostor_px_at(2160), 12.0);
     }
 }

@@ -128,6 +128,7 @@ fn write(
         flags |= CULL_IMPOSTORS;
     }
     let occlusion = Extent::TargetScaled(OCCLUSION_BLOCK).resolve(c.extent);
+    let impostor_px = c.settings.impostor_px_at(c.extent.height);
     let frame = CullFrame {
         camera_planes: Frustum::from_clip(c.inputs.view_proj).planes,
         light_planes: Frustum::from_clip(c.light_view_proj).planes,
@@ -159,12 +160,7 @@ fn write(
             occlusion.width as f32,
             occlusion.height as f32,
         ),
-        impostor: Vec4::new(
-            c.settings.impostor_px,
-            c.settings.impostor_px * (1.0 - CARD_FADE),
-            0.0,
-            0.0,
-        ),
+        impostor: Vec4::new(impostor_px, impostor_px * (1.0 - CARD_FADE), 0.0, 0.0),
     };
     models.clear();
     ranges.clear();

@@ -187,6 +187,12 @@ impl Renderer {
         self.settings
     }
 
+    /// The projected height, in pixels, under which a character is an impostor card at the
+    /// current render size ([`RenderSettings::impostor_px_at`]).
+    pub fn impostor_px(&self) -> f32 {
+        self.settings.impostor_px_at(self.extent.height)
+    }
+
     /// The samples per pixel this renderer's device draws with unless asked otherwise
     /// ([`default_msaa`]): the renderer starts with it.
     pub fn default_msaa(&self) -> u32 {
