@@ -2,8 +2,8 @@
 // The indirect draws of the culled lists, one invocation per (view, model, subset): one
 // VkDrawIndexedIndirectCommand per level that has instances, packed at the front, and their
 // number, which vkCmdDrawIndexedIndirectCount reads; and subset 0's invocation writes the
-// view's and model's impostor cards as one VkDrawIndirectCommand (six generated vertices per
-// card, none when no instance is a card). The CPU never reads the counts.
+// view's and model's impostor cards as one VkDrawIndirectCommand (an instance per card of four
+// generated vertices, a triangle strip; none when no instance is a card). The CPU never reads the counts.
 #include "cull.glsl"
 
 layout(local_size_x = CULL_GROUP) in;
@@ -79,7 +79,7 @@ void main() {
     draw_counts[id] = written;
     if (subset == 0u) {
         CardCommand c;
-        c.vertex_count = 6u;
+        c.vertex_count = 4u;
         c.instance_count = counters[counter_index(view, model_index, CARD_LEVEL)];
         c.first_vertex = 0u;
         c.first_instance = list_start(view, CARD_LEVEL) + model.range.x;

@@ -1,5 +1,5 @@
 #version 460
-// Impostor cards, vertex side (every card pass): one of six corners of the card of the
+// Impostor cards, vertex side (every card pass): one of the four corners of the card of the
 // instance gl_InstanceIndex names in its view's card list (shaders/impostor_card.glsl).
 #include "impostor_card.glsl"
 

@@ -78,7 +78,9 @@ uint nearest_picture(vec3 d) {
     return ring * card.grid.x + around;
 }
 
-// The card corner `vertex` (0 to 5: two triangles) of `r`, drawn from the camera or the sun.
+// The card corner `vertex` (0 to 3: a triangle strip; a card pass's cost follows the vertices
+// it shades, and a strip shades four where two separate triangles shade six) of `r`, drawn
+// from the camera or the sun.
 CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
     mat3x4 m = world_matrix(r);
     ImpostorView any_view = card_views[0];
@@ -96,10 +98,10 @@ CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
     uint frames = max(card.grid.z, 1u);
     uint frame_index = uint(round(phase * float(frames))) % frames;
 
-    // Corners (s, t) in {-1, 1}: two counter-clockwise triangles.
-    const vec2 corners[6] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(1.0, 1.0),
-                                   vec2(-1.0, -1.0), vec2(1.0, 1.0), vec2(-1.0, 1.0));
-    vec2 st = corners[vertex % 6u];
+    // Corners (s, t) in {-1, 1} in strip order: two counter-clockwise triangles.
+    const vec2 corners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0),
+                                   vec2(1.0, 1.0));
+    vec2 st = corners[vertex % 4u];
     float radius = v.centre.w;
     vec3 corner = v.centre.xyz + (st.x * v.right.xyz + st.y * v.up.xyz) * radius;
 

@@ -104,7 +104,7 @@ pub struct DrawCommand {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub struct CardCommand {
-    /// Six: two triangles, generated.
+    /// Four: a triangle strip, generated.
     pub vertex_count: u32,
     /// Cards.
     pub instance_count: u32,

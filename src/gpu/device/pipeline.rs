@@ -223,10 +223,15 @@ fn graphics(
         VertexInput::SkinnedNoTangent => vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&no_tangent),
-        VertexInput::Generated => vk::PipelineVertexInputStateCreateInfo::default(),
+        VertexInput::Generated | VertexInput::GeneratedStrip => {
+            vk::PipelineVertexInputStateCreateInfo::default()
+        }
     };
-    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default()
-        .topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let topology = match desc.input {
+        VertexInput::GeneratedStrip => vk::PrimitiveTopology::TRIANGLE_STRIP,
+        _ => vk::PrimitiveTopology::TRIANGLE_LIST,
+    };
+    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
     let viewport = vk::PipelineViewportStateCreateInfo::default()
         .viewport_count(1)
         .scissor_count(1);

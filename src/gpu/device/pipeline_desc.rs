@@ -19,6 +19,9 @@ pub enum VertexInput {
     SkinnedNoTangent,
     /// None: positions come from the vertex index.
     Generated,
+    /// None, assembled as a triangle strip: a quad in four vertices, not six (the impostor
+    /// cards, whose passes are bound by how many vertices they shade).
+    GeneratedStrip,
 }
 
 /// Constant and slope-scaled depth bias.

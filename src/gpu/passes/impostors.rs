@@ -52,7 +52,7 @@ enum Eye {
     Sun,
 }
 
-/// A card pipeline: generated quads, both faces, depth as given.
+/// A card pipeline: generated quads (four-vertex strips), both faces, depth as given.
 fn pipeline(
     f: &mut FrameDeclaration,
     name: &'static str,
@@ -66,7 +66,7 @@ fn pipeline(
         kind: PipelineKind::Graphics(GraphicsDesc {
             vertex: "impostor.vert",
             fragment: Some(fragment),
-            input: VertexInput::Generated,
+            input: VertexInput::GeneratedStrip,
             color,
             second_color: None,
             depth: Some(depth),
