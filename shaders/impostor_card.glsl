@@ -36,7 +36,8 @@ layout(set = 0, binding = 12) uniform sampler2D card_normal_depth;
 // Per model drawn (`CardConstants` in src/gpu/passes/impostors.rs).
 layout(push_constant) uniform Card {
     uvec4 grid;      // x: directions per ring, y: rings, z: frames per clip, w: clips
-    vec4 cell;       // xy: a picture's size in the atlas's uv; z: 1 drawn from the sun
+    vec4 cell;       // xy: a picture's size in the atlas's uv; z: 1 drawn from the sun;
+                     // w: 1 when the fragments write the picture's depth (card_corner)
     vec4 material;   // yzw: the model's reflectance at normal incidence (its subsets' mean)
 } card;
 
@@ -118,6 +119,17 @@ CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
     o.towards = vec4(normalize(towards), radius * length(right));
     mat4 view_proj = card_from_sun() ? frame.light_view_proj : frame.view_proj;
     clip_position = view_proj * vec4(o.world, 1.0);
+    if (card.cell.w > 0.5) {
+        // The fragments write the depth of the surface the picture stores, up to a radius in
+        // front of the quad, and declare it never nearer than what is rasterized
+        // (depth_greater, impostor_in.glsl): rasterized at the depth of the quad moved
+        // towards the viewer by more than that radius (the margin covers the depth's
+        // interpolation across a quad whose depth it does not exactly follow), the GPU can
+        // drop a card's fragments behind what is already drawn before shading them. Only the
+        // depth moves: where on screen the quad lands, and so its picture, do not.
+        vec4 front = view_proj * vec4(o.world + o.towards.xyz * (1.5 * o.towards.w), 1.0);
+        clip_position.z = max(front.z / front.w, 0.0) * clip_position.w;
+    }
     return o;
 }
 

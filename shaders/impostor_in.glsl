@@ -24,6 +24,9 @@ layout(location = 5) flat in float in_share;
 #define CARD_WRITE_DEPTH(view_proj, world)
 #else
 #define CARD_WRITE_DEPTH(view_proj, world) gl_FragDepth = card_depth(view_proj, world)
+// Never nearer than the rasterized depth (card_corner puts it in front of the picture's
+// surfaces), so hidden card fragments can be dropped before they are shaded.
+layout(depth_greater) out float gl_FragDepth;
 #endif
 
 CardVarying card_in() {

@@ -38,7 +38,9 @@ pub const FORWARD: &str = "impostor_forward";
 pub struct CardConstants {
     /// Directions per ring, rings, frames per clip, clips.
     pub grid: [u32; 4],
-    /// xy: a picture's size in the atlas's uv; z: 1 when drawn from the sun.
+    /// xy: a picture's size in the atlas's uv; z: 1 when drawn from the sun; w: 1 when the
+    /// fragment shader writes the picture's depth (the quad is then rasterized at a depth in
+    /// front of every surface its picture stores: see `card_corner`).
     pub cell: Vec4,
     /// yzw: the model's reflectance at normal incidence (the atlas holds each texel's
     /// roughness; x unused).
@@ -110,7 +112,7 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
         let depth = r.attachment(shadow_map, None)?;
         let pipeline = r.pipeline(id)?;
         r.begin_rendering(extent, &[], Some(&depth));
-        let result = draw_cards(r, pipeline, &culled, None, Eye::Sun, &[VIEW_SHADOW]);
+        let result = draw_cards(r, pipeline, &culled, None, (Eye::Sun, true), &[VIEW_SHADOW]);
         r.end_rendering();
         result
     });
@@ -142,12 +144,14 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prep
         samples,
     );
     let (culled, ring, pre) = (*culled, f.frame.ring, *prepass);
+    let picture_depth = !f.shape.card_plane_depth;
     let mut p = f.pass(DEPTH_NORMAL, move |r| {
         let color = [r.resolved_attachment(pre.normals_samples, pre.normals, None)?];
         let depth = r.resolved_attachment(pre.depth_samples, pre.depth, None)?;
         let pipeline = r.pipeline(id)?;
         r.begin_rendering(r.extent(), &color, Some(&depth));
-        let result = draw_cards(r, pipeline, &culled, None, Eye::Camera, camera_views(r));
+        let eye = (Eye::Camera, picture_depth);
+        let result = draw_cards(r, pipeline, &culled, None, eye, camera_views(r));
         r.end_rendering();
         result
     });
@@ -189,6 +193,7 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
         samples,
     );
     let (culled, ring) = (*culled, f.frame.ring);
+    let picture_depth = !f.shape.card_plane_depth;
     let mut p = f.pass(FORWARD, move |r| {
         let color = [r.resolved_attachment(fwd.color_samples, fwd.color, None)?];
         let depth = r.attachment(fwd.depth, None)?;
@@ -196,7 +201,8 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
         let pipeline = r.pipeline(id)?;
         r.begin_rendering(r.extent(), &color, Some(&depth));
         let views = camera_views(r);
-        let result = draw_cards(r, pipeline, &culled, Some(&images), Eye::Camera, views);
+        let eye = (Eye::Camera, picture_depth);
+        let result = draw_cards(r, pipeline, &culled, Some(&images), eye, views);
         r.end_rendering();
         result
     });
@@ -250,7 +256,7 @@ fn draw_cards(
     pipeline: &Pipeline,
     culled: &Culled,
     lit: Option<&LitImages>,
-    eye: Eye,
+    (eye, picture_depth): (Eye, bool),
     views: &[usize],
 ) -> Result<(), GpuError> {
     let shared = r.shared;
@@ -287,7 +293,7 @@ fn draw_cards(
                 layout.cell as f32 / width as f32,
                 layout.cell as f32 / height as f32,
                 if eye == Eye::Sun { 1.0 } else { 0.0 },
-                0.0,
+                if picture_depth { 1.0 } else { 0.0 },
             ),
             material: Vec4::new(0.0, f0.x, f0.y, f0.z),
         };
