@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""One line per run of the `## LABEL` + `bench frame --json` files beside this script (ab.sh
+writes them): crowd size, frame and GPU milliseconds, the calling thread's processor
+milliseconds, the GPU milliseconds of the mesh passes (shadow, prepass with its late half,
+forward) and of the card passes, millions of triangles per camera pass and in the shadow
+map, and the cards drawn from the camera."""
+import json
+import re
+import sys
+
+
+def runs(text):
+    parts = re.split(r"^## (.*)$", text, flags=re.M)
+    for i in range(1, len(parts), 2):
+        for row in json.loads(parts[i + 1]):
+            yield parts[i], row
+
+
+def line(label, r):
+    p = r["passes"].get
+    mesh = (p("shadow", 0), p("depth_normal", 0) + p("depth_normal_late", 0), p("forward", 0))
+    cards = (p("impostor_shadow", 0), p("impostor_depth_normal", 0), p("impostor_forward", 0))
+    drawn = r["drawn"]
+    return (
+        f"{label:34s} {r['instances']:>9,} frame {r['frame_ms']:6.1f} gpu {r['gpu_ms']:6.1f} "
+        f"cpu {r['cpu_thread_ms']:5.2f} | meshes shadow/prepass/forward "
+        f"{mesh[0]:5.1f} {mesh[1]:5.1f} {mesh[2]:5.1f} | cards {cards[0]:5.1f} {cards[1]:5.1f} "
+        f"{cards[2]:5.1f} | {drawn['forward']['triangles'] / 1e6:5.1f} M tris "
+        f"(shadow {drawn['shadow']['triangles'] / 1e6:4.1f} M), "
+        f"{drawn['forward']['cards']:,} cards"
+    )
+
+
+for path in sys.argv[1:]:
+    with open(path) as f:
+        for label, row in runs(f.read()):
+            print(line(label, row))
