@@ -103,12 +103,16 @@ layout(std430, set = 0, binding = 5) readonly buffer CullFrame {
     vec4 shadow;           // z: the pixels of error baked frames may show
 } view;
 
-// The instances that need exact palettes, for the CPU (read after the frame).
+// The instances that need exact palettes, for the CPU (read after the frame): how many there
+// were (listed or not) and their palette matrices in each distance band, from which the CPU
+// chooses how near a later frame lists (step.near_within), and those listed.
 layout(std430, set = 0, binding = 6) buffer NearList {
     uint near_count;
     uint near_pad0;
     uint near_pad1;
     uint near_pad2;
+    uint near_instances_in[NEAR_BANDS];
+    uint near_matrices_in[NEAR_BANDS];
     NearInstance near[];
 };
 
@@ -122,10 +126,18 @@ layout(push_constant) uniform Step {
     float route_a;  // lanes: front; rings: smallest radius walked
     float route_b;  // lanes: depth
     uint near_capacity; // 0: nobody is listed
-    uint step_pad0;
+    float near_within;  // listed only nearer than this (the eye to the sphere)
     uint step_pad1;
     uint step_pad2;
 } step;
+
+// The distance band of `distance` (NEAR_BANDS in src/gpu/shader_interface.rs says how they
+// are spaced; src/gpu/crowd_state.rs, near_band_start, where each starts).
+uint near_band(float distance) {
+    float octaves = log2(max(distance, 1e-30)) + float(NEAR_BAND_FIRST_OCTAVE);
+    return uint(clamp(floor(octaves * float(NEAR_BANDS_PER_OCTAVE)), 0.0,
+                      float(NEAR_BANDS - 1u)));
+}
 
 // Rust's f32::rem_euclid for d > 0: exact, as the CPU's, where one wrap is enough (a frame's
 // step past either end); within a rounding where more are.
@@ -366,7 +378,14 @@ void main() {
             error = max(error, from_clip.baked_error);
         }
         if (needs_exact(a, ra, error * scale)) {
-            uint k = atomicAdd(near_count, 1u);
+            // Counted by distance, listed only within step.near_within: when more need exact
+            // palettes than the list or the palettes' room holds, the nearest are listed (as
+            // the CPU path keeps the nearest exact), not the first to get here.
+            float distance = max(length(view.eye.xyz - a) - ra, 0.0);
+            uint band = near_band(distance);
+            atomicAdd(near_instances_in[band], 1u);
+            atomicAdd(near_matrices_in[band], m.joints);
+            uint k = distance < step.near_within ? atomicAdd(near_count, 1u) : step.near_capacity;
             if (k < step.near_capacity) {
                 NearInstance e;
                 e.instance = i;

@@ -420,3 +420,92 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
     assert_eq!(cpu.instance(12).speed(), 0.5);
     gpu_common::assert_no_validation_messages();
 }
+
+/// When more instances need exact palettes than a frame lists, the nearest get them on the
+/// GPU path too, as on the CPU path (`tests/crowd_exact_cap.rs`): the pass counts them by
+/// distance and the CPU lists the next frames only as near as fits. With an error budget so
+/// small that most instances in view want exact palettes, the crowd is drawn first with room
+/// for all (who needs them), then with room for a quarter: every one of those left baked must
+/// be farther from the eye than every exact one (up to the character's own size: the pass
+/// measures to the sphere its clip fits in, this test to the instance's origin).
+#[test]
+fn the_nearest_get_exact_palettes_when_not_all_fit() {
+    let Some(mut r) = renderer(64, 64) else {
+        return;
+    };
+    let settings = RenderSettings {
+        lod_bias: 1e-4,
+        ..r.renderer().settings()
+    };
+    r.renderer().set_settings(settings).expect("settings");
+    let n = 400;
+    let model = Arc::new(builtin::model().expect("builtin"));
+    let (mut crowd, mut motion, placed) =
+        gpu_common::walking_crowd(&model, n, 11, WalkPaths::InPlace);
+    let model = crowd.models()[0].clone();
+    r.add_model(&model, &throng::scene::model_basis(&model))
+        .expect("upload");
+    let tables = gpu_common::state_on_gpu(&mut r, &mut crowd, &motion);
+    let bounds = crowd_bounds(&placed, std::slice::from_ref(&model)).expect("bounds");
+    let camera = gpu_common::framing(&r, &bounds);
+    let inputs = gpu_common::inputs(&r, &camera, &bounds, ViewMode::Final);
+    // Each exact set: enough frames for a near list read back, its distances turned into a
+    // limit, and a frame listed within it to come round again.
+    let mut exact_set = |r: &mut HeadlessRenderer, crowd: &mut Crowd| {
+        for _ in 0..8 {
+            gpu_common::gpu_state_frame(r, crowd, &mut motion, &inputs, DT);
+        }
+        let records = r.renderer().read_records(n).expect("records");
+        tables
+            .walkers
+            .iter()
+            .map(|w| {
+                let record = &records[w.slot as usize];
+                (
+                    !record.is_baked(),
+                    record.world.translation().distance(inputs.eye),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let needing = exact_set(&mut r, &mut crowd);
+    let needers = needing.iter().filter(|(exact, _)| *exact).count();
+    assert!(needers > n / 2, "only {needers} of {n} need exact palettes");
+    let room = needers / 4;
+    r.renderer().set_near_capacity(room);
+    let kept = exact_set(&mut r, &mut crowd);
+    let exact: Vec<f32> = kept.iter().filter(|(e, _)| *e).map(|(_, d)| *d).collect();
+    // Who needed exact palettes and lost them to the limit.
+    let gave_way: Vec<f32> = needing
+        .iter()
+        .zip(&kept)
+        .filter(|((needed, _), (got, _))| *needed && !*got)
+        .map(|(_, (_, d))| *d)
+        .collect();
+    let farthest_exact = exact.iter().copied().fold(0.0f32, f32::max);
+    let nearest_gave_way = gave_way.iter().copied().fold(f32::MAX, f32::min);
+    eprintln!(
+        "{needers} need exact palettes; with room for {room}: {} exact out to \
+         {farthest_exact:.2}, {} gave way from {nearest_gave_way:.2}",
+        exact.len(),
+        gave_way.len()
+    );
+    assert!(
+        exact.len() <= room,
+        "{} exact, room for {room}",
+        exact.len()
+    );
+    assert!(
+        exact.len() >= room * 3 / 4,
+        "{} exact: the limit left too few of {room}",
+        exact.len()
+    );
+    let rest = model.mesh().bounds().expect("the model has vertices");
+    let size = (rest.max - rest.min).length();
+    assert!(
+        nearest_gave_way + 2.0 * size >= farthest_exact,
+        "an instance {nearest_gave_way:.2} away gave way while one {farthest_exact:.2} away \
+         was exact"
+    );
+    gpu_common::assert_no_validation_messages();
+}

@@ -19,6 +19,7 @@ use gpu_allocator::MemoryLocation;
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
+use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, InstanceChange};
 use crate::scene::motion::{
@@ -31,8 +32,38 @@ pub const NEAR_CAPACITY: usize = 8192;
 /// Frames of steps kept for bringing listed clocks up to date: more than a ring has frames
 /// in flight.
 const HISTORY: usize = 16;
-/// The near list's header (its count, padded to 16 bytes).
-const NEAR_HEADER: usize = 16;
+/// The near list's header: its count (padded to 16 bytes), then per distance band the
+/// instances that needed exact palettes and their matrices (`NearList` in
+/// shaders/crowd_state.comp).
+pub const NEAR_HEADER: usize = 16 + 2 * NEAR_BANDS as usize * 4;
+
+/// Where distance band `band` starts, in world units (`near_band` in
+/// shaders/crowd_state.comp puts a distance in its band).
+pub fn near_band_start(band: usize) -> f32 {
+    let octaves = band as f32 / NEAR_BANDS_PER_OCTAVE as f32 - NEAR_BAND_FIRST_OCTAVE as f32;
+    octaves.exp2()
+}
+
+/// How near a frame lists instances needing exact palettes, from an earlier frame's count of
+/// them per distance band (`instances`, `matrices`): everything when they all fit in
+/// `room_instances` and `room_matrices`, else up to the start of the first band that no
+/// longer fits, so the nearest are listed and exact, as the CPU path keeps them.
+pub fn near_within(
+    instances: &[u32],
+    matrices: &[u32],
+    room_instances: usize,
+    room_matrices: usize,
+) -> f32 {
+    let (mut n, mut m) = (0usize, 0usize);
+    for (band, (&i, &j)) in instances.iter().zip(matrices).enumerate() {
+        n += i as usize;
+        m += j as usize;
+        if n > room_instances || m > room_matrices {
+            return near_band_start(band);
+        }
+    }
+    f32::MAX
+}
 /// The most changes made through the crowd's API one frame applies (more wait for the next
 /// frames, in order).
 pub const COMMAND_CAPACITY: usize = 4096;
@@ -75,6 +106,8 @@ struct SlotBuffers {
     command_count: u32,
     /// The number of the frame whose pass last wrote `near` (`None`: never).
     listed_by: Option<u64>,
+    /// The most entries that frame could write.
+    listed_capacity: usize,
 }
 
 /// The buffers; see the module documentation.
@@ -102,6 +135,15 @@ pub struct DeviceCrowdState {
     instances: Vec<SkinnedModelInstance>,
     /// Instances given exact palettes in the last frame, and their matrices.
     last_exact: (usize, usize),
+    /// How near the next frame lists instances needing exact palettes ([`near_within`]).
+    near_within: f32,
+    /// The palette matrices the last frame had room for (the near set's bound, with
+    /// [`NEAR_CAPACITY`]).
+    room: usize,
+    /// The near list's header as last read (count, padding, the two band counts).
+    header: Vec<u32>,
+    /// The most instances a frame lists ([`Self::set_near_capacity`]).
+    capacity: usize,
     /// Changes made through the crowd's API not yet handed to a frame.
     pending: Vec<DeviceCommand>,
     changes: Vec<InstanceChange>,
@@ -155,6 +197,10 @@ impl DeviceCrowdState {
             steps: Vec::with_capacity(HISTORY),
             instances: Vec::with_capacity(NEAR_CAPACITY),
             last_exact: (0, 0),
+            near_within: f32::MAX,
+            room: usize::MAX,
+            header: vec![0; NEAR_HEADER / 4],
+            capacity: NEAR_CAPACITY,
             pending: Vec::with_capacity(COMMAND_CAPACITY),
             changes: Vec::with_capacity(COMMAND_CAPACITY),
             changed_at: vec![0; motion.walkers.len()],
@@ -205,9 +251,19 @@ impl DeviceCrowdState {
         if buffers.listed_by.is_none() {
             return Ok(0);
         }
-        let mut count = [0u32; 1];
-        buffers.near.read(0, bytemuck::cast_slice_mut(&mut count))?;
-        let listed = (count[0] as usize).min(NEAR_CAPACITY);
+        buffers
+            .near
+            .read(0, bytemuck::cast_slice_mut(&mut self.header))?;
+        let bands = NEAR_BANDS as usize;
+        let (instances, matrices) = self.header[4..].split_at(bands);
+        self.near_within = near_within(instances, matrices, self.capacity, self.room);
+        log::debug!(
+            "near list of slot {slot}: {} needed exact palettes, {} listed; the next lists within {}",
+            instances.iter().sum::<u32>(),
+            self.header[0],
+            self.near_within
+        );
+        let listed = (self.header[0] as usize).min(buffers.listed_capacity);
         self.listed.resize(listed, NearInstance::default());
         buffers
             .near
@@ -249,6 +305,9 @@ impl DeviceCrowdState {
         }
         self.steps.push(self.step);
         let room = palettes.len().min(max_matrices);
+        // The ring grows to what a list needs, up to `max_matrices`: that, not this slot's
+        // present size, bounds the lists to come.
+        self.room = max_matrices;
         let mut base = 0usize;
         for near in &self.listed {
             let Some(model) = crowd.models().get(near.model as usize) else {
@@ -286,6 +345,13 @@ impl DeviceCrowdState {
         Ok(())
     }
 
+    /// Lists at most `capacity` instances a frame for exact palettes (at most, and by default,
+    /// [`NEAR_CAPACITY`]): the nearest that need them, the rest reading baked frames. Bounds
+    /// the CPU's exact palettes per frame.
+    pub fn set_near_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.min(NEAR_CAPACITY);
+    }
+
     /// Instances given exact palettes in the last frame, and their palette matrices.
     pub fn exact_counts(&self) -> (usize, usize) {
         self.last_exact
@@ -312,7 +378,8 @@ impl DeviceCrowdState {
     pub fn take_binding(&mut self, slot: usize, near: bool) -> Result<CrowdStateBinding, GpuError> {
         self.frames += 1;
         let mut step = self.step;
-        step.near_capacity = if near { NEAR_CAPACITY as u32 } else { 0 };
+        step.near_capacity = if near { self.capacity as u32 } else { 0 };
+        step.near_within = self.near_within;
         self.history[self.frames as usize % HISTORY] = (self.frames, step);
         let frames = self.frames;
         let buffers = self
@@ -320,6 +387,7 @@ impl DeviceCrowdState {
             .get_mut(slot)
             .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
         buffers.listed_by = Some(frames);
+        buffers.listed_capacity = step.near_capacity as usize;
         let (near_buffer, exact, exact_count) = (
             buffers.near.buffer,
             buffers.exact.buffer,
@@ -395,6 +463,7 @@ fn slot_buffers(ctx: &Arc<GpuContext>, slot: usize) -> Result<SlotBuffers, GpuEr
         )?,
         command_count: 0,
         listed_by: None,
+        listed_capacity: 0,
     })
 }
 
@@ -464,5 +533,49 @@ mod tests {
         assert_eq!(size_of::<m::DeviceClip>(), 48);
         assert_eq!(size_of::<m::DeviceStep>(), 48);
         assert_eq!(size_of::<m::NearInstance>(), 64);
+        // The list after the header starts where std430 puts NearInstance (16-byte aligned).
+        assert_eq!(super::NEAR_HEADER % 16, 0);
+    }
+
+    /// `near_band` in the shader, stated again: the band whose start is at or below.
+    fn band_of(distance: f32) -> usize {
+        let octaves = distance.max(1e-30).log2() + si::NEAR_BAND_FIRST_OCTAVE as f32;
+        (octaves * si::NEAR_BANDS_PER_OCTAVE as f32)
+            .floor()
+            .clamp(0.0, si::NEAR_BANDS as f32 - 1.0) as usize
+    }
+
+    #[test]
+    fn each_band_starts_where_the_shader_puts_its_distances() {
+        for band in 1..si::NEAR_BANDS as usize {
+            let start = super::near_band_start(band);
+            assert_eq!(band_of(start * 1.001), band, "band {band} at {start}");
+            assert_eq!(band_of(start * 0.999), band - 1, "below band {band}");
+        }
+        assert_eq!(band_of(0.0), 0);
+        assert_eq!(band_of(f32::MAX), si::NEAR_BANDS as usize - 1);
+    }
+
+    #[test]
+    fn the_nearest_bands_that_fit_are_listed() {
+        let bands = si::NEAR_BANDS as usize;
+        let mut instances = vec![0u32; bands];
+        let mut matrices = vec![0u32; bands];
+        for (band, n) in [(40, 3u32), (41, 4), (44, 5)] {
+            instances[band] = n;
+            matrices[band] = n * 10;
+        }
+        // Everything fits: no limit.
+        assert_eq!(super::near_within(&instances, &matrices, 12, 120), f32::MAX);
+        // Seven instances fit, not twelve: up to band 44's start.
+        assert_eq!(
+            super::near_within(&instances, &matrices, 8, 1000),
+            super::near_band_start(44)
+        );
+        // The palettes' room binds first: 30 matrices are band 40 alone.
+        assert_eq!(
+            super::near_within(&instances, &matrices, 100, 30),
+            super::near_band_start(41)
+        );
     }
 }

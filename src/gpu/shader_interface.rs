@@ -153,6 +153,16 @@ shader_constants! {
 
     /// Invocations per workgroup of the crowd-state pass.
     CROWD_STATE_GROUP: u32 = 64;
+    /// Distance bands the crowd-state pass counts the instances needing exact palettes in
+    /// (`near_band` in shaders/crowd_state.comp, `near_band_start` in src/gpu/crowd_state.rs):
+    /// [`NEAR_BANDS_PER_OCTAVE`] per doubling of the distance, the first from
+    /// 2^-[`NEAR_BAND_FIRST_OCTAVE`] world units (nearer counts in it, farther in the last).
+    NEAR_BANDS: u32 = 1024;
+    /// Bands per doubling of the distance: each 2.2% deeper than the last, so the band where
+    /// the list is cut holds few instances even in a dense crowd.
+    NEAR_BANDS_PER_OCTAVE: u32 = 32;
+    /// The first band starts at 2 to the minus this, world units (the last at 2^20).
+    NEAR_BAND_FIRST_OCTAVE: u32 = 12;
     /// `DeviceWalker::flags`: playback clamps at the clip's ends.
     CROWD_WALKER_CLAMP: u32 = 1;
     /// `DeviceStep::route`: straight lanes.

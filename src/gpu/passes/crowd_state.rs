@@ -12,6 +12,7 @@ use ash::vk;
 
 use super::FrameDeclaration;
 use super::cull::compute;
+use crate::gpu::crowd_state::NEAR_HEADER;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording, PipelineId};
@@ -51,10 +52,14 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
     let state = r.shared.crowd_state.ok_or_else(|| {
         GpuError::Graph("the crowd-state pass runs without the crowd's state".into())
     })?;
-    // The near list's count starts at zero (the host read the last list before this frame
-    // was submitted).
-    // SAFETY: recording outside rendering; the buffer holds its 16-byte header.
-    unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, state.near, 0, 16, 0) };
+    // The near list's count and band counts start at zero (the host read the last list
+    // before this frame was submitted).
+    // SAFETY: recording outside rendering; the buffer holds its header.
+    unsafe {
+        r.ctx
+            .device
+            .cmd_fill_buffer(r.cmd, state.near, 0, NEAR_HEADER as u64, 0)
+    };
     // The previous frame's pass read and wrote the clocks (earlier in this queue): a
     // dependency from its writes to this one's reads and writes; and from the count's fill.
     let from_fill = vk::MemoryBarrier2::default()

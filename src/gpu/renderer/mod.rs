@@ -388,6 +388,18 @@ impl Renderer {
         Ok(())
     }
 
+    /// With the crowd's state on the GPU: lists at most `capacity` instances a frame for exact
+    /// palettes (at most, and by default, [`NEAR_CAPACITY`]); when more need them, the nearest
+    /// are exact and the rest read baked frames, as on the CPU path. Bounds the CPU's exact
+    /// palettes per frame. Without the state on the GPU it does nothing.
+    ///
+    /// [`NEAR_CAPACITY`]: crate::gpu::crowd_state::NEAR_CAPACITY
+    pub fn set_near_capacity(&mut self, capacity: usize) {
+        if let Some(state) = self.crowd_state.as_mut() {
+            state.set_near_capacity(capacity);
+        }
+    }
+
     /// Whether the crowd's state lives on the GPU.
     pub fn has_crowd_state(&self) -> bool {
         self.crowd_state.is_some()

@@ -162,8 +162,12 @@ pub struct DeviceStep {
     /// The most instances the pass lists as needing exact palettes (0: none is listed, every
     /// instance stays baked).
     pub near_capacity: u32,
+    /// Instances needing exact palettes are listed only nearer than this (world units, from
+    /// the eye to their sphere): the CPU sets it from an earlier frame's distances so that
+    /// the nearest fill the list and the palettes' room, never whichever came first.
+    pub near_within: f32,
     /// Unused.
-    pub pad: [u32; 3],
+    pub pad: [u32; 2],
 }
 
 /// An instance the crowd-state pass found near enough to need exact palettes (64 bytes,
@@ -472,7 +476,8 @@ impl CrowdMotion {
             route_b,
             // The renderer decides (it knows the animation mode and its lists' room).
             near_capacity: 0,
-            pad: [0; 3],
+            near_within: f32::MAX,
+            pad: [0; 2],
         }
     }
 
