@@ -225,10 +225,7 @@ impl DeviceCrowdState {
                 *at = frame;
             }
         }
-        let buffers = self
-            .slots
-            .get_mut(slot)
-            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        let buffers = slot_buffers_mut(&mut self.slots, slot)?;
         buffers
             .commands
             .write(0, bytemuck::cast_slice(&self.pending[..count]))?;
@@ -335,10 +332,7 @@ impl DeviceCrowdState {
         }
         crowd.evaluate_detached(&self.instances, &mut palettes[..base]);
         self.instances.clear();
-        let buffers = self
-            .slots
-            .get_mut(slot)
-            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        let buffers = slot_buffers_mut(&mut self.slots, slot)?;
         buffers.exact.write(0, bytemuck::cast_slice(&self.exact))?;
         buffers.exact_count = self.exact.len() as u32;
         self.last_exact = (self.exact.len(), base);
@@ -382,10 +376,7 @@ impl DeviceCrowdState {
         step.near_within = self.near_within;
         self.history[self.frames as usize % HISTORY] = (self.frames, step);
         let frames = self.frames;
-        let buffers = self
-            .slots
-            .get_mut(slot)
-            .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))?;
+        let buffers = slot_buffers_mut(&mut self.slots, slot)?;
         buffers.listed_by = Some(frames);
         buffers.listed_capacity = step.near_capacity as usize;
         let (near_buffer, exact, exact_count) = (
@@ -430,6 +421,13 @@ impl DeviceCrowdState {
         )?;
         Ok(clocks)
     }
+}
+
+/// Frame in flight `slot`'s buffers, or an error naming it.
+fn slot_buffers_mut(slots: &mut [SlotBuffers], slot: usize) -> Result<&mut SlotBuffers, GpuError> {
+    slots
+        .get_mut(slot)
+        .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))
 }
 
 /// Frame in flight `slot`'s near list (read by the CPU) and exact list (written by it).

@@ -185,6 +185,16 @@ impl GpuBuffer {
     }
 }
 
+/// All of `buffer` as a storage or uniform descriptor (buffers the frame graph does not
+/// track: the frame uniforms, the baked frames, the crowd state's tables, an atlas's).
+pub fn whole_buffer(buffer: vk::Buffer) -> [vk::DescriptorBufferInfo; 1] {
+    [vk::DescriptorBufferInfo {
+        buffer,
+        offset: 0,
+        range: vk::WHOLE_SIZE,
+    }]
+}
+
 impl Drop for GpuBuffer {
     fn drop(&mut self) {
         // SAFETY: the owner guarantees the device no longer uses the buffer (frames are

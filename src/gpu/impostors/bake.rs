@@ -16,7 +16,7 @@ use gpu_allocator::MemoryLocation;
 
 use super::layout::{AZIMUTHS, AtlasLayout, ELEVATIONS_DEG, MAX_FRAMES, MIN_FRAMES};
 use crate::anim::{Mat3x4, PoseScratch, SkinnedModel, gpu_skin_position};
-use crate::gpu::device::buffer::GpuBuffer;
+use crate::gpu::device::buffer::{GpuBuffer, whole_buffer};
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::image::{GpuImage, ImageInfo};
@@ -432,14 +432,7 @@ fn record(
         .layer_count(1)
         .color_attachments(&colors)
         .depth_attachment(&depth_attachment);
-    let buffer_info = |b: &GpuBuffer| {
-        [vk::DescriptorBufferInfo {
-            buffer: b.buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }]
-    };
-    let (views_info, poses_info) = (buffer_info(views), buffer_info(poses));
+    let (views_info, poses_info) = (whole_buffer(views.buffer), whole_buffer(poses.buffer));
     // SAFETY: `cmd` is recording (run_once begins and ends it); every handle outlives the
     // wait run_once does after submitting.
     unsafe {

@@ -13,6 +13,7 @@ use ash::vk;
 use super::FrameDeclaration;
 use super::cull::compute;
 use crate::gpu::crowd_state::NEAR_HEADER;
+use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording, PipelineId};
@@ -68,13 +69,7 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
         .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
         .dst_access_mask(READ_WRITE);
     barrier(r, &[after_compute(), from_fill]);
-    let whole = |buffer| {
-        [vk::DescriptorBufferInfo {
-            buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }]
-    };
+    let whole = whole_buffer;
     let (records, _) = r.ring_infos()?;
     let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
     let (models, clips) = (whole(state.models), whole(state.clips));

@@ -15,6 +15,7 @@ use super::cull::Culled;
 use super::depth_normal::Prepass;
 use super::forward::Forward;
 use crate::gpu::culling::data::{CardCommand, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
+use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, Pipeline, PipelineDesc, PipelineKind, VertexInput,
@@ -297,11 +298,7 @@ fn draw_cards(
             ),
             material: Vec4::new(0.0, f0.x, f0.y, f0.z),
         };
-        let views_info = [vk::DescriptorBufferInfo {
-            buffer: atlas.views.buffer,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }];
+        let views_info = whole_buffer(atlas.views.buffer);
         // Colour filtered (its outline divided by its coverage in the shader); normal and
         // depth nearest, never a blend of the surface and the empty texels around it.
         let color = PassRecording::fixed_image(atlas.color.view, samplers.ao);

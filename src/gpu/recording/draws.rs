@@ -7,6 +7,7 @@ use ash::vk;
 use super::pass::{Bind, PassRecording};
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::culling::data::DrawCommand;
+use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::graph::ResourceId;
@@ -102,11 +103,7 @@ impl PassRecording<'_> {
         let device = &self.ctx.device;
         let cmd = self.cmd;
         let (records, palettes) = self.ring_infos()?;
-        let baked = [vk::DescriptorBufferInfo {
-            buffer: shared.baked,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }];
+        let baked = whole_buffer(shared.baked);
         let visible = self.buffer_info(lists.lists)?;
         let (commands, _, _) = self.buffer(lists.commands)?;
         let (counts, _, _) = self.buffer(lists.draw_counts)?;

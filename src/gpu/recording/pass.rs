@@ -14,6 +14,7 @@ use super::bindings::{FrameBindings, FrameResources, Handle};
 use crate::gpu::crowd_state::CrowdStateBinding;
 use crate::gpu::culling::inputs::InputsLayout;
 use crate::gpu::culling::sizes::CullSizes;
+use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
@@ -443,11 +444,7 @@ impl PassRecording<'_> {
 
     /// The frame uniforms as a descriptor.
     pub fn frame_info(&self) -> [vk::DescriptorBufferInfo; 1] {
-        [vk::DescriptorBufferInfo {
-            buffer: self.shared.uniforms,
-            offset: 0,
-            range: vk::WHOLE_SIZE,
-        }]
+        whole_buffer(self.shared.uniforms)
     }
 
     /// A view the graph does not track (a default texture) read through `sampler`.

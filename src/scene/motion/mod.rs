@@ -48,3 +48,25 @@ pub use on_device::{
 };
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};
+
+/// For this module's tests: a crowd of `models`, `n` instances laid out for `paths` from
+/// `seed`, where they were placed, and its motion.
+#[cfg(test)]
+fn spawn_walking(
+    models: Vec<std::sync::Arc<crate::anim::SkinnedModel>>,
+    n: usize,
+    seed: u64,
+    paths: WalkPaths,
+) -> (crate::crowd::Crowd, Vec<super::PlacedInstance>, CrowdMotion) {
+    let models = play_models_in_place(models).expect("in place");
+    let mut crowd = crate::crowd::Crowd::new(1).expect("crowd");
+    let ids: Vec<crate::crowd::ModelId> = models
+        .models
+        .iter()
+        .map(|m| crowd.add_model(m.clone()))
+        .collect();
+    let layout = paths.prepare_layout(super::CrowdLayout::new(n, seed));
+    let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
+    let motion = CrowdMotion::new(paths, &layout, &models, &placed);
+    (crowd, placed, motion)
+}

@@ -503,7 +503,6 @@ mod tests {
     use crate::asset::builtin;
     use crate::crowd::{BakeSettings, ModelId};
     use crate::scene::motion::WalkPaths;
-    use crate::scene::{CrowdLayout, play_models_in_place};
 
     /// A crowd of two models (the built-in character twice, the second with one clip fewer),
     /// `n` instances laid out for `paths`, and its motion; baked when `bake`.
@@ -517,19 +516,11 @@ mod tests {
             full.mesh().clone(),
         )
         .expect("model");
-        let models = play_models_in_place(vec![Arc::new(full), Arc::new(fewer)]).expect("ok");
-        let mut crowd = Crowd::new(1).expect("crowd");
-        let ids: Vec<ModelId> = models
-            .models
-            .iter()
-            .map(|m| crowd.add_model(m.clone()))
-            .collect();
-        let layout = paths.prepare_layout(CrowdLayout::new(n, 3));
-        let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
+        let models = vec![Arc::new(full), Arc::new(fewer)];
+        let (mut crowd, _, motion) = crate::scene::motion::spawn_walking(models, n, 3, paths);
         if bake {
             crowd.bake(BakeSettings::default());
         }
-        let motion = CrowdMotion::new(paths, &layout, &models, &placed);
         (crowd, motion)
     }
 

@@ -121,24 +121,12 @@ mod tests {
 
     use super::*;
     use crate::asset::builtin;
-    use crate::crowd::ModelId;
-    use crate::scene::play_models_in_place;
 
     /// A crowd of `n` built-in characters laid out for `paths`, its placements and its
     /// motion.
     fn walking_crowd(n: usize, paths: WalkPaths) -> (Crowd, Vec<PlacedInstance>, CrowdMotion) {
-        let models =
-            play_models_in_place(vec![Arc::new(builtin::model().expect("builtin"))]).expect("ok");
-        let mut crowd = Crowd::new(1).expect("crowd");
-        let ids: Vec<ModelId> = models
-            .models
-            .iter()
-            .map(|m| crowd.add_model(m.clone()))
-            .collect();
-        let layout = paths.prepare_layout(CrowdLayout::new(n, 5));
-        let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
-        let motion = CrowdMotion::new(paths, &layout, &models, &placed);
-        (crowd, placed, motion)
+        let model = Arc::new(builtin::model().expect("builtin"));
+        crate::scene::motion::spawn_walking(vec![model], n, 5, paths)
     }
 
     /// Instances standing somewhere other than where they were placed.
