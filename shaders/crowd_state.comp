@@ -22,7 +22,7 @@ struct Walker {
     uint turn;      // its place in the clip-change schedule's round
     uint slot;      // its record's index
     uint model;
-    uint flags;     // CROWD_WALKER_CLAMP
+    uint flags;     // CROWD_WALKER_CLAMP; its look from RECORD_LOOK_SHIFT up
 };
 
 struct Clock {
@@ -339,7 +339,9 @@ void main() {
     r.world = rows;
     r.joints = (m.joints & RECORD_JOINTS_MASK)
         | (uint(floor(phase * 65535.0 + 0.5)) << RECORD_PHASE_SHIFT);
-    r.model_flags = (w.model & RECORD_MODEL_MASK) | RECORD_BAKED;
+    // The walker's flags keep its look where the record keeps it.
+    r.model_flags = (w.model & RECORD_MODEL_MASK) | RECORD_BAKED
+        | (w.flags & (~0u << RECORD_LOOK_SHIFT));
     r.bounds = now_clip.bound | (from_clip.bound << 16);
     uint frame;
     float weight;

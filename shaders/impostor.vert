@@ -13,11 +13,13 @@ layout(location = 2) flat out vec3 out_right;
 layout(location = 3) flat out vec3 out_up;
 layout(location = 4) flat out vec4 out_towards;
 layout(location = 5) flat out float out_share;
+layout(location = 6) flat out uint out_look;
 
 void main() {
     uint entry = visible[gl_InstanceIndex];
     InstanceRecord r = records[entry & VISIBLE_RECORD_MASK];
     out_share = float(entry >> VISIBLE_SHARE_SHIFT) / 255.0;
+    out_look = r.model_flags >> RECORD_LOOK_SHIFT;
     vec4 position;
     CardVarying c = card_corner(r, uint(gl_VertexIndex), position);
     gl_Position = position;

@@ -1,7 +1,8 @@
 #version 460
 // Baking an impostor atlas, fragment side: the surface's colour (texture times material
-// colour, unlit: the cards are lit when drawn) with full coverage, and its view-space normal
-// (octahedral, two channels), its roughness and its depth in the sphere
+// colour, untinted and unlit: the cards are tinted and lit when drawn) with full coverage,
+// and its view-space normal (octahedral, two channels), its material and roughness (one
+// channel: impostor.glsl, pack_material) and its depth in the sphere
 // (src/gpu/impostors/bake.rs).
 #include "impostor.glsl"
 layout(set = 0, binding = 2) uniform sampler2D base_color_map;
@@ -9,8 +10,8 @@ layout(set = 0, binding = 2) uniform sampler2D base_color_map;
 layout(push_constant) uniform BakeDraw {
     uint view;
     uint pose;
+    uint material;      // the subset's material index (which tint of a look applies)
     uint pad0;
-    uint pad1;
     vec4 base_color;
     vec4 params;        // x: roughness; y: alpha clip (0/1)
 } bake;
@@ -32,6 +33,7 @@ void main() {
         n = -n;
     }
     out_color = vec4(base.rgb, 1.0);
-    out_normal_depth = vec4(octahedral_encode(n) * 0.5 + 0.5, clamp(bake.params.x, 0.0, 1.0),
+    out_normal_depth = vec4(octahedral_encode(n) * 0.5 + 0.5,
+                            pack_material(bake.material, bake.params.x),
                             clamp(in_depth, 0.0, 1.0));
 }

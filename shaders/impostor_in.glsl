@@ -5,6 +5,7 @@
 
 #include "impostor_card.glsl"
 #include "dither.glsl"
+#include "looks.glsl"
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec2 in_uv;
@@ -12,6 +13,7 @@ layout(location = 2) flat in vec3 in_right;
 layout(location = 3) flat in vec3 in_up;
 layout(location = 4) flat in vec4 in_towards;
 layout(location = 5) flat in float in_share;
+layout(location = 6) flat in uint in_look;
 
 // The camera passes' depth of a card fragment. By default the depth of the surface the
 // picture stores, so cards meet the ground, meshes and each other where the meshes would.
@@ -62,14 +64,22 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
     ivec2 top = ivec2(size) - 1;
     vec4 color = vec4(0.0);
     vec4 normal_depth = vec4(0.0);
+    float rough = 0.0;
     float covered = 0.0;
     for (int k = 0; k < 4; k++) {
         ivec2 o = ivec2(k & 1, k >> 1);
         ivec2 at = clamp(base + o, ivec2(0), top);
         float w = (o.x == 1 ? f.x : 1.0 - f.x) * (o.y == 1 ? f.y : 1.0 - f.y);
         vec4 texel = texelFetch(card_color, at, 0);
-        color += w * texel;
-        normal_depth += (w * texel.a) * texelFetch(card_normal_depth, at, 0);
+        vec4 nd = texelFetch(card_normal_depth, at, 0);
+        // Each texel tinted by the instance's look for its own material, before they blend:
+        // where two garments meet, each keeps its colour.
+        uint material;
+        float texel_roughness;
+        unpack_material(nd.z, material, texel_roughness);
+        color += w * vec4(texel.rgb * look_tint(in_look, material), texel.a);
+        normal_depth += (w * texel.a) * nd;
+        rough += (w * texel.a) * texel_roughness;
         covered += w * texel.a;
     }
     if (color.a < 0.5) {
@@ -80,7 +90,7 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
     vec4 nd = normal_depth / covered;
     vec3 n = octahedral_decode(nd.xy * 2.0 - 1.0);
     normal = normalize(n.x * c.right + n.y * c.up + n.z * c.towards.xyz);
-    roughness = nd.z;
+    roughness = rough / covered;
     // 1 on the sphere's near side, 0 on its far side.
     world = c.world + c.towards.xyz * ((nd.w - 0.5) * 2.0 * c.towards.w);
     return true;

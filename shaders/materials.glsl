@@ -8,7 +8,8 @@
 // Per draw (one model subset): its material.
 layout(push_constant) uniform Draw {
     vec4 base_color;     // linear RGBA
-    vec4 fresnel0;       // rgb: specular reflectance at normal incidence
+    vec4 fresnel0;       // rgb: specular reflectance at normal incidence, w: the material's
+                         // index (which tint of a look applies: looks.glsl)
     vec4 params;         // x: roughness, y: alpha clip (0/1), z: has normal map (0/1),
                          // w: +1, or -1 when the instance transform mirrors
 } draw;

@@ -1,10 +1,12 @@
 #version 460
-// Skinned forward pass, fragment side: base colour (texture times material colour), alpha
-// clip, tangent-space normal map, lit by shade(). The silhouette view writes plain white.
+// Skinned forward pass, fragment side: base colour (texture times material colour, tinted by
+// the instance's look), alpha clip, tangent-space normal map, lit by shade(). The silhouette
+// view writes plain white.
 #include "frame.glsl"
 #include "materials.glsl"
 #include "dither.glsl"
 #include "lighting.glsl"
+#include "looks.glsl"
 
 layout(set = 0, binding = BINDING_BASE_COLOR) uniform sampler2D base_color_map;
 layout(set = 0, binding = BINDING_NORMAL) uniform sampler2D normal_map;
@@ -14,6 +16,7 @@ layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_tangent;
 layout(location = 3) in vec2 in_uv;
 layout(location = 4) flat in float in_share;
+layout(location = 5) flat in uint in_look;
 
 layout(location = 0) out vec4 out_color;
 
@@ -40,5 +43,7 @@ void main() {
         vec3 tn = texture(normal_map, in_uv).xyz * 2.0 - 1.0;
         n = normalize(mat3(t, b, n) * tn);
     }
-    out_color = vec4(shade(base.rgb, n, in_world, draw.params.x, draw.fresnel0.rgb), 1.0);
+    // draw.fresnel0.w: the subset's material index, which the look's tints are indexed by.
+    vec3 albedo = base.rgb * look_tint(in_look, uint(draw.fresnel0.w));
+    out_color = vec4(shade(albedo, n, in_world, draw.params.x, draw.fresnel0.rgb), 1.0);
 }

@@ -21,6 +21,7 @@ layout(location = 1) out vec3 out_normal;
 layout(location = 2) out vec4 out_tangent;
 layout(location = 3) out vec2 out_uv;
 layout(location = 4) flat out float out_share;
+layout(location = 5) flat out uint out_look;
 
 void main() {
     InstanceRecord r = drawn_instance();
@@ -33,5 +34,6 @@ void main() {
                        in_tangent.w);
     out_uv = in_uv;
     out_share = drawn_share();
+    out_look = r.model_flags >> RECORD_LOOK_SHIFT;
     gl_Position = frame.view_proj * vec4(world_pos, 1.0);
 }

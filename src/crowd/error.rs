@@ -27,6 +27,15 @@ pub enum CrowdError {
     /// More models than an instance record can name.
     #[error("a crowd holds at most {MAX_MODELS} models")]
     TooManyModels,
+    /// A look id the crowd never handed out.
+    #[error("look {0} was never added to this crowd")]
+    UnknownLook(u32),
+    /// A look with a tint that is not a finite, non-negative number.
+    #[error("a look's tints must be finite and not negative")]
+    BadLook,
+    /// More looks than an instance record can name.
+    #[error("a crowd holds at most {} looks", crate::crowd::MAX_LOOKS)]
+    TooManyLooks,
     /// The ring could not provide or hold the frame.
     #[error(transparent)]
     Ring(#[from] RingError),

@@ -13,7 +13,7 @@ use super::baked::BakedLibrary;
 use super::error::{CrowdError, RingError};
 use super::members::{Member, Members};
 use super::model_bounds::{BoundsTable, clip_bounds_of};
-use super::record::{InstanceRecord, RECORD_BAKED};
+use super::record::{InstanceRecord, RECORD_BAKED, RECORD_LOOK_SHIFT};
 use super::ring::Slot;
 use super::slot_order::Entry;
 use super::workers::{WorkerScratch, Workers};
@@ -186,7 +186,7 @@ impl Job<'_> {
             world: m.world,
             palette_base: e.palette_base,
             joints: InstanceRecord::pack_joints(m.joints, phase),
-            model_flags: m.model,
+            model_flags: m.model | m.look << RECORD_LOOK_SHIFT,
             bounds: now | from << 16,
             ..InstanceRecord::default()
         };

@@ -28,6 +28,8 @@ pub(crate) struct Member {
     pub(crate) scale: f32,
     pub(crate) model: u32,
     pub(crate) joints: u32,
+    /// The look it wears (an index into the crowd's looks).
+    pub(crate) look: u32,
     /// Its bucket (see the module documentation).
     pub(crate) bucket: u32,
 }
@@ -112,6 +114,7 @@ impl Members {
             scale: max_scale(&world),
             model: model.0,
             joints: joints as u32,
+            look: 0,
             bucket,
         });
         self.joints = total;
@@ -143,6 +146,11 @@ impl Members {
         let m = &mut self.list[i];
         m.world = world;
         m.scale = max_scale(&world);
+    }
+
+    /// Dresses member `i` in look `look`.
+    pub(crate) fn set_look(&mut self, i: usize, look: u32) {
+        self.list[i].look = look;
     }
 
     /// Where each model's buckets start.

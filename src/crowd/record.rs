@@ -10,6 +10,11 @@ use crate::anim::Mat3x4;
 pub const RECORD_BAKED: u32 = 1 << 16;
 /// The model index's bits in [`InstanceRecord::model_flags`].
 pub const RECORD_MODEL_MASK: u32 = 0xffff;
+/// Where the instance's look ([`crate::crowd::LookId`]) starts in
+/// [`InstanceRecord::model_flags`].
+pub const RECORD_LOOK_SHIFT: u32 = 17;
+/// The look's bits in [`InstanceRecord::model_flags`] (above [`RECORD_BAKED`]).
+pub const RECORD_LOOK_MASK: u32 = !0 << RECORD_LOOK_SHIFT;
 /// The joint count's bits in [`InstanceRecord::joints`]; the clip's phase is above them.
 pub const RECORD_JOINTS_MASK: u32 = 0xffff;
 /// Where the clip's phase starts in [`InstanceRecord::joints`].
@@ -31,7 +36,8 @@ pub struct InstanceRecord {
     /// count, at most 65,535; a baked frame's length). High 16 bits: how far through the clip
     /// playing the instance is, in 65,535ths of its duration (what an impostor card shows).
     pub joints: u32,
-    /// The model's index in its crowd (low 16 bits) and [`RECORD_BAKED`].
+    /// The model's index in its crowd (low 16 bits), [`RECORD_BAKED`], and the instance's
+    /// look above them ([`RECORD_LOOK_SHIFT`]).
     pub model_flags: u32,
     /// The bound the culling pass tests, as indices into the model's bounds (one per clip,
     /// then the bind pose): the clip playing in the low 16 bits, the clip faded from in the
@@ -52,6 +58,11 @@ impl InstanceRecord {
     /// The model's index in its crowd.
     pub fn model(&self) -> u32 {
         self.model_flags & RECORD_MODEL_MASK
+    }
+
+    /// The instance's look, an index into its crowd's looks.
+    pub fn look(&self) -> u32 {
+        (self.model_flags & RECORD_LOOK_MASK) >> RECORD_LOOK_SHIFT
     }
 
     /// Whether the palette is read from the baked frames.

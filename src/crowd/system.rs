@@ -22,6 +22,7 @@ use super::advance::advance;
 use super::baked::{BakeReport, BakeSettings, BakedFrames, BakedLibrary};
 use super::error::CrowdError;
 use super::evaluate::{Frame, write_slot};
+use super::looks::{Look, LookId, LookTable};
 use super::members::{Members, ModelId};
 use super::model_bounds::BoundsTable;
 use super::palette_choice::{AnimationCounts, AnimationMode, PaletteChoice};
@@ -48,6 +49,7 @@ pub struct Crowd {
     /// the crowd's state kept elsewhere (the GPU's) needs to hear of it.
     changes: Vec<InstanceChange>,
     tracking: bool,
+    looks: LookTable,
 }
 
 /// A change made to one instance through the crowd's API, for a copy of the crowd's state
@@ -68,6 +70,8 @@ pub enum InstanceChange {
     /// [`Crowd::instance_mut`]: its whole clock is the crowd's copy from now on (clip, time,
     /// speed, playback, fade).
     Replaced(usize),
+    /// [`Crowd::set_look`]: it wears another look.
+    Restyled(usize),
 }
 
 impl Crowd {
@@ -83,6 +87,7 @@ impl Crowd {
             choice: PaletteChoice::default(),
             changes: Vec::new(),
             tracking: false,
+            looks: LookTable::default(),
         })
     }
 
@@ -277,6 +282,46 @@ impl Crowd {
         if self.tracking {
             self.changes.push(InstanceChange::Moved(i));
         }
+    }
+
+    /// Adds a look instances can wear ([`Crowd::set_look`]); refused when a tint is not a
+    /// finite, non-negative number or the crowd holds [`MAX_LOOKS`](super::MAX_LOOKS)
+    /// already. A renderer uploads the crowd's looks when they change (waiting for the frames
+    /// in flight): add them before the first frame rather than one per frame.
+    pub fn add_look(&mut self, look: Look) -> Result<LookId, CrowdError> {
+        self.looks.add(look)
+    }
+
+    /// Changes look `id` for every instance wearing it ([`LookId::PLAIN`] included: what every
+    /// instance wears until told otherwise).
+    pub fn replace_look(&mut self, id: LookId, look: Look) -> Result<(), CrowdError> {
+        self.looks.replace(id, look)
+    }
+
+    /// Dresses instance `i` in look `id`.
+    pub fn set_look(&mut self, i: usize, id: LookId) -> Result<(), CrowdError> {
+        self.looks.check(id)?;
+        self.members.set_look(i, id.0);
+        if self.tracking {
+            self.changes.push(InstanceChange::Restyled(i));
+        }
+        Ok(())
+    }
+
+    /// The look instance `i` wears.
+    pub fn look_of(&self, i: usize) -> LookId {
+        LookId(self.members.all()[i].look)
+    }
+
+    /// Every look, by id ([`LookId::PLAIN`] first).
+    pub fn looks(&self) -> &[Look] {
+        self.looks.all()
+    }
+
+    /// How many times the looks changed (added or replaced): a copy elsewhere holding another
+    /// count is stale.
+    pub fn looks_generation(&self) -> u64 {
+        self.looks.generation()
     }
 
     /// Where instance `i`'s record and palette are written this frame.

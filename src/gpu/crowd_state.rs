@@ -524,6 +524,7 @@ mod tests {
         assert_eq!(si::CROWD_COMMAND_MOVED, m::COMMAND_MOVED);
         assert_eq!(si::CROWD_COMMAND_PLAYED, m::COMMAND_PLAYED);
         assert_eq!(si::CROWD_COMMAND_REPLACED, m::COMMAND_REPLACED);
+        assert_eq!(si::CROWD_COMMAND_RESTYLED, m::COMMAND_RESTYLED);
         assert_eq!(size_of::<m::DeviceCommand>(), 112);
         assert_eq!(size_of::<m::DeviceWalker>(), 64);
         assert_eq!(size_of::<m::DeviceClock>(), 32);

@@ -23,6 +23,7 @@ pub mod graph;
 mod headless_renderer;
 pub mod impostors;
 mod in_flight;
+mod looks_table;
 mod model_buffers;
 pub mod passes;
 pub mod recording;

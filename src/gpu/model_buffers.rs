@@ -121,7 +121,7 @@ impl GpuModel {
                 index_count: s.index_count,
                 constants: DrawConstants {
                     base_color: Vec4::from(material.base_color),
-                    fresnel0: Vec4::new(f0[0], f0[1], f0[2], 0.0),
+                    fresnel0: Vec4::new(f0[0], f0[1], f0[2], s.material as f32),
                     params: Vec4::new(
                         material.roughness,
                         if material.alpha_clip { 1.0 } else { 0.0 },

@@ -49,6 +49,9 @@ shader_constants! {
     BINDING_BAKED: u32 = 8;
     /// Binding of the culling pass's visible lists (storage buffer).
     BINDING_VISIBLE: u32 = 9;
+    /// Binding of the crowd's looks (storage buffer, `Looks` in shaders/looks.glsl; after the
+    /// impostor cards' own bindings, 10 to 12, in shaders/impostor_card.glsl).
+    BINDING_LOOKS: u32 = 13;
 
     // ---- Culling passes, set 0 (`Layouts::cull_set`) ----
 
@@ -143,6 +146,10 @@ shader_constants! {
     RECORD_BAKED: u32 = 1 << 16;
     /// `InstanceRecord::model_flags`: the model index's bits.
     RECORD_MODEL_MASK: u32 = 0xffff;
+    /// `InstanceRecord::model_flags`: where the instance's look starts.
+    RECORD_LOOK_SHIFT: u32 = 17;
+    /// Materials a look tints (`crowd::MAX_LOOK_TINTS`).
+    MAX_LOOK_TINTS: usize = 8;
     /// `InstanceRecord::joints`: the joint count's bits (the clip's phase is above them).
     RECORD_JOINTS_MASK: u32 = 0xffff;
     /// `InstanceRecord::joints`: where the clip's phase starts.
@@ -175,6 +182,8 @@ shader_constants! {
     CROWD_COMMAND_PLAYED: u32 = 2;
     /// `DeviceCommand::kind`: the clock replaced.
     CROWD_COMMAND_REPLACED: u32 = 3;
+    /// The crowd-state commands: the instance wears another look.
+    CROWD_COMMAND_RESTYLED: u32 = 4;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 

@@ -61,7 +61,9 @@ pub struct ViewData {
 struct BakeDraw {
     view: u32,
     pose: u32,
-    pad: [u32; 2],
+    /// The subset's material index.
+    material: u32,
+    pad: u32,
     base_color: Vec4,
     params: Vec4,
 }
@@ -505,7 +507,9 @@ fn record(
                         let constants = BakeDraw {
                             view,
                             pose,
-                            pad: [0; 2],
+                            // Which tint of a look applies to the texels it covers.
+                            material: subset.constants.fresnel0.w as u32,
+                            pad: 0,
                             base_color: subset.constants.base_color,
                             params: subset.constants.params,
                         };

@@ -265,6 +265,7 @@ fn draw_cards(
     let visible = r.buffer_info(culled.draws.lists)?;
     let (commands, _, _) = r.buffer(culled.cards)?;
     let frame = r.frame_info();
+    let looks = whole_buffer(shared.looks);
     let models = shared.models.len();
     let samplers = &shared.samplers;
     r.bind(pipeline);
@@ -310,15 +311,16 @@ fn draw_cards(
             Bind::buffer("CardViews", &views_info),
             Bind::image("card_color", &color),
             Bind::image("card_normal_depth", &normal_depth),
+            Bind::buffer("Looks", &looks),
             Bind::buffer("Frame", &frame),
             Bind::buffer("Frame", &frame),
         ];
         let count = match lit {
             Some(lit) => {
-                binds[6..].copy_from_slice(&lit.binds());
-                8
+                binds[7..].copy_from_slice(&lit.binds());
+                9
             }
-            None => 6,
+            None => 7,
         };
         r.push(pipeline, &binds[..count])?;
         r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;

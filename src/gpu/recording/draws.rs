@@ -104,6 +104,7 @@ impl PassRecording<'_> {
         let cmd = self.cmd;
         let (records, palettes) = self.ring_infos()?;
         let baked = whole_buffer(shared.baked);
+        let looks = whole_buffer(shared.looks);
         let visible = self.buffer_info(lists.lists)?;
         let (commands, _, _) = self.buffer(lists.commands)?;
         let (counts, _, _) = self.buffer(lists.draw_counts)?;
@@ -142,15 +143,16 @@ impl PassRecording<'_> {
                     Bind::buffer("Frame", &frame),
                     Bind::image("base_color_map", &base),
                     Bind::image("normal_map", &normal),
+                    Bind::buffer("Looks", &looks),
                     Bind::buffer("Frame", &frame),
                     Bind::buffer("Frame", &frame),
                 ];
                 let count = match lit {
                     Some(lit) => {
-                        binds[7..].copy_from_slice(&lit.binds());
-                        9
+                        binds[8..].copy_from_slice(&lit.binds());
+                        10
                     }
-                    None => 7,
+                    None => 8,
                 };
                 self.push(pipeline, &binds[..count])?;
                 let constants: DrawConstants = subset.constants;

@@ -54,6 +54,8 @@ pub struct FrameShared<'a> {
     pub ring: RingBinding,
     /// The baked frames (a placeholder when nothing is baked; written once, at start-up).
     pub baked: vk::Buffer,
+    /// The crowd's looks (the plain look alone until the crowd adds one).
+    pub looks: vk::Buffer,
     /// Where the culling inputs are in their buffer.
     pub cull_layout: InputsLayout,
     /// How many instances, models and subsets the culling buffers hold.

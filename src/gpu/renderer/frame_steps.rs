@@ -228,6 +228,7 @@ impl Renderer {
                 palettes: (layout.palette_offset as u64, palettes),
             },
             baked: self.baked.buffer(),
+            looks: self.looks.buffer(),
             cull_layout: cull.layout.clone(),
             cull_sizes: self.buffers[fi].sizes(),
             instances: crowd.len() as u32,

@@ -38,6 +38,7 @@ use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
 use super::impostors::layout::AtlasLayout;
 use super::impostors::readback::read_atlas;
 use super::in_flight::InFlightFrame;
+use super::looks_table::LooksTable;
 use super::model_buffers::GpuModel;
 use super::passes::cull::STATISTICS;
 use super::recording::compiled::CompiledFrame;
@@ -103,6 +104,8 @@ pub struct Renderer {
     /// How block-compressed textures are uploaded (see [`Self::set_block_upload`]).
     block_upload: BlockUpload,
     baked: BakedTable,
+    /// The crowd's looks (tints), uploaded when they change.
+    looks: LooksTable,
     cull_writer: CullInputWriter,
     /// Each model's impostor atlas, baked when impostors are first drawn.
     atlases: ImpostorAtlases,
@@ -160,6 +163,7 @@ impl Renderer {
             kernel: ssao_kernel(),
             block_upload: BlockUpload::from_env(),
             baked: BakedTable::new(ctx)?,
+            looks: LooksTable::new(ctx)?,
             cull_writer: CullInputWriter::default(),
             atlases: ImpostorAtlases::default(),
             crowd_state: None,
@@ -341,6 +345,7 @@ impl Renderer {
         self.timeline.wait(self.frames[fi].done_at)?;
         self.collect(fi);
         self.ensure_baked(crowd)?;
+        self.ensure_looks(crowd)?;
         self.ensure_atlases(crowd)?;
 
         // 2. The graph for this view, and the CPU's inputs: uniforms and culling inputs.
@@ -528,6 +533,16 @@ impl Renderer {
             crowd.models(),
             &self.models,
         )
+    }
+
+    /// Uploads the crowd's looks when they changed (as a rule at start-up).
+    fn ensure_looks(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        if !self.looks.is_stale(crowd) {
+            return Ok(());
+        }
+        // Frames in flight may read the old table.
+        self.wait_idle()?;
+        self.looks.upload(&self.ctx, crowd)
     }
 
     /// Uploads the crowd's baked frames when they changed (after baking: at start-up).

@@ -54,7 +54,8 @@ pub struct FrameData {
 pub struct DrawConstants {
     /// Linear RGBA base colour.
     pub base_color: Vec4,
-    /// rgb: specular reflectance at normal incidence.
+    /// rgb: specular reflectance at normal incidence; w: the material's index in its mesh
+    /// (which of an instance's look's tints applies).
     pub fresnel0: Vec4,
     /// x: roughness, y: alpha clip (0/1), z: has a normal map (0/1), w: -1 when the
     /// instance transform mirrors, else +1.

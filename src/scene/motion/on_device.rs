@@ -23,7 +23,9 @@ use super::stepper::{CLIP_FADE, CrowdMotion};
 use std::sync::Arc;
 
 use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
-use crate::crowd::{Crowd, InstanceChange, RECORD_JOINTS_MASK, RECORD_MODEL_MASK};
+use crate::crowd::{
+    Crowd, InstanceChange, RECORD_JOINTS_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK,
+};
 
 /// [`DeviceWalker::flags`]: the instance's playback clamps at the clip's ends (else loops).
 pub const WALKER_CLAMP: u32 = 1;
@@ -48,7 +50,8 @@ pub struct DeviceWalker {
     pub slot: u32,
     /// Its model's index.
     pub model: u32,
-    /// [`WALKER_CLAMP`].
+    /// [`WALKER_CLAMP`], and its look from [`RECORD_LOOK_SHIFT`] up (where the record keeps
+    /// it).
     pub flags: u32,
 }
 
@@ -200,12 +203,15 @@ pub const COMMAND_PLAYED: u32 = 2;
 /// playback `walker.flags`.
 pub const COMMAND_REPLACED: u32 = 3;
 
+/// [`DeviceCommand::kind`]: the instance wears the look in `walker.flags`.
+pub const COMMAND_RESTYLED: u32 = 4;
+
 /// A change the application made through the crowd's API ([`InstanceChange`]), for the GPU's
 /// copy of the state to apply before it advances the frame (112 bytes, std430).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct DeviceCommand {
-    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`] or [`COMMAND_REPLACED`].
+    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`], [`COMMAND_REPLACED`] or [`COMMAND_RESTYLED`].
     pub kind: u32,
     /// The instance.
     pub instance: u32,
@@ -213,7 +219,7 @@ pub struct DeviceCommand {
     pub clip: u32,
     /// Played: the cross-fade, seconds.
     pub fade: f32,
-    /// Moved: `start`; replaced: `flags`.
+    /// Moved: `start`; replaced and restyled: `flags`.
     pub walker: DeviceWalker,
     /// Replaced: the clock.
     pub clock: DeviceClock,
@@ -224,7 +230,9 @@ impl DeviceCommand {
     /// does not have).
     pub fn of(change: InstanceChange, crowd: &Crowd) -> Option<Self> {
         let instance = match change {
-            InstanceChange::Moved(i) | InstanceChange::Replaced(i) => i,
+            InstanceChange::Moved(i)
+            | InstanceChange::Replaced(i)
+            | InstanceChange::Restyled(i) => i,
             InstanceChange::Played { instance, .. } => instance,
         };
         if instance >= crowd.len() {
@@ -247,21 +255,26 @@ impl DeviceCommand {
             InstanceChange::Replaced(_) => {
                 let inst = crowd.instance(instance);
                 command.kind = COMMAND_REPLACED;
-                command.walker.flags = walker_flags(inst.playback());
+                command.walker.flags = walker_flags(inst.playback(), crowd.look_of(instance).0);
                 command.clock = clock_of(inst, 0.0);
+            }
+            InstanceChange::Restyled(_) => {
+                command.kind = COMMAND_RESTYLED;
+                command.walker.flags = walker_flags(Playback::Loop, crowd.look_of(instance).0);
             }
         }
         Some(command)
     }
 }
 
-/// [`DeviceWalker::flags`] for `playback`.
-fn walker_flags(playback: Playback) -> u32 {
-    if playback == Playback::Clamp {
+/// [`DeviceWalker::flags`] for `playback` and look `look`.
+fn walker_flags(playback: Playback, look: u32) -> u32 {
+    let clamp = if playback == Playback::Clamp {
         WALKER_CLAMP
     } else {
         0
-    }
+    };
+    clamp | look << RECORD_LOOK_SHIFT
 }
 
 /// `inst`'s clock as the GPU keeps it, having walked `distance`.
@@ -436,7 +449,7 @@ impl CrowdMotion {
                 turn: order.map_or(0, |o| o.turn_of(i)),
                 slot: *slot,
                 model,
-                flags: walker_flags(inst.playback()),
+                flags: walker_flags(inst.playback(), crowd.look_of(i).0),
             });
             *slot += 1;
             clocks.push(clock_of(inst, distance));

@@ -1,0 +1,31 @@
+// The crowd's looks: a linear RGB tint per material for each look an instance can wear
+// (src/crowd/looks.rs; src/gpu/looks_table.rs uploads them). Look 0 is plain: every tint
+// white. Read by the stages that colour characters, meshes (skinned.frag) and cards
+// (impostor_in.glsl).
+#ifndef THRONG_LOOKS_GLSL
+#define THRONG_LOOKS_GLSL
+
+struct Look {
+    vec4 tints[MAX_LOOK_TINTS]; // per material index: rgb, 1
+};
+
+layout(std430, set = 0, binding = BINDING_LOOKS) readonly buffer Looks {
+    Look looks[];
+};
+
+// The look an instance record names (its model_flags' top bits).
+uint record_look(uint model_flags) {
+    return model_flags >> RECORD_LOOK_SHIFT;
+}
+
+// Look `look`'s tint of material `material`: white for a material past the tinted ones, and
+// for a look the table does not hold (a record may name one only between a crowd's change and
+// its upload, which the renderer orders first; the check keeps a read in bounds regardless).
+vec3 look_tint(uint look, uint material) {
+    if (material >= MAX_LOOK_TINTS || look >= uint(looks.length())) {
+        return vec3(1.0);
+    }
+    return looks[look].tints[material].rgb;
+}
+
+#endif
