@@ -174,6 +174,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             bake: args.crowd.bake(),
             camera: args.crowd.camera(),
             height: args.crowd.height(),
+            variety: args.crowd.variety(),
             paths: args.crowd.paths(),
             crowd_state: args.crowd.crowd_state(),
         })?;

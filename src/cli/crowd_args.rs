@@ -1,10 +1,12 @@
 //! The flags that say how a crowd is animated and seen, shared by `run` and `bench frame`:
-//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera`, `--model-height`, `--layout` and
-//! `--crowd-state`.
+//! `--animation`, `--bake-fps`, `--bake-memory`, `--camera`, `--model-height`, `--variety`,
+//! `--layout` and `--crowd-state`.
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
-use throng::scene::{ModelHeight, WalkPaths};
+use throng::scene::{ModelHeight, Variety, WalkPaths};
+
+use super::pass_args::Switch;
 
 /// `--animation`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -76,6 +78,12 @@ pub struct CrowdArgs {
     /// start-up line says so); others stand as their files make them.
     #[arg(long, value_name = "H", value_parser = parse_height)]
     model_height: Option<f32>,
+    /// Each instance wears one of 64 looks per model drawn from the seed (a tint per
+    /// material: clothes of every colour, skin of natural tones, light tints over textures)
+    /// and stands up to 4% taller or shorter; off: every instance as its model's file makes
+    /// it.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    variety: Switch,
     /// How the crowd moves.
     #[arg(long, value_enum, default_value_t = LayoutArg::Lanes)]
     layout: LayoutArg,
@@ -138,6 +146,11 @@ impl CrowdArgs {
     /// Where the crowd's state is to be advanced.
     pub fn crowd_state(&self) -> CrowdStateArg {
         self.crowd_state
+    }
+
+    /// What the layout varies between instances (`None`: nothing).
+    pub fn variety(&self) -> Option<Variety> {
+        self.variety.on().then(Variety::default)
     }
 
     /// How tall the models stand.

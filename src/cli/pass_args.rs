@@ -13,7 +13,7 @@ pub enum Switch {
 }
 
 impl Switch {
-    fn on(self) -> bool {
+    pub(super) fn on(self) -> bool {
         self == Switch::On
     }
 }

@@ -10,7 +10,8 @@ use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
-    Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, WalkPaths,
+    Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, Variety,
+    WalkPaths,
     crowd_bounds, footprint, model_basis, play_models_in_place,
 };
 
@@ -104,6 +105,8 @@ pub struct SessionSpec<'a> {
     pub camera: CameraArg,
     /// How tall the models stand.
     pub height: ModelHeight,
+    /// What the layout varies between instances.
+    pub variety: Option<Variety>,
     /// Where the walkers go.
     pub paths: WalkPaths,
     /// Where the crowd's state is advanced.
@@ -146,6 +149,7 @@ impl Session {
         };
         let layout = paths.prepare_layout(CrowdLayout {
             height: spec.height,
+            variety: spec.variety,
             ..CrowdLayout::new(spec.instances, spec.seed)
         });
         let models = &in_place.models;

@@ -1,5 +1,6 @@
 //! A seeded crowd: N instances of one or several models on a square grid centred on the
-//! origin, each with a little jitter of position and heading, its own clip, phase and speed.
+//! origin, each with a little jitter of position and heading, its own clip, phase and speed,
+//! and with [`Variety`] its own look and height.
 
 use std::sync::Arc;
 
@@ -8,6 +9,7 @@ use glam::{Quat, Vec3A};
 use super::basis::{bind_pose_bounds, footprint, standing_basis, transform_bounds};
 use super::placement::{grid_shape, independent_time};
 use super::rng::SplitMix64;
+use super::variety::{Variety, model_looks};
 use crate::anim::{Bounds, Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, CrowdError, ModelId};
 
@@ -15,6 +17,9 @@ use crate::crowd::{Crowd, CrowdError, ModelId};
 const SPEEDS: std::ops::Range<f32> = 0.8..1.2;
 /// Grid pitch used when no model has a footprint (no vertices at all).
 const FALLBACK_CELL: f32 = 1.0;
+/// Mixed into the seed for the variety's draws: their own stream, so turning variety on
+/// changes no instance's place, clip or speed.
+const VARIETY_STREAM: u64 = 0x5641_5249_4554_5900;
 
 /// How to lay out a crowd; the same layout and models always give the same crowd.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,6 +38,9 @@ pub struct CrowdLayout {
     pub heading_jitter: f32,
     /// How tall the models stand.
     pub height: ModelHeight,
+    /// Looks and heights varied per instance ([`Variety`]); `None`: every instance wears its
+    /// model's own colours at its model's height.
+    pub variety: Option<Variety>,
 }
 
 /// How tall a crowd's models stand.
@@ -89,6 +97,8 @@ pub struct PlacedInstance {
     pub time: f32,
     /// Playback speed.
     pub speed: f32,
+    /// With [`CrowdLayout::variety`]: which of its model's looks ([`model_looks`]) it wears.
+    pub look: Option<usize>,
 }
 
 impl CrowdLayout {
@@ -102,6 +112,7 @@ impl CrowdLayout {
             jitter: 0.5,
             heading_jitter: 0.35,
             height: ModelHeight::Matched,
+            variety: None,
         }
     }
 
@@ -153,6 +164,7 @@ impl CrowdLayout {
         let x0 = 0.5 * (columns - 1) as f32;
         let z0 = 0.5 * (rows - 1) as f32;
         let mut rng = SplitMix64::new(self.seed);
+        let mut variety_rng = SplitMix64::new(self.seed ^ VARIETY_STREAM);
         (0..self.instances)
             .map(|i| {
                 let index = i % models.len();
@@ -168,7 +180,19 @@ impl CrowdLayout {
                     0.0,
                     ((i / columns) as f32 - z0) * cell + dz,
                 );
-                let turn = Mat3x4::from_trs(at, Quat::from_rotation_y(heading), Vec3A::ONE);
+                // Taller or shorter about the feet, which the basis stood on the origin.
+                let (look, height) = match self.variety {
+                    Some(v) => {
+                        let pick = variety_rng.next_u64();
+                        let height = 1.0 + v.height_spread * variety_rng.signed();
+                        let look = (v.looks_per_model > 0)
+                            .then(|| (pick % v.looks_per_model as u64) as usize);
+                        (look, height)
+                    }
+                    None => (None, 1.0),
+                };
+                let turn =
+                    Mat3x4::from_trs(at, Quat::from_rotation_y(heading), Vec3A::splat(height));
                 let clips = model.clips();
                 let clip = (!clips.is_empty()).then(|| (clip_draw % clips.len() as u64) as usize);
                 let duration = clip.map_or(0.0, |c| clips[c].duration());
@@ -178,6 +202,7 @@ impl CrowdLayout {
                     clip,
                     time: independent_time(i, duration),
                     speed,
+                    look,
                 }
             })
             .collect()
@@ -201,8 +226,12 @@ impl CrowdLayout {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let placed = self.place(&arcs);
+        let looks = self.add_looks(crowd, &arcs)?;
         for p in &placed {
             let index = crowd.spawn(models[p.model], p.world)?;
+            if let Some(look) = p.look.and_then(|l| looks.get(p.model)?.get(l)) {
+                crowd.set_look(index, *look)?;
+            }
             let instance = crowd.instance_mut(index);
             if let Some(clip) = p.clip {
                 instance.play(clip, 0.0)?;
@@ -211,6 +240,31 @@ impl CrowdLayout {
             instance.set_speed(p.speed);
         }
         Ok(placed)
+    }
+}
+
+impl CrowdLayout {
+    /// With [`CrowdLayout::variety`]: adds each of `models`' looks to `crowd`, returning their
+    /// ids per model (each model's looks from its own seed).
+    fn add_looks(
+        &self,
+        crowd: &mut Crowd,
+        models: &[Arc<SkinnedModel>],
+    ) -> Result<Vec<Vec<crate::crowd::LookId>>, CrowdError> {
+        let Some(variety) = self.variety else {
+            return Ok(Vec::new());
+        };
+        models
+            .iter()
+            .enumerate()
+            .map(|(k, model)| {
+                let seed = (self.seed ^ VARIETY_STREAM).wrapping_add(k as u64 + 1);
+                model_looks(model, seed, variety.looks_per_model)
+                    .into_iter()
+                    .map(|look| crowd.add_look(look))
+                    .collect()
+            })
+            .collect()
     }
 }
 

@@ -32,6 +32,7 @@ mod shadow;
 mod stride;
 #[cfg(test)]
 mod testing;
+mod variety;
 mod winding;
 
 pub use basis::{
@@ -49,4 +50,5 @@ pub use placement::{independent_time, spawn_on_grid};
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
 pub use shadow::light_view_proj;
 pub use stride::stride_speed;
+pub use variety::{MaterialRole, Variety, material_role, model_looks};
 pub use winding::{FrontFace, front_face};

@@ -184,6 +184,7 @@ impl RunArgs {
             bake: self.crowd.bake(),
             camera: self.crowd.camera(),
             height: self.crowd.height(),
+            variety: self.crowd.variety(),
             paths: self.crowd.paths(),
             crowd_state: self.crowd.crowd_state(),
         })
