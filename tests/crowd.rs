@@ -45,6 +45,13 @@ fn last_slot(
 #[test]
 fn every_record_and_palette_matches_the_instance() {
     let mut crowd = mixed_crowd(2, 203);
+    // Every third instance in a look of its own, the rest plain: records name each one's.
+    for i in (0..crowd.len()).step_by(3) {
+        let mut look = throng::crowd::Look::PLAIN;
+        look.tints[0] = [0.5, i as f32 / 203.0, 1.0];
+        let id = crowd.add_look(look).expect("room");
+        crowd.set_look(i, id).expect("its look");
+    }
     let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
     let slot = run_frames(&mut crowd, &mut ring, 9);
     let (records, palettes) = last_slot(&mut ring, &crowd, slot);
@@ -73,6 +80,7 @@ fn every_record_and_palette_matches_the_instance() {
             record.phase()
         );
         assert_eq!(record.world, *crowd.world(i));
+        assert_eq!(record.look(), crowd.look_of(i).0);
         // The crowd evaluates an instance in a cross-fade by this very call, so comparing
         // with it would prove nothing: `fading_instances_match_an_independent_blend` checks
         // those. The others are batched, a path of their own.

@@ -38,6 +38,13 @@ fn crowd(paths: WalkPaths) -> (Crowd, CrowdMotion, Vec<PlacedInstance>) {
     crowd
         .instance_mut(33)
         .set_playback(throng::anim::Playback::Clamp);
+    // Some instances in looks of their own: the pass copies each one's into its record.
+    for i in (0..INSTANCES).step_by(5) {
+        let mut look = throng::crowd::Look::PLAIN;
+        look.tints[1] = [i as f32 / INSTANCES as f32, 0.5, 1.0];
+        let id = crowd.add_look(look).expect("room for a look");
+        crowd.set_look(i, id).expect("a look of the crowd");
+    }
     (crowd, motion, placed)
 }
 
@@ -161,6 +168,7 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> (usize, f32) {
                 "{at}: the GPU placed it {moved} away, turned {turned} (radius {radius})"
             );
             assert_eq!(record.model(), 0, "{at}");
+            assert_eq!(record.look(), cpu.look_of(i).0, "{at}: look");
             assert!(record.is_baked(), "{at}");
         }
     }
@@ -368,10 +376,11 @@ fn both_paths_draw_the_same_picture() {
     gpu_common::assert_no_validation_messages();
 }
 
-/// The crowd's API still moves an instance and plays a clip on it with the state on the GPU:
-/// the same calls, at the same frame, on the reference crowd and on the one whose state the
-/// GPU holds (a move, a played clip with a fade, a clock set whole through `instance_mut`)
-/// leave the same clocks and places 90 frames later.
+/// The crowd's API still moves an instance, plays a clip on it and dresses it with the state
+/// on the GPU: the same calls, at the same frame, on the reference crowd and on the one whose
+/// state the GPU holds (a move, a played clip with a fade, a clock set whole through
+/// `instance_mut`, a new look, an instance back in the plain look) leave the same clocks,
+/// places and looks 90 frames later.
 #[test]
 fn changes_through_the_crowds_api_reach_the_gpu() {
     let Some(mut r) = renderer(32, 32) else {
@@ -392,6 +401,9 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
                 inst.play(1, 0.0).expect("clip");
                 inst.set_time(0.2);
                 inst.set_speed(0.5);
+                let look = c.add_look(throng::crowd::Look::default()).expect("room");
+                c.set_look(14, look).expect("its look");
+                c.set_look(15, throng::crowd::LookId::PLAIN).expect("plain");
             }
         }
         pair.step(&mut r);
@@ -413,9 +425,12 @@ fn changes_through_the_crowds_api_reach_the_gpu() {
             inst.fade_source().map(|f| f.0),
             "instance {i}: fade"
         );
-        let world = records[tables.walkers[i].slot as usize].world;
-        assert_eq!(&world, cpu.world(i), "instance {i}: place");
+        let record = &records[tables.walkers[i].slot as usize];
+        assert_eq!(&record.world, cpu.world(i), "instance {i}: place");
+        assert_eq!(record.look(), cpu.look_of(i).0, "instance {i}: look");
     }
+    assert_ne!(cpu.look_of(14), throng::crowd::LookId::PLAIN);
+    assert_eq!(cpu.look_of(15), throng::crowd::LookId::PLAIN);
     assert_eq!(cpu.world(9), &moved_to);
     assert_eq!(cpu.instance(12).speed(), 0.5);
     gpu_common::assert_no_validation_messages();

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::Path;
 
-use common::cli::{no_vulkan_device, throng};
+use common::frames::{Frame, frame_dir, run_frame};
 use serde_json::Value;
 
 /// The goal's limits over the whole frame.
@@ -25,62 +25,10 @@ const CLOSE_LIMIT: f64 = 0.95;
 const CHARACTER_MEAN_LIMIT: f64 = 3.8;
 const CHARACTER_CLOSE_LIMIT: f64 = 0.898;
 
-/// A frame as RGB rows.
-struct Frame {
-    width: usize,
-    height: usize,
-    rgb: Vec<[u8; 3]>,
-}
-
-fn load(path: &Path) -> Frame {
-    let img = image::open(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .to_rgb8();
-    Frame {
-        width: img.width() as usize,
-        height: img.height() as usize,
-        rgb: img.pixels().map(|p| p.0).collect(),
-    }
-}
-
 /// Runs `throng run` at 640x360 for 3 frames with `extra` flags; returns the last frame and
 /// its statistics, or `None` without a Vulkan device (outside CI).
 fn run(dir: &Path, name: &str, extra: &[&str]) -> Option<(Frame, Value)> {
-    run_at(dir, name, ["640", "360"], extra)
-}
-
-/// As [`run`], at `size` (width, height).
-fn run_at(dir: &Path, name: &str, size: [&str; 2], extra: &[&str]) -> Option<(Frame, Value)> {
-    let png = dir.join(format!("{name}.png"));
-    let stats = dir.join(format!("{name}.json"));
-    let mut args = vec![
-        "run",
-        "--frames",
-        "3",
-        "--width",
-        size[0],
-        "--height",
-        size[1],
-        "--screenshot",
-        png.to_str().expect("path"),
-        "--stats-json",
-        stats.to_str().expect("path"),
-    ];
-    args.extend_from_slice(extra);
-    let out = throng(&args);
-    if no_vulkan_device(&out) {
-        return None;
-    }
-    assert!(
-        out.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json = std::fs::read(&stats).expect("stats written");
-    Some((
-        load(&png),
-        serde_json::from_slice(&json).expect("stats JSON"),
-    ))
+    run_frame(dir, name, ["640", "360"], extra)
 }
 
 /// Mean absolute difference per channel, and the share of pixels within 8 levels in every
@@ -106,8 +54,7 @@ fn compare(a: &Frame, b: &Frame, keep: impl Fn(usize) -> bool) -> (f64, f64) {
 /// The pixels either silhouette covers, widened by `band` pixels.
 fn characters(a: &Frame, b: &Frame, band: usize) -> Vec<bool> {
     let (w, h) = (a.width, a.height);
-    let white = |f: &Frame, i: usize| f.rgb[i].iter().map(|&c| u32::from(c)).sum::<u32>() > 384;
-    let union: Vec<bool> = (0..w * h).map(|i| white(a, i) || white(b, i)).collect();
+    let union: Vec<bool> = (0..w * h).map(|i| a.is_white(i) || b.is_white(i)).collect();
     (0..w * h)
         .map(|i| {
             let (x, y) = (i % w, i / w);
@@ -183,14 +130,9 @@ fn cards_keep_the_overview_and_the_street() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// A fresh directory for one test's frames (`test` names it: the tests run at once).
+/// A fresh directory for one test's frames.
 fn tempfile_dir(test: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "throng-impostor-picture-{test}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    frame_dir("impostor-picture", test)
 }
 
 /// The default threshold scales with the frame's height (20 pixels at 360 lines, 40 at 720):
@@ -204,9 +146,9 @@ fn the_default_threshold_scales_with_the_frame() {
         return;
     };
     let large = ["1280", "720"];
-    let (on, on_stats) = run_at(&dir, "large-on", large, &common).expect("run");
+    let (on, on_stats) = run_frame(&dir, "large-on", large, &common).expect("run");
     let off_flags = [&common[..], &["--impostors", "off"]].concat();
-    let (off, _) = run_at(&dir, "large-off", large, &off_flags).expect("run");
+    let (off, _) = run_frame(&dir, "large-off", large, &off_flags).expect("run");
     assert!(cards(&small) > 0, "no card at 640x360");
     assert_eq!(
         cards(&on_stats),
@@ -215,9 +157,9 @@ fn the_default_threshold_scales_with_the_frame() {
     );
     let (mean, close) = compare(&on, &off, |_| true);
     let silhouette = [&common[..], &["--view", "silhouette"]].concat();
-    let (a, _) = run_at(&dir, "large-sil-on", large, &silhouette).expect("run");
+    let (a, _) = run_frame(&dir, "large-sil-on", large, &silhouette).expect("run");
     let silhouette_off = [&silhouette[..], &["--impostors", "off"]].concat();
-    let (b, _) = run_at(&dir, "large-sil-off", large, &silhouette_off).expect("run");
+    let (b, _) = run_frame(&dir, "large-sil-off", large, &silhouette_off).expect("run");
     let region = characters(&a, &b, 2);
     let (character_mean, character_close) = compare(&on, &off, |i| region[i]);
     eprintln!(

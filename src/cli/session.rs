@@ -11,8 +11,7 @@ use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Cr
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
     Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, Variety,
-    WalkPaths,
-    crowd_bounds, footprint, model_basis, play_models_in_place,
+    WalkPaths, crowd_bounds, footprint, model_basis, play_models_in_place,
 };
 
 use super::CliError;
@@ -194,7 +193,18 @@ impl Session {
             }
         }
         let aspect = spec.aspect;
-        let bounds = crowd_bounds(&placed, &models)
+        // The camera frames the crowd as it stands without variety's heights, so turning
+        // variety on or off changes what is seen, not where from.
+        let framed = match layout.variety {
+            Some(_) => CrowdLayout {
+                variety: None,
+                ..layout
+            }
+            .place(&models),
+            None => Vec::new(),
+        };
+        let framed = if framed.is_empty() { &placed } else { &framed };
+        let bounds = crowd_bounds(framed, &models)
             .ok_or_else(|| CliError::Argument("the models have no vertices to frame".into()))?;
         // Limbs swing past the bind pose: frame a slightly larger box.
         let margin = (bounds.max - bounds.min).max_element() * 0.05;
@@ -228,7 +238,7 @@ impl Session {
             CameraArg::Street => {
                 // Three rows in from the front, at the eyes of the tallest model.
                 let cell = layout.cell_size(&models);
-                let at: Vec<Vec3> = placed.iter().map(|p| p.world.translation()).collect();
+                let at: Vec<Vec3> = framed.iter().map(|p| p.world.translation()).collect();
                 OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell)
             }
         };

@@ -47,7 +47,10 @@ impl Look {
 
     /// Whether every factor is finite and not negative (the table refuses others).
     pub fn is_valid(&self) -> bool {
-        self.tints.iter().flatten().all(|f| f.is_finite() && *f >= 0.0)
+        self.tints
+            .iter()
+            .flatten()
+            .all(|f| f.is_finite() && *f >= 0.0)
     }
 }
 

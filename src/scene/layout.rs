@@ -317,6 +317,45 @@ mod tests {
     }
 
     #[test]
+    fn variety_changes_looks_and_heights_and_nothing_else() {
+        let models = models();
+        let plain = CrowdLayout::new(200, 9);
+        let varied = CrowdLayout {
+            variety: Some(Variety::default()),
+            ..plain
+        };
+        let (a, b) = (plain.place(&models), varied.place(&models));
+        let spread = Variety::default().height_spread;
+        let mut looks = std::collections::BTreeSet::new();
+        let mut heights = (f32::INFINITY, 0.0f32);
+        for (p, q) in a.iter().zip(&b) {
+            assert_eq!((p.model, p.clip, p.time, p.speed), (q.model, q.clip, q.time, q.speed));
+            let moved = p.world.translation().distance(q.world.translation());
+            assert!(moved < 1e-6, "moved {moved}");
+            assert_eq!(p.look, None);
+            looks.insert(q.look.expect("a look with variety"));
+            // The same heading, scaled about the feet by 1 +- spread.
+            let h = crate::crowd::visibility::max_scale(&q.world)
+                / crate::crowd::visibility::max_scale(&p.world);
+            assert!((h - 1.0).abs() <= spread + 1e-5, "height {h}");
+            heights = (heights.0.min(h), heights.1.max(h));
+        }
+        assert!(looks.len() > 40, "{} of 64 looks worn", looks.len());
+        assert!(heights.1 - heights.0 > spread, "heights from {heights:?}");
+
+        // Spawned, each instance wears its model's look; the models' looks differ.
+        let mut crowd = Crowd::new(1).expect("crowd");
+        let ids: Vec<ModelId> = models.iter().map(|m| crowd.add_model(m.clone())).collect();
+        varied.spawn(&mut crowd, &ids).expect("spawn");
+        assert_eq!(crowd.looks().len(), 1 + 2 * 64);
+        for (i, q) in b.iter().enumerate() {
+            let id = crowd.look_of(i).0 as usize;
+            assert_eq!(id, 1 + q.model * 64 + q.look.expect("a look"));
+        }
+        assert_ne!(crowd.looks()[1], crowd.looks()[65], "each model's looks its own");
+    }
+
+    #[test]
     fn two_models_interleave_on_the_ground() {
         let models = models();
         let placed = CrowdLayout::new(25, 1).place(&models);

@@ -249,14 +249,32 @@ mod tests {
     #[test]
     fn roles_come_from_names_then_from_skin_coloured_materials() {
         let grey = [0.5, 0.5, 0.5];
-        assert_eq!(material_role(&material("Skin", grey, false)), MaterialRole::Skin);
-        assert_eq!(material_role(&material("hair_01", grey, true)), MaterialRole::Hair);
-        assert_eq!(material_role(&material("Boots", grey, false)), MaterialRole::Footwear);
-        assert_eq!(material_role(&material("jacket", grey, false)), MaterialRole::Clothes);
+        assert_eq!(
+            material_role(&material("Skin", grey, false)),
+            MaterialRole::Skin
+        );
+        assert_eq!(
+            material_role(&material("hair_01", grey, true)),
+            MaterialRole::Hair
+        );
+        assert_eq!(
+            material_role(&material("Boots", grey, false)),
+            MaterialRole::Footwear
+        );
+        assert_eq!(
+            material_role(&material("jacket", grey, false)),
+            MaterialRole::Clothes
+        );
         let peach = [0.9, 0.7, 0.58];
-        assert_eq!(material_role(&material("mat3", peach, false)), MaterialRole::Skin);
+        assert_eq!(
+            material_role(&material("mat3", peach, false)),
+            MaterialRole::Skin
+        );
         // A texture's colour says nothing of what it dresses.
-        assert_eq!(material_role(&material("mat3", peach, true)), MaterialRole::Clothes);
+        assert_eq!(
+            material_role(&material("mat3", peach, true)),
+            MaterialRole::Clothes
+        );
     }
 
     #[test]
@@ -274,7 +292,11 @@ mod tests {
             ]
         );
         let looks = model_looks(&model, 5, 64);
-        assert_eq!(looks, model_looks(&model, 5, 64), "the same seed, the same looks");
+        assert_eq!(
+            looks,
+            model_looks(&model, 5, 64),
+            "the same seed, the same looks"
+        );
         assert_ne!(looks, model_looks(&model, 6, 64));
         // What each material shows: its colour times the tint, as sRGB hue.
         let shown = |look: &Look, m: usize| {
@@ -309,7 +331,10 @@ mod tests {
             let t = material_tint(&m, draws);
             // The darkest channel at least a third of the brightest, and none above one: a
             // texel keeps its contrast with its neighbours.
-            assert!(t.max_element() <= 1.0 && t.min_element() >= t.max_element() / 3.0, "{t}");
+            assert!(
+                t.max_element() <= 1.0 && t.min_element() >= t.max_element() / 3.0,
+                "{t}"
+            );
         }
     }
 }

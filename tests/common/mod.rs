@@ -4,6 +4,7 @@
 pub mod ci;
 pub mod cli;
 pub mod crowds;
+pub mod frames;
 pub mod naive;
 pub mod silhouette;
 

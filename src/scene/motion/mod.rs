@@ -42,9 +42,9 @@ mod walking;
 pub use change_log::ClipChangeCounts;
 pub use in_place::{ModelsInPlace, play_models_in_place};
 pub use on_device::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, DeviceClip, DeviceClock, DeviceCommand,
-    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, ROUTE_IN_PLACE,
-    ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, catch_up,
+    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, DeviceClip, DeviceClock,
+    DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice,
+    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, catch_up,
 };
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};
