@@ -27,7 +27,8 @@ use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawC
 use throng::gpu::shader_interface::SHADER_DEFINES;
 use throng::gpu::shader_interface::{
     BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE, BINDING_FRAME,
-    BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE,
+    BINDING_LOOKS, BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP,
+    BINDING_VISIBLE,
     COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS,
     CULL_CANDIDATES, CULL_CARD_COMMANDS, CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES,
     CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
@@ -687,6 +688,28 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     }
 }
 
+/// The looks block every colouring stage reads (meshes and cards) is an array of
+/// `gpu::GpuLook` at `BINDING_LOOKS`.
+#[test]
+fn the_looks_block_matches_gpu_look() {
+    let rust = rust_layout!(throng::gpu::GpuLook; tints);
+    for name in ["skinned.frag", "impostor.frag", "impostor_plane.frag"] {
+        let spirv = throng::gpu::shaders::named(name).expect("compiled");
+        let m = Module::parse(name, spirv);
+        let block = m
+            .laid_out_struct("Looks")
+            .unwrap_or_else(|| panic!("{name}: no Looks buffer"));
+        assert_eq!(binding_of(&m, block), (0, BINDING_LOOKS), "{name}");
+        let (_, element, stride) = runtime_array_of(&m, "Looks").expect("looks[]");
+        assert_eq!(
+            stride as usize,
+            size_of::<throng::gpu::GpuLook>(),
+            "{name}: looks[] stride"
+        );
+        assert_block_matches(&m, element, &rust, size_of::<throng::gpu::GpuLook>());
+    }
+}
+
 /// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::shader_interface::CULL_*`.
 #[test]
 fn the_culling_blocks_match_cull_data() {
@@ -1284,6 +1307,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("BINDING_DEBUG_SOURCE", BINDING_DEBUG_SOURCE),
                 ("BINDING_BAKED", BINDING_BAKED),
                 ("BINDING_VISIBLE", BINDING_VISIBLE),
+                ("BINDING_LOOKS", BINDING_LOOKS),
             ],
             resources: &[
                 ("Records", "BINDING_RECORDS", StorageBuffer),
@@ -1296,6 +1320,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("source", "BINDING_DEBUG_SOURCE", Sampler),
                 ("Baked", "BINDING_BAKED", StorageBuffer),
                 ("Visible", "BINDING_VISIBLE", StorageBuffer),
+                ("Looks", "BINDING_LOOKS", StorageBuffer),
             ],
         },
         LayoutTable {
