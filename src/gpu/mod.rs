@@ -55,8 +55,8 @@ pub use device::texture::{
 pub use device::validation::{validation_messages, validation_wanted};
 pub use device::{fault, shaders};
 pub use headless_renderer::HeadlessRenderer;
-pub use looks_table::GpuLook;
 pub use impostors::atlases::DEFAULT_IMPOSTOR_MEMORY;
+pub use looks_table::GpuLook;
 pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
 pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};

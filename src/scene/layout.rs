@@ -329,7 +329,10 @@ mod tests {
         let mut looks = std::collections::BTreeSet::new();
         let mut heights = (f32::INFINITY, 0.0f32);
         for (p, q) in a.iter().zip(&b) {
-            assert_eq!((p.model, p.clip, p.time, p.speed), (q.model, q.clip, q.time, q.speed));
+            assert_eq!(
+                (p.model, p.clip, p.time, p.speed),
+                (q.model, q.clip, q.time, q.speed)
+            );
             let moved = p.world.translation().distance(q.world.translation());
             assert!(moved < 1e-6, "moved {moved}");
             assert_eq!(p.look, None);
@@ -352,7 +355,11 @@ mod tests {
             let id = crowd.look_of(i).0 as usize;
             assert_eq!(id, 1 + q.model * 64 + q.look.expect("a look"));
         }
-        assert_ne!(crowd.looks()[1], crowd.looks()[65], "each model's looks its own");
+        assert_ne!(
+            crowd.looks()[1],
+            crowd.looks()[65],
+            "each model's looks its own"
+        );
     }
 
     #[test]
