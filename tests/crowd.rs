@@ -240,6 +240,70 @@ fn output_is_bit_identical_whatever_the_thread_count() {
     );
 }
 
+/// Despawning keeps the crowd dense: the last instance takes the freed index, with its state,
+/// place and look, and the next frame writes a record and palette for each instance left (the
+/// per-instance check above, on the smaller crowd).
+#[test]
+fn despawning_moves_the_last_instance_into_the_gap() {
+    let mut crowd = mixed_crowd(2, 40);
+    let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
+    run_frames(&mut crowd, &mut ring, 3);
+    let look = crowd
+        .add_look(throng::crowd::Look::default())
+        .expect("room");
+    crowd.set_look(39, look).expect("look");
+    let (last_world, last_model, last_clip, last_time) = (
+        *crowd.world(39),
+        crowd.model_of(39),
+        crowd.instance(39).clip(),
+        crowd.instance(39).time(),
+    );
+    let joints = crowd.joint_count();
+    let gone_joints = crowd.instance(5).model().joint_count();
+    assert_eq!(crowd.despawn(5).expect("a member"), Some(39));
+    assert_eq!(crowd.len(), 39);
+    assert_eq!(crowd.joint_count(), joints - gone_joints);
+    assert_eq!(*crowd.world(5), last_world);
+    assert_eq!(crowd.model_of(5), last_model);
+    assert_eq!(crowd.look_of(5), look);
+    assert_eq!(
+        (crowd.instance(5).clip(), crowd.instance(5).time()),
+        (last_clip, last_time)
+    );
+    // The last one leaves without moving anyone; an index past the end is an error.
+    assert_eq!(crowd.despawn(38).expect("a member"), None);
+    assert!(matches!(
+        crowd.despawn(38),
+        Err(throng::crowd::CrowdError::UnknownInstance(38))
+    ));
+    let slot = run_frames(&mut crowd, &mut ring, 2);
+    let (records, palettes) = last_slot(&mut ring, &crowd, slot);
+    let mut scratch = PoseScratch::new(64);
+    let mut seen = vec![false; crowd.len()];
+    for i in 0..crowd.len() {
+        let place = crowd.placement(i).expect("placed");
+        assert!(!std::mem::replace(&mut seen[place.record], true));
+        let record = &records[place.record];
+        assert_eq!(record.world, *crowd.world(i));
+        assert_eq!(record.look(), crowd.look_of(i).0);
+        let instance = crowd.instance(i);
+        let joints = instance.model().joint_count();
+        let mut expected = vec![Mat3x4::IDENTITY; joints];
+        instance.evaluate(&mut scratch, &mut expected);
+        let got = &palettes[place.palette_base..place.palette_base + joints];
+        for (g, e) in got.iter().zip(&expected) {
+            assert!(g.abs_diff_eq(e, 2e-6), "instance {i}: {g:?} against {e:?}");
+        }
+    }
+    // With the state on the GPU (changes tracked for its copy) despawning is refused.
+    crowd.set_change_tracking(true);
+    assert!(matches!(
+        crowd.despawn(0),
+        Err(throng::crowd::CrowdError::DespawnOnGpu)
+    ));
+    assert_eq!(crowd.len(), 38);
+}
+
 #[test]
 fn records_are_grouped_by_model() {
     let mut crowd = mixed_crowd(2, 100);

@@ -134,4 +134,33 @@ fn frames_after_warm_up_do_not_allocate() {
         counts.exact > 0 && counts.baked > 0,
         "near instances exact, far ones baked: {counts:?}"
     );
+
+    // Instances leaving and joining every frame, as many as leave, once the crowd has been
+    // this large: the room they leave is reused.
+    let model = crowd.model_of(0);
+    let world = *crowd.world(0);
+    let churn =
+        |crowd: &mut throng::crowd::Crowd, ring: &mut PaletteRing<HostAllocator>, k: usize| {
+            for j in 0..3 {
+                let i = (k * 7 + j * 131) % crowd.len();
+                crowd.despawn(i).expect("a member");
+            }
+            for _ in 0..3 {
+                crowd.spawn(model, world).expect("spawn");
+            }
+            crowd.update(1.0 / 60.0);
+            crowd.write_frame(ring, &mut NoConsumer).expect("frame");
+        };
+    for k in 0..5 {
+        churn(&mut crowd, &mut ring, k);
+    }
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for k in 5..125 {
+        churn(&mut crowd, &mut ring, k);
+    }
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        during, 0,
+        "{during} allocations in 120 frames despawning and spawning three instances each"
+    );
 }

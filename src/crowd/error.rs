@@ -27,6 +27,13 @@ pub enum CrowdError {
     /// More models than an instance record can name.
     #[error("a crowd holds at most {MAX_MODELS} models")]
     TooManyModels,
+    /// An instance index the crowd does not have.
+    #[error("the crowd has no instance {0}")]
+    UnknownInstance(usize),
+    /// Despawning while the crowd's state lives on the GPU, whose copy numbers the
+    /// instances as they were spawned.
+    #[error("instances cannot be despawned while the crowd's state lives on the GPU")]
+    DespawnOnGpu,
     /// A look id the crowd never handed out.
     #[error("look {0} was never added to this crowd")]
     UnknownLook(u32),

@@ -121,6 +121,13 @@ impl Members {
         Ok(self.list.len() - 1)
     }
 
+    /// Removes member `i`; the last member takes its index (`Vec::swap_remove`). The caller
+    /// checked that `i` is a member.
+    pub(crate) fn swap_remove(&mut self, i: usize) {
+        let gone = self.list.swap_remove(i);
+        self.joints -= gone.joints as usize;
+    }
+
     /// Number of instances.
     pub(crate) fn len(&self) -> usize {
         self.list.len()

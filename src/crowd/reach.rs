@@ -64,6 +64,19 @@ impl Reaches {
         self.list.push(reach);
     }
 
+    /// Member `i` left the crowd and the last member took its index (`Vec::swap_remove`).
+    pub(crate) fn swap_remove(&mut self, i: usize) {
+        self.list.swap_remove(i);
+        let moved_from = self.list.len() as u32;
+        for t in &mut self.touched {
+            if *t == moved_from {
+                *t = i as u32;
+            }
+        }
+        let len = self.list.len() as u32;
+        self.touched.retain(|&t| t < len);
+    }
+
     /// Member `i` may have changed (its clip, fade or place): its reach needs computing again.
     pub(crate) fn touch(&mut self, i: usize) {
         self.touched.push(i as u32);

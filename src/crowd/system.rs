@@ -189,14 +189,34 @@ impl Crowd {
         self.members.models()
     }
 
-    /// Adds an instance of `model` placed at `world`, playing the model's first clip from 0.
-    /// Returns its index (stable for the crowd's life).
+    /// Adds an instance of `model` placed at `world`, playing the model's first clip from 0,
+    /// in the plain look. Returns its index: `len()` before the call, kept until a
+    /// [`Crowd::despawn`] moves it. Allocates only while the crowd is larger than it ever was.
     pub fn spawn(&mut self, model: ModelId, world: Mat3x4) -> Result<usize, CrowdError> {
         let i = self.members.spawn(model, world)?;
         self.order.invalidate();
         let reach = reach_source(&self.bounds, &self.baked).of(&self.members.all()[i]);
         self.reach.push(reach);
         Ok(i)
+    }
+
+    /// Removes instance `i`. The last instance takes its index (the crowd stays dense, so a
+    /// frame still costs what is there): returns that instance's index before the call, `None`
+    /// when `i` was the last. Allocates nothing; a later [`Crowd::spawn`] reuses the room.
+    /// Refused while the crowd's state lives on the GPU ([`Crowd::set_change_tracking`]),
+    /// whose copy numbers the instances as they were spawned.
+    pub fn despawn(&mut self, i: usize) -> Result<Option<usize>, CrowdError> {
+        if i >= self.members.len() {
+            return Err(CrowdError::UnknownInstance(i));
+        }
+        if self.tracking {
+            return Err(CrowdError::DespawnOnGpu);
+        }
+        let last = self.members.len() - 1;
+        self.members.swap_remove(i);
+        self.reach.swap_remove(i);
+        self.order.invalidate();
+        Ok((i != last).then_some(last))
     }
 
     /// Number of instances.
