@@ -7,6 +7,11 @@
 //! it with Vulkan (frame graph, shadow, prepass, SSAO and forward passes).
 //! `anim`, `asset` and `crowd` know nothing of Vulkan; `scene` only of its clip-space
 //! convention.
+//!
+//! The examples show the calls in order: `examples/crowd_frame.rs` (palettes without a
+//! renderer), `examples/walking_crowd.rs` (a laid-out crowd walking, drawn headless) and
+//! `examples/steering_crowd.rs` (a program's own window and event loop, its own simulation
+//! steering the characters, spawning and despawning them while it runs).
 
 // `!(x > y)` is how this crate says "not greater, or NaN": input from files may hold NaN, and
 // the negated form routes it to the safe branch. Clippy's suggested rewrite would hide that.
