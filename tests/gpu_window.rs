@@ -302,6 +302,67 @@ fn drain(rx: &Receiver<String>) {
     while rx.try_recv().is_ok() {}
 }
 
+/// Starts `throng run` with `args` in a window on `display`, in `dir`, its output read line
+/// by line: the guard, the lines as they come, and the readers of all of stdout and stderr.
+fn start_window_run(
+    display: &str,
+    dir: &Path,
+    args: &[&str],
+) -> (
+    Guard,
+    Receiver<String>,
+    JoinHandle<Vec<String>>,
+    JoinHandle<String>,
+) {
+    let child = Command::new(env!("CARGO_BIN_EXE_throng"))
+        .arg("run")
+        .args(args)
+        .current_dir(dir)
+        .env("DISPLAY", display)
+        .env_remove("WAYLAND_DISPLAY")
+        // Lavapipe rasterizes on the calling thread alone: its rasterizer threads meet at a
+        // barrier every draw, and on an oversubscribed machine one descheduled thread holds
+        // the others for seconds (frames of 2 to 9 s were seen beside other builds). These
+        // frames are tiny; the window, not the rasterizer, is under test.
+        .env("LP_NUM_THREADS", "0")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starting throng");
+    let mut throng = Guard::new("throng", child);
+    let (lines, stdout_reader) = line_reader(throng.child().stdout.take().expect("piped stdout"));
+    let mut stderr = throng.child().stderr.take().expect("piped stderr");
+    let stderr_reader = thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    (throng, lines, stdout_reader, stderr_reader)
+}
+
+/// The run's first line, with the stderr reader handed back; `None` (the test skips) when
+/// the machine has no Vulkan device and may lack one. Panics with the program's stderr when
+/// nothing came.
+fn first_line(
+    throng: &mut Guard,
+    lines: &Receiver<String>,
+    stderr_reader: JoinHandle<String>,
+) -> Option<(String, JoinHandle<String>)> {
+    match lines.recv_timeout(Duration::from_secs(60)) {
+        Ok(line) => Some((line, stderr_reader)),
+        Err(_) => {
+            let status = throng.wait_for_exit(Duration::from_secs(10));
+            let err = stderr_reader.join().unwrap_or_default();
+            if err.contains("no Vulkan") && missing(&format!("no Vulkan device ({err})")) {
+                return None;
+            }
+            panic!("throng printed nothing (status {status:?}); stderr: {err}");
+        }
+    }
+}
+
 /// How long the test waits for any one thing the program shows: far beyond what it takes on
 /// a busy machine (a debug build with validation presents this small window a few times a
 /// second even beside a full CPU load), so that only a program that stopped presenting fails.
@@ -327,9 +388,10 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
     let stats = dir.join("stats.json");
     let _ = std::fs::remove_file(&stats);
 
-    let child = Command::new(env!("CARGO_BIN_EXE_throng"))
-        .args([
-            "run",
+    let (mut throng, lines, stdout_reader, stderr_reader) = start_window_run(
+        &display,
+        &dir,
+        &[
             "--instances",
             "4",
             // Escape ends the run; the limit only keeps a run the test lost from going on.
@@ -353,40 +415,12 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
             "1",
             "--stats-json",
             stats.to_str().expect("UTF-8 path"),
-        ])
-        .env("DISPLAY", &display)
-        .env_remove("WAYLAND_DISPLAY")
-        // Lavapipe rasterizes on the calling thread alone: its rasterizer threads meet at a
-        // barrier every draw, and on an oversubscribed machine one descheduled thread holds
-        // the others for seconds (frames of 2 to 9 s were seen beside other builds). These
-        // frames are tiny; the window, not the rasterizer, is under test.
-        .env("LP_NUM_THREADS", "0")
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starting throng");
-    let mut throng = Guard::new("throng", child);
-    let (lines, stdout_reader) = line_reader(throng.child().stdout.take().expect("piped stdout"));
-    let mut stderr = throng.child().stderr.take().expect("piped stderr");
-    let stderr_reader = thread::spawn(move || {
-        let mut s = String::new();
-        let _ = stderr.read_to_string(&mut s);
-        s
-    });
+        ],
+    );
 
     // Its first line says where it renders; a device-less machine says so on stderr.
-    let first = match lines.recv_timeout(Duration::from_secs(60)) {
-        Ok(line) => line,
-        Err(_) => {
-            let status = throng.wait_for_exit(Duration::from_secs(10));
-            let err = stderr_reader.join().expect("stderr reader");
-            if err.contains("no Vulkan") && missing(&format!("no Vulkan device ({err})")) {
-                return;
-            }
-            panic!("throng printed nothing (status {status:?}); stderr: {err}");
-        }
+    let Some((first, stderr_reader)) = first_line(&mut throng, &lines, stderr_reader) else {
+        return;
     };
     assert!(first.contains("in a window"), "first line: {first}");
 
@@ -611,6 +645,129 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
         forward > 0.0,
         "holding W did not move the eye forward: from {eye0:?} to {eye1:?}"
     );
+}
+
+/// A key to press, what it should do, and the line that says it did.
+type KeyStep = (&'static str, &'static str, fn(&str) -> bool);
+
+/// The live controls: with the heads-up display on (a window's default), + doubles the crowd,
+/// L and X switch mesh levels and shadows off, P writes the window's frame as PNG, H hides the
+/// display, and the run ends cleanly, the validation layers silent. Each key is pressed again
+/// only until the program says it took it (input through XTEST can be lost without a window
+/// manager); a key pressed twice would switch back, so each check takes the first answer.
+#[test]
+fn the_keys_change_the_running_crowd() {
+    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+        return;
+    }
+    if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
+        return;
+    }
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (_xvfb, display) = start_xvfb();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_window")
+        .join(format!("keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let shot = dir.join("throng-window-1.png");
+    let _ = std::fs::remove_file(&shot);
+    let (mut throng, lines, stdout_reader, stderr_reader) = start_window_run(
+        &display,
+        &dir,
+        &[
+            "--instances",
+            "4",
+            "--seconds",
+            "900",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--shadow-size",
+            "512",
+            "--no-ssao",
+            "--impostors",
+            "off",
+            "--msaa",
+            "1",
+        ],
+    );
+    let Some((first, stderr_reader)) = first_line(&mut throng, &lines, stderr_reader) else {
+        return;
+    };
+    assert!(first.contains("in a window"), "first line: {first}");
+    if let Err(why) = wait_for_line(&lines, PATIENCE, "statistics line", is_fps_line) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
+    }
+    let id = xdotool(&display, &["search", "--sync", "--name", "^throng$"]);
+    let id = id
+        .lines()
+        .next()
+        .expect("a window named throng")
+        .trim()
+        .to_string();
+    let focus = || {
+        xdotool(&display, &["mousemove", "--window", &id, "20", "20"]);
+        xdotool(&display, &["windowfocus", "--sync", &id]);
+    };
+    let steps: [KeyStep; 5] = [
+        ("equal", "the crowd doubled", |l| l == "crowd: 8 characters"),
+        ("l", "mesh levels off", |l| l == "mesh levels off"),
+        ("x", "shadows off", |l| l == "shadows off"),
+        ("p", "the screenshot written", |l| {
+            l.starts_with("wrote ") && l.ends_with("throng-window-1.png")
+        }),
+        ("h", "the display hidden", |l| l == "hud off"),
+    ];
+    for (key, what, said) in steps {
+        let shown = until_shown(
+            &lines,
+            what,
+            5,
+            || {
+                focus();
+                xdotool(&display, &["key", key]);
+            },
+            said,
+        );
+        match shown {
+            Ok((_, tries)) => eprintln!("{what} after {tries} press(es) of {key}"),
+            Err(why) => fail_with_stderr(&mut throng, stderr_reader, &why),
+        }
+    }
+    // Frames go on after the changes.
+    drain(&lines);
+    if let Err(why) = wait_for_line(&lines, PATIENCE, "statistics line", is_fps_line) {
+        fail_with_stderr(&mut throng, stderr_reader, &why);
+    }
+    xdotool(&display, &["key", "Escape"]);
+    let Some(status) = throng.wait_for_exit(Duration::from_secs(30)) else {
+        fail_with_stderr(&mut throng, stderr_reader, "no exit within 30 s of Escape");
+    };
+    let _ = stdout_reader.join();
+    let stderr = stderr_reader.join().expect("stderr reader");
+    assert!(status.success(), "exit {status}; stderr: {stderr}");
+    let validation: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.to_lowercase().contains("validation"))
+        .collect();
+    assert!(validation.is_empty(), "validation output: {validation:#?}");
+    let picture = image::open(&shot)
+        .unwrap_or_else(|e| panic!("{}: {e}", shot.display()))
+        .to_rgb8();
+    assert_eq!((picture.width(), picture.height()), (320, 240));
+    // The frame, not an empty image: the sky's blue above, the ground's grey below, and the
+    // display's white text in the top-left corner.
+    let sky = picture.get_pixel(300, 5).0;
+    assert!(sky[2] > sky[0] && sky[2] > 100, "sky pixel {sky:?}");
+    let text = (0..120)
+        .flat_map(|x| (0..30).map(move |y| (x, y)))
+        .filter(|&(x, y)| picture.get_pixel(x, y).0.iter().all(|&c| c > 230))
+        .count();
+    assert!(text > 50, "{text} white pixels where the display's text is");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

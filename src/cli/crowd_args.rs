@@ -29,6 +29,16 @@ pub enum CameraArg {
     Street,
 }
 
+impl CameraArg {
+    /// Its name, as `--camera` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CameraArg::Overview => "overview",
+            CameraArg::Street => "street",
+        }
+    }
+}
+
 /// `--layout`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum LayoutArg {

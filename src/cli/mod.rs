@@ -6,6 +6,7 @@ mod bench_model;
 mod bench_report;
 mod bench_sweep;
 mod crowd_args;
+mod hud;
 mod info;
 mod interrupt;
 mod load_args;
@@ -126,7 +127,7 @@ pub enum CliError {
 
 /// Crowds bigger than this are refused up front rather than left to fail an allocation
 /// (4 million instances of a 58-joint model already need 11 GB per palette slot).
-const MAX_INSTANCES: usize = 4_000_000;
+pub(crate) const MAX_INSTANCES: usize = 4_000_000;
 const MAX_THREADS: usize = 256;
 
 fn parse_bounded(s: &str, lo: usize, hi: usize) -> Result<usize, String> {

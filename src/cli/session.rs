@@ -47,6 +47,10 @@ pub struct Session {
     pub crowd: Crowd,
     /// The camera (orbit-controlled in a window).
     pub camera: OrbitCamera,
+    /// The two cameras a run starts from (`--camera`), for the window's V key.
+    framings: [OrbitCamera; 2],
+    /// Which of them the camera started from last.
+    framing: CameraArg,
     light: Light,
     ground_plane: Vec4,
     ground_tile: f32,
@@ -233,14 +237,15 @@ impl Session {
             Some(m) if feet.0.is_finite() => m.reach_of(feet.0, feet.1),
             _ => feet,
         };
+        let overview = OrbitCamera::framing(lo, hi, aspect);
+        // Three rows in from the front, at the eyes of the tallest model.
+        let cell = layout.cell_size(&models);
+        let at: Vec<Vec3> = framed.iter().map(|p| p.world.translation()).collect();
+        let street = OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell);
+        let framings = [overview, street];
         let camera = match spec.camera {
-            CameraArg::Overview => OrbitCamera::framing(lo, hi, aspect),
-            CameraArg::Street => {
-                // Three rows in from the front, at the eyes of the tallest model.
-                let cell = layout.cell_size(&models);
-                let at: Vec<Vec3> = framed.iter().map(|p| p.world.translation()).collect();
-                OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell)
-            }
+            CameraArg::Overview => overview,
+            CameraArg::Street => street,
         };
         crowd.set_animation(spec.animation);
         let bake = (spec.animation != AnimationMode::Exact).then(|| crowd.bake(spec.bake));
@@ -250,6 +255,8 @@ impl Session {
             models,
             crowd,
             camera,
+            framings,
+            framing: spec.camera,
             light: Light::default_sun(),
             ground_plane,
             ground_tile,
@@ -397,6 +404,23 @@ impl Session {
         renderer
             .crowd_state_counts(&self.crowd)
             .unwrap_or_else(|| self.crowd.counts())
+    }
+
+    /// Puts the camera back at the overview or the street framing; returns the framing's
+    /// name.
+    pub fn use_framing(&mut self, framing: CameraArg) -> &'static str {
+        self.framing = framing;
+        let (camera, name) = match framing {
+            CameraArg::Overview => (self.framings[0], "overview"),
+            CameraArg::Street => (self.framings[1], "street"),
+        };
+        self.camera = camera;
+        name
+    }
+
+    /// The framing the camera started from last.
+    pub fn framing(&self) -> CameraArg {
+        self.framing
     }
 
     /// Says whether the camera is flown (WASD) rather than orbited.

@@ -60,6 +60,23 @@ pub struct Stats {
     /// In the window's fly mode, where the eye is (printed after the drawing line, so a
     /// user flying about, and the window test, can see the eye move).
     flying_eye: Option<[f32; 3]>,
+    /// The last whole second's sums and its length (what the heads-up display shows).
+    last_second: Option<(Sums, f64)>,
+}
+
+/// The averages of the last whole second, or of the frames so far before a second passed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Second {
+    /// Frames per second.
+    pub fps: f64,
+    /// Wall-clock milliseconds per frame.
+    pub frame_ms: f64,
+    /// The calling thread's animation work per frame, ms.
+    pub cpu_ms: f64,
+    /// Waiting for a ring slot or the GPU per frame, ms.
+    pub wait_ms: f64,
+    /// The GPU's time per frame, ms, once timestamps came back.
+    pub gpu_ms: Option<f64>,
 }
 
 /// The `--stats-json` document.
@@ -241,7 +258,32 @@ impl Stats {
             print,
             drawn: Drawn::default(),
             flying_eye: None,
+            last_second: None,
         }
+    }
+
+    /// The last whole second's averages (those of the frames so far before a second
+    /// passed).
+    pub fn last_second(&self) -> Second {
+        let (s, seconds) = self
+            .last_second
+            .unwrap_or((self.window, self.window_start.elapsed().as_secs_f64()));
+        Second {
+            fps: if seconds > 0.0 {
+                s.frames as f64 / seconds
+            } else {
+                0.0
+            },
+            frame_ms: Sums::avg(s.frame_ms, s.frames),
+            cpu_ms: Sums::avg(s.cpu_anim_ms, s.frames),
+            wait_ms: Sums::avg(s.wait_ms, s.frames),
+            gpu_ms: (s.gpu_frames > 0).then(|| s.gpu_ms / s.gpu_frames as f64),
+        }
+    }
+
+    /// What the latest frame drew.
+    pub fn drawn(&self) -> &Drawn {
+        &self.drawn
     }
 
     /// Where the eye is while the window's fly mode is on; `None` otherwise.
@@ -285,6 +327,7 @@ impl Stats {
                     say!("    flying: eye at {x:.3} {y:.3} {z:.3}")?;
                 }
             }
+            self.last_second = Some((self.window, elapsed.as_secs_f64()));
             self.window = Sums::default();
             self.window_start = Instant::now();
         }

@@ -156,6 +156,8 @@ pub struct GraphKey {
     pub present: bool,
     /// Whether the crowd's state lives on the GPU (the crowd-state pass writes the records).
     pub crowd_state: bool,
+    /// Whether the heads-up display is drawn over the frame.
+    pub hud: bool,
 }
 
 /// What the frame's passes do, decided once from the view and settings before any pass is

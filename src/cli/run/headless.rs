@@ -8,6 +8,7 @@ use throng::gpu::{FrameCapture, HeadlessRenderer};
 
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::CliError;
+use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};
 use crate::cli::stats::{Drawn, Stats, write_json};
 
@@ -53,6 +54,10 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     let mut stats = Stats::new(true);
     let start = Instant::now();
     let aspect = args.width as f32 / args.height as f32;
+    let mut hud = args
+        .hud_on(false)
+        .then(|| HudComposer::new(hud_scale(args.height)));
+    let device = r.context().device_name().to_string();
     loop {
         let frame_start = Instant::now();
         let last = match args.frames {
@@ -61,6 +66,23 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         } || crate::cli::interrupt::requested();
         let anim_ms = session.advance(HEADLESS_DT, r.renderer())?;
         let inputs = session.inputs(aspect);
+        if let Some(hud) = hud.as_mut() {
+            let scene = HudScene {
+                instances: session.crowd.len(),
+                device: &device,
+                settings: r.renderer().settings(),
+                camera: args.camera_name(),
+                paused: false,
+                keys: false,
+            };
+            hud.compose(
+                &stats.last_second(),
+                r.renderer().pass_times(),
+                stats.drawn(),
+                &scene,
+            );
+            r.renderer().set_hud(Some(&hud.text));
+        }
         let number = stats.frames() + 1;
         capture.begin(number);
         let times = if last && screenshot.is_some() {
@@ -95,7 +117,6 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
         say!("wrote {}", shown(&path.display().to_string()))?;
     }
     if let Some(path) = &args.stats_json {
-        let device = r.context().device_name().to_string();
         let first = session.first_world(r.renderer())?;
         let doc = stats.json(gpu_ms_avg, &passes, |d| {
             session.fill_stats(d, &device, (args.width, args.height), first)

@@ -1,6 +1,7 @@
 //! `throng run [MODEL...]`: a crowd rendered with Vulkan, in a window when a display is
 //! available (or asked for), otherwise headless, writing the last frame as PNG.
 
+mod controls;
 mod headless;
 mod window;
 
@@ -15,7 +16,7 @@ use throng::gpu::{
 use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{say, shown, warn_line};
-use super::pass_args::PassArgs;
+use super::pass_args::{PassArgs, Switch};
 use super::session::{Session, SessionSpec};
 use super::{CliError, parse_instances, parse_seconds, parse_threads};
 
@@ -114,6 +115,11 @@ pub struct RunArgs {
     /// goes on.
     #[arg(long, value_name = "K", value_parser = parse_capture_frame)]
     capture_frame: Option<u64>,
+    /// The heads-up display over the frame: frame rate, CPU and GPU milliseconds with the
+    /// largest passes, what was drawn, the device and the switches (in a window also the
+    /// keys, and H toggles it). Default: on in a window, off headless.
+    #[arg(long, value_enum, value_name = "on|off")]
+    hud: Option<Switch>,
     #[command(flatten)]
     pub(super) passes: PassArgs,
     #[command(flatten)]
@@ -171,7 +177,12 @@ fn parse_capture_frame(s: &str) -> Result<u64, String> {
 impl RunArgs {
     /// Loads the models and lays out the crowd as the arguments say.
     fn session(&self) -> Result<Session, CliError> {
-        Session::build(SessionSpec {
+        Session::build(self.spec()?)
+    }
+
+    /// What the arguments ask the session to be.
+    fn spec(&self) -> Result<SessionSpec<'_>, CliError> {
+        Ok(SessionSpec {
             models: self.load.load_models(&self.models)?,
             instances: self.instances,
             seed: self.seed,
@@ -187,6 +198,25 @@ impl RunArgs {
             variety: self.crowd.variety(),
             paths: self.crowd.paths(),
             crowd_state: self.crowd.crowd_state(),
+        })
+    }
+
+    /// Whether the heads-up display starts on (`windowed`: the run has a window).
+    fn hud_on(&self, windowed: bool) -> bool {
+        self.hud.map_or(windowed, Switch::on)
+    }
+
+    /// The camera's name, as the heads-up display says it.
+    fn camera_name(&self) -> &'static str {
+        self.crowd.camera().name()
+    }
+
+    /// Loads the models and lays out a crowd of `instances` as the other arguments say (the
+    /// window's + and - keys).
+    fn session_of(&self, instances: usize) -> Result<Session, CliError> {
+        Session::build(SessionSpec {
+            instances,
+            ..self.spec()?
         })
     }
 

@@ -1,8 +1,10 @@
 //! `run` in a window: winit + a Vulkan swapchain. Esc or closing the window quits; drag
 //! with the left button to orbit, the right button to pan, the wheel to zoom. F switches to
 //! fly mode and back: W/A/S/D move, Q/E go down and up, Shift goes faster, and dragging
-//! looks around from where the eye is. Resizes, minimizing and out-of-date swapchains are
-//! handled by re-creating the swapchain.
+//! looks around from where the eye is. The heads-up display (H) lists the live controls
+//! (`controls.rs`): the crowd doubled or halved, passes switched, the camera, a pause and a
+//! screenshot. Resizes, minimizing and out-of-date swapchains are handled by re-creating the
+//! swapchain.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -10,7 +12,8 @@ use std::time::{Duration, Instant};
 use ash::vk;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use throng::gpu::{
-    FrameCapture, GpuContext, GpuError, PassTime, Presentation, Renderer, Swapchain, WindowHandles,
+    FrameCapture, GpuContext, GpuError, PassTime, Presentation, RenderSettings, Renderer,
+    Swapchain, WindowHandles, WindowReadback,
 };
 use winit::application::ApplicationHandler;
 use winit::dpi::{PhysicalPosition, PhysicalSize};
@@ -19,11 +22,19 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+use super::controls::{Action, action_of, next_msaa, resized, switch};
 use super::{RunArgs, report_capture, report_missed_capture};
-use crate::cli::CliError;
+use crate::cli::crowd_args::CameraArg;
+use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};
 use crate::cli::session::Session;
 use crate::cli::stats::{Drawn, Stats, write_json};
+use crate::cli::{CliError, MAX_INSTANCES};
+
+/// "on" or "off".
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
 
 /// Longest animation step taken at once (after a stall, the crowd jumps no further).
 const MAX_DT: f32 = 0.1;
@@ -95,6 +106,15 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         gpu_ms_avg: None,
         pass_times: Vec::new(),
         capture: FrameCapture::inactive(),
+        live: LiveControls {
+            hud: HudComposer::new(hud_scale(args.height)),
+            hud_on: args.hud_on(true),
+            settings: RenderSettings::default(),
+            paused: false,
+            screenshot: false,
+            shots: 0,
+            readback: None,
+        },
     };
     event_loop
         .run_app(&mut app)
@@ -145,6 +165,24 @@ struct App<'a> {
     pass_times: Vec<PassTime>,
     /// `--capture-frame`: RenderDoc around one frame.
     capture: FrameCapture,
+    /// What the keys changed.
+    live: LiveControls,
+}
+
+/// What the window's keys change while it runs.
+struct LiveControls {
+    hud: HudComposer,
+    hud_on: bool,
+    /// The settings frames are drawn with (as the device took them).
+    settings: RenderSettings,
+    /// The crowd stands still.
+    paused: bool,
+    /// The next frame is written as PNG.
+    screenshot: bool,
+    /// Screenshots written so far (their file names count up).
+    shots: u32,
+    /// Where a screenshot is read back into (made for the first).
+    readback: Option<WindowReadback>,
 }
 
 impl App<'_> {
@@ -194,6 +232,7 @@ impl App<'_> {
             Presentation::Swapchain,
         )?;
         renderer.set_settings(self.args.settings(renderer.default_msaa()))?;
+        self.live.settings = renderer.settings();
         self.session.upload(&mut renderer)?;
         // After the instance: RenderDoc's layer (when present) came in with it.
         self.capture = FrameCapture::new(self.args.capture_frame);
@@ -222,6 +261,7 @@ impl App<'_> {
             "drag to orbit, right-drag to pan, wheel to zoom; F flies (W/A/S/D, Q/E down and up, \
              Shift faster, drag to look)"
         )?;
+        say!("keys: {}", crate::cli::hud::KEYS)?;
         let device = ctx.device_name().to_string();
         self.state = Some(Live {
             renderer,
@@ -259,7 +299,11 @@ impl App<'_> {
             return Ok(false);
         };
         let now = Instant::now();
-        let dt = (now - self.last_frame).as_secs_f32().min(MAX_DT);
+        let dt = if self.live.paused {
+            0.0
+        } else {
+            (now - self.last_frame).as_secs_f32().min(MAX_DT)
+        };
         self.last_frame = now;
         if let Some(keys) = &self.fly {
             let speed = FLY_SPEED * self.session.camera.scene_radius.max(1e-3);
@@ -271,6 +315,54 @@ impl App<'_> {
         let inputs = self
             .session
             .inputs(extent.width as f32 / extent.height.max(1) as f32);
+        if self.live.hud_on {
+            let scene = HudScene {
+                instances: self.session.crowd.len(),
+                device: &live.device,
+                settings: self.live.settings,
+                camera: if self.fly.is_some() {
+                    "fly"
+                } else {
+                    self.session.framing().name()
+                },
+                paused: self.live.paused,
+                keys: true,
+            };
+            self.live.hud.compose(
+                &self.stats.last_second(),
+                live.renderer.pass_times(),
+                self.stats.drawn(),
+                &scene,
+            );
+            live.renderer.set_hud(Some(&self.live.hud.text));
+        } else {
+            live.renderer.set_hud(None);
+        }
+        // A screenshot reads this frame back, where the swapchain's images can be read.
+        let shot = self.live.screenshot && live.swapchain.readable;
+        if self.live.screenshot && !shot {
+            say!("screenshot: this window's images cannot be read back")?;
+        }
+        self.live.screenshot = false;
+        if shot
+            && !self
+                .live
+                .readback
+                .as_ref()
+                .is_some_and(|r| r.fits(extent, live.swapchain.format))
+        {
+            self.live.readback = Some(WindowReadback::new(
+                &live.ctx,
+                extent,
+                live.swapchain.format,
+            )?);
+        }
+        let readback = self
+            .live
+            .readback
+            .as_ref()
+            .filter(|_| shot)
+            .map(WindowReadback::buffer);
         let number = self.stats.frames() + 1;
         self.capture.begin(number);
         let times = live.renderer.render(
@@ -278,9 +370,16 @@ impl App<'_> {
             &inputs,
             acquired.target,
             acquired.sync,
-            None,
+            readback,
         )?;
         let presented = live.swapchain.present(&acquired)?;
+        if let (true, Some(r)) = (shot, &self.live.readback) {
+            live.renderer.wait_idle()?;
+            self.live.shots += 1;
+            let path = std::path::PathBuf::from(format!("throng-window-{}.png", self.live.shots));
+            r.pixels()?.save_png(&path)?;
+            say!("wrote {}", shown(&path.display().to_string()))?;
+        }
         report_capture(self.capture.end(number), number)?;
         if !presented {
             self.resize_pending = true;
@@ -306,6 +405,76 @@ impl App<'_> {
             _ => crate::cli::interrupt::requested(),
         };
         Ok(done)
+    }
+
+    /// Does what a key asked (`controls.rs`), saying so on stdout.
+    fn act(&mut self, action: Action) -> Result<(), CliError> {
+        let Some(live) = self.state.as_mut() else {
+            return Ok(());
+        };
+        match action {
+            Action::ToggleHud => {
+                self.live.hud_on = !self.live.hud_on;
+                say!("hud {}", on_off(self.live.hud_on))?;
+            }
+            Action::Crowd(resize) => {
+                let n = resized(self.session.crowd.len(), resize, MAX_INSTANCES);
+                live.renderer.wait_idle()?;
+                let mut session = self.args.session_of(n)?;
+                let mut renderer = Renderer::new(
+                    &live.ctx,
+                    live.swapchain.format,
+                    live.swapchain.extent,
+                    Presentation::Swapchain,
+                )?;
+                renderer.set_settings(self.live.settings)?;
+                session.upload(&mut renderer)?;
+                let memory = self.args.passes.impostor_memory();
+                for line in session.prepare_impostors(&mut renderer, memory)? {
+                    say!("{line}")?;
+                }
+                // The old renderer waits for its frames as it goes.
+                live.renderer = renderer;
+                self.session = session;
+                self.fly = None;
+                say!("crowd: {n} characters")?;
+            }
+            Action::Switch(which) => {
+                let (settings, name, on) = switch(self.live.settings, which);
+                live.renderer.set_settings(settings)?;
+                self.live.settings = live.renderer.settings();
+                say!("{name} {}", on_off(on))?;
+            }
+            Action::NextMsaa => {
+                let mut settings = self.live.settings;
+                settings.msaa = next_msaa(settings.msaa);
+                live.renderer.set_settings(settings)?;
+                self.live.settings = live.renderer.settings();
+                say!("MSAA {}x", self.live.settings.msaa)?;
+            }
+            Action::NextCamera => {
+                let next = match self.session.framing() {
+                    CameraArg::Overview => CameraArg::Street,
+                    CameraArg::Street => CameraArg::Overview,
+                };
+                self.fly = None;
+                self.session.set_flying(false);
+                say!("camera {}", self.session.use_framing(next))?;
+            }
+            Action::Pause => {
+                self.live.paused = !self.live.paused;
+                say!(
+                    "{}",
+                    if self.live.paused {
+                        "paused"
+                    } else {
+                        "playing"
+                    }
+                )?;
+            }
+            Action::Screenshot => self.live.screenshot = true,
+        }
+        Ok(())
     }
 
     fn write_stats(&mut self) -> Result<(), CliError> {
@@ -359,7 +528,11 @@ impl ApplicationHandler for App<'_> {
                 ..
             } => {
                 let down = state == ElementState::Pressed;
-                if code == KeyCode::KeyF && down && !repeat {
+                if let (true, false, Some(action)) = (down, repeat, action_of(code)) {
+                    if let Err(e) = self.act(action) {
+                        self.fail(event_loop, e);
+                    }
+                } else if code == KeyCode::KeyF && down && !repeat {
                     self.fly = match self.fly {
                         Some(_) => None,
                         None => Some(FlyKeys::default()),

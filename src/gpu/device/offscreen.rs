@@ -92,6 +92,70 @@ impl Offscreen {
     }
 }
 
+/// A host-readable buffer for one frame of a swapchain (a window's screenshot): the renderer's
+/// readback copies the frame into it, in the swapchain's format.
+pub struct WindowReadback {
+    buffer: GpuBuffer,
+    extent: vk::Extent2D,
+    format: vk::Format,
+}
+
+impl WindowReadback {
+    /// Room for one `extent` frame of `format` (a four-byte colour format).
+    pub fn new(
+        ctx: &Arc<GpuContext>,
+        extent: vk::Extent2D,
+        format: vk::Format,
+    ) -> Result<Self, GpuError> {
+        let bytes = extent.width as u64 * extent.height as u64 * 4;
+        let buffer = GpuBuffer::new(
+            ctx,
+            "window readback",
+            bytes,
+            vk::BufferUsageFlags::TRANSFER_DST,
+            MemoryLocation::GpuToCpu,
+            4,
+        )?;
+        Ok(Self {
+            buffer,
+            extent,
+            format,
+        })
+    }
+
+    /// Whether it holds frames of `extent` and `format`.
+    pub fn fits(&self, extent: vk::Extent2D, format: vk::Format) -> bool {
+        self.extent == extent && self.format == format
+    }
+
+    /// The buffer to hand to [`crate::gpu::Renderer::render`].
+    pub fn buffer(&self) -> vk::Buffer {
+        self.buffer.buffer
+    }
+
+    /// The frame it holds as RGBA8 (blue and red swapped back from a BGRA swapchain); the
+    /// caller has waited for the frame.
+    pub fn pixels(&self) -> Result<Pixels, GpuError> {
+        let (w, h) = (self.extent.width, self.extent.height);
+        let mut rgba8 = vec![0u8; w as usize * h as usize * 4];
+        self.buffer.read(0, &mut rgba8)?;
+        let bgra = matches!(
+            self.format,
+            vk::Format::B8G8R8A8_SRGB | vk::Format::B8G8R8A8_UNORM
+        );
+        if bgra {
+            for p in rgba8.chunks_exact_mut(4) {
+                p.swap(0, 2);
+            }
+        }
+        Ok(Pixels {
+            width: w,
+            height: h,
+            rgba8,
+        })
+    }
+}
+
 impl Pixels {
     /// Writes the pixels as an RGBA PNG.
     pub fn save_png(&self, path: &Path) -> Result<(), GpuError> {

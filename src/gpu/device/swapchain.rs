@@ -61,6 +61,9 @@ pub struct Swapchain {
     pub format: vk::Format,
     /// Size of the images.
     pub extent: vk::Extent2D,
+    /// Whether the images can be copied out (a screenshot of the window: the renderer's
+    /// readback), when the surface allows it.
+    pub readable: bool,
     mode: PresentMode,
     /// The surface reported itself lost; the next `recreate` makes a new one first.
     surface_lost: bool,
@@ -88,6 +91,7 @@ impl Swapchain {
             next_acquire: 0,
             format: vk::Format::B8G8R8A8_SRGB,
             extent: wanted,
+            readable: false,
             mode,
             surface_lost: false,
             acquires: 0,
@@ -189,6 +193,15 @@ impl Swapchain {
             count = count.min(caps.max_image_count);
         }
         let old = self.swapchain;
+        // Copied out for a screenshot where the surface lets its images be.
+        let readable = caps
+            .supported_usage_flags
+            .contains(vk::ImageUsageFlags::TRANSFER_SRC);
+        let usage = if readable {
+            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC
+        } else {
+            vk::ImageUsageFlags::COLOR_ATTACHMENT
+        };
         let info = vk::SwapchainCreateInfoKHR::default()
             .surface(surface)
             .min_image_count(count)
@@ -196,7 +209,7 @@ impl Swapchain {
             .image_color_space(format.color_space)
             .image_extent(extent)
             .image_array_layers(1)
-            .image_usage(vk::ImageUsageFlags::COLOR_ATTACHMENT)
+            .image_usage(usage)
             .image_sharing_mode(vk::SharingMode::EXCLUSIVE)
             .pre_transform(caps.current_transform)
             .composite_alpha(vk::CompositeAlphaFlagsKHR::OPAQUE)
@@ -243,6 +256,7 @@ impl Swapchain {
         }
         self.format = format.format;
         self.extent = extent;
+        self.readable = readable;
         log::info!(
             "swapchain {}x{} {:?} {:?}, {} images",
             extent.width,

@@ -16,6 +16,7 @@ pub mod cull;
 pub mod debug_view;
 pub mod depth_normal;
 pub mod forward;
+pub mod hud;
 pub mod impostors;
 pub mod occlusion;
 pub mod palettes;
@@ -45,6 +46,7 @@ pub mod pass {
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
     pub use super::forward::NAME as FORWARD;
+    pub use super::hud::NAME as HUD;
     pub use super::impostors::{
         DEPTH_NORMAL as IMPOSTOR_DEPTH_NORMAL, FORWARD as IMPOSTOR_FORWARD,
         SHADOW as IMPOSTOR_SHADOW,
@@ -208,6 +210,7 @@ pub fn compile(
     let forward = forward::declare(&mut f, &culled, &prepass, shadow_map, ao);
     impostors::declare_forward(&mut f, &culled, forward);
     debug_view::declare(&mut f, &prepass, shadow_map, ao);
+    hud::declare(&mut f);
     cull::declare_stats(&mut f, &culled);
     readback::declare(&mut f);
     f.compile()

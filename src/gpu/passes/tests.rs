@@ -9,11 +9,16 @@ use crate::gpu::recording::pass::declared_use;
 use crate::gpu::settings::ViewMode;
 
 fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
+    frame_with_hud(view, settings, false)
+}
+
+fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> CompiledFrame {
     let key = GraphKey {
         view,
         readback: true,
         present: false,
         crowd_state: false,
+        hud,
     };
     match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
@@ -78,6 +83,31 @@ fn every_recorded_pass_has_a_recording_and_host_steps_have_none() {
         }
         assert_eq!(names(&f).first(), Some(&pass::PALETTES), "{view:?}");
         assert_eq!(names(&f).last(), Some(&pass::READBACK), "{view:?}");
+    }
+}
+
+/// The heads-up display draws over the finished frame (whatever the view: the lit frame, a
+/// debug view), loading what is there, before the frame is read back; without text it is not
+/// declared at all.
+#[test]
+fn the_hud_draws_over_the_finished_frame() {
+    for view in [ViewMode::Final, ViewMode::Ao] {
+        let f = frame_with_hud(view, RenderSettings::default(), true);
+        let order = names(&f);
+        let at = |name| order.iter().position(|n| *n == name);
+        let hud = at(pass::HUD).expect("a hud step");
+        let last_drawing = if view == ViewMode::Final {
+            pass::FORWARD
+        } else {
+            pass::DEBUG_VIEW
+        };
+        assert!(at(last_drawing) < Some(hud), "{view:?}: {order:?}");
+        assert!(Some(hud) < at(pass::READBACK), "{view:?}: {order:?}");
+        let color = id(&f, "colour target");
+        let used = *declared_use(&f.plan, step(&f, pass::HUD), color).expect("declared");
+        assert!(used.loads && used.stores, "{view:?}: {used:?}");
+        let without = names(&frame(view, RenderSettings::default()));
+        assert!(!without.contains(&pass::HUD), "{without:?}");
     }
 }
 

@@ -24,6 +24,19 @@ use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::samplers::Samplers;
 use crate::gpu::settings::FrameShape;
 
+/// What the HUD pass draws: the frame in flight's glyphs and the font.
+#[derive(Clone, Copy, Debug)]
+pub struct HudBinding {
+    /// The glyphs ([`crate::gpu::hud::HudGlyph`]).
+    pub glyphs: vk::Buffer,
+    /// The font ([`crate::gpu::hud::font_words`]).
+    pub font: vk::Buffer,
+    /// Glyphs to draw.
+    pub count: u32,
+    /// Pixels per font pixel.
+    pub scale: u32,
+}
+
 /// Where this frame's records and palettes are within the ring slot, in bytes from the
 /// slot's start.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +69,8 @@ pub struct FrameShared<'a> {
     pub baked: vk::Buffer,
     /// The crowd's looks (the plain look alone until the crowd adds one).
     pub looks: vk::Buffer,
+    /// The heads-up display's text, when the frame shows it.
+    pub hud: Option<HudBinding>,
     /// Where the culling inputs are in their buffer.
     pub cull_layout: InputsLayout,
     /// How many instances, models and subsets the culling buffers hold.

@@ -4,31 +4,29 @@
 
 use ash::vk;
 
-use super::{BAKED_ERROR_PX, Presentation, Renderer};
+use super::{BAKED_ERROR_PX, Renderer};
 use crate::anim::Mat3x4;
 use crate::crowd::visibility::{AnimationView, Frustum};
 use crate::crowd::{Crowd, InstanceRecord, ModelId};
 use crate::gpu::culling::inputs::{CullInputs, InputBuffer, view_scale};
 use crate::gpu::culling::sizes::CullSizes;
+use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::submit::submit_frame;
 use crate::gpu::device::targets::{FrameSync, TargetImage};
+use crate::gpu::hud::font_words;
 use crate::gpu::passes::{compile, cull::STATISTICS};
 use crate::gpu::recording::bindings::FrameBindings;
 use crate::gpu::recording::compiled::CompiledFrame;
 use crate::gpu::recording::frame::record_frame;
-use crate::gpu::recording::pass::{FrameShared, RingBinding};
+use crate::gpu::recording::pass::{FrameShared, HudBinding, RingBinding};
 use crate::gpu::renderer_io::FrameInputs;
 use crate::gpu::settings::GraphKey;
 use crate::gpu::uniforms::packing::pack_frame;
 
 impl Renderer {
-    /// Refuses a crowd of other models, and a readback from a window.
-    pub(super) fn check_call(
-        &self,
-        crowd: &Crowd,
-        readback: Option<vk::Buffer>,
-    ) -> Result<(), GpuError> {
+    /// Refuses a crowd of other models, or of another size than its state on the GPU.
+    pub(super) fn check_call(&self, crowd: &Crowd) -> Result<(), GpuError> {
         if crowd.models().len() != self.models.len() {
             return Err(GpuError::Other(format!(
                 "the crowd has {} models, the renderer {}",
@@ -44,11 +42,6 @@ impl Renderer {
                 crowd.len(),
                 state.len()
             )));
-        }
-        if readback.is_some() && self.presentation == Presentation::Swapchain {
-            return Err(GpuError::Other(
-                "readback asked of a windowed renderer".into(),
-            ));
         }
         Ok(())
     }
@@ -169,6 +162,19 @@ impl Renderer {
         self.frames[fi]
             .uniforms
             .write(0, bytemuck::bytes_of(&data))?;
+        if key.hud {
+            if self.hud_font.is_none() {
+                self.hud_font = Some(GpuBuffer::with_data(
+                    &self.ctx,
+                    "hud font",
+                    vk::BufferUsageFlags::STORAGE_BUFFER,
+                    bytemuck::cast_slice(&font_words()),
+                )?);
+            }
+            self.frames[fi]
+                .hud
+                .write(0, bytemuck::cast_slice(self.hud.glyphs()))?;
+        }
         let sizes = self.cull_sizes(crowd);
         let graph = self.graphs.get(&key).ok_or_else(gone)?;
         self.buffers[fi].ensure(graph.used_buffers(), sizes)?;
@@ -229,6 +235,15 @@ impl Renderer {
             },
             baked: self.baked.buffer(),
             looks: self.looks.buffer(),
+            hud: match (&self.hud_font, key.hud) {
+                (Some(font), true) => Some(HudBinding {
+                    glyphs: self.frames[fi].hud.buffer,
+                    font: font.buffer,
+                    count: self.hud.glyphs().len() as u32,
+                    scale: self.hud.scale(),
+                }),
+                _ => None,
+            },
             cull_layout: cull.layout.clone(),
             cull_sizes: self.buffers[fi].sizes(),
             instances: crowd.len() as u32,

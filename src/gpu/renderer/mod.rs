@@ -27,6 +27,7 @@ use super::baked_table::BakedTable;
 use super::crowd_state::{DeviceCrowdState, read_buffer};
 use super::culling::inputs::{CullInputWriter, InputBuffer};
 use super::culling::stats::{DrawStats, DrawStatsReader};
+use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
 use super::device::offscreen::Pixels;
@@ -34,6 +35,7 @@ use super::device::pipeline::{Culling, PipelineCache};
 use super::device::targets::{FrameSync, TargetImage};
 use super::device::texture::BlockUpload;
 use super::graph::BarrierScratch;
+use super::hud::HudText;
 use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
 use super::impostors::layout::AtlasLayout;
 use super::impostors::readback::read_atlas;
@@ -106,6 +108,10 @@ pub struct Renderer {
     baked: BakedTable,
     /// The crowd's looks (tints), uploaded when they change.
     looks: LooksTable,
+    /// The heads-up display's text ([`Self::set_hud`]), and its font once made.
+    hud: HudText,
+    hud_on: bool,
+    hud_font: Option<GpuBuffer>,
     cull_writer: CullInputWriter,
     /// Each model's impostor atlas, baked when impostors are first drawn.
     atlases: ImpostorAtlases,
@@ -164,6 +170,9 @@ impl Renderer {
             block_upload: BlockUpload::from_env(),
             baked: BakedTable::new(ctx)?,
             looks: LooksTable::new(ctx)?,
+            hud: HudText::new(),
+            hud_on: false,
+            hud_font: None,
             cull_writer: CullInputWriter::default(),
             atlases: ImpostorAtlases::default(),
             crowd_state: None,
@@ -317,7 +326,11 @@ impl Renderer {
     }
 
     /// Renders one frame of `crowd` (already advanced with `Crowd::update`) into `target`.
-    /// With `readback` (offscreen only), the frame is also copied into that buffer.
+    /// With `readback`, the frame is also copied into that buffer (4 bytes a pixel, rows
+    /// one after another, in the target's format): the target must allow transfer reads (an
+    /// offscreen target does; a swapchain's when [`Swapchain::readable`]).
+    ///
+    /// [`Swapchain::readable`]: super::Swapchain::readable
     pub fn render(
         &mut self,
         crowd: &mut Crowd,
@@ -326,7 +339,7 @@ impl Renderer {
         sync: FrameSync,
         readback: Option<vk::Buffer>,
     ) -> Result<FrameTimes, GpuError> {
-        self.check_call(crowd, readback)?;
+        self.check_call(crowd)?;
 
         // 1. The crowd's palettes, into the slot that names this frame in flight (the time
         // spent waiting for the slot is the GPU's, not the palettes').
@@ -354,6 +367,7 @@ impl Renderer {
             readback: readback.is_some(),
             present: self.presentation == Presentation::Swapchain,
             crowd_state: self.crowd_state.is_some(),
+            hud: self.hud_on && !self.hud.is_empty(),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;
@@ -368,6 +382,18 @@ impl Renderer {
             wait_ms: palette_wait_ms + self.timeline.take_waited_ms(),
             gpu_ms: self.timings.last_ms(),
         })
+    }
+
+    /// Draws `text` over the frames from the next on (`None`: no heads-up display). Copied
+    /// without allocating, so a caller may compose and set it every frame.
+    pub fn set_hud(&mut self, text: Option<&HudText>) {
+        match text {
+            Some(t) => {
+                self.hud.copy_from(t);
+                self.hud_on = true;
+            }
+            None => self.hud_on = false,
+        }
     }
 
     /// Moves `crowd`'s state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
