@@ -54,8 +54,10 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             view,
                             readback: true,
                             present: false,
-                            // The crowd-state pass adds its pipeline and changes no other.
+                            // The crowd-state pass and the heads-up display add their
+                            // pipelines and change no other.
                             crowd_state: true,
+                            hud: true,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));
