@@ -77,10 +77,12 @@ bool card_surface(CardVarying c, out vec3 albedo, out vec3 normal, out float rou
         uint material;
         float texel_roughness;
         unpack_material(nd.z, material, texel_roughness);
-        color += w * vec4(texel.rgb * look_tint(in_look, material), texel.a);
-        normal_depth += (w * texel.a) * nd;
-        rough += (w * texel.a) * texel_roughness;
-        covered += w * texel.a;
+        // A material the look leaves out covers nothing.
+        float a = look_shows(in_look, material) ? texel.a : 0.0;
+        color += w * vec4(texel.rgb * look_tint(in_look, material), a);
+        normal_depth += (w * a) * nd;
+        rough += (w * a) * texel_roughness;
+        covered += w * a;
     }
     if (color.a < 0.5) {
         return false;
@@ -103,7 +105,14 @@ bool card_shadow_point(CardVarying c, out vec3 world) {
     if (texture(card_color, c.uv).a < 0.5) {
         return false;
     }
-    float depth = texture(card_normal_depth, c.uv).w;
+    vec4 nd = texture(card_normal_depth, c.uv);
+    uint material;
+    float roughness;
+    unpack_material(nd.z, material, roughness);
+    if (!look_shows(in_look, material)) {
+        return false; // a material the look leaves out casts no shadow
+    }
+    float depth = nd.w;
     world = c.world + c.towards.xyz * ((depth - 0.5) * 2.0 * c.towards.w);
     return true;
 }

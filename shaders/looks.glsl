@@ -6,7 +6,7 @@
 #define THRONG_LOOKS_GLSL
 
 struct Look {
-    vec4 tints[MAX_LOOK_TINTS]; // per material index: rgb, 1
+    vec4 tints[MAX_LOOK_TINTS]; // per material index: rgb, and 1 if drawn (0: hidden)
 };
 
 layout(std430, set = 0, binding = BINDING_LOOKS) readonly buffer Looks {
@@ -27,5 +27,17 @@ vec3 look_tint(uint look, uint material) {
     }
     return looks[look].tints[material].rgb;
 }
+
+// Whether look `look` draws material `material` (a prop a look leaves out is not).
+bool look_shows(uint look, uint material) {
+    if (material >= MAX_LOOK_TINTS || look >= uint(looks.length())) {
+        return true;
+    }
+    return looks[look].tints[material].w > 0.5;
+}
+
+// Where a vertex of a hidden material goes: outside every clip plane, so its triangles are
+// clipped away before they are rasterized (every vertex of a triangle has the material).
+const vec4 HIDDEN_POSITION = vec4(2.0, 2.0, 2.0, 1.0);
 
 #endif

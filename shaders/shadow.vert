@@ -3,6 +3,8 @@
 // passes (skinning.glsl), so shadows match what is drawn.
 #include "skinning.glsl"
 #include "frame.glsl"
+#include "materials.glsl"
+#include "looks.glsl"
 
 layout(location = 0) in vec3 in_position;
 layout(location = 4) in uvec4 in_joints;
@@ -10,6 +12,11 @@ layout(location = 5) in vec4 in_weights;
 
 void main() {
     InstanceRecord r = drawn_instance();
+    // A material the instance's look leaves out casts no shadow either.
+    if (!look_shows(record_look(r.model_flags), uint(draw.fresnel0.w))) {
+        gl_Position = HIDDEN_POSITION;
+        return;
+    }
     vec3 world_pos =
         skinned_world_position(r, skin_matrix(r, in_joints, in_weights), in_position);
     gl_Position = frame.light_view_proj * vec4(world_pos, 1.0);

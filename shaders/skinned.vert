@@ -4,6 +4,8 @@
 // the camera (see drawn_instance()).
 #include "skinning.glsl"
 #include "frame.glsl"
+#include "materials.glsl"
+#include "looks.glsl"
 
 // The depth prepass and the forward pass both run this shader, and the forward pass tests
 // depth with EQUAL: positions must come out bit-identical in both.
@@ -25,6 +27,13 @@ layout(location = 5) flat out uint out_look;
 
 void main() {
     InstanceRecord r = drawn_instance();
+    out_look = record_look(r.model_flags);
+    // A material the instance's look leaves out (a prop it does not carry) is not drawn: the
+    // same test in the prepass and the forward pass, so depth stays equal.
+    if (!look_shows(out_look, uint(draw.fresnel0.w))) {
+        gl_Position = HIDDEN_POSITION;
+        return;
+    }
     mat3x4 skin = skin_matrix(r, in_joints, in_weights);
     mat3x4 world = world_matrix(r);
     vec3 world_pos = skinned_world_position(r, skin, in_position);
@@ -34,6 +43,5 @@ void main() {
                        in_tangent.w);
     out_uv = in_uv;
     out_share = drawn_share();
-    out_look = r.model_flags >> RECORD_LOOK_SHIFT;
     gl_Position = frame.view_proj * vec4(world_pos, 1.0);
 }

@@ -11,6 +11,7 @@ pub mod fbx;
 pub mod gltf;
 pub mod lod;
 pub mod m3d;
+pub mod props;
 pub mod sdkmesh;
 pub mod source;
 pub mod texture;

@@ -12,6 +12,7 @@ use clap::Args;
 use serde::Serialize;
 use throng::gpu::{ContextOptions, HeadlessRenderer, ViewMode, validation_wanted};
 
+use super::attach_args::AttachArgs;
 use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{print_json, say, write_file};
@@ -67,6 +68,8 @@ pub struct FrameArgs {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     #[command(flatten)]
+    attach: AttachArgs,
+    #[command(flatten)]
     load: LoadArgs,
 }
 
@@ -121,7 +124,10 @@ struct FrameReport {
 }
 
 pub fn run(args: &FrameArgs) -> Result<(), CliError> {
-    let models = args.load.load_models(&args.models)?;
+    let with = args
+        .attach
+        .apply(args.load.load_models(&args.models)?, &args.load)?;
+    let models = with.models.clone();
     let names = models
         .iter()
         .map(|m| m.name().to_string())
@@ -177,6 +183,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             variety: args.crowd.variety(),
             paths: args.crowd.paths(),
             crowd_state: args.crowd.crowd_state(),
+            props: (with.prop_materials.clone(), with.share),
         })?;
         let mut r = HeadlessRenderer::new(&options, args.width, args.height)?;
         let default_msaa = r.renderer().default_msaa();

@@ -1,5 +1,6 @@
 //! Argument definitions and dispatch for the `throng` subcommands.
 
+mod attach_args;
 mod bench;
 mod bench_frame;
 mod bench_model;

@@ -114,6 +114,9 @@ pub struct SessionSpec<'a> {
     pub paths: WalkPaths,
     /// Where the crowd's state is advanced.
     pub crowd_state: CrowdStateArg,
+    /// Per model, the materials its props added (`--attach`), and the share of the instances
+    /// carrying them (`--attach-share`).
+    pub props: (Vec<std::ops::Range<usize>>, f32),
 }
 
 impl Session {
@@ -160,6 +163,7 @@ impl Session {
         let scale_line = scale_line(spec.height, models, &scales);
         let root_motion_lines = root_motion_lines(models, &scales, &in_place.root_motion);
         let placed = layout.spawn(&mut crowd, &ids)?;
+        super::attach_args::leave_props_off(&mut crowd, &spec.props.0, spec.props.1, spec.seed)?;
         let motion = spec
             .pose
             .is_none()

@@ -15,8 +15,8 @@ use super::record::{RECORD_LOOK_MASK, RECORD_LOOK_SHIFT};
 /// own colour.
 pub const MAX_LOOK_TINTS: usize = 8;
 // An impostor atlas texel names its material in four bits, 15 meaning none tinted
-// (`pack_material` in shaders/impostor.glsl).
-const _: () = assert!(MAX_LOOK_TINTS < 15);
+// (`pack_material` in shaders/impostor.glsl); `Look::hidden` has a bit per material.
+const _: () = assert!(MAX_LOOK_TINTS < 15 && MAX_LOOK_TINTS <= 8);
 
 /// Looks a crowd can hold, [`Look::PLAIN`] included (the ids an instance record has room for).
 pub const MAX_LOOKS: usize = (RECORD_LOOK_MASK >> RECORD_LOOK_SHIFT) as usize + 1;
@@ -32,18 +32,28 @@ impl LookId {
 
 /// A colour tint per material: linear RGB factors multiplying the material's base colour
 /// (texture times colour). Factors above 1 brighten a dark material; a look meant for a
-/// textured material keeps its factors near each other so the texture's detail stays.
+/// textured material keeps its factors near each other so the texture's detail stays. A look
+/// can also leave materials out (a prop some instances carry and others not:
+/// [`crate::asset::props`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Look {
     /// Per material index: the RGB factor.
     pub tints: [[f32; 3]; MAX_LOOK_TINTS],
+    /// Bit `m` set: material `m` is not drawn (nor cast a shadow, nor show on a card).
+    pub hidden: u8,
 }
 
 impl Look {
-    /// Every tint white.
+    /// Every tint white, nothing hidden.
     pub const PLAIN: Self = Self {
         tints: [[1.0; 3]; MAX_LOOK_TINTS],
+        hidden: 0,
     };
+
+    /// Whether material `m` is drawn.
+    pub fn shows(&self, m: usize) -> bool {
+        m >= MAX_LOOK_TINTS || self.hidden & (1 << m) == 0
+    }
 
     /// Whether every factor is finite and not negative (the table refuses others).
     pub fn is_valid(&self) -> bool {

@@ -12,19 +12,22 @@ use super::device::context::GpuContext;
 use super::device::error::GpuError;
 use crate::crowd::{Crowd, Look, MAX_LOOK_TINTS};
 
-/// One look as the shaders read it (std430): a linear RGB factor per material, padded to four.
+/// One look as the shaders read it (std430): a linear RGB factor per material, and 1 where the
+/// material is drawn, 0 where the look hides it.
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct GpuLook {
-    /// Per material index: RGB and 1.
+    /// Per material index: RGB, and whether it is drawn (1 or 0).
     pub tints: [[f32; 4]; MAX_LOOK_TINTS],
 }
 
 impl From<&Look> for GpuLook {
     fn from(look: &Look) -> Self {
-        Self {
-            tints: look.tints.map(|[r, g, b]| [r, g, b, 1.0]),
+        let mut tints = [[0.0; 4]; MAX_LOOK_TINTS];
+        for (m, (out, [r, g, b])) in tints.iter_mut().zip(look.tints).enumerate() {
+            *out = [r, g, b, if look.shows(m) { 1.0 } else { 0.0 }];
         }
+        Self { tints }
     }
 }
 

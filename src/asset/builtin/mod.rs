@@ -6,6 +6,7 @@
 
 mod clips;
 mod mesh;
+pub mod props;
 mod skeleton;
 
 pub use skeleton::j as joints;

@@ -13,6 +13,7 @@ use throng::gpu::{
     validation_wanted,
 };
 
+use super::attach_args::AttachArgs;
 use super::crowd_args::CrowdArgs;
 use super::load_args::LoadArgs;
 use super::output::{say, shown, warn_line};
@@ -128,6 +129,8 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_radius)]
     ssao_radius: Option<f32>,
     #[command(flatten)]
+    attach: AttachArgs,
+    #[command(flatten)]
     load: LoadArgs,
 }
 
@@ -182,8 +185,11 @@ impl RunArgs {
 
     /// What the arguments ask the session to be.
     fn spec(&self) -> Result<SessionSpec<'_>, CliError> {
+        let with = self
+            .attach
+            .apply(self.load.load_models(&self.models)?, &self.load)?;
         Ok(SessionSpec {
-            models: self.load.load_models(&self.models)?,
+            models: with.models,
             instances: self.instances,
             seed: self.seed,
             threads: self.threads,
@@ -198,6 +204,7 @@ impl RunArgs {
             variety: self.crowd.variety(),
             paths: self.crowd.paths(),
             crowd_state: self.crowd.crowd_state(),
+            props: (with.prop_materials, with.share),
         })
     }
 
