@@ -171,36 +171,6 @@ fn find_joint(model: &SkinnedModel, name: &str) -> Option<usize> {
         .or_else(|| name.parse::<usize>().ok().filter(|&j| j < joints))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn attach_values_parse_with_and_without_joint_and_offset() {
-        let spec = |p: &str, j: Option<&str>, o: Option<[f32; 3]>| AttachSpec {
-            prop: p.into(),
-            joint: j.map(String::from),
-            offset: o.map(Vec3::from),
-        };
-        assert_eq!(parse_attach("staff"), Ok(spec("staff", None, None)));
-        assert_eq!(
-            parse_attach("staff@hand_l"),
-            Ok(spec("staff", Some("hand_l"), None))
-        );
-        assert_eq!(
-            parse_attach("a/hat.glb@head:0,0.2,-0.01"),
-            Ok(spec("a/hat.glb", Some("head"), Some([0.0, 0.2, -0.01])))
-        );
-        assert_eq!(
-            parse_attach("C:/x.glb@5"),
-            Ok(spec("C:/x.glb", Some("5"), None))
-        );
-        assert!(parse_attach("staff@").is_err());
-        assert!(parse_attach("@head").is_err());
-        assert!(parse_share("1.5").is_err() && parse_share("0.25") == Ok(0.25));
-    }
-}
-
 /// Leaves the props out of all but `share` of `crowd`'s instances (chosen from `seed`): each
 /// instance not carrying them wears a twin of its look with the props' materials hidden
 /// (`prop_materials`, per model). Looks are added once per look and model.
@@ -246,4 +216,34 @@ pub fn leave_props_off(
         crowd.set_look(i, twin)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attach_values_parse_with_and_without_joint_and_offset() {
+        let spec = |p: &str, j: Option<&str>, o: Option<[f32; 3]>| AttachSpec {
+            prop: p.into(),
+            joint: j.map(String::from),
+            offset: o.map(Vec3::from),
+        };
+        assert_eq!(parse_attach("staff"), Ok(spec("staff", None, None)));
+        assert_eq!(
+            parse_attach("staff@hand_l"),
+            Ok(spec("staff", Some("hand_l"), None))
+        );
+        assert_eq!(
+            parse_attach("a/hat.glb@head:0,0.2,-0.01"),
+            Ok(spec("a/hat.glb", Some("head"), Some([0.0, 0.2, -0.01])))
+        );
+        assert_eq!(
+            parse_attach("C:/x.glb@5"),
+            Ok(spec("C:/x.glb", Some("5"), None))
+        );
+        assert!(parse_attach("staff@").is_err());
+        assert!(parse_attach("@head").is_err());
+        assert!(parse_share("1.5").is_err() && parse_share("0.25") == Ok(0.25));
+    }
 }
