@@ -55,7 +55,7 @@ fn street(crowd: &Crowd, bounds: &Bounds, model: &SkinnedModel) -> throng::scene
     let height = model.mesh().bounds().map_or(1.8, |b| b.max.y - b.min.y);
     let cell =
         throng::scene::CrowdLayout::new(crowd.len(), 1).cell_size(&[Arc::new(model.clone())]);
-    OrbitCamera::street(bounds.min, bounds.max, &at, height * 0.94, cell).camera()
+    OrbitCamera::street(bounds.min, bounds.max, &at, height * 0.94, cell, false).camera()
 }
 
 #[test]

@@ -245,7 +245,8 @@ impl Session {
         // Three rows in from the front, at the eyes of the tallest model.
         let cell = layout.cell_size(&models);
         let at: Vec<Vec3> = framed.iter().map(|p| p.world.translation()).collect();
-        let street = OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell);
+        let lanes = paths == WalkPaths::Lanes;
+        let street = OrbitCamera::street(bounds.min, bounds.max, &at, tallest * 0.94, cell, lanes);
         let framings = [overview, street];
         let camera = match spec.camera {
             CameraArg::Overview => overview,

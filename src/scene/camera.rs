@@ -187,46 +187,54 @@ impl OrbitCamera {
 
     /// The street view of a crowd standing in `min..max` (its front towards +Z, where
     /// [`Camera::framing`] looks from) at `positions`: the eye at `eye_height` (a standing
-    /// character's head) about three `cell`s in from the front edge, in the gap between
-    /// characters that leaves it most room (so no head fills the view), looking across the
-    /// crowd at its far edge, a little to the side. Most of the crowd is then far away, and
-    /// the rows behind the eye are out of view.
+    /// character's head) about three `cell`s in from the front edge. Without `lanes`, in the
+    /// gap between characters that leaves it most room (so no head fills the view), looking
+    /// across the crowd at its far edge, a little to the side. With `lanes` (walkers going
+    /// front to back along their columns, which fill any gap between rows), in the gap
+    /// between two columns nearest the middle, looking along it to the far edge: the walkers
+    /// pass on either side, never through the eye. Most of the crowd is then far away, and the
+    /// rows behind the eye are out of view.
     pub fn street(
         min: Vec3,
         max: Vec3,
         positions: &[Vec3],
         eye_height: f32,
         cell: f32,
+        lanes: bool,
     ) -> OrbitCamera {
         let centre = 0.5 * (min + max);
         let depth = (max.z - min.z).max(0.0);
-        // Candidate spots around the centre line, a quarter cell apart; the one farthest
-        // from its nearest character wins (ties: the first, so the choice is reproducible).
+        // Candidate spots around the centre line, a quarter cell apart, nearest the centre
+        // first; the one farthest from its nearest character wins (ties: the first, the most
+        // central, so the choice is reproducible). Along lanes only the sideways distance
+        // counts: a walker comes down its column.
         let room = |x: f32, z: f32| {
             positions
                 .iter()
-                .map(|p| (p.x - x).powi(2) + (p.z - z).powi(2))
+                .map(|p| {
+                    let along = if lanes { 0.0 } else { (p.z - z).powi(2) };
+                    (p.x - x).powi(2) + along
+                })
                 .fold(f32::INFINITY, f32::min)
         };
         let mut best = (f32::NEG_INFINITY, centre.x, max.z);
         for j in 0..4 {
             let z = max.z - (3.0 + j as f32 * 0.25) * cell.min(depth / 4.0).max(0.0);
-            for k in -8..=8 {
+            for step in 0..=16 {
+                let k = if step % 2 == 0 { step / 2 } else { -(step + 1) / 2 };
                 let x = centre.x + k as f32 * 0.25 * cell;
                 let r = room(x, z);
-                if r > best.0 {
+                if r > best.0 + 1e-6 {
                     best = (r, x, z);
                 }
             }
         }
         let eye = Vec3::new(best.1, min.y + eye_height, best.2);
-        // Aim a little below the eye, at the far edge and a fifth of the width to the side:
-        // the far rows fill the lower half of the view, the sky the upper.
-        let target = Vec3::new(
-            eye.x - 0.2 * (max.x - min.x),
-            min.y + 0.6 * eye_height,
-            min.z,
-        );
+        // Aim a little below the eye at the far edge: straight down the lane, or a fifth of
+        // the width to the side. The far rows fill the lower half of the view, the sky the
+        // upper.
+        let aside = if lanes { 0.0 } else { 0.2 * (max.x - min.x) };
+        let target = Vec3::new(eye.x - aside, min.y + 0.6 * eye_height, min.z);
         let target = if target.distance(eye) > 1e-3 {
             target
         } else {
@@ -424,7 +432,7 @@ mod tests {
         let grid: Vec<Vec3> = (0..400)
             .map(|i| Vec3::new((i % 20) as f32 - 9.5, 0.0, (i / 20) as f32 - 9.5))
             .collect();
-        let street = OrbitCamera::street(min, max, &grid, 1.7, 1.0).camera();
+        let street = OrbitCamera::street(min, max, &grid, 1.7, 1.0, false).camera();
         assert!((street.eye.y - 1.7).abs() < 1e-4, "{}", street.eye);
         assert!(street.eye.z < 8.0 && street.eye.z > 6.0, "{}", street.eye);
         // In a gap: half a cell from the nearest characters in x and z.
@@ -442,6 +450,25 @@ mod tests {
         // The rows behind the eye are behind it.
         let behind = m * Vec3::new(street.eye.x, 1.0, 9.5).extend(1.0);
         assert!(behind.w < 0.0);
+
+        // Along lanes: between two columns near the middle, whatever the rows, looking down
+        // the gap.
+        let lanes = OrbitCamera::street(min, max, &grid, 1.7, 1.0, true).camera();
+        let sideways = grid
+            .iter()
+            .map(|p| (p.x - lanes.eye.x).abs())
+            .fold(f32::INFINITY, f32::min);
+        assert!(
+            (sideways - 0.5).abs() < 1e-4,
+            "{sideways} from the nearest column"
+        );
+        assert!(lanes.eye.x.abs() < 1.0, "{}", lanes.eye);
+        assert!(
+            (lanes.target.x - lanes.eye.x).abs() < 1e-4,
+            "{}",
+            lanes.target
+        );
+        assert!(lanes.target.z < lanes.eye.z);
     }
 
     #[test]
