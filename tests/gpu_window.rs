@@ -302,6 +302,31 @@ fn drain(rx: &Receiver<String>) {
     while rx.try_recv().is_ok() {}
 }
 
+/// For a test that types into a window: one at a time, a private X server and its display;
+/// `None` (the test skips) when Xvfb or xdotool is missing outside CI.
+fn xvfb_with_xdotool() -> Option<(std::sync::MutexGuard<'static, ()>, Guard, String)> {
+    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+        return None;
+    }
+    if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
+        return None;
+    }
+    let serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (xvfb, display) = start_xvfb();
+    Some((serial, xvfb, display))
+}
+
+/// A fresh folder for one test's files (`target/tmp/gpu_window/NAME-PID`).
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("gpu_window")
+        .join(format!("{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
 /// Starts `throng run` with `args` in a window on `display`, in `dir`, its output read line
 /// by line: the guard, the lines as they come, and the readers of all of stdout and stderr.
 fn start_window_run(
@@ -370,21 +395,11 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 #[test]
 fn a_window_presents_resizes_hides_and_closes_on_escape() {
-    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+    let Some((_serial, _xvfb, display)) = xvfb_with_xdotool() else {
         return;
-    }
-    if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
-        return;
-    }
-    let _serial = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (_xvfb, display) = start_xvfb();
+    };
 
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gpu_window")
-        .join(std::process::id().to_string());
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let dir = scratch_dir("window");
     let stats = dir.join("stats.json");
     let _ = std::fs::remove_file(&stats);
 
@@ -657,20 +672,10 @@ type KeyStep = (&'static str, &'static str, fn(&str) -> bool);
 /// manager); a key pressed twice would switch back, so each check takes the first answer.
 #[test]
 fn the_keys_change_the_running_crowd() {
-    if !on_path("Xvfb") && missing("Xvfb is not installed (apt-get install xvfb)") {
+    let Some((_serial, _xvfb, display)) = xvfb_with_xdotool() else {
         return;
-    }
-    if !on_path("xdotool") && missing("xdotool is not installed (apt-get install xdotool)") {
-        return;
-    }
-    let _serial = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let (_xvfb, display) = start_xvfb();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gpu_window")
-        .join(format!("keys-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    };
+    let dir = scratch_dir("keys");
     let shot = dir.join("throng-window-1.png");
     let _ = std::fs::remove_file(&shot);
     let (mut throng, lines, stdout_reader, stderr_reader) = start_window_run(
@@ -779,10 +784,7 @@ fn a_lost_surface_is_made_again_and_presenting_goes_on() {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (_xvfb, display) = start_xvfb();
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gpu_window")
-        .join(format!("surface-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let dir = scratch_dir("surface");
     let stats = dir.join("stats.json");
     let _ = std::fs::remove_file(&stats);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_throng"));

@@ -155,16 +155,13 @@ mod tests {
         let hand = model.skeleton().find("hand_r").expect("a right hand");
         let staff = builtin::props::prop("staff").expect("a staff");
         let offset = Vec3::new(0.0, -0.08, 0.01);
-        let joined = attach(
-            &model,
-            &[Attachment {
-                name: "staff".into(),
-                mesh: staff.mesh.clone(),
-                joint: hand,
-                offset,
-            }],
-        )
-        .expect("attached");
+        let attachments = [Attachment {
+            name: "staff".into(),
+            mesh: staff.mesh.clone(),
+            joint: hand,
+            offset,
+        }];
+        let joined = attach(&model, &attachments).expect("attached");
         let own = model.mesh();
         let mesh = joined.mesh();
         assert_eq!(
@@ -172,15 +169,7 @@ mod tests {
             own.subsets.len() + staff.mesh.subsets.len()
         );
         assert_eq!(
-            prop_materials(
-                own.materials.len(),
-                &[Attachment {
-                    name: "staff".into(),
-                    mesh: staff.mesh.clone(),
-                    joint: hand,
-                    offset,
-                }]
-            ),
+            prop_materials(own.materials.len(), &attachments),
             own.materials.len()..own.materials.len() + 1
         );
         assert!(
@@ -217,16 +206,7 @@ mod tests {
         // Loaded, the character has levels: the joined model keeps them, the staff whole in
         // each, their errors the character's own.
         let loaded = crate::asset::load_model(None).expect("the built-in character, loaded");
-        let with_levels = attach(
-            &loaded,
-            &[Attachment {
-                name: "staff".into(),
-                mesh: staff.mesh.clone(),
-                joint: hand,
-                offset,
-            }],
-        )
-        .expect("attached");
+        let with_levels = attach(&loaded, &attachments).expect("attached");
         assert!(!loaded.lods().is_empty());
         for (a, b) in loaded.lods().iter().zip(with_levels.lods()) {
             assert_eq!(b.error, a.error);

@@ -221,7 +221,11 @@ impl OrbitCamera {
         for j in 0..4 {
             let z = max.z - (3.0 + j as f32 * 0.25) * cell.min(depth / 4.0).max(0.0);
             for step in 0..=16 {
-                let k = if step % 2 == 0 { step / 2 } else { -(step + 1) / 2 };
+                let k = if step % 2 == 0 {
+                    step / 2
+                } else {
+                    -(step + 1) / 2
+                };
                 let x = centre.x + k as f32 * 0.25 * cell;
                 let r = room(x, z);
                 if r > best.0 + 1e-6 {

@@ -48,15 +48,7 @@ impl Offscreen {
                 samples: vk::SampleCountFlags::TYPE_1,
             },
         )?;
-        let bytes = extent.width as u64 * extent.height as u64 * 4;
-        let readback = GpuBuffer::new(
-            ctx,
-            "readback",
-            bytes,
-            vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuToCpu,
-            4,
-        )?;
+        let readback = readback_buffer(ctx, "readback", extent)?;
         Ok(Self { image, readback })
     }
 
@@ -107,15 +99,7 @@ impl WindowReadback {
         extent: vk::Extent2D,
         format: vk::Format,
     ) -> Result<Self, GpuError> {
-        let bytes = extent.width as u64 * extent.height as u64 * 4;
-        let buffer = GpuBuffer::new(
-            ctx,
-            "window readback",
-            bytes,
-            vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuToCpu,
-            4,
-        )?;
+        let buffer = readback_buffer(ctx, "window readback", extent)?;
         Ok(Self {
             buffer,
             extent,
@@ -154,6 +138,22 @@ impl WindowReadback {
             rgba8,
         })
     }
+}
+
+/// A host-readable buffer for one `extent` frame of four bytes a pixel.
+fn readback_buffer(
+    ctx: &Arc<GpuContext>,
+    name: &str,
+    extent: vk::Extent2D,
+) -> Result<GpuBuffer, GpuError> {
+    GpuBuffer::new(
+        ctx,
+        name,
+        extent.width as u64 * extent.height as u64 * 4,
+        vk::BufferUsageFlags::TRANSFER_DST,
+        MemoryLocation::GpuToCpu,
+        4,
+    )
 }
 
 impl Pixels {
