@@ -180,6 +180,18 @@ fn bad_input_is_one_line_and_a_non_zero_exit() {
     };
     assert_one_line_error(&["info", "model.dae"], 1, dae);
     assert_one_line_error(&["teleport"], 2, "teleport");
+    // Props: a file needs its joint, a joint no model has is refused, a share is 0 to 1.
+    let run =
+        |extra: &[&'static str]| [&["run", "--headless", "--frames", "1"][..], extra].concat();
+    assert_one_line_error(&run(&["--attach", "nosuch"]), 2, "needs @JOINT");
+    assert_one_line_error(
+        &run(&["--attach", "staff@tail"]),
+        2,
+        "no model has the joint tail",
+    );
+    assert_one_line_error(&run(&["--attach", "staff@"]), 2, "no joint after '@'");
+    assert_one_line_error(&run(&["--attach-share", "1.5"]), 2, "from 0 to 1");
+    assert_one_line_error(&run(&["--variety", "maybe"]), 2, "maybe");
 }
 
 /// Whether `help` lists `command` in its "Commands:" section (a line starting with it).
@@ -239,13 +251,25 @@ fn help_documents_every_command() {
                 "--bake-memory",
                 "--camera",
                 "--no-lods",
+                "--variety",
+                "--hud",
+                "--attach",
+                "--attach-share",
             ],
         ),
         (&["bench", "palette"], &["--method"]),
         (&["bench", "sweep"], &["--repeat"]),
         (
             &["bench", "frame"],
-            &["--no-ssao", "--lod", "--animation", "--camera", "--warmup"],
+            &[
+                "--no-ssao",
+                "--lod",
+                "--animation",
+                "--camera",
+                "--warmup",
+                "--variety",
+                "--attach",
+            ],
         ),
     ] {
         let text = help(&[command, &["--help"]].concat());

@@ -110,21 +110,27 @@ impl AttachArgs {
             .iter()
             .map(|a| self.prop_mesh(a, load))
             .collect::<Result<Vec<_>, _>>()?;
+        let mut used = vec![false; props.len()];
+        // Said once the arguments are known to be right (an error is one line alone).
+        let mut skipped = Vec::new();
         for model in models {
             let mut attachments = Vec::new();
-            for (spec, (mesh, joint, offset)) in self.attach.iter().zip(&props) {
+            for (k, (spec, (mesh, joint, offset))) in self.attach.iter().zip(&props).enumerate() {
                 match find_joint(&model, joint) {
-                    Some(j) => attachments.push(Attachment {
-                        name: spec.prop.clone(),
-                        mesh: mesh.clone(),
-                        joint: j,
-                        offset: *offset,
-                    }),
-                    None => log::warn!(
+                    Some(j) => {
+                        used[k] = true;
+                        attachments.push(Attachment {
+                            name: spec.prop.clone(),
+                            mesh: mesh.clone(),
+                            joint: j,
+                            offset: *offset,
+                        });
+                    }
+                    None => skipped.push(format!(
                         "{}: no joint {joint}; the {} is not attached to it",
                         throng::text::printable(model.name()),
                         throng::text::printable(&spec.prop)
-                    ),
+                    )),
                 }
             }
             let own = model.mesh().materials.len();
@@ -132,6 +138,16 @@ impl AttachArgs {
                 .map_err(|e| CliError::Argument(format!("--attach: {}: {e}", model.name())))?;
             out.prop_materials.push(prop_materials(own, &attachments));
             out.models.push(Arc::new(joined));
+        }
+        // A prop no model could take is a mistake in the arguments, not a choice.
+        if let Some(k) = used.iter().position(|u| !u) {
+            return Err(CliError::Argument(format!(
+                "--attach {}: no model has the joint {}",
+                self.attach[k].prop, props[k].1
+            )));
+        }
+        for line in skipped {
+            log::warn!("{line}");
         }
         Ok(out)
     }
