@@ -442,7 +442,12 @@ mod tests {
             vk::DescriptorType::COMBINED_IMAGE_SAMPLER
         );
         assert_eq!(kind(&ssao, "Frame"), vk::DescriptorType::UNIFORM_BUFFER);
-        assert_eq!(of("skinned.vert").push_constant_bytes, 0);
+        // The vertex stage reads the draw's material index (a look may hide the material).
+        assert_eq!(
+            of("skinned.vert").push_constant_bytes as usize,
+            size_of::<crate::gpu::DrawConstants>()
+        );
+        assert_eq!(of("ground.vert").push_constant_bytes, 0);
         let forward = of("skinned.frag");
         assert_eq!(
             forward.push_constant_bytes as usize,
