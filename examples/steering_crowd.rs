@@ -17,7 +17,7 @@
 //!
 //! 1. load the model, add it to the [`Crowd`] and to the renderer ([`Renderer::add_model`]
 //!    with [`model_basis`]), and give the crowd some looks ([`model_looks`],
-//!    [`Crowd::add_look`]) to dress new characters in;
+//!    [`Crowd::add_look`], then [`Renderer::upload_looks`]) to dress new characters in;
 //! 2. spawn the first characters ([`Crowd::spawn`], [`Crowd::play`], [`Crowd::set_look`]): as
 //!    many as the crowd will ever hold, so that later spawns reuse their room.
 //!
@@ -175,6 +175,8 @@ impl Scene {
             .into_iter()
             .map(|look| crowd.add_look(look))
             .collect::<Result<Vec<_>, _>>()?;
+        // Before the first frame, so that frame does not wait for the upload.
+        renderer.upload_looks(&crowd)?;
         let mut scene = Scene {
             crowd,
             model: id,

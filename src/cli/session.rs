@@ -344,14 +344,15 @@ impl Session {
             .collect())
     }
 
-    /// Uploads every model to `renderer`, in crowd order, the crowd's baked frames, and the
-    /// crowd's state when it is advanced on the GPU. With `--crowd-state auto`, a crowd the
+    /// Uploads every model to `renderer`, in crowd order, the crowd's baked frames and looks,
+    /// and the crowd's state when it is advanced on the GPU. With `--crowd-state auto`, a crowd the
     /// GPU's copy cannot hold stays on the CPU, and the start-up line says why.
     pub fn upload(&mut self, renderer: &mut Renderer) -> Result<(), CliError> {
         for m in &self.models {
             renderer.add_model(m, &model_basis(m))?;
         }
         renderer.upload_baked(&self.crowd)?;
+        renderer.upload_looks(&self.crowd)?;
         let on_gpu = match (self.state_on_gpu, &self.motion) {
             (true, Some(motion)) => match motion.on_device(&self.crowd) {
                 Ok(tables) => {

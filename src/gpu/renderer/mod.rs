@@ -515,6 +515,14 @@ impl Renderer {
         self.ensure_baked(crowd)
     }
 
+    /// Uploads the crowd's looks if they changed since the last upload (after
+    /// [`Crowd::add_look`] or [`Crowd::replace_look`]). [`Self::render`] does it too, but a
+    /// caller that calls it before the first frame keeps the upload out of that frame (and out
+    /// of a capture of it).
+    pub fn upload_looks(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
+        self.ensure_looks(crowd)
+    }
+
     /// The budget for every model's impostor atlas, bytes (`--impostor-memory`); atlases baked
     /// already are kept.
     pub fn set_impostor_memory(&mut self, bytes: u64) {
