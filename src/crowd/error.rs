@@ -5,7 +5,7 @@
 
 use thiserror::Error;
 
-use super::record::MAX_MODELS;
+use super::record::{MAX_LOOKS, MAX_MODELS};
 
 /// Why a crowd operation failed.
 #[derive(Debug, Error)]
@@ -41,7 +41,7 @@ pub enum CrowdError {
     #[error("a look's tints must be finite and not negative")]
     BadLook,
     /// More looks than an instance record can name.
-    #[error("a crowd holds at most {} looks", crate::crowd::MAX_LOOKS)]
+    #[error("a crowd holds at most {MAX_LOOKS} looks")]
     TooManyLooks,
     /// The ring could not provide or hold the frame.
     #[error(transparent)]

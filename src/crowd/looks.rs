@@ -9,7 +9,7 @@
 //! look is added or changed, never per frame.
 
 use super::error::CrowdError;
-use super::record::{RECORD_LOOK_MASK, RECORD_LOOK_SHIFT};
+use super::record::MAX_LOOKS;
 
 /// Materials a look tints: a model's first eight (by index in its mesh); the rest keep their
 /// own colour.
@@ -17,9 +17,6 @@ pub const MAX_LOOK_TINTS: usize = 8;
 // An impostor atlas texel names its material in four bits, 15 meaning none tinted
 // (`pack_material` in shaders/impostor.glsl); `Look::hidden` has a bit per material.
 const _: () = assert!(MAX_LOOK_TINTS < 15 && MAX_LOOK_TINTS <= 8);
-
-/// Looks a crowd can hold, [`Look::PLAIN`] included (the ids an instance record has room for).
-pub const MAX_LOOKS: usize = (RECORD_LOOK_MASK >> RECORD_LOOK_SHIFT) as usize + 1;
 
 /// Identifies a look in its crowd ([`crate::crowd::Crowd::add_look`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

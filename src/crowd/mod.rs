@@ -30,12 +30,12 @@ mod workers;
 
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
 pub use error::{CrowdError, RingError};
-pub use looks::{Look, LookId, MAX_LOOK_TINTS, MAX_LOOKS};
+pub use looks::{Look, LookId, MAX_LOOK_TINTS};
 pub use members::ModelId;
 pub use palette_choice::{AnimationCounts, AnimationMode};
 pub use record::{
-    InstanceRecord, RECORD_BAKED, RECORD_JOINTS_MASK, RECORD_LOOK_MASK, RECORD_LOOK_SHIFT,
-    RECORD_MODEL_MASK, RECORD_PHASE_SHIFT,
+    InstanceRecord, MAX_LOOKS, RECORD_BAKED, RECORD_JOINTS_MASK, RECORD_LOOK_MASK,
+    RECORD_LOOK_SHIFT, RECORD_MODEL_MASK, RECORD_PHASE_SHIFT,
 };
 pub use region::{
     HostAllocator, HostRegion, MappedRegion, REGION_ALIGN, RegionAllocator, RingLimits,

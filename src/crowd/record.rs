@@ -15,6 +15,9 @@ pub const RECORD_MODEL_MASK: u32 = 0xffff;
 pub const RECORD_LOOK_SHIFT: u32 = 17;
 /// The look's bits in [`InstanceRecord::model_flags`] (above [`RECORD_BAKED`]).
 pub const RECORD_LOOK_MASK: u32 = !0 << RECORD_LOOK_SHIFT;
+/// Looks a crowd can hold, the plain look included (the ids [`RECORD_LOOK_MASK`] has room
+/// for).
+pub const MAX_LOOKS: usize = (RECORD_LOOK_MASK >> RECORD_LOOK_SHIFT) as usize + 1;
 /// The joint count's bits in [`InstanceRecord::joints`]; the clip's phase is above them.
 pub const RECORD_JOINTS_MASK: u32 = 0xffff;
 /// Where the clip's phase starts in [`InstanceRecord::joints`].

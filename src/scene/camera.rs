@@ -192,8 +192,9 @@ impl OrbitCamera {
     /// across the crowd at its far edge, a little to the side. With `lanes` (walkers going
     /// front to back along their columns, which fill any gap between rows), in the gap
     /// between two columns nearest the middle, looking along it to the far edge: the walkers
-    /// pass on either side, never through the eye. Most of the crowd is then far away, and the
-    /// rows behind the eye are out of view.
+    /// pass on either side, never through the eye; in a shallow crowd no deeper than a third
+    /// of it, so rows stand ahead. Most of the crowd is then far away, and the rows behind the
+    /// eye are out of view.
     pub fn street(
         min: Vec3,
         max: Vec3,
@@ -218,8 +219,15 @@ impl OrbitCamera {
                 .fold(f32::INFINITY, f32::min)
         };
         let mut best = (f32::NEG_INFINITY, centre.x, max.z);
+        // Along lanes the rows ahead are what the view shows: in a shallow crowd the eye
+        // stands no deeper than a third of it.
+        let row = if lanes {
+            cell.min(depth / 9.0)
+        } else {
+            cell.min(depth / 4.0)
+        };
         for j in 0..4 {
-            let z = max.z - (3.0 + j as f32 * 0.25) * cell.min(depth / 4.0).max(0.0);
+            let z = max.z - (3.0 + j as f32 * 0.25) * row.max(0.0);
             for step in 0..=16 {
                 let k = if step % 2 == 0 {
                     step / 2
