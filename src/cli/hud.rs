@@ -82,10 +82,11 @@ impl HudComposer {
         self.text.newline();
         self.slowest_passes(passes);
         if let Some(d) = &drawn.draw {
-            let camera: u64 = d.camera.iter().sum::<u64>() + d.camera_cards;
-            let shadow: u64 = d.shadow.iter().sum::<u64>() + d.shadow_cards;
+            // Meshes and cards apart: a character crossing the card threshold is both.
+            let camera: u64 = d.camera.iter().sum();
+            let shadow: u64 = d.shadow.iter().sum();
             self.put(format_args!(
-                "drawn {camera} (shadow {shadow})  {:.2} M tris (shadow {:.2} M)",
+                "meshes {camera} (shadow {shadow})  {:.2} M tris (shadow {:.2} M)",
                 d.camera_triangles as f64 / 1e6,
                 d.shadow_triangles as f64 / 1e6
             ));
@@ -243,7 +244,7 @@ mod tests {
             "throng 59.9 fps  16.68 ms a frame  1000 characters  paused",
             "CPU 1.50 ms  wait 0.25 ms  GPU 12.00 ms",
             "GPU passes: forward 6.00 shadow 3.00 depth_normal 2.00 ssao 0.50",
-            "drawn 25 (shadow 0)",
+            "meshes 15 (shadow 0)",
             "levels 1/2/3/4/5  cards 10 (shadow 0)",
             "llvmpipe  MSAA 4x  camera street",
             "shadows off",
