@@ -341,7 +341,7 @@ void main() {
         | (uint(floor(phase * 65535.0 + 0.5)) << RECORD_PHASE_SHIFT);
     // The walker's flags keep its look where the record keeps it.
     r.model_flags = (w.model & RECORD_MODEL_MASK) | RECORD_BAKED
-        | (w.flags & (~0u << RECORD_LOOK_SHIFT));
+        | (w.flags & RECORD_LOOK_MASK);
     r.bounds = now_clip.bound | (from_clip.bound << 16);
     uint frame;
     float weight;

@@ -116,8 +116,8 @@ void main() {
             walkers[i].flags = cmd.walker.flags;
         } else if (cmd.kind == CROWD_COMMAND_RESTYLED) {
             // The look's bits of the flags (their place in the record's model_flags).
-            uint look_bits = ~0u << RECORD_LOOK_SHIFT;
-            walkers[i].flags = (walkers[i].flags & ~look_bits) | (cmd.walker.flags & look_bits);
+            walkers[i].flags = (walkers[i].flags & ~RECORD_LOOK_MASK)
+                | (cmd.walker.flags & RECORD_LOOK_MASK);
         }
     }
 }

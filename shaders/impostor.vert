@@ -19,7 +19,7 @@ void main() {
     uint entry = visible[gl_InstanceIndex];
     InstanceRecord r = records[entry & VISIBLE_RECORD_MASK];
     out_share = float(entry >> VISIBLE_SHARE_SHIFT) / 255.0;
-    out_look = r.model_flags >> RECORD_LOOK_SHIFT;
+    out_look = record_look(r);
     vec4 position;
     CardVarying c = card_corner(r, uint(gl_VertexIndex), position);
     gl_Position = position;

@@ -13,27 +13,25 @@ layout(std430, set = 0, binding = BINDING_LOOKS) readonly buffer Looks {
     Look looks[];
 };
 
-// The look an instance record names (its model_flags' top bits).
-uint record_look(uint model_flags) {
-    return model_flags >> RECORD_LOOK_SHIFT;
+// Look `look`'s entry for material `material`: its tint and whether it is drawn. White and
+// drawn for a material past the tinted ones, and for a look the table does not hold (a record
+// may name one only between a crowd's change and its upload, which the renderer orders first;
+// the check keeps a read in bounds regardless).
+vec4 look_entry(uint look, uint material) {
+    if (material >= MAX_LOOK_TINTS || look >= uint(looks.length())) {
+        return vec4(1.0);
+    }
+    return looks[look].tints[material];
 }
 
-// Look `look`'s tint of material `material`: white for a material past the tinted ones, and
-// for a look the table does not hold (a record may name one only between a crowd's change and
-// its upload, which the renderer orders first; the check keeps a read in bounds regardless).
+// Look `look`'s tint of material `material`.
 vec3 look_tint(uint look, uint material) {
-    if (material >= MAX_LOOK_TINTS || look >= uint(looks.length())) {
-        return vec3(1.0);
-    }
-    return looks[look].tints[material].rgb;
+    return look_entry(look, material).rgb;
 }
 
 // Whether look `look` draws material `material` (a prop a look leaves out is not).
 bool look_shows(uint look, uint material) {
-    if (material >= MAX_LOOK_TINTS || look >= uint(looks.length())) {
-        return true;
-    }
-    return looks[look].tints[material].w > 0.5;
+    return look_entry(look, material).w > 0.5;
 }
 
 // Where a vertex of a hidden material goes: outside every clip plane, so its triangles are

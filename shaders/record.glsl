@@ -19,6 +19,11 @@ struct InstanceRecord {
     float fade;             // baked: weight of the faded-from pose (0 when not fading)
 };
 
+// The look an instance wears (an index into the crowd's looks, shaders/looks.glsl).
+uint record_look(InstanceRecord r) {
+    return r.model_flags >> RECORD_LOOK_SHIFT;
+}
+
 mat3x4 world_matrix(InstanceRecord r) {
     return mat3x4(r.world[0], r.world[1], r.world[2]);
 }

@@ -13,7 +13,7 @@ layout(location = 5) in vec4 in_weights;
 void main() {
     InstanceRecord r = drawn_instance();
     // A material the instance's look leaves out casts no shadow either.
-    if (!look_shows(record_look(r.model_flags), uint(draw.fresnel0.w))) {
+    if (!look_shows(record_look(r), uint(draw.fresnel0.w))) {
         gl_Position = HIDDEN_POSITION;
         return;
     }

@@ -27,7 +27,7 @@ layout(location = 5) flat out uint out_look;
 
 void main() {
     InstanceRecord r = drawn_instance();
-    out_look = record_look(r.model_flags);
+    out_look = record_look(r);
     // A material the instance's look leaves out (a prop it does not carry) is not drawn: the
     // same test in the prepass and the forward pass, so depth stays equal.
     if (!look_shows(out_look, uint(draw.fresnel0.w))) {

@@ -1545,6 +1545,7 @@ fn the_shader_interface_copies_of_crowd_constants_agree() {
     assert_eq!(si::RECORD_JOINTS_MASK, throng::crowd::RECORD_JOINTS_MASK);
     assert_eq!(si::RECORD_PHASE_SHIFT, throng::crowd::RECORD_PHASE_SHIFT);
     assert_eq!(si::RECORD_LOOK_SHIFT, throng::crowd::RECORD_LOOK_SHIFT);
+    assert_eq!(si::RECORD_LOOK_MASK, throng::crowd::RECORD_LOOK_MASK);
     assert_eq!(si::MAX_LOOK_TINTS, throng::crowd::MAX_LOOK_TINTS);
     assert_eq!(si::LOD_LEVELS, throng::crowd::visibility::LOD_LEVELS);
 }

@@ -187,53 +187,6 @@ fn find_joint(model: &SkinnedModel, name: &str) -> Option<usize> {
         .or_else(|| name.parse::<usize>().ok().filter(|&j| j < joints))
 }
 
-/// Leaves the props out of all but `share` of `crowd`'s instances (chosen from `seed`): each
-/// instance not carrying them wears a twin of its look with the props' materials hidden
-/// (`prop_materials`, per model). Looks are added once per look and model.
-pub fn leave_props_off(
-    crowd: &mut throng::crowd::Crowd,
-    prop_materials: &[Range<usize>],
-    share: f32,
-    seed: u64,
-) -> Result<(), CliError> {
-    use throng::crowd::{Look, LookId, MAX_LOOK_TINTS};
-    if share >= 1.0 || prop_materials.iter().all(|r| r.is_empty()) {
-        return Ok(());
-    }
-    let mut twins: std::collections::HashMap<(u32, LookId), LookId> = Default::default();
-    for i in 0..crowd.len() {
-        // Uniform in [0, 1) from the seed and the index (a splitmix64 finalizer).
-        let mut z = seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        let draw = ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32;
-        if draw < share {
-            continue;
-        }
-        let model = crowd.model_of(i).0;
-        let props = prop_materials.get(model as usize).cloned().unwrap_or(0..0);
-        let mask = props
-            .filter(|&m| m < MAX_LOOK_TINTS)
-            .fold(0u8, |mask, m| mask | 1 << m);
-        if mask == 0 {
-            continue;
-        }
-        let look = crowd.look_of(i);
-        let twin = match twins.get(&(model, look)) {
-            Some(&t) => t,
-            None => {
-                let mut bare: Look = crowd.looks()[look.0 as usize];
-                bare.hidden |= mask;
-                let t = crowd.add_look(bare)?;
-                twins.insert((model, look), t);
-                t
-            }
-        };
-        crowd.set_look(i, twin)?;
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Cr
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
     Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, Variety,
-    WalkPaths, crowd_bounds, footprint, model_basis, play_models_in_place,
+    WalkPaths, crowd_bounds, footprint, leave_props_off, model_basis, play_models_in_place,
 };
 
 use super::CliError;
@@ -163,7 +163,7 @@ impl Session {
         let scale_line = scale_line(spec.height, models, &scales);
         let root_motion_lines = root_motion_lines(models, &scales, &in_place.root_motion);
         let placed = layout.spawn(&mut crowd, &ids)?;
-        super::attach_args::leave_props_off(&mut crowd, &spec.props.0, spec.props.1, spec.seed)?;
+        leave_props_off(&mut crowd, &spec.props.0, spec.props.1, spec.seed)?;
         let motion = spec
             .pose
             .is_none()

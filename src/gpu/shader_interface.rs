@@ -148,6 +148,8 @@ shader_constants! {
     RECORD_MODEL_MASK: u32 = 0xffff;
     /// `InstanceRecord::model_flags`: where the instance's look starts.
     RECORD_LOOK_SHIFT: u32 = 17;
+    /// `InstanceRecord::model_flags`: the look's bits.
+    RECORD_LOOK_MASK: u32 = 0xfffe_0000;
     /// Materials a look tints (`crowd::MAX_LOOK_TINTS`).
     MAX_LOOK_TINTS: usize = 8;
     /// `InstanceRecord::joints`: the joint count's bits (the clip's phase is above them).

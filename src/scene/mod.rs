@@ -26,6 +26,7 @@ mod layout;
 mod light;
 pub mod motion;
 pub mod placement;
+mod prop_share;
 mod rng;
 mod root_motion;
 mod shadow;
@@ -47,6 +48,7 @@ pub use motion::{
     play_models_in_place,
 };
 pub use placement::{independent_time, spawn_on_grid};
+pub use prop_share::leave_props_off;
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
 pub use shadow::light_view_proj;
 pub use stride::stride_speed;

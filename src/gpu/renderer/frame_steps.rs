@@ -10,11 +10,9 @@ use crate::crowd::visibility::{AnimationView, Frustum};
 use crate::crowd::{Crowd, InstanceRecord, ModelId};
 use crate::gpu::culling::inputs::{CullInputs, InputBuffer, view_scale};
 use crate::gpu::culling::sizes::CullSizes;
-use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::submit::submit_frame;
 use crate::gpu::device::targets::{FrameSync, TargetImage};
-use crate::gpu::hud::font_words;
 use crate::gpu::passes::{compile, cull::STATISTICS};
 use crate::gpu::recording::bindings::FrameBindings;
 use crate::gpu::recording::compiled::CompiledFrame;
@@ -163,14 +161,6 @@ impl Renderer {
             .uniforms
             .write(0, bytemuck::bytes_of(&data))?;
         if key.hud {
-            if self.hud_font.is_none() {
-                self.hud_font = Some(GpuBuffer::with_data(
-                    &self.ctx,
-                    "hud font",
-                    vk::BufferUsageFlags::STORAGE_BUFFER,
-                    bytemuck::cast_slice(&font_words()),
-                )?);
-            }
             self.frames[fi]
                 .hud
                 .write(0, bytemuck::cast_slice(self.hud.glyphs()))?;
@@ -235,15 +225,12 @@ impl Renderer {
             },
             baked: self.baked.buffer(),
             looks: self.looks.buffer(),
-            hud: match (&self.hud_font, key.hud) {
-                (Some(font), true) => Some(HudBinding {
-                    glyphs: self.frames[fi].hud.buffer,
-                    font: font.buffer,
-                    count: self.hud.glyphs().len() as u32,
-                    scale: self.hud.scale(),
-                }),
-                _ => None,
-            },
+            hud: key.hud.then(|| HudBinding {
+                glyphs: self.frames[fi].hud.buffer,
+                font: self.hud_font.buffer,
+                count: self.hud.glyphs().len() as u32,
+                scale: self.hud.scale(),
+            }),
             cull_layout: cull.layout.clone(),
             cull_sizes: self.buffers[fi].sizes(),
             instances: crowd.len() as u32,

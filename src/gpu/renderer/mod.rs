@@ -35,7 +35,7 @@ use super::device::pipeline::{Culling, PipelineCache};
 use super::device::targets::{FrameSync, TargetImage};
 use super::device::texture::BlockUpload;
 use super::graph::BarrierScratch;
-use super::hud::HudText;
+use super::hud::{HudText, font_words};
 use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
 use super::impostors::layout::AtlasLayout;
 use super::impostors::readback::read_atlas;
@@ -108,10 +108,9 @@ pub struct Renderer {
     baked: BakedTable,
     /// The crowd's looks (tints), uploaded when they change.
     looks: LooksTable,
-    /// The heads-up display's text ([`Self::set_hud`]), and its font once made.
+    /// The heads-up display's text ([`Self::set_hud`]; empty: no display), and its font.
     hud: HudText,
-    hud_on: bool,
-    hud_font: Option<GpuBuffer>,
+    hud_font: GpuBuffer,
     cull_writer: CullInputWriter,
     /// Each model's impostor atlas, baked when impostors are first drawn.
     atlases: ImpostorAtlases,
@@ -171,8 +170,12 @@ impl Renderer {
             baked: BakedTable::new(ctx)?,
             looks: LooksTable::new(ctx)?,
             hud: HudText::new(),
-            hud_on: false,
-            hud_font: None,
+            hud_font: GpuBuffer::with_data(
+                ctx,
+                "hud font",
+                vk::BufferUsageFlags::STORAGE_BUFFER,
+                bytemuck::cast_slice(&font_words()),
+            )?,
             cull_writer: CullInputWriter::default(),
             atlases: ImpostorAtlases::default(),
             crowd_state: None,
@@ -367,7 +370,7 @@ impl Renderer {
             readback: readback.is_some(),
             present: self.presentation == Presentation::Swapchain,
             crowd_state: self.crowd_state.is_some(),
-            hud: self.hud_on && !self.hud.is_empty(),
+            hud: !self.hud.is_empty(),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;
@@ -388,11 +391,8 @@ impl Renderer {
     /// without allocating, so a caller may compose and set it every frame.
     pub fn set_hud(&mut self, text: Option<&HudText>) {
         match text {
-            Some(t) => {
-                self.hud.copy_from(t);
-                self.hud_on = true;
-            }
-            None => self.hud_on = false,
+            Some(t) => self.hud.copy_from(t),
+            None => self.hud.clear(),
         }
     }
 
