@@ -163,9 +163,10 @@ fn set_leg(locals: &mut [Transform], thigh: u16, (hip, knee, ankle): (f32, f32, 
     locals[t + 2].rotation = rx(ankle) * rz(-roll);
 }
 
-fn set_arm(locals: &mut [Transform], upperarm: u16, side: f32, swing: f32, elbow: f32) {
+fn set_arm(locals: &mut [Transform], upperarm: u16, swing: f32, elbow: f32) {
     let u = upperarm as usize;
-    locals[u].rotation = rz(side * 7.0) * rx(swing);
+    // The rest pose already holds the arm out from the body; the swing is about x alone.
+    locals[u].rotation = rx(swing);
     locals[u + 1].rotation = rx(-elbow);
 }
 
@@ -193,14 +194,12 @@ fn gait_pose(g: &Gait, phase: f32, skeleton: &Skeleton) -> Vec<Transform> {
     set_arm(
         &mut l,
         j::UPPERARM_L,
-        1.0,
         left,
         g.elbow + 0.5 * g.elbow * (-c).max(0.0),
     );
     set_arm(
         &mut l,
         j::UPPERARM_R,
-        -1.0,
         -left,
         g.elbow + 0.5 * g.elbow * c.max(0.0),
     );
@@ -232,7 +231,7 @@ fn idle_pose(phase: f32, skeleton: &Skeleton) -> Vec<Transform> {
         stand(2.0 - 1.5 * s, 4.0 - 3.0 * s),
         roll,
     );
-    set_arm(&mut l, j::UPPERARM_L, 1.0, 3.0 * breath, 8.0);
-    set_arm(&mut l, j::UPPERARM_R, -1.0, -3.0 * breath, 8.0);
+    set_arm(&mut l, j::UPPERARM_L, 3.0 * breath, 8.0);
+    set_arm(&mut l, j::UPPERARM_R, -3.0 * breath, 8.0);
     l
 }

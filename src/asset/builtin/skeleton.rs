@@ -1,6 +1,7 @@
 //! The built-in character's joints: a 22-joint humanoid, 1.84 m tall, standing on y = 0,
-//! facing +Z with +Y up (glTF's convention), arms hanging at its sides. Every bind rotation is
-//! the identity, so a clip's rotations read directly as joint angles.
+//! facing +Z with +Y up (glTF's convention), arms hanging at its sides, tilted a few degrees
+//! outwards so the hands clear the hips. Every bind rotation is the identity, so a clip's
+//! rotations read directly as joint angles.
 
 use glam::{Quat, Vec3};
 
@@ -43,6 +44,14 @@ pub const SHOULDER_X: f32 = 0.19;
 /// Hip joint offset from the centre line.
 pub const HIP_X: f32 = 0.10;
 
+/// Upper arm and forearm lengths.
+const UPPERARM: f32 = 0.28;
+const FOREARM: f32 = 0.26;
+/// Sine and cosine of the arms' outward tilt at rest, 7 degrees: they hang clear of the
+/// torso and the hands clear of the hips, so the body's surface keeps them apart.
+const ARM_SIN: f32 = 0.121_869_34;
+const ARM_COS: f32 = 0.992_546_15;
+
 /// (name, parent, translation from the parent) for every joint, parents first.
 const LAYOUT: [(&str, Option<usize>, [f32; 3]); j::COUNT] = [
     ("pelvis", None, [0.0, PELVIS_HEIGHT, 0.0]),
@@ -53,12 +62,28 @@ const LAYOUT: [(&str, Option<usize>, [f32; 3]); j::COUNT] = [
     ("head", Some(4), [0.0, 0.10, 0.0]),
     ("clavicle_l", Some(3), [0.04, 0.06, 0.0]),
     ("upperarm_l", Some(6), [SHOULDER_X - 0.04, 0.0, 0.0]),
-    ("forearm_l", Some(7), [0.0, -0.28, 0.0]),
-    ("hand_l", Some(8), [0.0, -0.26, 0.0]),
+    (
+        "forearm_l",
+        Some(7),
+        [UPPERARM * ARM_SIN, -UPPERARM * ARM_COS, 0.0],
+    ),
+    (
+        "hand_l",
+        Some(8),
+        [FOREARM * ARM_SIN, -FOREARM * ARM_COS, 0.0],
+    ),
     ("clavicle_r", Some(3), [-0.04, 0.06, 0.0]),
     ("upperarm_r", Some(10), [-(SHOULDER_X - 0.04), 0.0, 0.0]),
-    ("forearm_r", Some(11), [0.0, -0.28, 0.0]),
-    ("hand_r", Some(12), [0.0, -0.26, 0.0]),
+    (
+        "forearm_r",
+        Some(11),
+        [-UPPERARM * ARM_SIN, -UPPERARM * ARM_COS, 0.0],
+    ),
+    (
+        "hand_r",
+        Some(12),
+        [-FOREARM * ARM_SIN, -FOREARM * ARM_COS, 0.0],
+    ),
     ("thigh_l", Some(0), [HIP_X, -0.05, 0.0]),
     ("shin_l", Some(14), [0.0, -0.43, 0.0]),
     ("foot_l", Some(15), [0.0, -0.42, 0.0]),
