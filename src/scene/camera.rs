@@ -194,7 +194,10 @@ impl OrbitCamera {
     /// between two columns nearest the middle, looking along it to the far edge: the walkers
     /// pass on either side, never through the eye; in a shallow crowd no deeper than a third
     /// of it, so rows stand ahead. Most of the crowd is then far away, and the rows behind the
-    /// eye are out of view.
+    /// eye are out of view. A crowd shallower than four `cell`s has no inside to stand in: the
+    /// eye stands in front of it (a cell and a half, or further for a wide one, so it fits the
+    /// view), between two columns (or on the middle line of a single one), and looks straight
+    /// across it.
     pub fn street(
         min: Vec3,
         max: Vec3,
@@ -205,6 +208,14 @@ impl OrbitCamera {
     ) -> OrbitCamera {
         let centre = 0.5 * (min + max);
         let depth = (max.z - min.z).max(0.0);
+        let shallow = depth < 4.0 * cell;
+        let (left, right) = positions
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, r), p| {
+                (l.min(p.x), r.max(p.x))
+            });
+        // One column (or one character): no gap beside it to prefer, the middle line wins.
+        let one_column = !(right - left >= 0.5 * cell);
         // Candidate spots around the centre line, a quarter cell apart, nearest the centre
         // first; the one farthest from its nearest character wins (ties: the first, the most
         // central, so the choice is reproducible). Along lanes only the sideways distance
@@ -213,12 +224,27 @@ impl OrbitCamera {
             positions
                 .iter()
                 .map(|p| {
-                    let along = if lanes { 0.0 } else { (p.z - z).powi(2) };
-                    (p.x - x).powi(2) + along
+                    let along = if lanes || shallow {
+                        0.0
+                    } else {
+                        (p.z - z).powi(2)
+                    };
+                    let room = (p.x - x).powi(2) + along;
+                    // In front of a shallow crowd, half a cell aside is room enough: the most
+                    // central such spot wins, not the farthest out.
+                    match (shallow, one_column) {
+                        (true, true) => 0.0,
+                        (true, false) => room.min((0.5 * cell).powi(2)),
+                        (false, _) => room,
+                    }
                 })
                 .fold(f32::INFINITY, f32::min)
         };
         let mut best = (f32::NEG_INFINITY, centre.x, max.z);
+        // In front of a shallow crowd, far enough back that all of it fits across a 16:9
+        // view (half its width and half a cell aside, over 1.5 times the tangent of half the
+        // view's width, 0.74).
+        let stand_back = (0.5 * (max.x - min.x) + 0.5 * cell) / (1.5 * 0.7);
         // Along lanes the rows ahead are what the view shows: in a shallow crowd the eye
         // stands no deeper than a third of it.
         let row = if lanes {
@@ -227,7 +253,11 @@ impl OrbitCamera {
             cell.min(depth / 4.0)
         };
         for j in 0..4 {
-            let z = max.z - (3.0 + j as f32 * 0.25) * row.max(0.0);
+            let z = if shallow {
+                max.z + (1.5 + j as f32 * 0.25) * cell.max(stand_back)
+            } else {
+                max.z - (3.0 + j as f32 * 0.25) * row.max(0.0)
+            };
             for step in 0..=16 {
                 let k = if step % 2 == 0 {
                     step / 2
@@ -245,7 +275,11 @@ impl OrbitCamera {
         // Aim a little below the eye at the far edge: straight down the lane, or a fifth of
         // the width to the side. The far rows fill the lower half of the view, the sky the
         // upper.
-        let aside = if lanes { 0.0 } else { 0.2 * (max.x - min.x) };
+        let aside = if lanes || shallow {
+            0.0
+        } else {
+            0.2 * (max.x - min.x)
+        };
         let target = Vec3::new(eye.x - aside, min.y + 0.6 * eye_height, min.z);
         let target = if target.distance(eye) > 1e-3 {
             target
@@ -481,6 +515,39 @@ mod tests {
             lanes.target
         );
         assert!(lanes.target.z < lanes.eye.z);
+    }
+
+    #[test]
+    fn the_street_view_of_a_few_stands_in_front_of_them() {
+        // One character, then a row of three a cell apart: too shallow to stand inside.
+        for xs in [vec![0.0f32], vec![-1.0, 0.0, 1.0]] {
+            let at: Vec<Vec3> = xs.iter().map(|&x| Vec3::new(x, 0.0, 0.0)).collect();
+            let (min, max) = (
+                Vec3::new(xs[0] - 0.3, 0.0, -0.15),
+                Vec3::new(xs[xs.len() - 1] + 0.3, 1.8, 0.2),
+            );
+            for lanes in [false, true] {
+                let street = OrbitCamera::street(min, max, &at, 1.7, 1.0, lanes).camera();
+                assert!(street.eye.z > max.z + 1.0, "{} stands in them", street.eye);
+                assert!((street.eye.y - 1.7).abs() < 1e-4);
+                // Looking across, not at the ground at their feet.
+                let ahead = (street.target - street.eye).normalize();
+                assert!(ahead.y > -0.5 && ahead.z < -0.8, "looks {ahead}");
+                // Every character's chest is in view.
+                let m = street.view_proj(16.0 / 9.0);
+                for p in &at {
+                    let c = ndc(m, *p + Vec3::Y * 1.2);
+                    assert!(c.x.abs() < 1.0 && c.y.abs() < 1.0, "{p} at {c}");
+                }
+                // A single character: straight in front; a row: between two of them.
+                let sideways = at
+                    .iter()
+                    .map(|p| (p.x - street.eye.x).abs())
+                    .fold(f32::INFINITY, f32::min);
+                let want = if at.len() == 1 { 0.0 } else { 0.5 };
+                assert!((sideways - want).abs() < 1e-4, "{sideways} aside");
+            }
+        }
     }
 
     #[test]
