@@ -216,6 +216,13 @@ impl OrbitCamera {
             });
         // One column (or one character): no gap beside it to prefer, the middle line wins.
         let one_column = !(right - left >= 0.5 * cell);
+        // In front of a shallow crowd the eye faces its characters' middle (the box may
+        // reach further one way, where they walk); inside a crowd, the box's.
+        let middle = if shallow && left <= right {
+            0.5 * (left + right)
+        } else {
+            centre.x
+        };
         // Candidate spots around the centre line, a quarter cell apart, nearest the centre
         // first; the one farthest from its nearest character wins (ties: the first, the most
         // central, so the choice is reproducible). Along lanes only the sideways distance
@@ -264,7 +271,7 @@ impl OrbitCamera {
                 } else {
                     -(step + 1) / 2
                 };
-                let x = centre.x + k as f32 * 0.25 * cell;
+                let x = middle + k as f32 * 0.25 * cell;
                 let r = room(x, z);
                 if r > best.0 + 1e-6 {
                     best = (r, x, z);
@@ -280,7 +287,8 @@ impl OrbitCamera {
         } else {
             0.2 * (max.x - min.x)
         };
-        let target = Vec3::new(eye.x - aside, min.y + 0.6 * eye_height, min.z);
+        let across = if shallow { middle } else { eye.x - aside };
+        let target = Vec3::new(across, min.y + 0.6 * eye_height, min.z);
         let target = if target.distance(eye) > 1e-3 {
             target
         } else {
