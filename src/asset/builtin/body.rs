@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use super::skeleton::{HIP_X, SHOULDER_X, j};
+use super::skeleton::{ARM_COS, ARM_SIN, FOREARM, HIP_X, SHOULDER_X, UPPERARM, j};
 use super::surface_nets::Field;
 
 /// How far apart two tubes still blend into one another, metres: the fillet where the arm
@@ -17,8 +17,6 @@ const BONE_BLEND: f32 = 0.06;
 /// Tubes within this distance of the nearest one share its skin weights, so a vertex in the
 /// fillet between two tubes follows both.
 const TUBE_BLEND: f32 = 0.03;
-/// Outward tilt of the arms in the rest pose, degrees: hands hang clear of the hips.
-pub const ARM_TILT_DEG: f32 = 7.0;
 
 /// The materials the body wears, in the mesh's subset order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -371,14 +369,14 @@ const ARM_PROFILE: &[(f32, f32, f32)] = &[
 const ARM_L_CHAIN: &[(f32, u16)] = &[
     (0.0, j::CLAVICLE_L),
     (ARM_TOP, j::UPPERARM_L),
-    (ARM_TOP + 0.28, j::FOREARM_L),
-    (ARM_TOP + 0.54, j::HAND_L),
+    (ARM_TOP + UPPERARM, j::FOREARM_L),
+    (ARM_TOP + UPPERARM + FOREARM, j::HAND_L),
 ];
 const ARM_R_CHAIN: &[(f32, u16)] = &[
     (0.0, j::CLAVICLE_R),
     (ARM_TOP, j::UPPERARM_R),
-    (ARM_TOP + 0.28, j::FOREARM_R),
-    (ARM_TOP + 0.54, j::HAND_R),
+    (ARM_TOP + UPPERARM, j::FOREARM_R),
+    (ARM_TOP + UPPERARM + FOREARM, j::HAND_R),
 ];
 /// The cuff a few centimetres above the wrist: skin below.
 const ARM_WEAR: &[(f32, Wear)] = &[(0.0, Wear::Shirt), (0.52, Wear::Skin)];
@@ -438,10 +436,10 @@ const FOOT_L_CHAIN: &[(f32, u16)] = &[(0.0, j::FOOT_L), (0.13 - FOOT_Z0, j::TOE_
 const FOOT_R_CHAIN: &[(f32, u16)] = &[(0.0, j::FOOT_R), (0.13 - FOOT_Z0, j::TOE_R)];
 const SHOES: &[(f32, Wear)] = &[(0.0, Wear::Shoes)];
 
-/// The direction the left arm hangs in the rest pose (the right arm's mirror image).
-pub fn arm_direction() -> Vec3 {
-    let tilt = ARM_TILT_DEG.to_radians();
-    Vec3::new(tilt.sin(), -tilt.cos(), 0.0)
+/// The direction the left arm hangs in the rest pose, along its bones (the right arm's
+/// mirror image).
+fn arm_direction() -> Vec3 {
+    Vec3::new(ARM_SIN, -ARM_COS, 0.0)
 }
 
 /// The built-in character's body.
@@ -455,7 +453,7 @@ pub fn body() -> Body {
         ARM_L_CHAIN,
         ARM_WEAR,
     );
-    let wrist = shoulder + arm_dir * 0.54;
+    let wrist = shoulder + arm_dir * (UPPERARM + FOREARM);
     let hand = Tube::new(
         wrist - arm_dir * HAND_BACK,
         arm_dir,

@@ -45,12 +45,12 @@ pub const SHOULDER_X: f32 = 0.19;
 pub const HIP_X: f32 = 0.10;
 
 /// Upper arm and forearm lengths.
-const UPPERARM: f32 = 0.28;
-const FOREARM: f32 = 0.26;
+pub const UPPERARM: f32 = 0.28;
+pub const FOREARM: f32 = 0.26;
 /// Sine and cosine of the arms' outward tilt at rest, 7 degrees: they hang clear of the
 /// torso and the hands clear of the hips, so the body's surface keeps them apart.
-const ARM_SIN: f32 = 0.121_869_34;
-const ARM_COS: f32 = 0.992_546_15;
+pub const ARM_SIN: f32 = 0.121_869_34;
+pub const ARM_COS: f32 = 0.992_546_15;
 
 /// (name, parent, translation from the parent) for every joint, parents first.
 const LAYOUT: [(&str, Option<usize>, [f32; 3]); j::COUNT] = [
@@ -106,4 +106,15 @@ pub fn joints() -> Vec<Joint> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_arms_tilt_seven_degrees() {
+        let tilt = 7.0f32.to_radians();
+        assert!((ARM_SIN - tilt.sin()).abs() < 1e-7 && (ARM_COS - tilt.cos()).abs() < 1e-7);
+    }
 }
