@@ -5,7 +5,12 @@
 //! meet there is no seam and nothing inside.
 
 use glam::{UVec3, Vec3};
-use rayon::prelude::*;
+
+/// Samples on a side of a block decided near or far at once.
+const BLOCK: u32 = 4;
+/// How many half diagonals of a block its centre must be from the surface to be far: the
+/// distance estimates in use overstate the true distance by less than this.
+const FAR_BLOCKS: f32 = 2.5;
 
 /// A signed distance function: negative inside, positive outside, zero on the surface.
 pub trait Field: Sync {
@@ -80,19 +85,36 @@ pub fn polygonize(field: &impl Field, min: Vec3, max: Vec3, cell: f32) -> Surfac
         cell,
         count,
     };
-    // Samples, a z slice per task.
-    let slice = (count.x * count.y) as usize;
-    let mut samples = vec![0.0f32; slice * count.z as usize];
-    samples
-        .par_chunks_mut(slice)
-        .enumerate()
-        .for_each(|(z, out)| {
-            for y in 0..count.y {
-                for x in 0..count.x {
-                    out[(y * count.x + x) as usize] = field.distance(grid.point(x, y, z as u32));
+    // Samples. Most of the box is far from the surface: a block of BLOCK^3 samples whose
+    // centre is further from the surface than FAR_BLOCKS times the block's half diagonal
+    // cannot hold a crossing (the field is an estimate of distance, off by less than that
+    // factor), so its samples take the centre's value, and only blocks near the surface are
+    // sampled one by one.
+    let mut samples = vec![0.0f32; (count.x * count.y * count.z) as usize];
+    let blocks = (count + UVec3::splat(BLOCK - 1)) / BLOCK;
+    let half_diagonal = 0.5 * (BLOCK as f32) * cell * 3f32.sqrt();
+    for bz in 0..blocks.z {
+        for by in 0..blocks.y {
+            for bx in 0..blocks.x {
+                let first = UVec3::new(bx, by, bz) * BLOCK;
+                let last = (first + UVec3::splat(BLOCK)).min(count);
+                let centre = grid.origin + (first + last).as_vec3() * 0.5 * cell;
+                let d = field.distance(centre);
+                let far = d.abs() > FAR_BLOCKS * half_diagonal;
+                for z in first.z..last.z {
+                    for y in first.y..last.y {
+                        for x in first.x..last.x {
+                            samples[grid.index(x, y, z)] = if far {
+                                d
+                            } else {
+                                field.distance(grid.point(x, y, z))
+                            };
+                        }
+                    }
                 }
             }
-        });
+        }
+    }
 
     // One vertex per cell with corners on both sides.
     let cells = count - UVec3::ONE;
@@ -127,9 +149,9 @@ pub fn polygonize(field: &impl Field, min: Vec3, max: Vec3, cell: f32) -> Surfac
     }
     // Pull each vertex onto the surface along the gradient, never further than half a cell
     // from where the crossings put it (so neighbouring quads cannot fold over).
-    positions
-        .par_iter_mut()
-        .for_each(|p| *p = pull_onto(field, *p, cell));
+    for p in &mut positions {
+        *p = pull_onto(field, *p, cell);
+    }
 
     // A quad around every grid edge the surface crosses; the four cells sharing the edge all
     // have a vertex. Winding follows which end of the edge is inside.
