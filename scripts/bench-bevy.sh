@@ -520,7 +520,9 @@ BASE_ENV = {k: v for k, v in E.items() if not k.startswith("BB_")}
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 # throng's start-up line and its once-a-second statistics line (src/cli/run/window.rs, stats.rs)
 OPENED = re.compile(r"^rendering (\d+) instances of (.*) on (.*) in a window")
-STATS = re.compile(r"^\s*([0-9.]+) fps\s+cpu anim\s+([0-9.]+) ms\s+gpu\s+(\S+) ms\s+frame\s+([0-9.]+) ms")
+# The once-a-second line: fps, cpu anim, (wait, since throng reports it apart,) gpu, frame.
+STATS = re.compile(r"^\s*([0-9.]+) fps\s+cpu anim\s+([0-9.]+) ms\s+(?:wait\s+[0-9.]+ ms\s+)?"
+                   r"gpu\s+(\S+) ms\s+frame\s+([0-9.]+) ms")
 # what the plugin added to bevy's example prints
 RESULT = re.compile(r"THRONG_BENCH_RESULT (.*)$")
 DEVICE = re.compile(r"THRONG_BENCH_DEVICE (.*)$")

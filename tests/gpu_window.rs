@@ -245,6 +245,40 @@ fn is_fps_line(line: &str) -> bool {
     line.contains(" fps ") && !line.starts_with("overall:")
 }
 
+/// `scripts/bench-bevy.sh` times `throng run` by reading its first line and its once-a-second
+/// lines with patterns of its own (`OPENED`, `STATS`): those patterns, taken from the script
+/// and run by Python as the script runs them, must read the lines this build prints, or the
+/// comparison with bevy times nothing (as when the line gained its `wait` figure).
+fn assert_bench_bevy_reads(opened: &str, stats: &str) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/bench-bevy.sh");
+    let program = r#"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+names = {"re": re}
+for name in ("OPENED", "STATS"):
+    start = text.index(name + " = re.compile(")
+    exec(text[start:text.index(")\n", start) + 1], names)
+opened = names["OPENED"].match(sys.argv[2])
+stats = names["STATS"].match(sys.argv[3])
+print("opened:", opened and opened.groups(), "stats:", stats and stats.groups())
+sys.exit(0 if opened and stats and float(stats.group(4)) > 0 else 1)
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(program)
+        .arg(&script)
+        .arg(opened)
+        .arg(stats)
+        .output()
+        .expect("python3 (the bench script's own interpreter)");
+    assert!(
+        out.status.success(),
+        "scripts/bench-bevy.sh cannot read throng's lines:\n  {opened}\n  {stats}\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The eye of fly mode's statistics line: "    flying: eye at 2.067 2.467 3.081".
 fn flying_eye(line: &str) -> Option<[f64; 3]> {
     let (_, rest) = line.split_once("flying: eye at ")?;
@@ -442,10 +476,12 @@ fn a_window_presents_resizes_hides_and_closes_on_escape() {
     // Frames are presented: a statistics line comes once a second of rendering. Each one
     // follows a frame, so the frames counted in the end are at least the lines seen.
     let mut stats_lines = 0;
-    if let Err(why) = wait_for_line(&lines, PATIENCE, "statistics line", is_fps_line) {
-        fail_with_stderr(&mut throng, stderr_reader, &why);
-    }
+    let first_stats = match wait_for_line(&lines, PATIENCE, "statistics line", is_fps_line) {
+        Ok(line) => line,
+        Err(why) => fail_with_stderr(&mut throng, stderr_reader, &why),
+    };
     stats_lines += 1;
+    assert_bench_bevy_reads(&first, &first_stats);
 
     let id = xdotool(&display, &["search", "--sync", "--name", "^throng$"]);
     let id = id
