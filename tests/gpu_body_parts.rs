@@ -31,7 +31,7 @@ use throng::asset::props::{Attachment, attach};
 use throng::gpu::{Pixels, ViewMode};
 use throng::scene::Camera;
 
-use gpu_common::{builtin, crowd_of, hold_pose, render_view};
+use gpu_common::{builtin, crowd_of, gait_moments, hold_pose, render_view};
 
 const SIZE: u32 = 256;
 /// How far off the surface, outwards, a point is probed, metres.
@@ -322,28 +322,23 @@ fn warnings_over_cycles(
     let (mut crowd, bounds) = crowd_of(r, std::slice::from_ref(model), 1, 1);
     let mut warning = 0;
     let mut coloured = 0;
-    for name in ["walk", "run"] {
-        let clip = model.resolve_clip(name).expect("clip");
-        let duration = model.clips()[clip].duration();
-        for k in 0..8 {
-            let t = duration * k as f32 / 8.0;
-            hold_pose(&mut crowd, clip, t);
-            for side in 0..4 {
-                let camera = close_camera(side as f32 * std::f32::consts::FRAC_PI_2, 2.4);
-                let pixels = render_view(r, &mut crowd, &camera, &bounds, ViewMode::Final);
-                warning += pixels
-                    .rgba8
-                    .chunks_exact(4)
-                    .filter(|p| is_warning(p))
-                    .count();
-                coloured += pixels
-                    .rgba8
-                    .chunks_exact(4)
-                    .filter(|p| p[0].abs_diff(p[2]) > 40 || p[1].abs_diff(p[2]) > 40)
-                    .count();
-                if k % 2 == 0 {
-                    save(&pixels, &format!("{tag}-{name}-{k}-{side}"));
-                }
+    for (k, &(name, clip, t)) in gait_moments(model).iter().enumerate() {
+        hold_pose(&mut crowd, clip, t);
+        for side in 0..4 {
+            let camera = close_camera(side as f32 * std::f32::consts::FRAC_PI_2, 2.4);
+            let pixels = render_view(r, &mut crowd, &camera, &bounds, ViewMode::Final);
+            warning += pixels
+                .rgba8
+                .chunks_exact(4)
+                .filter(|p| is_warning(p))
+                .count();
+            coloured += pixels
+                .rgba8
+                .chunks_exact(4)
+                .filter(|p| p[0].abs_diff(p[2]) > 40 || p[1].abs_diff(p[2]) > 40)
+                .count();
+            if k % 2 == 0 {
+                save(&pixels, &format!("{tag}-{name}-{k}-{side}"));
             }
         }
     }

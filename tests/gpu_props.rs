@@ -18,7 +18,7 @@ use throng::asset::props::{Attachment, attach};
 use throng::crowd::{AnimationMode, BakeSettings, Look};
 use throng::gpu::ViewMode;
 
-use gpu_common::{builtin, crowd_of, framing, hold_pose, render_view};
+use gpu_common::{builtin, crowd_of, framing, gait_moments, hold_pose, render_view};
 
 const SIZE: u32 = 192;
 /// The most, in pixels, a projected point of the staff may lie from its nearest pixel.
@@ -80,56 +80,50 @@ fn a_staff_stays_in_the_hand_exact_and_baked() {
     let mut checked = 0;
     for mode in [AnimationMode::Exact, AnimationMode::Baked] {
         crowd.set_animation(mode);
-        for name in ["walk", "run"] {
-            let clip = model.resolve_clip(name).expect("clip");
-            let duration = model.clips()[clip].duration();
-            for k in 0..8 {
-                let t = duration * k as f32 / 8.0;
-                hold_pose(&mut crowd, clip, t);
-                let pixels =
-                    render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
-                let white: Vec<(f32, f32)> = pixels
-                    .rgba8
-                    .chunks_exact(4)
-                    .enumerate()
-                    .filter(|(_, p)| p[0] > 128)
-                    .map(|(i, _)| {
-                        (
-                            (i as u32 % SIZE) as f32 + 0.5,
-                            (i as u32 / SIZE) as f32 + 0.5,
-                        )
-                    })
-                    .collect();
-                assert!(
-                    white.len() > 40 && white.len() < body / 3,
-                    "{mode:?} {name} at {t}: {} pixels of the staff against {body} of the body",
-                    white.len()
+        for &(name, clip, t) in &gait_moments(&model) {
+            hold_pose(&mut crowd, clip, t);
+            let pixels = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Silhouette);
+            let white: Vec<(f32, f32)> = pixels
+                .rgba8
+                .chunks_exact(4)
+                .enumerate()
+                .filter(|(_, p)| p[0] > 128)
+                .map(|(i, _)| {
+                    (
+                        (i as u32 % SIZE) as f32 + 0.5,
+                        (i as u32 / SIZE) as f32 + 0.5,
+                    )
+                })
+                .collect();
+            assert!(
+                white.len() > 40 && white.len() < body / 3,
+                "{mode:?} {name} at {t}: {} pixels of the staff against {body} of the body",
+                white.len()
+            );
+            model.evaluate(clip, t, &mut scratch, &mut palette);
+            let to_root = scratch.to_root(n)[hand];
+            for (what, local) in [("grip", grip), ("tip", tip), ("beyond", beyond)] {
+                let world = crowd
+                    .world(0)
+                    .transform_point3(to_root.transform_point3(local + staff.offset));
+                let clip_pos = view_proj * Vec4::new(world.x, world.y, world.z, 1.0);
+                let ndc = clip_pos.truncate() / clip_pos.w;
+                let at = (
+                    (ndc.x * 0.5 + 0.5) * SIZE as f32,
+                    (ndc.y * 0.5 + 0.5) * SIZE as f32,
                 );
-                model.evaluate(clip, t, &mut scratch, &mut palette);
-                let to_root = scratch.to_root(n)[hand];
-                for (what, local) in [("grip", grip), ("tip", tip), ("beyond", beyond)] {
-                    let world = crowd
-                        .world(0)
-                        .transform_point3(to_root.transform_point3(local + staff.offset));
-                    let clip_pos = view_proj * Vec4::new(world.x, world.y, world.z, 1.0);
-                    let ndc = clip_pos.truncate() / clip_pos.w;
-                    let at = (
-                        (ndc.x * 0.5 + 0.5) * SIZE as f32,
-                        (ndc.y * 0.5 + 0.5) * SIZE as f32,
-                    );
-                    let nearest = white
-                        .iter()
-                        .map(|&(x, y)| ((x - at.0).powi(2) + (y - at.1).powi(2)).sqrt())
-                        .fold(f32::INFINITY, f32::min);
-                    let near = nearest <= NEAR_PX;
-                    assert_eq!(
-                        near,
-                        what != "beyond",
-                        "{mode:?} {name} at {t:.3} s: the staff's {what} projects to {at:?}, \
-                         {nearest:.1} px from the staff's pixels"
-                    );
-                    checked += 1;
-                }
+                let nearest = white
+                    .iter()
+                    .map(|&(x, y)| ((x - at.0).powi(2) + (y - at.1).powi(2)).sqrt())
+                    .fold(f32::INFINITY, f32::min);
+                let near = nearest <= NEAR_PX;
+                assert_eq!(
+                    near,
+                    what != "beyond",
+                    "{mode:?} {name} at {t:.3} s: the staff's {what} projects to {at:?}, \
+                     {nearest:.1} px from the staff's pixels"
+                );
+                checked += 1;
             }
         }
     }

@@ -189,6 +189,18 @@ pub fn hold_pose(crowd: &mut Crowd, clip: usize, time: f32) {
     crowd.update(0.0);
 }
 
+/// Eight moments, evenly spaced, of each of `model`'s `walk` and `run`: (clip name, clip
+/// index, time).
+pub fn gait_moments(model: &SkinnedModel) -> Vec<(&'static str, usize, f32)> {
+    let mut moments = Vec::with_capacity(16);
+    for name in ["walk", "run"] {
+        let clip = model.resolve_clip(name).expect("clip");
+        let duration = model.clips()[clip].duration();
+        moments.extend((0..8).map(|k| (name, clip, duration * k as f32 / 8.0)));
+    }
+    moments
+}
+
 /// A camera framing `bounds` (with a small margin) at the renderer's aspect.
 pub fn framing(r: &HeadlessRenderer, bounds: &Bounds) -> Camera {
     let e = r.extent();
