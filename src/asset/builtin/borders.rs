@@ -13,8 +13,9 @@ use super::surface_nets::{Surface, pull_onto};
 /// Bisection steps per cut edge: the border lands within 1/256 of the edge's length.
 const BISECTIONS: usize = 8;
 
-/// Triangles with one material each: `surface` gains the cut points, `wear` holds the
-/// material of each of its vertices (a cut point takes its own side's nearest material).
+/// The surface's triangles, each with the one material it wears: a triangle whose corners
+/// wear two materials becomes three, split along the border (`surface` gains the cut points,
+/// each shared by the triangles on both sides of its edge).
 pub fn cut_at_borders(body: &Body, surface: &mut Surface, cell: f32) -> Vec<([u32; 3], Wear)> {
     let wear: Vec<Wear> = surface.positions.iter().map(|&p| body.wear(p)).collect();
     let mut cuts: HashMap<(u32, u32), u32> = HashMap::new();
