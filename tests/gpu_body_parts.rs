@@ -24,7 +24,9 @@ mod gpu_common;
 use std::sync::Arc;
 
 use glam::Vec3;
-use throng::anim::{Mat3x4, Material, Mesh, PoseScratch, SkinnedModel, Subset};
+use throng::anim::{
+    Mat3x4, Material, Mesh, PoseScratch, SkinnedModel, SkinnedVertex, Subset, skin_vertex,
+};
 use throng::asset::builtin::joints as j;
 use throng::asset::builtin::props::prop;
 use throng::asset::props::{Attachment, attach};
@@ -183,21 +185,10 @@ impl RayGrid {
     }
 }
 
-fn positions(mesh: &Mesh, palette: Option<&[Mat3x4]>) -> Vec<Vec3> {
+fn rest_positions(mesh: &Mesh) -> Vec<Vec3> {
     mesh.vertices
         .iter()
-        .map(|v| {
-            let p = Vec3::from(v.position);
-            match palette {
-                None => p,
-                Some(m) => v
-                    .joints
-                    .iter()
-                    .zip(v.weights)
-                    .map(|(&j, w)| m[j as usize].transform_point3(p) * w)
-                    .sum(),
-            }
-        })
+        .map(|v| Vec3::from(v.position))
         .collect()
 }
 
@@ -232,7 +223,7 @@ fn triangle_parts(mesh: &Mesh) -> Vec<Part> {
 /// enclosed by the rest-pose surface. Returns the model and how many triangles are inner.
 fn in_parts(model: &SkinnedModel) -> (SkinnedModel, usize) {
     let mesh = model.mesh();
-    let rest = positions(mesh, None);
+    let rest = rest_positions(mesh);
     let tags = triangle_parts(mesh);
     let grid = RayGrid::new(corners(mesh, &rest), tags.clone());
     let mut groups: Vec<Vec<u32>> = vec![Vec::new(); PARTS.len() + 1];
@@ -426,17 +417,15 @@ fn hands_and_feet_never_enter_the_body() {
         for k in 0..16 {
             let t = duration * k as f32 / 16.0;
             model.evaluate(clip, t, &mut scratch, &mut palette);
-            let posed = positions(mesh, Some(&palette));
+            let skinned: Vec<SkinnedVertex> = mesh
+                .vertices
+                .iter()
+                .map(|v| skin_vertex(v, &palette))
+                .collect();
+            let posed: Vec<Vec3> = skinned.iter().map(|s| s.position).collect();
             let grid = RayGrid::new(corners(mesh, &posed), tags.clone());
             for &v in &checked_vertices {
-                let vertex = &mesh.vertices[v];
-                let normal: Vec3 = vertex
-                    .joints
-                    .iter()
-                    .zip(vertex.weights)
-                    .map(|(&j, w)| palette[j as usize].transform_vector3(vertex.normal.into()) * w)
-                    .sum();
-                let probe = posed[v] + normal.normalize_or_zero() * OFF_SURFACE;
+                let probe = posed[v] + skinned[v].normal * OFF_SURFACE;
                 let own = vertex_part(mesh, v);
                 if let Some(other) = grid.encloses(probe) {
                     assert_eq!(

@@ -153,6 +153,19 @@ pub struct OrbitCamera {
     pub scene_radius: f32,
 }
 
+/// Seventeen spots a quarter `cell` apart around `x`, nearest first: x, then a quarter cell to
+/// the left, to the right, half a cell to the left, ... two cells either side.
+fn around(x: f32, cell: f32) -> impl Iterator<Item = f32> {
+    (0..=16).map(move |step: i32| {
+        let k = if step % 2 == 0 {
+            step / 2
+        } else {
+            -(step + 1) / 2
+        };
+        x + k as f32 * 0.25 * cell
+    })
+}
+
 impl OrbitCamera {
     /// Starts where [`Camera::framing`] would put a camera for the box.
     pub fn framing(bounds_min: Vec3, bounds_max: Vec3, aspect: f32) -> OrbitCamera {
@@ -208,21 +221,9 @@ impl OrbitCamera {
     ) -> OrbitCamera {
         let centre = 0.5 * (min + max);
         let depth = (max.z - min.z).max(0.0);
-        let shallow = depth < 4.0 * cell;
-        let (left, right) = positions
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, r), p| {
-                (l.min(p.x), r.max(p.x))
-            });
-        // One column (or one character): no gap beside it to prefer, the middle line wins.
-        let one_column = !(right - left >= 0.5 * cell);
-        // In front of a shallow crowd the eye faces its characters' middle (the box may
-        // reach further one way, where they walk); inside a crowd, the box's.
-        let middle = if shallow && left <= right {
-            0.5 * (left + right)
-        } else {
-            centre.x
-        };
+        if depth < 4.0 * cell {
+            return Self::in_front(min, max, positions, eye_height, cell);
+        }
         // Candidate spots around the centre line, a quarter cell apart, nearest the centre
         // first; the one farthest from its nearest character wins (ties: the first, the most
         // central, so the choice is reproducible). Along lanes only the sideways distance
@@ -231,27 +232,12 @@ impl OrbitCamera {
             positions
                 .iter()
                 .map(|p| {
-                    let along = if lanes || shallow {
-                        0.0
-                    } else {
-                        (p.z - z).powi(2)
-                    };
-                    let room = (p.x - x).powi(2) + along;
-                    // In front of a shallow crowd, half a cell aside is room enough: the most
-                    // central such spot wins, not the farthest out.
-                    match (shallow, one_column) {
-                        (true, true) => 0.0,
-                        (true, false) => room.min((0.5 * cell).powi(2)),
-                        (false, _) => room,
-                    }
+                    let along = if lanes { 0.0 } else { (p.z - z).powi(2) };
+                    (p.x - x).powi(2) + along
                 })
                 .fold(f32::INFINITY, f32::min)
         };
         let mut best = (f32::NEG_INFINITY, centre.x, max.z);
-        // In front of a shallow crowd, far enough back that all of it fits across a 16:9
-        // view (half its width and half a cell aside, over 1.5 times the tangent of half the
-        // view's width, 0.74).
-        let stand_back = (0.5 * (max.x - min.x) + 0.5 * cell) / (1.5 * 0.7);
         // Along lanes the rows ahead are what the view shows: in a shallow crowd the eye
         // stands no deeper than a third of it.
         let row = if lanes {
@@ -260,18 +246,8 @@ impl OrbitCamera {
             cell.min(depth / 4.0)
         };
         for j in 0..4 {
-            let z = if shallow {
-                max.z + (1.5 + j as f32 * 0.25) * cell.max(stand_back)
-            } else {
-                max.z - (3.0 + j as f32 * 0.25) * row.max(0.0)
-            };
-            for step in 0..=16 {
-                let k = if step % 2 == 0 {
-                    step / 2
-                } else {
-                    -(step + 1) / 2
-                };
-                let x = middle + k as f32 * 0.25 * cell;
+            let z = max.z - (3.0 + j as f32 * 0.25) * row;
+            for x in around(centre.x, cell) {
                 let r = room(x, z);
                 if r > best.0 + 1e-6 {
                     best = (r, x, z);
@@ -282,13 +258,61 @@ impl OrbitCamera {
         // Aim a little below the eye at the far edge: straight down the lane, or a fifth of
         // the width to the side. The far rows fill the lower half of the view, the sky the
         // upper.
-        let aside = if lanes || shallow {
-            0.0
+        let aside = if lanes { 0.0 } else { 0.2 * (max.x - min.x) };
+        let target = Vec3::new(eye.x - aside, min.y + 0.6 * eye_height, min.z);
+        Self::looking_from(eye, target, min, max)
+    }
+
+    /// The street view of a crowd too shallow to stand inside: the eye a cell and a half in
+    /// front of it, or further for a wide one so that all of it fits across a 16:9 view (half
+    /// its width and half a cell aside, over 1.5 times the tangent of half the view's width,
+    /// 0.7); between two columns, the spot nearest the characters' middle half a cell from
+    /// every column (on a single column, its line); looking straight across at that middle.
+    fn in_front(
+        min: Vec3,
+        max: Vec3,
+        positions: &[Vec3],
+        eye_height: f32,
+        cell: f32,
+    ) -> OrbitCamera {
+        let (left, right) = positions
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, r), p| {
+                (l.min(p.x), r.max(p.x))
+            });
+        // The characters' middle (the box may reach further one way, where they walk).
+        let middle = if left <= right {
+            0.5 * (left + right)
         } else {
-            0.2 * (max.x - min.x)
+            0.5 * (min.x + max.x)
         };
-        let across = if shallow { middle } else { eye.x - aside };
-        let target = Vec3::new(across, min.y + 0.6 * eye_height, min.z);
+        let x = if right - left >= 0.5 * cell {
+            // The most room sideways, up to half a cell: the most central spot with that much.
+            let room = |x: f32| {
+                positions
+                    .iter()
+                    .map(|p| (p.x - x).powi(2).min((0.5 * cell).powi(2)))
+                    .fold(f32::INFINITY, f32::min)
+            };
+            let mut best = (f32::NEG_INFINITY, middle);
+            for x in around(middle, cell) {
+                let r = room(x);
+                if r > best.0 + 1e-6 {
+                    best = (r, x);
+                }
+            }
+            best.1
+        } else {
+            middle
+        };
+        let stand_back = (0.5 * (max.x - min.x) + 0.5 * cell) / (1.5 * 0.7);
+        let eye = Vec3::new(x, min.y + eye_height, max.z + 1.5 * cell.max(stand_back));
+        let target = Vec3::new(middle, min.y + 0.6 * eye_height, min.z);
+        Self::looking_from(eye, target, min, max)
+    }
+
+    /// [`Self::looking`] from `eye` at `target`, or straight ahead (-Z) where the two meet.
+    fn looking_from(eye: Vec3, target: Vec3, min: Vec3, max: Vec3) -> OrbitCamera {
         let target = if target.distance(eye) > 1e-3 {
             target
         } else {

@@ -104,16 +104,18 @@ impl Tube {
     /// The mirror image across x = 0, bound to `chain` (the right side from the left).
     fn mirrored(&self, chain: &'static [(f32, u16)]) -> Tube {
         let flip = Vec3::new(-1.0, 1.0, 1.0);
-        let mut tube = Tube::new(
+        let tube = Tube::new(
             self.start * flip,
             self.dir * flip,
             self.profile,
             chain,
             self.wear,
         );
-        tube.flat_bottom = self.flat_bottom;
-        tube.bounds = tube.measure_bounds();
-        tube
+        if self.flat_bottom {
+            tube.resting_on_its_underside()
+        } else {
+            tube
+        }
     }
 
     fn resting_on_its_underside(mut self) -> Tube {
@@ -196,9 +198,10 @@ impl Tube {
             .map_or(self.wear[0].1, |&(_, wear)| wear)
     }
 
-    /// Joints and weights at distance `s` along the chain: the bone containing `s`
-    /// dominates; within [`BONE_BLEND`] of either end, the neighbouring bone takes up to half.
-    fn bone_weights(&self, s: f32, out: &mut JointWeights) {
+    /// Adds `scale` times the joints' weights at distance `s` along the chain to `out`: the
+    /// bone containing `s` dominates; within [`BONE_BLEND`] of either end, the neighbouring
+    /// bone takes up to half.
+    fn bone_weights(&self, s: f32, scale: f32, out: &mut JointWeights) {
         let chain = self.chain;
         let k = chain
             .iter()
@@ -207,15 +210,15 @@ impl Tube {
         let mut own = 1.0;
         if k > 0 {
             let w = 0.5 * (1.0 - (s - chain[k].0) / BONE_BLEND).max(0.0);
-            out.add(chain[k - 1].1, w);
+            out.add(chain[k - 1].1, scale * w);
             own -= w;
         }
         if let Some(&(next_start, next)) = chain.get(k + 1) {
             let w = 0.5 * (1.0 - (next_start - s) / BONE_BLEND).max(0.0);
-            out.add(next, w);
+            out.add(next, scale * w);
             own -= w;
         }
-        out.add(chain[k].1, own);
+        out.add(chain[k].1, scale * own);
     }
 }
 
@@ -303,11 +306,7 @@ impl Body {
         for (tube, n) in self.tubes.iter().zip(&nearest) {
             let share = 1.0 - (n.distance - best) / TUBE_BLEND;
             if share > 0.0 {
-                let mut own = JointWeights([0.0; j::COUNT]);
-                tube.bone_weights(n.along, &mut own);
-                for (total, w) in weights.0.iter_mut().zip(own.0) {
-                    *total += share * share * w;
-                }
+                tube.bone_weights(n.along, share * share, &mut weights);
             }
         }
         weights.strongest_four()

@@ -35,7 +35,7 @@ pub fn cut_at_borders(body: &Body, surface: &mut Surface, cell: f32) -> Vec<([u3
         let mut cut = |from: u32, to: u32| {
             let key = (from.min(to), from.max(to));
             *cuts.entry(key).or_insert_with(|| {
-                let p = border_on_edge(body, surface, from, to, cell);
+                let p = border_on_edge(body, surface, (from, wear[from as usize]), to, cell);
                 surface.positions.push(p);
                 (surface.positions.len() - 1) as u32
             })
@@ -49,14 +49,19 @@ pub fn cut_at_borders(body: &Body, surface: &mut Surface, cell: f32) -> Vec<([u3
     out
 }
 
-/// Where the material changes between two vertices: bisection along the edge, every probe
-/// pulled onto the surface first.
-fn border_on_edge(body: &Body, surface: &Surface, from: u32, to: u32, cell: f32) -> Vec3 {
+/// Where the material changes between vertex `from` (wearing `wear_lo`) and vertex `to`:
+/// bisection along the edge, every probe pulled onto the surface first.
+fn border_on_edge(
+    body: &Body,
+    surface: &Surface,
+    (from, wear_lo): (u32, Wear),
+    to: u32,
+    cell: f32,
+) -> Vec3 {
     let (mut lo, mut hi) = (
         surface.positions[from as usize],
         surface.positions[to as usize],
     );
-    let wear_lo = body.wear(lo);
     for _ in 0..BISECTIONS {
         let mid = (lo + hi) * 0.5;
         if body.wear(pull_onto(body, mid, cell)) == wear_lo {

@@ -1,6 +1,6 @@
 //! The built-in character's skinned mesh: the surface of its body (see `body`), polygonized
-//! once, cut along the borders between materials, skinned, and simplified per material with
-//! those borders kept, so the subsets still meet edge to edge.
+//! once, cut along the borders between materials, simplified with each border a seam both
+//! materials share (so the subsets still meet edge to edge), and skinned.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -82,9 +82,9 @@ fn simplified(surface: &Surface, cut: &[([u32; 3], Wear)]) -> (Vec<(u32, Wear)>,
     (copies, without_flaps(&kept))
 }
 
-/// The triangles less every pair of one triangle and its reverse: where border vertices
-/// crowd, the simplifier can fold a strip into such a flap, which encloses nothing and would
-/// give its three edges four triangles each.
+/// The triangles less every one whose three corners another triangle also has: where border
+/// vertices crowd, the simplifier can fold a strip into a flap (a triangle and its reverse),
+/// which encloses nothing and would give its three edges four triangles each.
 fn without_flaps(indices: &[u32]) -> Vec<[u32; 3]> {
     let triangles: Vec<[u32; 3]> = indices
         .chunks_exact(3)
@@ -151,7 +151,8 @@ fn append_subset(
 
 /// A vertex at `p`: the field's gradient is the normal; texture coordinates are the front
 /// view's x and y (the built-in character has no textures, but the layout expects them, and
-/// a mapping without a seam gives the simplifier nothing to keep), the tangent along x.
+/// a mapping without a seam gives the simplifier nothing to keep); the tangent runs around
+/// the vertical axis (along x where the normal is vertical).
 fn vertex(body: &Body, p: Vec3, joints: [u16; 4], weights: [f32; 4]) -> Vertex {
     let normal = body.gradient(p, CELL * 0.25).normalize_or(Vec3::Y);
     let around = Vec3::new(p.z, 0.0, -p.x);

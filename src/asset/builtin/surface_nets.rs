@@ -13,7 +13,7 @@ const BLOCK: u32 = 4;
 const FAR_BLOCKS: f32 = 2.5;
 
 /// A signed distance function: negative inside, positive outside, zero on the surface.
-pub trait Field: Sync {
+pub trait Field {
     /// The signed distance at `p`, metres (an estimate is enough near the surface).
     fn distance(&self, p: Vec3) -> f32;
 
