@@ -25,7 +25,8 @@ pub enum AnimationArg {
 pub enum CameraArg {
     /// The whole crowd from the front, above.
     Overview,
-    /// From a standing character's head height inside the front rows, across the crowd.
+    /// From a standing character's head height inside the front rows, across the crowd (in
+    /// front of a crowd too shallow to stand in).
     Street,
 }
 
