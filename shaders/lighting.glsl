@@ -46,7 +46,15 @@ float ambient_visibility() {
     return texture(ambient_occlusion, gl_FragCoord.xy * frame.target.zw).r;
 }
 
-vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
+// A surface's light in two parts: `direct`, the sun's (shadowed), and `ambient`, the sky's
+// before ambient occlusion darkens it. Apart because without a prepass the occlusion is
+// known only after the camera's passes, which then write the two apart (camera_out.glsl).
+struct SurfaceLight {
+    vec3 direct;
+    vec3 ambient;
+};
+
+SurfaceLight light_surface(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
     vec3 l = frame.light_dir.xyz;
     vec3 v = normalize(frame.camera_pos.xyz - world_pos);
     vec3 h = normalize(l + v);
@@ -60,7 +68,13 @@ vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
     vec3 specular = fresnel * spec_norm * pow(max(dot(n, h), 0.0), exponent);
     vec3 direct = (albedo * (1.0 - f0) / 3.14159265 + specular) * frame.light_color.rgb * n_dot_l;
     float sun = n_dot_l > 0.0 ? sun_visibility(world_pos, n) : 1.0;
-    return direct * sun + albedo * hemisphere_ambient(n) * ambient_visibility();
+    return SurfaceLight(direct * sun, albedo * hemisphere_ambient(n));
+}
+
+// The surface's light with the ambient occlusion applied (a pass that reads it).
+vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
+    SurfaceLight light = light_surface(albedo, n, world_pos, roughness, f0);
+    return light.direct + light.ambient * ambient_visibility();
 }
 
 #endif

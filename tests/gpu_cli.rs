@@ -240,10 +240,12 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
             "the device writes timestamps, but the run measured no GPU time: {text}"
         );
         let passes = v["passes"].as_object().expect("passes");
-        for pass in ["shadow", "depth_normal", "forward"] {
+        for pass in ["shadow", "forward", "forward_late", "ambient_composite"] {
             let ms = passes.get(pass).and_then(Value::as_f64);
             assert!(ms.is_some_and(|ms| ms > 0.0), "{pass}: {ms:?} in {text}");
         }
+        // No depth prepass unless asked for (`--prepass on`).
+        assert!(passes.get("depth_normal").is_none(), "{text}");
     } else {
         eprintln!("this device writes no timestamps: gpu_ms_avg is not checked");
     }
@@ -267,7 +269,11 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
 
     // What the GPU drew in the last frame: every instance of the overview, in each skinned
     // pass, at levels that add up; and how they were animated.
-    for pass in ["shadow", "depth_normal", "forward"] {
+    assert!(
+        v["drawn"].get("depth_normal").is_none(),
+        "no prepass ran: {text}"
+    );
+    for pass in ["shadow", "forward"] {
         let drawn = &v["drawn"][pass];
         assert_eq!(drawn["instances"], 64, "{pass}: {text}");
         assert!(drawn["triangles"].as_u64().is_some_and(|t| t > 0), "{pass}");

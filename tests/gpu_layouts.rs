@@ -26,11 +26,12 @@ use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawCommand};
 use throng::gpu::shader_interface::SHADER_DEFINES;
 use throng::gpu::shader_interface::{
-    BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE, BINDING_FRAME,
-    BINDING_LOOKS, BINDING_NORMAL, BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP,
-    BINDING_VISIBLE, COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT,
-    CULL_BOUNDS, CULL_CANDIDATES, CULL_CARD_COMMANDS, CULL_COMMANDS, CULL_COUNTERS,
-    CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
+    BINDING_AMBIENT_LIGHT, BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE,
+    BINDING_DIRECT_LIGHT, BINDING_FRAME, BINDING_LOOKS, BINDING_NORMAL, BINDING_PALETTES,
+    BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE, COMPUTE_DEPTH, COMPUTE_FRAME,
+    COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS, CULL_CANDIDATES, CULL_CARD_COMMANDS,
+    CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH,
+    CULL_OUTPUT, CULL_RECORDS,
 };
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
@@ -692,7 +693,14 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
 #[test]
 fn the_looks_block_matches_gpu_look() {
     let rust = rust_layout!(throng::gpu::GpuLook; tints);
-    for name in ["skinned.frag", "impostor.frag", "impostor_plane.frag"] {
+    for name in [
+        "skinned.frag",
+        "skinned_apart.frag",
+        "impostor.frag",
+        "impostor_plane.frag",
+        "impostor_apart.frag",
+        "impostor_plane_apart.frag",
+    ] {
         let spirv = throng::gpu::shaders::named(name).expect("compiled");
         let m = Module::parse(name, spirv);
         let block = m
@@ -1307,6 +1315,8 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("BINDING_BAKED", BINDING_BAKED),
                 ("BINDING_VISIBLE", BINDING_VISIBLE),
                 ("BINDING_LOOKS", BINDING_LOOKS),
+                ("BINDING_DIRECT_LIGHT", BINDING_DIRECT_LIGHT),
+                ("BINDING_AMBIENT_LIGHT", BINDING_AMBIENT_LIGHT),
             ],
             resources: &[
                 ("Records", "BINDING_RECORDS", StorageBuffer),
@@ -1320,6 +1330,8 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("Baked", "BINDING_BAKED", StorageBuffer),
                 ("Visible", "BINDING_VISIBLE", StorageBuffer),
                 ("Looks", "BINDING_LOOKS", StorageBuffer),
+                ("direct_light", "BINDING_DIRECT_LIGHT", Sampler),
+                ("ambient_light", "BINDING_AMBIENT_LIGHT", Sampler),
             ],
         },
         LayoutTable {

@@ -387,17 +387,22 @@ fn the_depth_prepass_changes_nothing_but_the_cost() {
     let Some(mut s) = scene(4) else {
         return;
     };
-    for shadows in [true, false] {
-        let with = s.frame(settings(shadows, false, true), ViewMode::Final);
-        let without = s.frame(settings(shadows, false, false), ViewMode::Final);
+    // With ambient occlusion, the forward pass alone writes the sun's and the sky's light
+    // apart and the composite pass adds the occlusion made from its depth and normals.
+    for (shadows, ssao) in [(true, false), (false, false), (true, true), (false, true)] {
+        let with = s.frame(settings(shadows, ssao, true), ViewMode::Final);
+        let without = s.frame(settings(shadows, ssao, false), ViewMode::Final);
         let off = differing(&with, &without, 2);
         let total = (SIZE * SIZE) as usize;
         if off * 200 >= total {
-            let a = keep(&format!("prepass_shadows_{shadows}"), &with);
-            let b = keep(&format!("no_prepass_shadows_{shadows}"), &without);
+            let a = keep(&format!("prepass_shadows_{shadows}_ssao_{ssao}"), &with);
+            let b = keep(
+                &format!("no_prepass_shadows_{shadows}_ssao_{ssao}"),
+                &without,
+            );
             panic!(
-                "shadows {shadows}: {off} of {total} pixels differ by more than 2 levels \
-                 between prepass + forward and forward alone ({}, {})",
+                "shadows {shadows}, ssao {ssao}: {off} of {total} pixels differ by more than 2 \
+                 levels between prepass + forward and forward alone ({}, {})",
                 a.display(),
                 b.display()
             );
@@ -503,11 +508,45 @@ fn the_graph_culls_the_passes_nothing_reads() {
         .concat(),
         "with occlusion off"
     );
+    // Without the prepass (the default) the forward pass draws the large instances, the
+    // late one what the occlusion test let through, and the ambient occlusion follows them.
+    let forward_occlusion = [
+        pass::FORWARD,
+        pass::OCCLUSION_DEPTH,
+        pass::CULL_LATE,
+        pass::CULL_DRAWS_LATE,
+        pass::FORWARD_LATE,
+    ];
+    let no_prepass = passes_under(&mut s, settings(true, true, false));
+    assert_eq!(
+        no_prepass,
+        [
+            &culling[..],
+            &[pass::SHADOW],
+            &forward_occlusion,
+            &[pass::SSAO, pass::SSAO_BLUR, pass::AMBIENT_COMPOSITE],
+            &stats,
+        ]
+        .concat(),
+        "without the prepass"
+    );
     let bare = passes_under(&mut s, settings(false, false, false));
     assert_eq!(
         bare,
-        [&culling[..], &[pass::FORWARD], &stats].concat(),
+        [&culling[..], &forward_occlusion, &stats].concat(),
         "with every optional pass off"
+    );
+    let barest = passes_under(
+        &mut s,
+        RenderSettings {
+            occlusion: false,
+            ..settings(false, false, false)
+        },
+    );
+    assert_eq!(
+        barest,
+        [&culling[..], &[pass::FORWARD], &stats].concat(),
+        "with every optional pass and the occlusion test off"
     );
     assert_no_validation_messages();
 }
@@ -659,9 +698,9 @@ fn every_debug_view_shows_something_plausible() {
 #[test]
 fn a_frame_without_the_prepass_leaves_the_debug_views_alone() {
     // The renderer's transient images are shared by name between the graphs of one set of
-    // settings: a frame without the prepass (the silhouette view has none) creates "forward
-    // depth", and the debug views (which run the prepass for their source) must still draw
-    // into and read the prepass's "depth".
+    // settings: a frame without the prepass (the silhouette view has none) draws "depth" in
+    // its forward pass, and the debug views (which run the prepass for their source) must
+    // still clear it, draw into it and read what they drew.
     let all = settings(true, true, true);
     let Some(mut fresh) = scene(2) else {
         return;

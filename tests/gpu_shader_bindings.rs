@@ -37,7 +37,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
         ViewMode::Shadow,
     ] {
         for msaa in [1, 4] {
-            for prepass in [true, false] {
+            for (prepass, ssao) in [(true, true), (false, true), (false, false)] {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
                     // The card passes add pipelines (one set per depth a card may leave);
                     // the rest are the same either way.
@@ -45,7 +45,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                         let settings = RenderSettings {
                             msaa,
                             prepass,
-                            ssao: prepass,
+                            ssao,
                             impostors: true,
                             card_depth,
                             ..RenderSettings::default()

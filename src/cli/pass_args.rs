@@ -18,7 +18,7 @@ impl Switch {
     }
 }
 
-/// `--no-shadows`, `--no-ssao`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
+/// `--no-shadows`, `--no-ssao`, `--prepass`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
 /// `--lod-bias`, `--msaa`, `--impostors`, `--impostor-px`, `--impostor-memory`,
 /// `--card-depth`.
 #[derive(Debug, Args)]
@@ -29,6 +29,11 @@ pub struct PassArgs {
     /// No ambient occlusion (the graph culls its passes).
     #[arg(long)]
     no_ssao: bool,
+    /// Draw the camera's depth and normals in a pass of their own before the lit pass, which
+    /// then shades each pixel once (on); off, the lit pass draws them itself and the ambient
+    /// occlusion is added after it: the characters go through the vertex shaders once less.
+    #[arg(long, value_enum, default_value_t = Switch::Off)]
+    prepass: Switch,
     /// Shadow map side in texels (64 to 8192).
     #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
     shadow_size: u32,
@@ -118,13 +123,13 @@ impl PassArgs {
         self.msaa.is_none()
     }
 
-    /// The renderer's settings these flags ask for (the prepass always runs), with
+    /// The renderer's settings these flags ask for, with
     /// `default_msaa` samples per pixel unless `--msaa` says otherwise.
     pub fn settings(&self, default_msaa: u32) -> RenderSettings {
         RenderSettings {
             shadows: !self.no_shadows,
             ssao: !self.no_ssao,
-            prepass: true,
+            prepass: self.prepass.on(),
             shadow_size: self.shadow_size,
             cull: self.cull.on(),
             lod: self.lod.on(),

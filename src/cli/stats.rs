@@ -242,7 +242,9 @@ impl Drawn {
             "shadow".into(),
             pass(&d.shadow, d.shadow_triangles, d.shadow_cards),
         );
-        doc.drawn.insert("depth_normal".into(), camera.clone());
+        if d.prepass {
+            doc.drawn.insert("depth_normal".into(), camera.clone());
+        }
         doc.drawn.insert("forward".into(), camera);
         doc.lod_levels = d.camera.to_vec();
     }

@@ -13,6 +13,9 @@ use super::shader_interface::{
 
 /// Depth buffer format (every Vulkan device supports it as a depth attachment).
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+/// The sun's light and the sky's light the camera's passes write apart without a prepass
+/// (linear light, added by the composite pass).
+pub const LIGHT_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// View-space normals from the prepass.
 pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// One float per pixel written by a compute pass (ambient occlusion, the occlusion test's
@@ -27,7 +30,9 @@ pub struct RenderSettings {
     /// Ambient occlusion darkens the ambient light (`--no-ssao`).
     pub ssao: bool,
     /// Depth and normals are drawn first and the forward pass shades each pixel once (equal
-    /// depth test). Off, the forward pass tests and writes depth itself.
+    /// depth test; `--prepass on`). Off, the default, the forward pass tests and writes the
+    /// depth and normals itself (the characters' geometry goes through the vertex shaders
+    /// once less) and the ambient occlusion is applied after it.
     pub prepass: bool,
     /// Shadow map side in texels (`--shadow-size`).
     pub shadow_size: u32,
@@ -40,7 +45,8 @@ pub struct RenderSettings {
     /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
     pub lod_bias: f32,
     /// Small instances are drawn only where the large ones leave them visible (`--cull`
-    /// covers it too; needs the depth prepass).
+    /// covers it too; tested against the depth the prepass, or the forward pass, drew of the
+    /// large ones; not in the silhouette view).
     pub occlusion: bool,
     /// Samples per pixel of the camera's passes (`--msaa`: 1, 2, 4 or 8): the prepass, the
     /// forward pass and their depth render multisampled and resolve into the single-sample
@@ -81,7 +87,7 @@ impl Default for RenderSettings {
         Self {
             shadows: true,
             ssao: true,
-            prepass: true,
+            prepass: false,
             shadow_size: 2048,
             cull: true,
             lod: true,
@@ -171,10 +177,11 @@ pub struct FrameShape {
     pub shows_frame: bool,
     /// The forward pass reads the shadow map.
     pub shadows: bool,
-    /// The forward pass reads the ambient occlusion.
+    /// The frame is darkened by ambient occlusion (read by the forward pass after a prepass,
+    /// by the composite pass without one).
     pub ao: bool,
     /// The depth prepass runs and the forward pass tests against its depth (equal, no
-    /// write).
+    /// write); always for the debug views, which show its images.
     pub prepass: bool,
     /// Small instances wait for the occlusion test: the camera's passes draw the late list
     /// too.
@@ -194,8 +201,8 @@ impl FrameShape {
         let silhouette = view == ViewMode::Silhouette;
         let shows_frame = view == ViewMode::Final || silhouette;
         // The silhouette view is plain white: no light, so nothing to shadow or occlude, and
-        // no prepass to test occlusion against.
-        let prepass = !shows_frame || ((settings.prepass || settings.ssao) && !silhouette);
+        // no depth to test occlusion against before it is drawn.
+        let prepass = !shows_frame || (settings.prepass && !silhouette);
         let shadows = shows_frame && settings.shadows && !silhouette;
         Self {
             view,
@@ -203,7 +210,7 @@ impl FrameShape {
             shadows,
             ao: shows_frame && settings.ssao && !silhouette,
             prepass,
-            occlusion: settings.occlusion && settings.cull && prepass,
+            occlusion: settings.occlusion && settings.cull && !silhouette,
             shadow_lists: shadows || view == ViewMode::Shadow,
             cards: settings.impostors,
             card_plane_depth: settings.card_depth == CardDepth::Plane,

@@ -52,6 +52,11 @@ shader_constants! {
     /// Binding of the crowd's looks (storage buffer, `Looks` in shaders/looks.glsl; after the
     /// impostor cards' own bindings, 10 to 12, in shaders/impostor_card.glsl).
     BINDING_LOOKS: u32 = 13;
+    /// Binding of the sun's light the camera's passes wrote without a prepass (the composite
+    /// pass, shaders/ambient_composite.frag).
+    BINDING_DIRECT_LIGHT: u32 = 14;
+    /// Binding of the sky's light before occlusion, beside it.
+    BINDING_AMBIENT_LIGHT: u32 = 15;
 
     // ---- Culling passes, set 0 (`Layouts::cull_set`) ----
 

@@ -7,7 +7,11 @@
 #
 #   benches/results/gpu/ab.sh OLD/throng NEW/throng > results.txt
 #   ROUNDS=3 SIZES=100000,1000000 benches/results/gpu/ab.sh A B C > results.txt
+#   benches/results/gpu/ab.sh "throng --prepass on" "throng --prepass off" > results.txt
 #   benches/results/gpu/summarize.py results.txt
+#
+# An argument may carry flags after the binary (one quoted argument): they go to every run
+# of that binary and into its label, spaces as underscores.
 #
 # On a bare NVIDIA machine with a driver but no Vulkan loader, Debian 12's libvulkan1 and
 # libglvnd0 (with libegl1 libgl1 libglx0 libopengl0 libgles2) unpacked with `dpkg -x` and
@@ -20,11 +24,18 @@ fi
 rounds=${ROUNDS:-2}
 sizes=${SIZES:-1000,10000,100000,1000000}
 for round in $(seq 1 "$rounds"); do
-  for bin in "$@"; do
+  for spec in "$@"; do
+    read -r -a words <<<"$spec"
+    bin=${words[0]}
+    flags=("${words[@]:1}")
+    label="$(basename "$(dirname "$bin")")/$(basename "$bin")"
+    if [[ ${#flags[@]} -gt 0 ]]; then
+      label="$label$(printf '_%s' "${flags[@]}")"
+    fi
     for camera in overview street; do
-      echo "## $(basename "$(dirname "$bin")")/$(basename "$bin") $camera r$round"
+      echo "## $label $camera r$round"
       "$bin" bench frame builtin --camera "$camera" --width 1920 --height 1080 \
-        --frames 10 --warmup 3 --instances "$sizes" --json
+        --frames 10 --warmup 3 --instances "$sizes" --json "${flags[@]}"
     done
   done
 done

@@ -23,6 +23,8 @@ pub struct DrawStats {
     pub camera_triangles: u64,
     /// Triangles the shadow pass drew.
     pub shadow_triangles: u64,
+    /// The depth/normal prepass drew the camera's instances too (`--prepass on`).
+    pub prepass: bool,
 }
 
 /// Reads the counters; keeps the latest statistics.

@@ -20,7 +20,8 @@ use super::shaders::ShaderModule;
 use crate::anim::Vertex;
 
 pub use super::pipeline_desc::{
-    Culling, DepthBias, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+    Culling, DepthBias, DepthState, GraphicsDesc, MAX_COLOR_TARGETS, PipelineDesc, PipelineKind,
+    VertexInput,
 };
 pub use super::pipeline_layout::{LayoutBinding, LayoutDesc, PipelineLayout};
 
@@ -257,11 +258,21 @@ fn graphics(
             .depth_compare_op(d.compare),
         None => vk::PipelineDepthStencilStateCreateInfo::default(),
     };
-    let color_formats: Vec<vk::Format> = desc.color.into_iter().chain(desc.second_color).collect();
+    let color_formats: Vec<vk::Format> = desc
+        .color
+        .into_iter()
+        .chain(desc.more_colors.iter().copied())
+        .collect();
     let blend_attachments = [vk::PipelineColorBlendAttachmentState::default()
-        .color_write_mask(vk::ColorComponentFlags::RGBA); 2];
-    let blend = vk::PipelineColorBlendStateCreateInfo::default()
-        .attachments(&blend_attachments[..color_formats.len()]);
+        .color_write_mask(vk::ColorComponentFlags::RGBA);
+        MAX_COLOR_TARGETS];
+    let Some(blend_attachments) = blend_attachments.get(..color_formats.len()) else {
+        return Err(GpuError::Other(format!(
+            "{name}: {} colour targets (at most {MAX_COLOR_TARGETS})",
+            color_formats.len()
+        )));
+    };
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(blend_attachments);
     let dynamic_states = [
         vk::DynamicState::VIEWPORT,
         vk::DynamicState::SCISSOR,

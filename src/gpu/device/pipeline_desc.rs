@@ -67,6 +67,10 @@ pub enum Culling {
     None,
 }
 
+/// The most colour targets a pipeline draws into (the camera's passes with the ambient
+/// occlusion applied after them: lit colour, ambient light, normals).
+pub const MAX_COLOR_TARGETS: usize = 3;
+
 /// A graphics pipeline's shaders and fixed-function state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GraphicsDesc {
@@ -78,8 +82,9 @@ pub struct GraphicsDesc {
     pub input: VertexInput,
     /// Colour target format (`None`: no colour attachment).
     pub color: Option<vk::Format>,
-    /// A second colour target's format, drawn at location 1 (`None`: one target at most).
-    pub second_color: Option<vk::Format>,
+    /// The formats of further colour targets, drawn at locations 1, 2, ... (at most
+    /// [`MAX_COLOR_TARGETS`] in all).
+    pub more_colors: &'static [vk::Format],
     /// The depth test (`None`: no depth attachment).
     pub depth: Option<DepthState>,
     /// Which faces to cull (the front face is dynamic state: it flips with mirrored
@@ -141,11 +146,14 @@ mod tests {
         // The real pairs the passes draw with.
         for (vertex, fragment) in [
             ("skinned.vert", Some("skinned.frag")),
+            ("skinned.vert", Some("skinned_apart.frag")),
             ("skinned.vert", Some("depth_normal.frag")),
             ("shadow.vert", None),
             ("ground.vert", Some("ground.frag")),
+            ("ground.vert", Some("ground_apart.frag")),
             ("ground.vert", Some("ground_normal.frag")),
             ("fullscreen.vert", Some("debug_view.frag")),
+            ("fullscreen.vert", Some("ambient_composite.frag")),
         ] {
             let desc = PipelineDesc {
                 name: "test",
@@ -154,7 +162,7 @@ mod tests {
                     fragment,
                     input: VertexInput::Generated,
                     color: None,
-                    second_color: None,
+                    more_colors: &[],
                     depth: None,
                     culling: Culling::None,
                     samples: vk::SampleCountFlags::TYPE_1,

@@ -91,7 +91,7 @@ pub fn bake_pipeline(culling: Culling) -> PipelineDesc {
             fragment: Some("impostor_bake.frag"),
             input: VertexInput::SkinnedNoTangent,
             color: Some(COLOR_FORMAT),
-            second_color: Some(NORMAL_DEPTH_FORMAT),
+            more_colors: &[NORMAL_DEPTH_FORMAT],
             depth: Some(DepthState {
                 format: DEPTH_FORMAT,
                 compare: vk::CompareOp::LESS,

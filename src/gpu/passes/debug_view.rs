@@ -5,7 +5,7 @@
 use ash::vk;
 
 use super::FrameDeclaration;
-use super::depth_normal::Prepass;
+use super::depth_normal::DepthNormals;
 use crate::gpu::device::pipeline::{
     Culling, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
 };
@@ -20,7 +20,7 @@ pub const NAME: &str = "debug_view";
 /// shadow map or the ambient occlusion.
 pub fn declare(
     f: &mut FrameDeclaration,
-    prepass: &Prepass,
+    prepass: &DepthNormals,
     shadow_map: ResourceId,
     ao: ResourceId,
 ) {
@@ -39,7 +39,7 @@ pub fn declare(
             fragment: Some("debug_view.frag"),
             input: VertexInput::Generated,
             color: Some(f.color_format),
-            second_color: None,
+            more_colors: &[],
             depth: None,
             culling: Culling::None,
             samples: vk::SampleCountFlags::TYPE_1,

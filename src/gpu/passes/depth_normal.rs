@@ -1,9 +1,11 @@
-//! The depth/normal prepass: characters and ground into the depth buffer and a view-space
-//! normal image it makes, which the ambient occlusion reads and the forward pass tests
-//! against. With occlusion culling it runs twice: first the ground and the instances large
-//! enough to hide others, then (the late pass, loading what the first left) the small ones
-//! the occlusion test let through. With multisampling both render into multisampled images
-//! and resolve them at their end into the single-sample ones everything else reads.
+//! The camera's depth and view-space normals ([`images`]: what the ambient occlusion, the
+//! occlusion test and the debug views read), and the depth/normal prepass that draws them
+//! (`--prepass on`) before the forward pass tests against them. Without the prepass the
+//! forward pass draws into the same images (see `forward.rs`). With occlusion culling the
+//! prepass runs twice: first the ground and the instances large enough to hide others, then
+//! (the late pass, loading what the first left) the small ones the occlusion test let
+//! through. With multisampling both render into multisampled images and resolve them at
+//! their end into the single-sample ones everything else reads.
 
 use ash::vk;
 
@@ -22,26 +24,41 @@ pub const NAME: &str = "depth_normal";
 /// The late prepass's name.
 pub const LATE: &str = "depth_normal_late";
 
-/// What the prepass makes.
+/// The normals' clear value: alpha 0 marks "nothing drawn here" (the debug view shows it
+/// black, the ambient occlusion leaves it alone).
+pub const NO_NORMAL: vk::ClearValue = vk::ClearValue {
+    color: vk::ClearColorValue {
+        float32: [0.0, 0.0, 0.0, 0.0],
+    },
+};
+
+/// The camera's depth and normals: drawn by the prepass, or without it by the forward pass.
 #[derive(Clone, Copy, Debug)]
-pub struct Prepass {
+pub struct DepthNormals {
     /// Depth, one sample per pixel (what the ambient occlusion, the occlusion test and the
     /// depth view read).
     pub depth: ResourceId,
     /// View-space normals, one sample per pixel.
     pub normals: ResourceId,
-    /// The depth it renders and the forward pass tests against: `depth` itself, or with
+    /// The depth the camera's passes render and test: `depth` itself, or with
     /// multisampling a multisampled image resolved into `depth` (sample 0).
     pub depth_samples: ResourceId,
-    /// The normals it renders: `normals`, or a multisampled image resolved (averaged) into
+    /// The normals they render: `normals`, or a multisampled image resolved (averaged) into
     /// `normals`.
     pub normals_samples: ResourceId,
+}
+
+/// What the prepass draws into and with.
+#[derive(Clone, Copy, Debug)]
+pub struct Prepass {
+    /// Its images.
+    pub images: DepthNormals,
     /// Its pipelines: characters, then the ground.
     pipelines: [PipelineId; 2],
 }
 
-impl Prepass {
-    /// Whether it renders several samples per pixel and resolves them.
+impl DepthNormals {
+    /// Whether they render several samples per pixel and resolve them.
     pub fn multisampled(&self) -> bool {
         self.depth_samples != self.depth
     }
@@ -92,7 +109,7 @@ fn pipeline(
             fragment: Some(shaders.1),
             input,
             color: Some(NORMAL_FORMAT),
-            second_color: None,
+            more_colors: &[],
             depth: Some(DepthState {
                 format: DEPTH_FORMAT,
                 compare: vk::CompareOp::LESS,
@@ -105,8 +122,8 @@ fn pipeline(
     })
 }
 
-/// Declares the first prepass (kept when depth or normals are read) and the images it makes.
-pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> Prepass {
+/// Declares the camera's depth and normals (made when a pass draws into them).
+pub fn images(f: &mut FrameDeclaration) -> DepthNormals {
     let one = vk::SampleCountFlags::TYPE_1;
     let depth = image(f, "depth", DEPTH_FORMAT, ImageKind::Depth, one);
     let normals = image(f, "normals", NORMAL_FORMAT, ImageKind::Color, one);
@@ -131,6 +148,16 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> Prepass {
             ),
         )
     };
+    DepthNormals {
+        depth,
+        normals,
+        depth_samples,
+        normals_samples,
+    }
+}
+
+/// Declares the first prepass (kept when depth or normals are read), drawing into `images`.
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled, images: &DepthNormals) -> Prepass {
     let characters = pipeline(
         f,
         "depth+normal",
@@ -146,10 +173,7 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> Prepass {
         Culling::None,
     );
     let prepass = Prepass {
-        depth,
-        normals,
-        depth_samples,
-        normals_samples,
+        images: *images,
         pipelines: [characters, ground],
     };
     declare_pass(f, NAME, culled, &prepass, false);
@@ -170,17 +194,16 @@ fn declare_pass(
     prepass: &Prepass,
     late: bool,
 ) {
-    let (ring, lists, pre) = (f.frame.ring, culled.draws, *prepass);
+    let (ring, lists, pipelines, pre) = (
+        f.frame.ring,
+        culled.draws,
+        prepass.pipelines,
+        prepass.images,
+    );
     let mut p = f.pass(name, move |r| {
-        // Alpha 0 marks "nothing drawn here" (the debug view shows it black).
-        let nothing = vk::ClearValue {
-            color: vk::ClearColorValue {
-                float32: [0.0, 0.0, 0.0, 0.0],
-            },
-        };
-        let color = [r.resolved_attachment(pre.normals_samples, pre.normals, Some(nothing))?];
+        let color = [r.resolved_attachment(pre.normals_samples, pre.normals, Some(NO_NORMAL))?];
         let depth = r.resolved_attachment(pre.depth_samples, pre.depth, Some(FAR_DEPTH))?;
-        let [characters, ground] = pre.pipelines.map(|p| r.pipeline(p));
+        let [characters, ground] = pipelines.map(|p| r.pipeline(p));
         let (characters, ground) = (characters?, ground?);
         r.begin_rendering(r.extent(), &color, Some(&depth));
         let result = if late {

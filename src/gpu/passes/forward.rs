@@ -1,90 +1,250 @@
 //! The skinned forward pass: clears colour, draws the ground (final view only) and every
 //! model's subsets from the culled lists; lit by the sun through the shadow map, ambient
 //! scaled by the occlusion. After the prepass it tests depth with EQUAL and writes none, so
-//! each pixel is shaded once; without it, it tests and writes a depth of its own (which it
-//! makes). With multisampling it renders into a multisampled image it makes and resolves it
-//! into the target.
+//! each pixel is shaded once. Without it (the default), it tests and writes the camera's
+//! depth itself, and the geometry goes through the vertex shaders once less: then it also
+//! writes the normals the ambient occlusion reads, and, since that occlusion is made only
+//! afterwards, the sun's light and the sky's light apart (`shaders/camera_out.glsl`), which
+//! the composite pass adds. With occlusion culling and no prepass it runs twice: the large
+//! instances, then (the late pass, after the occlusion test against the depth the first
+//! resolved) the small ones it let through. With multisampling it renders into
+//! multisampled images it makes and resolves them at its end.
 
 use ash::vk;
 
 use super::cull::Culled;
-use super::depth_normal::Prepass;
+use super::depth_normal::{DepthNormals, NO_NORMAL};
 use super::{FAR_DEPTH, FrameDeclaration};
 use crate::gpu::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
+use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{
-    Culling, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+    Culling, DepthState, GraphicsDesc, MAX_COLOR_TARGETS, PipelineDesc, PipelineKind, VertexInput,
 };
-use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId, Stages};
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId, Stages};
 use crate::gpu::recording::draws::LitInputs;
-use crate::gpu::settings::{DEPTH_FORMAT, ViewMode};
+use crate::gpu::recording::pass::{PassRecording, PipelineId};
+use crate::gpu::settings::{DEPTH_FORMAT, LIGHT_FORMAT, NORMAL_FORMAT, ViewMode};
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "forward";
+/// The late forward pass's name (no prepass, occlusion culling on).
+pub const LATE: &str = "forward_late";
 
 /// Background of the final view: a pale sky, in linear light.
 pub const SKY_CLEAR: [f32; 4] = [0.36, 0.48, 0.62, 1.0];
 
-/// What the forward pass draws into and shades with, for the passes that draw after it.
+/// The sky's light before occlusion is cleared to none: the sky colour is all direct.
+const NO_LIGHT: vk::ClearValue = vk::ClearValue {
+    color: vk::ClearColorValue {
+        float32: [0.0, 0.0, 0.0, 0.0],
+    },
+};
+
+/// What the camera's lit passes (the forward pass, its late pass, the cards) draw into and
+/// shade with.
 #[derive(Clone, Copy, Debug)]
 pub struct Forward {
-    /// The colour target.
-    pub color: ResourceId,
-    /// What it renders colour into: `color`, or a multisampled image resolved into it.
-    pub color_samples: ResourceId,
-    /// The depth it tests (the prepass's, or its own).
+    /// Each colour target as (rendered, resolved into), in location order: the lit colour
+    /// (into the target, or with the ambient apart into the sun's light), then with the
+    /// ambient apart the sky's light and the normals. Rendered and resolved are the same
+    /// image with one sample.
+    colors: [(ResourceId, ResourceId); MAX_COLOR_TARGETS],
+    /// How many of `colors` are drawn.
+    color_count: usize,
+    /// The depth they test (the prepass's, or the camera's own).
     pub depth: ResourceId,
-    /// The shadow map and ambient occlusion it reads, where the frame has them.
+    /// Where they resolve the depth to (no prepass, when the occlusion test or the ambient
+    /// occlusion reads it and the depth is multisampled).
+    depth_resolved: Option<ResourceId>,
+    /// They test EQUAL against the prepass's depth and write none.
+    pub after_prepass: bool,
+    /// The sun's and the sky's light apart, added by the composite pass.
+    pub ambient_apart: bool,
+    /// The shadow map and ambient occlusion they read, where the frame has them.
     pub lit: LitInputs,
 }
 
-/// Declares the pass for the views that show the frame (`None` for the others).
-pub fn declare(
-    f: &mut FrameDeclaration,
-    culled: &Culled,
-    prepass: &Prepass,
-    shadow_map: ResourceId,
-    ao: ResourceId,
-) -> Option<Forward> {
-    let shape = f.shape;
-    if !shape.shows_frame {
-        return None;
+impl Forward {
+    /// The lit colour: what the first colour target resolves into.
+    pub fn color(&self) -> ResourceId {
+        self.colors[0].1
     }
+
+    /// With the ambient apart, the sun's light and the sky's light, resolved.
+    pub fn light_parts(&self) -> Option<(ResourceId, ResourceId)> {
+        self.ambient_apart
+            .then_some((self.colors[0].1, self.colors[1].1))
+    }
+
+    /// The colour formats of a pipeline drawing into these targets: the first, and the
+    /// others.
+    pub fn formats(&self, color_format: vk::Format) -> (vk::Format, &'static [vk::Format]) {
+        if self.ambient_apart {
+            (LIGHT_FORMAT, &[LIGHT_FORMAT, NORMAL_FORMAT])
+        } else {
+            (color_format, &[])
+        }
+    }
+
+    /// The same targets for a pass drawn after a prepass of its own has drawn its depth (and
+    /// resolved it): tested EQUAL, not written.
+    pub fn after_own_prepass(self) -> Self {
+        Self {
+            after_prepass: true,
+            depth_resolved: None,
+            ..self
+        }
+    }
+
+    /// The depth state of a pipeline drawing into these targets.
+    pub fn depth_state(&self) -> DepthState {
+        DepthState {
+            format: DEPTH_FORMAT,
+            compare: if self.after_prepass {
+                vk::CompareOp::EQUAL
+            } else {
+                vk::CompareOp::LESS
+            },
+            write: !self.after_prepass,
+            bias: None,
+        }
+    }
+
+    /// Declares that a pass draws into these targets (resolving them when multisampled) and
+    /// reads what they are lit with, then finishes it.
+    pub fn draw_into(&self, mut p: PassBuilder<'_>) {
+        for &(rendered, resolved) in &self.colors[..self.color_count] {
+            p.write(rendered, Access::ColorAttachmentWrite);
+            if resolved != rendered {
+                p.write(resolved, Access::ColorAttachmentWrite);
+            }
+        }
+        if self.after_prepass {
+            p.read(self.depth, Access::DepthAttachmentRead);
+        } else {
+            p.write(self.depth, Access::DepthAttachmentWrite);
+            if let Some(resolved) = self.depth_resolved {
+                p.write(resolved, Access::DepthResolveWrite);
+            }
+        }
+        for image in [self.lit.shadow_map, self.lit.ao].into_iter().flatten() {
+            p.read(image, Access::Sampled(Stages::Fragment));
+        }
+        p.finish();
+    }
+
+    /// Begins rendering into these targets: cleared by the pass that draws them first
+    /// (colour to `background`), loaded by the others, as the graph says.
+    pub fn begin(&self, r: &PassRecording<'_>, background: [f32; 4]) -> Result<(), GpuError> {
+        let background = vk::ClearValue {
+            color: vk::ClearColorValue {
+                float32: background,
+            },
+        };
+        let clears = [background, NO_LIGHT, NO_NORMAL];
+        let mut color = [vk::RenderingAttachmentInfo::default(); MAX_COLOR_TARGETS];
+        for (k, &(rendered, resolved)) in self.colors[..self.color_count].iter().enumerate() {
+            color[k] = r.resolved_attachment(rendered, resolved, Some(clears[k]))?;
+        }
+        let depth = match self.depth_resolved {
+            Some(resolved) => r.resolved_attachment(self.depth, resolved, Some(FAR_DEPTH))?,
+            None => r.attachment(self.depth, Some(FAR_DEPTH))?,
+        };
+        r.begin_rendering(r.extent(), &color[..self.color_count], Some(&depth));
+        Ok(())
+    }
+}
+
+/// A colour image rendered at the camera's samples, and the one it resolves into (the
+/// same with one sample).
+fn rendered_and_resolved(
+    f: &mut FrameDeclaration,
+    names: [&'static str; 2],
+    format: vk::Format,
+) -> (ResourceId, ResourceId) {
     let samples = f.samples();
-    let color = f.frame.color;
-    let color_samples = if samples == vk::SampleCountFlags::TYPE_1 {
-        color
-    } else {
+    let mut image = |name, samples| {
         f.image(ImageDesc {
-            name: "colour (multisampled)",
-            format: f.color_format,
+            name,
+            format,
             kind: ImageKind::Color,
             extent: Extent::Target,
             samples,
         })
     };
-    let depth = if shape.prepass {
-        prepass.depth_samples
+    let resolved = image(names[1], vk::SampleCountFlags::TYPE_1);
+    if samples == vk::SampleCountFlags::TYPE_1 {
+        (resolved, resolved)
     } else {
-        f.image(ImageDesc {
-            name: "forward depth",
-            format: DEPTH_FORMAT,
-            kind: ImageKind::Depth,
-            extent: Extent::Target,
-            samples,
-        })
+        (image(names[0], samples), resolved)
+    }
+}
+
+/// The camera's lit targets for the frame's shape: after the prepass, the colour and its
+/// depth; without it, the camera's own depth and normals too.
+fn targets(f: &mut FrameDeclaration, depth_normals: &DepthNormals, ao: ResourceId) -> Forward {
+    let shape = f.shape;
+    let color = f.frame.color;
+    let ambient_apart = shape.ao && !shape.prepass;
+    let mut colors = [(color, color); MAX_COLOR_TARGETS];
+    let color_count = if ambient_apart {
+        colors[0] =
+            rendered_and_resolved(f, ["sun light (multisampled)", "sun light"], LIGHT_FORMAT);
+        colors[1] =
+            rendered_and_resolved(f, ["sky light (multisampled)", "sky light"], LIGHT_FORMAT);
+        colors[2] = (depth_normals.normals_samples, depth_normals.normals);
+        3
+    } else {
+        if f.samples() != vk::SampleCountFlags::TYPE_1 {
+            let rendered = f.image(ImageDesc {
+                name: "colour (multisampled)",
+                format: f.color_format,
+                kind: ImageKind::Color,
+                extent: Extent::Target,
+                samples: f.samples(),
+            });
+            colors[0] = (rendered, color);
+        }
+        1
     };
-    // After the prepass: equal depth, no writes; without it, depth of its own.
-    let depth_state = DepthState {
-        format: DEPTH_FORMAT,
-        compare: if shape.prepass {
-            vk::CompareOp::EQUAL
-        } else {
-            vk::CompareOp::LESS
+    // The occlusion test and the ambient occlusion read single-sample depth.
+    let resolve_depth = !shape.prepass
+        && (shape.occlusion || ambient_apart)
+        && depth_normals.depth_samples != depth_normals.depth;
+    Forward {
+        colors,
+        color_count,
+        depth: depth_normals.depth_samples,
+        depth_resolved: resolve_depth.then_some(depth_normals.depth),
+        after_prepass: shape.prepass,
+        ambient_apart,
+        lit: LitInputs {
+            shadow_map: None,
+            // After the prepass the lit passes read the occlusion; without it, the
+            // composite pass does.
+            ao: (shape.ao && shape.prepass).then_some(ao),
         },
-        write: !shape.prepass,
-        bias: None,
-    };
-    let (color_format, culling) = (f.color_format, f.culling);
+    }
+}
+
+/// Declares the pass for the views that show the frame (`None` for the others): after the
+/// prepass, or drawing the camera's depth and normals itself (and with occlusion culling
+/// only the large instances; [`declare_late`] the rest).
+pub fn declare(
+    f: &mut FrameDeclaration,
+    culled: &Culled,
+    depth_normals: &DepthNormals,
+    shadow_map: ResourceId,
+    ao: ResourceId,
+) -> Option<(Forward, ForwardPipelines)> {
+    let shape = f.shape;
+    if !shape.shows_frame {
+        return None;
+    }
+    let mut fwd = targets(f, depth_normals, ao);
+    fwd.lit.shadow_map = shape.shadows.then_some(shadow_map);
+    let (first, more) = fwd.formats(f.color_format);
+    let (depth_state, culling, samples) = (fwd.depth_state(), f.culling, f.samples());
     let mut pipeline = |name, vertex, fragment, input, culling| {
         f.pipeline(PipelineDesc {
             name,
@@ -92,58 +252,110 @@ pub fn declare(
                 vertex,
                 fragment: Some(fragment),
                 input,
-                color: Some(color_format),
-                second_color: None,
+                color: Some(first),
+                more_colors: more,
                 depth: Some(depth_state),
                 culling,
                 samples,
             }),
         })
     };
-    let (characters_name, ground_name) = if shape.prepass {
-        ("forward (depth equal)", "ground (depth equal)")
-    } else {
-        ("forward (depth less)", "ground (depth less)")
-    };
+    let (characters_name, ground_name, characters_frag, ground_frag) =
+        match (fwd.after_prepass, fwd.ambient_apart) {
+            (true, _) => (
+                "forward (depth equal)",
+                "ground (depth equal)",
+                "skinned.frag",
+                "ground.frag",
+            ),
+            (false, false) => (
+                "forward (depth less)",
+                "ground (depth less)",
+                "skinned.frag",
+                "ground.frag",
+            ),
+            (false, true) => (
+                "forward (depth less, ambient apart)",
+                "ground (depth less, ambient apart)",
+                "skinned_apart.frag",
+                "ground_apart.frag",
+            ),
+        };
     let characters = pipeline(
         characters_name,
         "skinned.vert",
-        "skinned.frag",
+        characters_frag,
         VertexInput::Skinned,
         culling,
     );
     let ground = pipeline(
         ground_name,
         "ground.vert",
-        "ground.frag",
+        ground_frag,
         VertexInput::Generated,
         Culling::None,
     );
-    let lit = LitInputs {
-        shadow_map: shape.shadows.then_some(shadow_map),
-        ao: shape.ao.then_some(ao),
+    let pipelines = ForwardPipelines([characters, ground]);
+    // After the prepass both lists are drawn here; without it the late list waits for the
+    // occlusion test, which reads what this pass resolves.
+    let lists: &'static [usize] = if shape.occlusion && shape.prepass {
+        &[VIEW_CAMERA, VIEW_CAMERA_LATE]
+    } else {
+        &[VIEW_CAMERA]
     };
-    let (lists, ring) = (culled.draws, f.frame.ring);
-    let mut p = f.pass(NAME, move |r| {
-        let clear = match shape.view {
+    declare_pass(f, NAME, culled, &fwd, pipelines, lists, true);
+    Some((fwd, pipelines))
+}
+
+/// The forward pass's pipelines (characters, then the ground), for its late pass.
+#[derive(Clone, Copy, Debug)]
+pub struct ForwardPipelines([PipelineId; 2]);
+
+/// Declares the late forward pass (no prepass, after the occlusion test): the small instances
+/// the test let through, into what the first pass left.
+pub fn declare_late(
+    f: &mut FrameDeclaration,
+    culled: &Culled,
+    forward: &Forward,
+    pipelines: ForwardPipelines,
+) {
+    declare_pass(
+        f,
+        LATE,
+        culled,
+        forward,
+        pipelines,
+        &[VIEW_CAMERA_LATE],
+        false,
+    );
+}
+
+/// A forward pass drawing `lists` (and the ground first when `ground`, in the final view).
+fn declare_pass(
+    f: &mut FrameDeclaration,
+    name: &'static str,
+    culled: &Culled,
+    fwd: &Forward,
+    ForwardPipelines(ids): ForwardPipelines,
+    lists: &'static [usize],
+    ground: bool,
+) {
+    let (shape, draws, ring, fwd) = (f.shape, culled.draws, f.frame.ring, *fwd);
+    let mut p = f.pass(name, move |r| {
+        let background = match shape.view {
             ViewMode::Silhouette => [0.0, 0.0, 0.0, 1.0],
             _ => SKY_CLEAR,
         };
-        let clear = vk::ClearValue {
-            color: vk::ClearColorValue { float32: clear },
-        };
-        let color = [r.resolved_attachment(color_samples, color, Some(clear))?];
-        let depth = r.attachment(depth, Some(FAR_DEPTH))?;
-        let lit = r.lit_images(lit)?;
-        let (characters, ground) = (r.pipeline(characters)?, r.pipeline(ground)?);
-        r.begin_rendering(r.extent(), &color, Some(&depth));
+        let lit = r.lit_images(fwd.lit)?;
+        let [characters, ground_pipeline] = ids.map(|p| r.pipeline(p));
+        let (characters, ground_pipeline) = (characters?, ground_pipeline?);
+        fwd.begin(r, background)?;
         let result = (|| {
-            if shape.view == ViewMode::Final {
-                r.draw_ground(ground, &lit.binds())?;
+            if ground && shape.view == ViewMode::Final {
+                r.draw_ground(ground_pipeline, &lit.binds())?;
             }
-            r.draw_characters(characters, &lists, Some(&lit), VIEW_CAMERA)?;
-            if shape.occlusion {
-                r.draw_characters(characters, &lists, Some(&lit), VIEW_CAMERA_LATE)?;
+            for &list in lists {
+                r.draw_characters(characters, &draws, Some(&lit), list)?;
             }
             Ok(())
         })();
@@ -151,27 +363,5 @@ pub fn declare(
         result
     });
     culled.reads(&mut p, ring);
-    p.write(color_samples, Access::ColorAttachmentWrite);
-    if color_samples != color {
-        // Resolved into the target at the end of the pass.
-        p.write(color, Access::ColorAttachmentWrite);
-    }
-    if shape.prepass {
-        p.read(depth, Access::DepthAttachmentRead);
-    } else {
-        p.write(depth, Access::DepthAttachmentWrite);
-    }
-    if let Some(shadow_map) = lit.shadow_map {
-        p.read(shadow_map, Access::Sampled(Stages::Fragment));
-    }
-    if let Some(ao) = lit.ao {
-        p.read(ao, Access::Sampled(Stages::Fragment));
-    }
-    p.finish();
-    Some(Forward {
-        color,
-        color_samples,
-        depth,
-        lit,
-    })
+    fwd.draw_into(p);
 }

@@ -30,7 +30,7 @@ pub fn declare(f: &mut FrameDeclaration) {
             fragment: Some("hud.frag"),
             input: VertexInput::GeneratedStrip,
             color: Some(f.color_format),
-            second_color: None,
+            more_colors: &[],
             depth: None,
             culling: Culling::None,
             samples: vk::SampleCountFlags::TYPE_1,

@@ -12,15 +12,15 @@ use glam::{Vec3, Vec4};
 
 use super::FrameDeclaration;
 use super::cull::Culled;
-use super::depth_normal::Prepass;
-use super::forward::Forward;
+use super::depth_normal::DepthNormals;
+use super::forward::{Forward, SKY_CLEAR};
 use crate::gpu::culling::data::{CardCommand, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
 use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, Pipeline, PipelineDesc, PipelineKind, VertexInput,
 };
-use crate::gpu::graph::{Access, ResourceId, Stages};
+use crate::gpu::graph::{Access, ResourceId};
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::recording::draws::LitImages;
 use crate::gpu::recording::pass::{Bind, PassRecording};
@@ -71,7 +71,7 @@ fn pipeline(
             fragment: Some(fragment),
             input: VertexInput::GeneratedStrip,
             color,
-            second_color: None,
+            more_colors: &[],
             depth: Some(depth),
             culling: Culling::None,
             samples,
@@ -123,7 +123,7 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
 
 /// Declares the cards' depth and normals, drawn into the prepass's images after both
 /// prepasses (and resolved again when they are multisampled).
-pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prepass) {
+pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &DepthNormals) {
     if !f.shape.cards {
         return;
     }
@@ -160,70 +160,58 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prep
     pre.draw_into(p);
 }
 
-/// Declares the cards lit, drawn into the forward pass's colour after it (and resolved
+/// Declares the cards lit, drawn into the forward pass's targets after it (and resolved
 /// again when multisampled): EQUAL against the prepass's depth, or testing and writing the
-/// forward pass's own.
-pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Option<Forward>) {
-    let Some(fwd) = forward.filter(|_| f.shape.cards) else {
+/// camera's own (and then its normals and the light apart, as the forward pass does).
+pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Option<&Forward>) {
+    let Some(fwd) = forward.copied().filter(|_| f.shape.cards) else {
         return;
     };
-    let lit = fwd.lit;
-    let prepass = f.shape.prepass;
-    let state = if prepass {
-        depth(vk::CompareOp::EQUAL, false)
-    } else {
-        depth(vk::CompareOp::LESS, true)
+    let plane = f.shape.card_plane_depth;
+    let fragment = match (fwd.ambient_apart, plane) {
+        (false, false) => "impostor.frag",
+        (false, true) => "impostor_plane.frag",
+        (true, false) => "impostor_apart.frag",
+        (true, true) => "impostor_plane_apart.frag",
     };
+    let name = match (fwd.after_prepass, fwd.ambient_apart, plane) {
+        (true, false, false) => "impostor forward (depth equal)",
+        (true, false, true) => "impostor forward (card plane, depth equal)",
+        (true, true, false) => "impostor forward (depth equal, ambient apart)",
+        (true, true, true) => "impostor forward (card plane, depth equal, ambient apart)",
+        (false, false, false) => "impostor forward (depth less)",
+        (false, false, true) => "impostor forward (card plane, depth less)",
+        (false, true, false) => "impostor forward (depth less, ambient apart)",
+        (false, true, true) => "impostor forward (card plane, depth less, ambient apart)",
+    };
+    let (first, more) = fwd.formats(f.color_format);
     let samples = f.samples();
-    let color_format = f.color_format;
-    let id = pipeline(
-        f,
-        match (prepass, f.shape.card_plane_depth) {
-            (true, false) => "impostor forward (depth equal)",
-            (false, false) => "impostor forward (depth less)",
-            (true, true) => "impostor forward (card plane, depth equal)",
-            (false, true) => "impostor forward (card plane, depth less)",
-        },
-        if f.shape.card_plane_depth {
-            "impostor_plane.frag"
-        } else {
-            "impostor.frag"
-        },
-        Some(color_format),
-        state,
-        samples,
-    );
+    let id = f.pipeline(PipelineDesc {
+        name,
+        kind: PipelineKind::Graphics(GraphicsDesc {
+            vertex: "impostor.vert",
+            fragment: Some(fragment),
+            input: VertexInput::GeneratedStrip,
+            color: Some(first),
+            more_colors: more,
+            depth: Some(fwd.depth_state()),
+            culling: Culling::None,
+            samples,
+        }),
+    });
     let (culled, ring) = (*culled, f.frame.ring);
-    let picture_depth = !f.shape.card_plane_depth;
     let mut p = f.pass(FORWARD, move |r| {
-        let color = [r.resolved_attachment(fwd.color_samples, fwd.color, None)?];
-        let depth = r.attachment(fwd.depth, None)?;
-        let images = r.lit_images(lit)?;
+        let images = r.lit_images(fwd.lit)?;
         let pipeline = r.pipeline(id)?;
-        r.begin_rendering(r.extent(), &color, Some(&depth));
+        fwd.begin(r, SKY_CLEAR)?;
         let views = camera_views(r);
-        let eye = (Eye::Camera, picture_depth);
+        let eye = (Eye::Camera, !plane);
         let result = draw_cards(r, pipeline, &culled, Some(&images), eye, views);
         r.end_rendering();
         result
     });
     culled.reads_cards(&mut p, ring);
-    p.write(fwd.color_samples, Access::ColorAttachmentWrite);
-    if fwd.color_samples != fwd.color {
-        p.write(fwd.color, Access::ColorAttachmentWrite);
-    }
-    if prepass {
-        p.read(fwd.depth, Access::DepthAttachmentRead);
-    } else {
-        p.write(fwd.depth, Access::DepthAttachmentWrite);
-    }
-    if let Some(shadow_map) = lit.shadow_map {
-        p.read(shadow_map, Access::Sampled(Stages::Fragment));
-    }
-    if let Some(ao) = lit.ao {
-        p.read(ao, Access::Sampled(Stages::Fragment));
-    }
-    p.finish();
+    fwd.draw_into(p);
 }
 
 /// The reflectance at normal incidence of `model`'s subsets, each weighed by its triangles:

@@ -11,6 +11,7 @@
 //! Adding a pass: a file here and one line in [`compile`]. Its shaders in `shaders/` are
 //! compiled and embedded by file name, and its pipeline layouts are read from them.
 
+pub mod composite;
 pub mod crowd_state;
 pub mod cull;
 pub mod debug_view;
@@ -37,15 +38,17 @@ use super::recording::pass::PassRecording;
 use super::recording::pass::PipelineId;
 use super::resources::buffers::BufferDesc;
 use super::settings::{FrameShape, GraphKey, RenderSettings, sample_count};
+use forward::Forward;
 
 /// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
 /// pass's file).
 pub mod pass {
+    pub use super::composite::NAME as AMBIENT_COMPOSITE;
     pub use super::crowd_state::NAME as CROWD_STATE;
     pub use super::cull::{CLEAR as CULL_CLEAR, CULL, DRAWS as CULL_DRAWS, STATS as CULL_STATS};
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
-    pub use super::forward::NAME as FORWARD;
+    pub use super::forward::{LATE as FORWARD_LATE, NAME as FORWARD};
     pub use super::hud::NAME as HUD;
     pub use super::impostors::{
         DEPTH_NORMAL as IMPOSTOR_DEPTH_NORMAL, FORWARD as IMPOSTOR_FORWARD,
@@ -201,15 +204,46 @@ pub fn compile(
     let culled = cull::declare(&mut f);
     let shadow_map = shadow::declare(&mut f, &culled);
     impostors::declare_shadow(&mut f, &culled, shadow_map);
-    let prepass = depth_normal::declare(&mut f, &culled);
-    if occlusion::declare(&mut f, &culled, &prepass) {
-        depth_normal::declare_late(&mut f, &culled, &prepass);
+    let depth_normals = depth_normal::images(&mut f);
+    let ao = ssao::blurred(&mut f);
+    if f.shape.prepass {
+        // Depth and normals first, tested EQUAL by the lit passes, which read the occlusion.
+        let prepass = depth_normal::declare(&mut f, &culled, &depth_normals);
+        if occlusion::declare(&mut f, &culled, &depth_normals) {
+            depth_normal::declare_late(&mut f, &culled, &prepass);
+        }
+        impostors::declare_prepass(&mut f, &culled, &depth_normals);
+        ssao::declare(&mut f, &depth_normals, ao);
+        let forward = forward::declare(&mut f, &culled, &depth_normals, shadow_map, ao);
+        let forward = forward.map(|(forward, _)| forward);
+        impostors::declare_forward(&mut f, &culled, forward.as_ref());
+    } else {
+        // The lit passes draw depth and normals themselves; the occlusion is made from them
+        // afterwards and added by the composite pass.
+        let forward = forward::declare(&mut f, &culled, &depth_normals, shadow_map, ao);
+        if let Some((fwd, pipelines)) = forward {
+            if occlusion::declare(&mut f, &culled, &depth_normals) {
+                forward::declare_late(&mut f, &culled, &fwd, pipelines);
+            }
+        }
+        let forward = forward.map(|(forward, _)| forward);
+        // Cards at their quad's own depth can be rejected before shading: for them a depth
+        // prepass lets the lit pass shade each pixel once, where with the picture's depth
+        // (written by the shader, tested after it) it would be one more pass of the same
+        // work.
+        let cards = if f.shape.card_plane_depth {
+            impostors::declare_prepass(&mut f, &culled, &depth_normals);
+            forward.map(Forward::after_own_prepass)
+        } else {
+            forward
+        };
+        impostors::declare_forward(&mut f, &culled, cards.as_ref());
+        if let Some(light) = forward.and_then(|fwd| fwd.light_parts()) {
+            ssao::declare(&mut f, &depth_normals, ao);
+            composite::declare(&mut f, light, ao);
+        }
     }
-    impostors::declare_prepass(&mut f, &culled, &prepass);
-    let ao = ssao::declare(&mut f, &prepass);
-    let forward = forward::declare(&mut f, &culled, &prepass, shadow_map, ao);
-    impostors::declare_forward(&mut f, &culled, forward);
-    debug_view::declare(&mut f, &prepass, shadow_map, ao);
+    debug_view::declare(&mut f, &depth_normals, shadow_map, ao);
     hud::declare(&mut f);
     cull::declare_stats(&mut f, &culled);
     readback::declare(&mut f);

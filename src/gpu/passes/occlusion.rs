@@ -9,7 +9,7 @@ use ash::vk;
 
 use super::FrameDeclaration;
 use super::cull::{Culled, compute, declare_draws, dispatch};
-use super::depth_normal::Prepass;
+use super::depth_normal::DepthNormals;
 use crate::gpu::culling::data::{OCCLUSION_BLOCK, VIEW_CAMERA_LATE};
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, Stages};
 use crate::gpu::recording::pass::Bind;
@@ -25,7 +25,7 @@ pub const DRAWS_LATE: &str = "cull_draws_late";
 /// Declares the occlusion image, the late test and its draws when the frame tests
 /// occlusion; whether it does. The small instances the large ones may hide are tested
 /// against the depth so far, then drawn into it (the late prepass) before anything reads it.
-pub fn declare(f: &mut FrameDeclaration, culled: &Culled, prepass: &Prepass) -> bool {
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled, prepass: &DepthNormals) -> bool {
     if !f.shape.occlusion {
         return false;
     }

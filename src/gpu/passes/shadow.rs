@@ -43,7 +43,7 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> ResourceId {
             fragment: None,
             input: VertexInput::SkinnedPosition,
             color: None,
-            second_color: None,
+            more_colors: &[],
             depth: Some(DepthState {
                 format: DEPTH_FORMAT,
                 compare: vk::CompareOp::LESS,

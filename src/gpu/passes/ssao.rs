@@ -6,7 +6,7 @@ use ash::vk;
 
 use super::FrameDeclaration;
 use super::cull::compute;
-use super::depth_normal::Prepass;
+use super::depth_normal::DepthNormals;
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording};
 use crate::gpu::settings::SCALAR_FORMAT;
@@ -20,19 +20,26 @@ pub const BLUR: &str = "ssao_blur";
 /// The occlusion's size: the render size divided by [`AO_SCALE`].
 const EXTENT: Extent = Extent::TargetScaled(AO_SCALE);
 
+/// An occlusion-sized single-channel image.
+fn image(f: &mut FrameDeclaration, name: &'static str) -> ResourceId {
+    f.image(ImageDesc {
+        name,
+        format: SCALAR_FORMAT,
+        kind: ImageKind::Color,
+        extent: EXTENT,
+        samples: vk::SampleCountFlags::TYPE_1,
+    })
+}
+
+/// Declares the blurred occlusion (made when a pass reads it).
+pub fn blurred(f: &mut FrameDeclaration) -> ResourceId {
+    image(f, "ao")
+}
+
 /// Declares the occlusion (depth and normals in, raw AO out) and its blur (raw AO and depth
-/// in, blurred AO out); returns the blurred AO.
-pub fn declare(f: &mut FrameDeclaration, prepass: &Prepass) -> ResourceId {
-    let image = |f: &mut FrameDeclaration, name| {
-        f.image(ImageDesc {
-            name,
-            format: SCALAR_FORMAT,
-            kind: ImageKind::Color,
-            extent: EXTENT,
-            samples: vk::SampleCountFlags::TYPE_1,
-        })
-    };
-    let (raw, ao) = (image(f, "ao raw"), image(f, "ao"));
+/// in, blurred AO out, into `ao` from [`blurred`]).
+pub fn declare(f: &mut FrameDeclaration, prepass: &DepthNormals, ao: ResourceId) {
+    let raw = image(f, "ao raw");
     let (depth, normals) = (prepass.depth, prepass.normals);
     let sampled = Access::Sampled(Stages::Compute);
     let pipeline = f.pipeline(compute("ssao", "ssao.comp"));
@@ -70,7 +77,6 @@ pub fn declare(f: &mut FrameDeclaration, prepass: &Prepass) -> ResourceId {
     .read(depth, sampled)
     .write(ao, Access::StorageWrite(Stages::Compute))
     .finish();
-    ao
 }
 
 /// Dispatches `pipeline` over the occlusion's size with the depth, the frame uniforms,

@@ -118,6 +118,7 @@ fn the_plan_decides_loads_and_stores() {
             ViewMode::Final,
             RenderSettings {
                 msaa,
+                prepass: true,
                 ..RenderSettings::default()
             },
         );
@@ -164,22 +165,87 @@ fn the_plan_decides_loads_and_stores() {
         let shadow = use_of(pass::SHADOW, id(&f, "shadow map"));
         assert!(!shadow.loads && shadow.stores, "{msaa}: {shadow:?}");
     }
-    // Without a prepass the forward pass's own depth is cleared and nobody reads it after.
+    // Without a prepass and without ambient occlusion, the forward pass's depth is cleared
+    // and, with no occlusion test to read it either, never stored.
     let bare = frame(
         ViewMode::Final,
         RenderSettings {
-            prepass: false,
             ssao: false,
+            occlusion: false,
             ..RenderSettings::default()
         },
     );
-    let own = *declared_use(
-        &bare.plan,
-        step(&bare, pass::FORWARD),
-        id(&bare, "forward depth"),
-    )
-    .expect("declared");
+    let depth = bare
+        .plan
+        .find("depth (multisampled)")
+        .unwrap_or_else(|| id(&bare, "depth"));
+    let own = *declared_use(&bare.plan, step(&bare, pass::FORWARD), depth).expect("declared");
     assert!(!own.loads && !own.stores && own.writes, "{own:?}");
+}
+
+/// Without a prepass (the default) the forward pass starts the camera's depth, normals and
+/// light, its late pass adds to them after the occlusion test that reads the depth it
+/// resolved, the ambient occlusion reads what both left, and the composite pass alone
+/// writes the target.
+#[test]
+fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the_target() {
+    for msaa in [1, 4] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa,
+                ..RenderSettings::default()
+            },
+        );
+        let order = names(&f);
+        assert!(
+            !order.contains(&pass::DEPTH_NORMAL) && !order.contains(&pass::DEPTH_NORMAL_LATE),
+            "{order:?}"
+        );
+        let at = |name| {
+            order
+                .iter()
+                .position(|n| *n == name)
+                .unwrap_or_else(|| panic!("no {name} in {order:?}"))
+        };
+        for (before, after) in [
+            (pass::FORWARD, pass::OCCLUSION_DEPTH),
+            (pass::CULL_LATE, pass::FORWARD_LATE),
+            (pass::FORWARD_LATE, pass::SSAO),
+            (pass::SSAO_BLUR, pass::AMBIENT_COMPOSITE),
+        ] {
+            assert!(at(before) < at(after), "{before} before {after}: {order:?}");
+        }
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let multisampled = msaa > 1;
+        let rendered = |name: &str| {
+            if multisampled {
+                id(&f, &format!("{name} (multisampled)"))
+            } else {
+                id(&f, name)
+            }
+        };
+        for image in ["depth", "normals", "sun light", "sky light"] {
+            let early = use_of(pass::FORWARD, rendered(image));
+            assert!(!early.loads && early.writes, "{msaa} {image}: {early:?}");
+            let late = use_of(pass::FORWARD_LATE, rendered(image));
+            assert!(late.loads && late.writes, "{msaa} {image}: {late:?}");
+            if multisampled {
+                // Resolved at the end of each pass into what the next readers take.
+                let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
+                assert!(resolved.writes && resolved.stores, "{image}: {resolved:?}");
+            }
+        }
+        let color = id(&f, "colour target");
+        for name in [pass::FORWARD, pass::FORWARD_LATE] {
+            assert!(
+                declared_use(&f.plan, step(&f, name), color).is_err(),
+                "{name} touches the target"
+            );
+        }
+        let target = use_of(pass::AMBIENT_COMPOSITE, color);
+        assert!(!target.loads && target.stores, "{msaa}: {target:?}");
+    }
 }
 
 #[test]

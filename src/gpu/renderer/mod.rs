@@ -296,7 +296,8 @@ impl Renderer {
     /// What the culling passes drew in the latest frame whose counts were read (frames in
     /// flight lag: after [`Self::gpu_ms_average`], the last frame's).
     pub fn draw_stats(&self) -> Option<DrawStats> {
-        self.stats.latest()
+        let prepass = self.settings.prepass;
+        self.stats.latest().map(|s| DrawStats { prepass, ..s })
     }
 
     /// Waits for every frame, then returns the average GPU milliseconds per frame over
