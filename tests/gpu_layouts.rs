@@ -36,7 +36,7 @@ use throng::gpu::shader_interface::{
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
     FULLSCREEN_VERT, GROUND_FRAG, GROUND_NORMAL_FRAG, GROUND_VERT, OCCLUSION_DEPTH_COMP,
-    SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP, SSAO_COMP,
+    SHADOW_VERT, SKINNED_FRAG, SKINNED_VERT, SSAO_BLUR_COMP, SSAO_COMP, named,
 };
 use throng::gpu::{DrawConstants, FrameData};
 
@@ -462,7 +462,16 @@ fn shaders() -> Vec<Module> {
         Module::parse("cull_late.comp", CULL_LATE_COMP),
         Module::parse("cull_draws.comp", CULL_DRAWS_COMP),
         Module::parse("occlusion_depth.comp", OCCLUSION_DEPTH_COMP),
+        // Without a prepass: the lit shaders writing the light apart, and its composite.
+        Module::parse("skinned_apart.frag", compiled("skinned_apart.frag")),
+        Module::parse("ground_apart.frag", compiled("ground_apart.frag")),
+        Module::parse("ambient_composite.frag", compiled("ambient_composite.frag")),
     ]
+}
+
+/// The SPIR-V `build.rs` compiled from `shaders/NAME`.
+fn compiled(name: &str) -> &'static [u8] {
+    named(name).unwrap_or_else(|| panic!("no shader was compiled from shaders/{name}"))
 }
 
 /// Modules that need no per-frame uniforms (the full-screen triangle is made from

@@ -2,13 +2,8 @@
 //! occlusion, normals, depth or the shadow map) in the colour target instead of the frame
 //! (`--view ao|normals|depth|shadow`).
 
-use ash::vk;
-
-use super::FrameDeclaration;
 use super::depth_normal::DepthNormals;
-use crate::gpu::device::pipeline::{
-    Culling, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
-};
+use super::{FrameDeclaration, over_target};
 use crate::gpu::graph::{Access, ResourceId, Stages};
 use crate::gpu::recording::pass::Bind;
 use crate::gpu::settings::ViewMode;
@@ -31,43 +26,16 @@ pub fn declare(
         ViewMode::Depth => prepass.depth,
         ViewMode::Shadow => shadow_map,
     };
-    // Drawn straight into the target: one sample.
-    let pipeline = f.pipeline(PipelineDesc {
-        name: "debug view",
-        kind: PipelineKind::Graphics(GraphicsDesc {
-            vertex: "fullscreen.vert",
-            fragment: Some("debug_view.frag"),
-            input: VertexInput::Generated,
-            color: Some(f.color_format),
-            more_colors: &[],
-            depth: None,
-            culling: Culling::None,
-            samples: vk::SampleCountFlags::TYPE_1,
-        }),
-    });
+    let pipeline = over_target::fullscreen(f, "debug view", "debug_view.frag");
     let color = f.frame.color;
     f.pass(NAME, move |r| {
-        let target = [r.attachment(color, None)?];
         let source = r.image_info(source, r.shared.samplers.screen)?;
         let frame = r.frame_info();
-        let pipeline = r.pipeline(pipeline)?;
-        r.begin_rendering(r.extent(), &target, None);
-        r.bind(pipeline);
-        let pushed = r.push(
-            pipeline,
-            &[
-                Bind::buffer("Frame", &frame),
-                Bind::image("source", &source),
-            ],
-        );
-        // SAFETY: inside the rendering; three generated vertices.
-        unsafe {
-            r.ctx
-                .cmd_set_front_face(r.cmd, vk::FrontFace::COUNTER_CLOCKWISE);
-            r.ctx.device.cmd_draw(r.cmd, 3, 1, 0, 0);
-        }
-        r.end_rendering();
-        pushed
+        let binds = [
+            Bind::buffer("Frame", &frame),
+            Bind::image("source", &source),
+        ];
+        over_target::draw(r, color, pipeline, &binds, &[], (3, 1))
     })
     .read(source, Access::Sampled(Stages::Fragment))
     .write(color, Access::ColorAttachmentWrite)

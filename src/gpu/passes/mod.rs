@@ -20,6 +20,7 @@ pub mod forward;
 pub mod hud;
 pub mod impostors;
 pub mod occlusion;
+pub mod over_target;
 pub mod palettes;
 pub mod readback;
 pub mod shadow;
