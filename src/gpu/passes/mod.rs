@@ -222,10 +222,10 @@ pub fn compile(
         // The lit passes draw depth and normals themselves; the occlusion is made from them
         // afterwards and added by the composite pass.
         let forward = forward::declare(&mut f, &culled, &depth_normals, shadow_map, ao);
-        if let Some((fwd, pipelines)) = forward {
-            if occlusion::declare(&mut f, &culled, &depth_normals) {
-                forward::declare_late(&mut f, &culled, &fwd, pipelines);
-            }
+        if let Some((fwd, pipelines)) = forward
+            && occlusion::declare(&mut f, &culled, &depth_normals)
+        {
+            forward::declare_late(&mut f, &culled, &fwd, pipelines);
         }
         let forward = forward.map(|(forward, _)| forward);
         // Cards at their quad's own depth can be rejected before shading: for them a depth
