@@ -8,7 +8,8 @@
 //! the composite pass adds. With occlusion culling and no prepass it runs twice: the large
 //! instances, then (the late pass, after the occlusion test against the depth the first
 //! resolved) the small ones it let through. With multisampling it renders into
-//! multisampled images it makes and resolves them at its end.
+//! multisampled images it makes; the depth is resolved at the end of each camera pass, the
+//! colours only at the end of the last lit pass (the cards', when there are cards).
 
 use ash::vk;
 
@@ -92,6 +93,16 @@ impl Forward {
         Self {
             after_prepass: true,
             depth_resolved: None,
+            ..self
+        }
+    }
+
+    /// The same targets for a pass another lit pass follows: its colours stay multisampled
+    /// (the next pass loads them, the last one resolves them); the depth is resolved still,
+    /// for the occlusion test between them.
+    pub fn colours_resolved_later(self) -> Self {
+        Self {
+            colors: self.colors.map(|(rendered, _)| (rendered, rendered)),
             ..self
         }
     }
@@ -303,7 +314,14 @@ pub fn declare(
     } else {
         &[VIEW_CAMERA]
     };
-    declare_pass(f, NAME, culled, &fwd, pipelines, lists, true);
+    // Cards, or without a prepass the late pass, draw into the colours after this pass.
+    let followed = shape.cards || (shape.occlusion && !shape.prepass);
+    let targets = if followed {
+        fwd.colours_resolved_later()
+    } else {
+        fwd
+    };
+    declare_pass(f, NAME, culled, &targets, pipelines, lists, true);
     Some((fwd, pipelines))
 }
 
@@ -319,11 +337,16 @@ pub fn declare_late(
     forward: &Forward,
     pipelines: ForwardPipelines,
 ) {
+    let targets = if f.shape.cards {
+        forward.colours_resolved_later()
+    } else {
+        *forward
+    };
     declare_pass(
         f,
         LATE,
         culled,
-        forward,
+        &targets,
         pipelines,
         &[VIEW_CAMERA_LATE],
         false,

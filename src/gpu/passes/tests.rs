@@ -231,9 +231,12 @@ fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the
             let late = use_of(pass::FORWARD_LATE, rendered(image));
             assert!(late.loads && late.writes, "{msaa} {image}: {late:?}");
             if multisampled {
-                // Resolved at the end of each pass into what the next readers take.
+                // The depth is resolved by each pass (the occlusion test reads the first's),
+                // the colours by the last lit pass only.
                 let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
                 assert!(resolved.writes && resolved.stores, "{image}: {resolved:?}");
+                let early = declared_use(&f.plan, step(&f, pass::FORWARD), id(&f, image));
+                assert_eq!(early.is_ok(), image == "depth", "{image}: {early:?}");
             }
         }
         let color = id(&f, "colour target");
@@ -246,6 +249,22 @@ fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the
         let target = use_of(pass::AMBIENT_COMPOSITE, color);
         assert!(!target.loads && target.stores, "{msaa}: {target:?}");
     }
+    // With cards the card pass is the last lit pass: it alone resolves the colours.
+    let f = frame(
+        ViewMode::Final,
+        RenderSettings {
+            msaa: 4,
+            impostors: true,
+            ..RenderSettings::default()
+        },
+    );
+    let sun = id(&f, "sun light");
+    for name in [pass::FORWARD, pass::FORWARD_LATE] {
+        let used = declared_use(&f.plan, step(&f, name), sun);
+        assert!(used.is_err(), "{name} resolves the sun's light: {used:?}");
+    }
+    let cards = *declared_use(&f.plan, step(&f, pass::IMPOSTOR_FORWARD), sun).expect("declared");
+    assert!(cards.writes && cards.stores, "{cards:?}");
 }
 
 #[test]
