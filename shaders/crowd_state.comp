@@ -33,7 +33,7 @@ struct Clock {
     float fade_duration; // 0: not fading
     float speed;
     float distance;      // walked along the route
-    uint pad;
+    float stride;        // its height over its model's: its walking speed's scale
 };
 
 struct Model {
@@ -261,7 +261,8 @@ void main() {
         c.time = c.speed >= 0.0 ? 0.0 : clips[m.first_clip + next].duration;
     }
 
-    // 2. The walker's step, at the speed of the clips it shows (blended through a fade).
+    // 2. The walker's step, at the speed of the clips it shows (blended through a fade), its
+    // playback rate and its stride.
     if (step.route != 0u) {
         float now_speed = clips[m.first_clip + clip].walk_speed;
         precise float speed = now_speed;
@@ -270,6 +271,7 @@ void main() {
             speed = (1.0 - weight) * clips[m.first_clip + from].walk_speed + weight * now_speed;
         }
         speed = speed * c.speed;
+        speed = speed * c.stride;
         if (speed != 0.0) {
             precise float walked = c.distance + speed * step.dt;
             c.distance = walked;

@@ -23,7 +23,7 @@ struct Clock {
     float fade_duration;
     float speed;
     float distance;
-    uint pad;
+    float stride;        // its height over its model's: its walking speed's scale
 };
 
 struct Model {
@@ -110,8 +110,10 @@ void main() {
             c.clips = cmd.clip | (from << 16);
             clocks[i] = c;
         } else if (cmd.kind == CROWD_COMMAND_REPLACED) {
+            // Another instance in its place walks on from where it is, at its stride.
             Clock c = cmd.clock;
             c.distance = clocks[i].distance;
+            c.stride = clocks[i].stride;
             clocks[i] = c;
             walkers[i].flags = cmd.walker.flags;
         } else if (cmd.kind == CROWD_COMMAND_RESTYLED) {

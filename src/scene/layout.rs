@@ -99,6 +99,9 @@ pub struct PlacedInstance {
     pub speed: f32,
     /// With [`CrowdLayout::variety`]: which of its model's looks ([`model_looks`]) it wears.
     pub look: Option<usize>,
+    /// Its height as a fraction of its model's at the layout's scale (1 without
+    /// [`CrowdLayout::variety`]): a taller character's stride is longer in proportion.
+    pub height: f32,
 }
 
 impl CrowdLayout {
@@ -203,6 +206,7 @@ impl CrowdLayout {
                     time: independent_time(i, duration),
                     speed,
                     look,
+                    height,
                 }
             })
             .collect()

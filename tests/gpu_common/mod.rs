@@ -14,7 +14,8 @@ use throng::gpu::{
 };
 use throng::scene::motion::{CrowdMotion, DeviceMotion, WalkPaths};
 use throng::scene::{
-    Camera, CrowdLayout, Light, PlacedInstance, crowd_bounds, model_basis, play_models_in_place,
+    Camera, CrowdLayout, Light, PlacedInstance, Variety, crowd_bounds, model_basis,
+    play_models_in_place,
 };
 
 // Whether this run is CI (the one rule, shared with `tests/common`; included rather than
@@ -141,7 +142,15 @@ pub fn walking_crowd(
         .iter()
         .map(|m| crowd.add_model(m.clone()))
         .collect();
-    let layout = paths.prepare_layout(CrowdLayout::new(n, seed));
+    // Heights varied (a walker's stride scales with its height; the GPU must agree), looks
+    // left alone.
+    let layout = paths.prepare_layout(CrowdLayout {
+        variety: Some(Variety {
+            looks_per_model: 0,
+            ..Variety::default()
+        }),
+        ..CrowdLayout::new(n, seed)
+    });
     let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
     crowd.bake(BakeSettings::default());
     crowd.set_animation(AnimationMode::Auto);

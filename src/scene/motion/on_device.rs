@@ -76,9 +76,9 @@ pub struct DeviceClock {
     pub speed: f32,
     /// How far along its route it has walked, world units.
     pub distance: f32,
-    /// Unused (std430 alignment of the array's elements is 4; kept at 32 bytes for a round
-    /// stride).
-    pub pad: u32,
+    /// Its height as a fraction of its model's: the scale of its walking speed (a taller
+    /// character strides further).
+    pub stride: f32,
 }
 
 impl DeviceClock {
@@ -256,7 +256,8 @@ impl DeviceCommand {
                 let inst = crowd.instance(instance);
                 command.kind = COMMAND_REPLACED;
                 command.walker.flags = walker_flags(inst.playback(), crowd.look_of(instance).0);
-                command.clock = clock_of(inst, 0.0);
+                // Its place's distance and stride are kept (crowd_state_apply.comp).
+                command.clock = clock_of(inst, 0.0, 1.0);
             }
             InstanceChange::Restyled(_) => {
                 command.kind = COMMAND_RESTYLED;
@@ -277,8 +278,9 @@ fn walker_flags(playback: Playback, look: u32) -> u32 {
     clamp | look << RECORD_LOOK_SHIFT
 }
 
-/// `inst`'s clock as the GPU keeps it, having walked `distance`.
-fn clock_of(inst: &SkinnedModelInstance, distance: f32) -> DeviceClock {
+/// `inst`'s clock as the GPU keeps it, having walked `distance` at `stride` times its model's
+/// speeds.
+fn clock_of(inst: &SkinnedModelInstance, distance: f32, stride: f32) -> DeviceClock {
     let (from, from_time) = inst.fade_source().unwrap_or((inst.clip(), 0.0));
     let (fade_elapsed, fade_duration) = inst.fade_progress().unwrap_or((0.0, 0.0));
     DeviceClock {
@@ -289,7 +291,7 @@ fn clock_of(inst: &SkinnedModelInstance, distance: f32) -> DeviceClock {
         fade_duration,
         speed: inst.speed(),
         distance,
-        pad: 0,
+        stride,
     }
 }
 
@@ -443,7 +445,8 @@ impl CrowdMotion {
             }
             let model = crowd.model_of(i).0;
             let slot = &mut next_slot[model as usize];
-            let (start, distance) = self.walker_start(i).unwrap_or((*crowd.world(i), 0.0));
+            let (start, distance, stride) =
+                self.walker_start(i).unwrap_or((*crowd.world(i), 0.0, 1.0));
             walkers.push(DeviceWalker {
                 start,
                 turn: order.map_or(0, |o| o.turn_of(i)),
@@ -452,7 +455,7 @@ impl CrowdMotion {
                 flags: walker_flags(inst.playback(), crowd.look_of(i).0),
             });
             *slot += 1;
-            clocks.push(clock_of(inst, distance));
+            clocks.push(clock_of(inst, distance, stride));
         }
         Ok(DeviceMotion {
             walkers,
@@ -501,8 +504,8 @@ impl CrowdMotion {
             .map_or(0.0, |w| w.clip_speed(model, clip))
     }
 
-    /// Walker `i`'s start and distance walked (`None` in place).
-    fn walker_start(&self, i: usize) -> Option<(Mat3x4, f32)> {
+    /// Walker `i`'s start, distance walked and stride's scale (`None` in place).
+    fn walker_start(&self, i: usize) -> Option<(Mat3x4, f32, f32)> {
         self.walking.as_ref().and_then(|w| w.walker(i))
     }
 }

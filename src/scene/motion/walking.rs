@@ -1,6 +1,7 @@
 //! Characters that walk: each instance playing a clip that carries it forward (a walk, a run)
-//! moves along its path ([`Route`]) at the clip's own speed, times its playback speed, blended
-//! through cross-fades, so its planted feet stay put; idle ones stand. A clip's speed is its
+//! moves along its path ([`Route`]) at the clip's own speed, times its playback speed and its
+//! height (a character made taller by the layout's variety strides further in proportion),
+//! blended through cross-fades, so its planted feet stay put; idle ones stand. A clip's speed is its
 //! root motion's when it has root motion (such clips are played in place: see
 //! [`ModelsInPlace`]), otherwise the stride measured from its feet ([`stride_speed`]).
 
@@ -21,6 +22,9 @@ struct Walker {
     model: usize,
     /// How far along its path it has gone.
     distance: f32,
+    /// Its height as a fraction of its model's ([`PlacedInstance::height`]): what its
+    /// model's speeds are scaled by.
+    stride: f32,
 }
 
 /// The crowd's walkers; see the module documentation.
@@ -57,6 +61,7 @@ impl Walking {
                     start: p.world,
                     model: p.model,
                     distance: 0.0,
+                    stride: p.height,
                 })
                 .collect(),
             speeds,
@@ -77,7 +82,8 @@ impl Walking {
                     (1.0 - w) * speed_of(&self.speeds, walker.model, from) + w * now
                 }
                 _ => now,
-            } * inst.speed();
+            } * inst.speed()
+                * walker.stride;
             if speed == 0.0 {
                 continue;
             }
@@ -100,9 +106,10 @@ impl Walking {
         speed_of(&self.speeds, model, clip)
     }
 
-    /// Walker `i`'s start and how far it has walked (`None` past those placed).
-    pub(crate) fn walker(&self, i: usize) -> Option<(Mat3x4, f32)> {
-        self.walkers.get(i).map(|w| (w.start, w.distance))
+    /// Walker `i`'s start, how far it has walked and its stride's scale (`None` past those
+    /// placed).
+    pub(crate) fn walker(&self, i: usize) -> Option<(Mat3x4, f32, f32)> {
+        self.walkers.get(i).map(|w| (w.start, w.distance, w.stride))
     }
 }
 
@@ -127,4 +134,56 @@ fn speed_of(speeds: &[Vec<f32>], model: usize, clip: usize) -> f32 {
         .and_then(|s| s.get(clip))
         .copied()
         .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::builtin;
+    use crate::scene::motion::play_models_in_place;
+    use crate::scene::{CrowdLayout, Variety};
+
+    /// Characters of the same model playing the same walk at the same rate: each covers its
+    /// model's stride times its height, so those the variety made taller walk further in
+    /// proportion (their feet, longer by as much, stay planted).
+    #[test]
+    fn a_taller_walker_strides_further_in_proportion() {
+        let model = Arc::new(builtin::model().expect("builtin"));
+        let models = play_models_in_place(vec![model]).expect("in place");
+        let mut crowd = Crowd::new(1).expect("crowd");
+        let id = crowd.add_model(models.models[0].clone());
+        let layout = CrowdLayout {
+            variety: Some(Variety::default()),
+            ..CrowdLayout::new(16, 7)
+        };
+        let placed = layout.spawn(&mut crowd, &[id]).expect("spawn");
+        let walk = models.models[0].clip_index("walk").expect("a walk");
+        for i in 0..crowd.len() {
+            crowd.instance_mut(i).play(walk, 0.0).expect("play");
+            crowd.instance_mut(i).set_speed(1.0);
+        }
+        let route = Route::Lanes {
+            front: -1e6,
+            depth: 2e6,
+        };
+        let scales = layout.model_scales(&models.models);
+        let mut walking = Walking::new(&models, &scales, &placed, route);
+        walking.advance(&mut crowd, 0.5);
+        let model_speed = walking.clip_speed(0, walk);
+        assert!(model_speed > 0.0, "the walk carries the character");
+        let heights: Vec<f32> = placed.iter().map(|p| p.height).collect();
+        assert!(
+            heights.iter().any(|&h| h > 1.01) && heights.iter().any(|&h| h < 0.99),
+            "the variety made some taller and some shorter: {heights:?}"
+        );
+        for (i, p) in placed.iter().enumerate() {
+            let (_, walked, _) = walking.walker(i).expect("a walker");
+            let expected = model_speed * 0.5 * p.height;
+            assert!(
+                (walked - expected).abs() <= 1e-5 * expected,
+                "instance {i} of height {}: walked {walked}, its stride carries it {expected}",
+                p.height
+            );
+        }
+    }
 }
