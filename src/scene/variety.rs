@@ -1,7 +1,8 @@
 //! Variety: looks for a model's instances, drawn from a seed, so a crowd of one character does
 //! not look copied. Each material gets a tint from a palette that suits what it dresses,
 //! judged from its name and colour: clothes range over every hue, skin over a natural range of
-//! tones, hair over blacks, browns, blondes and greys, shoes over dark leathers. A textured
+//! tones, hair over blacks, browns, blondes and greys, shoes over dark leathers, wood over
+//! natural browns and metal over greys (a carried staff is not dyed pink). A textured
 //! material gets a light tint (its factors near one another), so the texture's detail shows
 //! through a change of hue rather than being flattened by it.
 //!
@@ -42,6 +43,10 @@ pub enum MaterialRole {
     Hair,
     /// Shoes and boots: dark leathers, black, now and then white.
     Footwear,
+    /// Wood (a staff, a handle): pale ash to dark walnut.
+    Wood,
+    /// Metal (a blade, a helmet): greys from dark iron to bright steel.
+    Metal,
     /// Anything else: every hue.
     Clothes,
 }
@@ -57,6 +62,12 @@ pub fn material_role(material: &Material) -> MaterialRole {
         MaterialRole::Hair
     } else if has(&["shoe", "boot", "foot", "feet", "sole"]) {
         MaterialRole::Footwear
+    } else if has(&["wood", "staff", "stick", "handle", "bark"]) {
+        MaterialRole::Wood
+    } else if has(&[
+        "metal", "steel", "iron", "blade", "sword", "armor", "armour",
+    ]) {
+        MaterialRole::Metal
     } else if material.base_color_texture.is_none() && is_skin_tone(material.base_color) {
         MaterialRole::Skin
     } else {
@@ -93,6 +104,8 @@ fn material_tint(material: &Material, draws: [f32; 4]) -> Vec3 {
         MaterialRole::Skin => skin_tone(draws[0]),
         MaterialRole::Hair => ramp(&HAIR, draws[0]),
         MaterialRole::Footwear => ramp(&FOOTWEAR, draws[0]),
+        MaterialRole::Wood => ramp(&WOOD, draws[0]),
+        MaterialRole::Metal => ramp(&METAL, draws[0]),
         MaterialRole::Clothes => clothes_colour(draws),
     };
     // The factor that turns the material's own colour into the target; a channel the
@@ -113,7 +126,9 @@ fn light_tint(role: MaterialRole, draws: [f32; 4]) -> Vec3 {
         MaterialRole::Clothes | MaterialRole::Footwear => {
             (0.12 + 0.23 * draws[1], 0.85 + 0.15 * draws[2])
         }
-        MaterialRole::Skin | MaterialRole::Hair => (0.1 * draws[1], 0.8 + 0.2 * draws[2]),
+        MaterialRole::Skin | MaterialRole::Hair | MaterialRole::Wood | MaterialRole::Metal => {
+            (0.1 * draws[1], 0.8 + 0.2 * draws[2])
+        }
     };
     let hue = if role == MaterialRole::Clothes || role == MaterialRole::Footwear {
         draws[0]
@@ -163,6 +178,16 @@ const FOOTWEAR: [[f32; 3]; 5] = [
     [0.35, 0.35, 0.37],
     [0.88, 0.88, 0.86],
 ];
+/// Wood colours: pale ash, oak, chestnut, walnut, near-black stained (sRGB).
+const WOOD: [[f32; 3]; 5] = [
+    [0.78, 0.66, 0.48],
+    [0.60, 0.44, 0.27],
+    [0.45, 0.29, 0.17],
+    [0.30, 0.20, 0.13],
+    [0.16, 0.11, 0.08],
+];
+/// Metal colours: dark iron to bright steel, a little cool (sRGB).
+const METAL: [[f32; 3]; 3] = [[0.28, 0.29, 0.31], [0.52, 0.54, 0.57], [0.78, 0.80, 0.83]];
 
 /// The colour `t` (0 to 1) of the way along `stops` (sRGB in), in linear RGB.
 fn ramp(stops: &[[f32; 3]], t: f32) -> Vec3 {
@@ -265,6 +290,19 @@ mod tests {
             material_role(&material("jacket", grey, false)),
             MaterialRole::Clothes
         );
+        // A prop's materials are named after it (`staff wood`, `hat felt`).
+        assert_eq!(
+            material_role(&material("staff wood", grey, false)),
+            MaterialRole::Wood
+        );
+        assert_eq!(
+            material_role(&material("Sword_Blade", grey, true)),
+            MaterialRole::Metal
+        );
+        assert_eq!(
+            material_role(&material("hat felt", grey, false)),
+            MaterialRole::Clothes
+        );
         let peach = [0.9, 0.7, 0.58];
         assert_eq!(
             material_role(&material("mat3", peach, false)),
@@ -320,6 +358,42 @@ mod tests {
             assert!(look.tints[materials.len()..].iter().all(|t| *t == [1.0; 3]));
             assert!(look.is_valid());
         }
+    }
+
+    /// A carried staff takes wood's colours in every look, never a dyed hue.
+    #[test]
+    fn a_staff_is_wood_coloured_in_every_look() {
+        use crate::asset::props::{Attachment, attach};
+        let model = builtin::model().expect("the built-in character");
+        let staff = builtin::props::prop("staff").expect("a staff");
+        let hand = model.skeleton().find("hand_r").expect("a right hand");
+        let attachments = [Attachment {
+            name: "staff".into(),
+            mesh: staff.mesh.clone(),
+            joint: hand,
+            offset: Vec3::ZERO,
+        }];
+        let joined = attach(&model, &attachments).expect("attached");
+        let materials = &joined.mesh().materials;
+        let wood = materials.len() - 1;
+        assert_eq!(material_role(&materials[wood]), MaterialRole::Wood);
+        let base = Vec3::from_slice(&materials[wood].base_color[..3]);
+        let mut values = Vec::new();
+        for look in model_looks(&joined, 9, 64) {
+            let (hue, saturation, value) =
+                to_hsv(linear_to_srgb(base * Vec3::from(look.tints[wood])));
+            // Browns: an orange hue, never grey nor vivid.
+            assert!(
+                (0.04..0.13).contains(&hue) && (0.2..0.7).contains(&saturation),
+                "staff {hue} {saturation} {value}"
+            );
+            values.push(value);
+        }
+        // From pale to dark woods.
+        let (lo, hi) = values
+            .iter()
+            .fold((1.0f32, 0.0f32), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        assert!(hi - lo > 0.4, "wood values {lo}..{hi}");
     }
 
     #[test]
