@@ -122,10 +122,17 @@ impl Forward {
     }
 
     /// Declares that a pass draws into these targets (resolving them when multisampled) and
-    /// reads what they are lit with, then finishes it.
-    pub fn draw_into(&self, mut p: PassBuilder<'_>) {
+    /// reads what they are lit with, then finishes it. A pass drawing `over` what an earlier
+    /// lit pass drew loads its colours: it reads them too, which keeps that pass in the graph
+    /// even when only this one resolves them.
+    pub fn draw_into(&self, mut p: PassBuilder<'_>, over: bool) {
+        let colour = if over {
+            Access::ColorAttachmentReadWrite
+        } else {
+            Access::ColorAttachmentWrite
+        };
         for &(rendered, resolved) in &self.colors[..self.color_count] {
-            p.write(rendered, Access::ColorAttachmentWrite);
+            p.write(rendered, colour);
             if resolved != rendered {
                 p.write(resolved, Access::ColorAttachmentWrite);
             }
@@ -353,7 +360,8 @@ pub fn declare_late(
     );
 }
 
-/// A forward pass drawing `lists` (and the ground first when `ground`, in the final view).
+/// A forward pass drawing `lists`; the `first` of the lit passes also draws the ground (in
+/// the final view), and the others draw over what it drew.
 fn declare_pass(
     f: &mut FrameDeclaration,
     name: &'static str,
@@ -361,7 +369,7 @@ fn declare_pass(
     fwd: &Forward,
     ForwardPipelines(ids): ForwardPipelines,
     lists: &'static [usize],
-    ground: bool,
+    first: bool,
 ) {
     let (shape, draws, ring, fwd) = (f.shape, culled.draws, f.frame.ring, *fwd);
     let mut p = f.pass(name, move |r| {
@@ -374,7 +382,7 @@ fn declare_pass(
         let (characters, ground_pipeline) = (characters?, ground_pipeline?);
         fwd.begin(r, background)?;
         let result = (|| {
-            if ground && shape.view == ViewMode::Final {
+            if first && shape.view == ViewMode::Final {
                 r.draw_ground(ground_pipeline, &lit.binds())?;
             }
             for &list in lists {
@@ -386,5 +394,5 @@ fn declare_pass(
         result
     });
     culled.reads(&mut p, ring);
-    fwd.draw_into(p);
+    fwd.draw_into(p, !first);
 }

@@ -211,7 +211,7 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
         result
     });
     culled.reads_cards(&mut p, ring);
-    fwd.draw_into(p);
+    fwd.draw_into(p, true);
 }
 
 /// The reflectance at normal incidence of `model`'s subsets, each weighed by its triangles:

@@ -267,6 +267,44 @@ fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the
     assert!(cards.writes && cards.stores, "{cards:?}");
 }
 
+/// The forward pass is kept whenever a later lit pass draws over its colours, though only
+/// that one resolves them (multisampled, with cards), with or without the prepass, the
+/// ambient occlusion and the occlusion test.
+#[test]
+fn a_lit_pass_drawn_over_is_kept() {
+    for (prepass, ssao, occlusion) in [
+        (true, true, true),
+        (true, false, false),
+        (false, true, true),
+        (false, false, false),
+    ] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa: 4,
+                impostors: true,
+                prepass,
+                ssao,
+                occlusion,
+                ..RenderSettings::default()
+            },
+        );
+        let order = names(&f);
+        assert!(
+            order.contains(&pass::FORWARD) && order.contains(&pass::IMPOSTOR_FORWARD),
+            "prepass {prepass}, ssao {ssao}, occlusion {occlusion}: {order:?}"
+        );
+        // The card pass loads the forward pass's multisampled colour.
+        let rendered = f
+            .plan
+            .find("colour (multisampled)")
+            .unwrap_or_else(|| id(&f, "sun light (multisampled)"));
+        let cards =
+            *declared_use(&f.plan, step(&f, pass::IMPOSTOR_FORWARD), rendered).expect("declared");
+        assert!(cards.loads, "{order:?}: {cards:?}");
+    }
+}
+
 #[test]
 fn the_palette_ring_is_written_by_the_host_before_any_pass_reads_it() {
     let f = frame(ViewMode::Final, RenderSettings::default());
