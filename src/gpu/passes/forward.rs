@@ -2,8 +2,8 @@
 //! model's subsets from the culled lists; lit by the sun through the shadow map, ambient
 //! scaled by the occlusion. After the prepass it tests depth with EQUAL and writes none, so
 //! each pixel is shaded once. Without it (the default), it tests and writes the camera's
-//! depth itself, and the geometry goes through the vertex shaders once less: then it also
-//! writes the normals the ambient occlusion reads, and, since that occlusion is made only
+//! depth itself, and the geometry goes through the vertex shaders once less: then, with
+//! ambient occlusion on, it also writes the normals the occlusion reads, and, since it is made only
 //! afterwards, the sun's light and the sky's light apart (`shaders/camera_out.glsl`), which
 //! the composite pass adds. With occlusion culling and no prepass it runs twice: the large
 //! instances, then (the late pass, after the occlusion test against the depth the first

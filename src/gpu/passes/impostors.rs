@@ -1,8 +1,9 @@
 //! The impostor card passes: the characters the culling pass made cards (short on screen,
 //! their model's atlas baked) drawn as one quad each (`shaders/impostor_card.glsl`), after
 //! the pass that draws the meshes into the same images: into the shadow map after the
-//! shadow pass, into depth and normals after the prepasses (resolved again when
-//! multisampled), and lit into the colour after the forward pass (resolved again). One
+//! shadow pass, into depth and normals after the prepasses (or, at their quad's own depth
+//! and without a prepass, after the forward passes; resolved again when multisampled), and
+//! lit into the forward pass's targets after it (the last lit pass: it resolves them). One
 //! indirect draw per model and view, its count written by the GPU. Declared only when the
 //! settings turn impostors on.
 
@@ -121,9 +122,11 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
     p.write(shadow_map, Access::DepthAttachmentWrite).finish();
 }
 
-/// Declares the cards' depth and normals, drawn into the prepass's images after both
-/// prepasses (and resolved again when they are multisampled).
-pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &DepthNormals) {
+/// Declares the cards' depth and normals, drawn into the camera's depth and normals after
+/// the passes that draw the meshes into them (both prepasses; without the prepass, both
+/// forward passes, for cards at their quad's own depth) and resolved again when they are
+/// multisampled.
+pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, images: &DepthNormals) {
     if !f.shape.cards {
         return;
     }
@@ -144,7 +147,7 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, prepass: &Dept
         depth(vk::CompareOp::LESS, true),
         samples,
     );
-    let (culled, ring, pre) = (*culled, f.frame.ring, *prepass);
+    let (culled, ring, pre) = (*culled, f.frame.ring, *images);
     let picture_depth = !f.shape.card_plane_depth;
     let mut p = f.pass(DEPTH_NORMAL, move |r| {
         let color = [r.resolved_attachment(pre.normals_samples, pre.normals, None)?];
@@ -203,6 +206,7 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
     let mut p = f.pass(FORWARD, move |r| {
         let images = r.lit_images(fwd.lit)?;
         let pipeline = r.pipeline(id)?;
+        // Drawn over the forward pass: its colours are loaded, the clear value never used.
         fwd.begin(r, SKY_CLEAR)?;
         let views = camera_views(r);
         let eye = (Eye::Camera, !plane);
