@@ -3,9 +3,9 @@
 //! scaled by the occlusion. After the prepass it tests depth with EQUAL and writes none, so
 //! each pixel is shaded once. Without it (the default), it tests and writes the camera's
 //! depth itself, and the geometry goes through the vertex shaders once less: then, with
-//! ambient occlusion on, it also writes the normals the occlusion reads, and, since it is made only
-//! afterwards, the sun's light and the sky's light apart (`shaders/camera_out.glsl`), which
-//! the composite pass adds. With occlusion culling and no prepass it runs twice: the large
+//! ambient occlusion on, it also writes the normals the occlusion reads, and, since the
+//! occlusion is made only afterwards, the sun's light and the sky's light apart
+//! (`shaders/camera_out.glsl`), which the composite pass adds. With occlusion culling and no prepass it runs twice: the large
 //! instances, then (the late pass, after the occlusion test against the depth the first
 //! resolved) the small ones it let through. With multisampling it renders into
 //! multisampled images it makes; the depth is resolved at the end of each camera pass, the
