@@ -5,9 +5,9 @@
 //! depth itself, and the geometry goes through the vertex shaders once less: then, with
 //! ambient occlusion on, it also writes the normals the occlusion reads, and, since the
 //! occlusion is made only afterwards, the sun's light and the sky's light apart
-//! (`shaders/camera_out.glsl`), which the composite pass adds. With occlusion culling and no prepass it runs twice: the large
-//! instances, then (the late pass, after the occlusion test against the depth the first
-//! resolved) the small ones it let through. With multisampling it renders into
+//! (`shaders/camera_out.glsl`), which the composite pass adds. With occlusion culling and
+//! no prepass it runs twice: the large instances, then (the late pass, after the occlusion
+//! test against the depth the first resolved) the small ones it let through. With multisampling it renders into
 //! multisampled images it makes; the depth is resolved at the end of each camera pass, the
 //! colours only at the end of the last lit pass (the cards', when there are cards).
 

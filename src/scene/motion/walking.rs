@@ -1,8 +1,8 @@
 //! Characters that walk: each instance playing a clip that carries it forward (a walk, a run)
 //! moves along its path ([`Route`]) at the clip's own speed, times its playback speed and its
 //! height (a character made taller by the layout's variety strides further in proportion),
-//! blended through cross-fades, so its planted feet stay put; idle ones stand. A clip's speed is its
-//! root motion's when it has root motion (such clips are played in place: see
+//! blended through cross-fades, so its planted feet stay put; idle ones stand. A clip's
+//! speed is its root motion's when it has root motion (such clips are played in place: see
 //! [`ModelsInPlace`]), otherwise the stride measured from its feet ([`stride_speed`]).
 
 use std::sync::Arc;
