@@ -53,7 +53,7 @@ pub struct Forward {
     /// How many of `colors` are drawn.
     color_count: usize,
     /// The depth they test (the prepass's, or the camera's own).
-    pub depth: ResourceId,
+    depth: ResourceId,
     /// Where they resolve the depth to (no prepass, when the occlusion test or the ambient
     /// occlusion reads it and the depth is multisampled).
     depth_resolved: Option<ResourceId>,
@@ -66,11 +66,6 @@ pub struct Forward {
 }
 
 impl Forward {
-    /// The lit colour: what the first colour target resolves into.
-    pub fn color(&self) -> ResourceId {
-        self.colors[0].1
-    }
-
     /// With the ambient apart, the sun's light and the sky's light, resolved.
     pub fn light_parts(&self) -> Option<(ResourceId, ResourceId)> {
         self.ambient_apart
@@ -173,29 +168,38 @@ impl Forward {
     }
 }
 
-/// A colour image rendered at the camera's samples, and the one it resolves into (the
-/// same with one sample).
-fn rendered_and_resolved(
+/// What a colour target of the camera's passes is rendered into and resolved into: with
+/// multisampling, an image of `name` it makes, resolved into `resolved`; with one sample,
+/// `resolved` itself.
+fn rendered_for(
     f: &mut FrameDeclaration,
-    names: [&'static str; 2],
+    name: &'static str,
     format: vk::Format,
+    resolved: ResourceId,
 ) -> (ResourceId, ResourceId) {
     let samples = f.samples();
-    let mut image = |name, samples| {
-        f.image(ImageDesc {
-            name,
-            format,
-            kind: ImageKind::Color,
-            extent: Extent::Target,
-            samples,
-        })
-    };
-    let resolved = image(names[1], vk::SampleCountFlags::TYPE_1);
     if samples == vk::SampleCountFlags::TYPE_1 {
-        (resolved, resolved)
-    } else {
-        (image(names[0], samples), resolved)
+        return (resolved, resolved);
     }
+    let rendered = f.image(ImageDesc {
+        name,
+        format,
+        kind: ImageKind::Color,
+        extent: Extent::Target,
+        samples,
+    });
+    (rendered, resolved)
+}
+
+/// A single-sample light image, what the composite pass reads.
+fn light_image(f: &mut FrameDeclaration, name: &'static str) -> ResourceId {
+    f.image(ImageDesc {
+        name,
+        format: LIGHT_FORMAT,
+        kind: ImageKind::Color,
+        extent: Extent::Target,
+        samples: vk::SampleCountFlags::TYPE_1,
+    })
 }
 
 /// The camera's lit targets for the frame's shape: after the prepass, the colour and its
@@ -206,23 +210,14 @@ fn targets(f: &mut FrameDeclaration, depth_normals: &DepthNormals, ao: ResourceI
     let ambient_apart = shape.ao && !shape.prepass;
     let mut colors = [(color, color); MAX_COLOR_TARGETS];
     let color_count = if ambient_apart {
-        colors[0] =
-            rendered_and_resolved(f, ["sun light (multisampled)", "sun light"], LIGHT_FORMAT);
-        colors[1] =
-            rendered_and_resolved(f, ["sky light (multisampled)", "sky light"], LIGHT_FORMAT);
+        let sun = light_image(f, "sun light");
+        let sky = light_image(f, "sky light");
+        colors[0] = rendered_for(f, "sun light (multisampled)", LIGHT_FORMAT, sun);
+        colors[1] = rendered_for(f, "sky light (multisampled)", LIGHT_FORMAT, sky);
         colors[2] = (depth_normals.normals_samples, depth_normals.normals);
         3
     } else {
-        if f.samples() != vk::SampleCountFlags::TYPE_1 {
-            let rendered = f.image(ImageDesc {
-                name: "colour (multisampled)",
-                format: f.color_format,
-                kind: ImageKind::Color,
-                extent: Extent::Target,
-                samples: f.samples(),
-            });
-            colors[0] = (rendered, color);
-        }
+        colors[0] = rendered_for(f, "colour (multisampled)", f.color_format, color);
         1
     };
     // The occlusion test and the ambient occlusion read single-sample depth.
