@@ -22,5 +22,6 @@ pub mod anim;
 pub mod asset;
 pub mod crowd;
 pub mod gpu;
+pub mod motion;
 pub mod scene;
 pub mod text;

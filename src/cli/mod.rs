@@ -13,6 +13,7 @@ mod interrupt;
 mod load_args;
 mod output;
 mod pass_args;
+mod play;
 mod plot;
 mod pose;
 pub mod run;
@@ -46,6 +47,10 @@ enum Command {
     /// Render a crowd of animated instances with Vulkan, in a window or headless to PNG,
     /// reporting frame, animation and per-pass GPU times.
     Run(run::RunArgs),
+    /// Play back a recorded or simulated crowd (a trajectory file: JuPedSim, Jülich/PeTrack,
+    /// Vadere, Pathfinder, ETH/UCY, CSV) as animated characters walking through its walls,
+    /// headless to PNG frames, a video or a CSV of what was drawn.
+    Play(play::PlayArgs),
     /// Benchmarks: palette throughput (palette, sweep) and whole rendered frames (frame).
     Bench(bench::BenchArgs),
 }
@@ -96,6 +101,7 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         Command::Info(args) => info::run(&args),
         Command::Pose(args) => pose::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Bench(args) => bench::run(&args),
     }
 }

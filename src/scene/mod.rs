@@ -30,10 +30,12 @@ mod prop_share;
 mod rng;
 mod root_motion;
 mod shadow;
+mod stance;
 mod stride;
 #[cfg(test)]
 mod testing;
 mod variety;
+mod walkable;
 mod winding;
 
 pub use basis::{
@@ -51,6 +53,8 @@ pub use placement::{independent_time, spawn_on_grid};
 pub use prop_share::leave_props_off;
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
 pub use shadow::light_view_proj;
-pub use stride::stride_speed;
+pub use stance::StanceProfile;
+pub use stride::{bind_positions, foot_joints, stride_speed};
 pub use variety::{MaterialRole, Variety, material_role, model_looks};
+pub use walkable::{WalkableArea, WallStyle, walkable_model};
 pub use winding::{FrontFace, front_face};

@@ -18,7 +18,7 @@ const RATE: f32 = 60.0;
 const STANDING: f32 = 0.05;
 /// How far above the lowest point of the clip (in model heights) a foot still counts as on
 /// the ground.
-const CONTACT: f32 = 0.02;
+pub(super) const CONTACT: f32 = 0.02;
 /// The share of the time feet are planted that each of two feet must carry for a clip to be a
 /// walk. A share of the planted time, not of the clip: a run plants each foot only briefly
 /// (robot.glb's right foot for a thirtieth of its cycle, as the other swings low past it),
@@ -52,12 +52,7 @@ pub fn stride_speed(model: &SkinnedModel, clip: usize) -> f32 {
     let basis = standing_basis(model);
     let height = super::footprint(model).1;
     // Each joint's bind position, carried by its palette, is where the joint is.
-    let bind: Vec<_> = model
-        .skeleton()
-        .offsets()
-        .iter()
-        .map(|o| o.inverse().map_or(glam::Vec3::ZERO, |i| i.translation()))
-        .collect();
+    let bind = bind_positions(model);
     let feet = feet(model, &basis, &bind, height);
     let samples = ((duration * RATE).ceil() as usize).max(2);
     let mut scratch = PoseScratch::new(joints);
@@ -142,11 +137,40 @@ pub fn stride_speed(model: &SkinnedModel, clip: usize) -> f32 {
     }
 }
 
+/// The joints of `model` that can be feet ([`stride_speed`] measures the stride from the
+/// lowest of them): skinned joints near the ground in the bind pose, in joint order.
+pub fn foot_joints(model: &SkinnedModel) -> Vec<usize> {
+    let basis = standing_basis(model);
+    let height = super::footprint(model).1;
+    let bind = bind_positions(model);
+    feet(model, &basis, &bind, height)
+        .iter()
+        .enumerate()
+        .filter_map(|(j, &f)| f.then_some(j))
+        .collect()
+}
+
+/// Each joint's position in the bind pose, in model space (the inverse of its offset carries
+/// the origin there).
+pub fn bind_positions(model: &SkinnedModel) -> Vec<glam::Vec3> {
+    model
+        .skeleton()
+        .offsets()
+        .iter()
+        .map(|o| o.inverse().map_or(glam::Vec3::ZERO, |i| i.translation()))
+        .collect()
+}
+
 /// Per joint, whether it can be a foot: it moves vertices (some vertex gives it more than
 /// [`SKINNED`] of its weight), as only those are seen to tread, and it stands near the ground
 /// in the bind pose (within [`LOW`] of the lowest such joint). For a mesh weighted to no joint
 /// every joint counts as moving it, so that such a model still has feet.
-fn feet(model: &SkinnedModel, basis: &Mat3x4, bind: &[glam::Vec3], height: f32) -> Vec<bool> {
+pub(super) fn feet(
+    model: &SkinnedModel,
+    basis: &Mat3x4,
+    bind: &[glam::Vec3],
+    height: f32,
+) -> Vec<bool> {
     let mut feet = vec![false; model.joint_count()];
     for v in &model.mesh().vertices {
         for (&j, &w) in v.joints.iter().zip(&v.weights) {

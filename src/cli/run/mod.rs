@@ -144,7 +144,7 @@ fn parse_radius(s: &str) -> Result<f32, String> {
 /// The largest frame side accepted (Vulkan guarantees 4096 for images; most devices 16384).
 const MAX_SIZE: u32 = 16_384;
 
-fn parse_size(s: &str) -> Result<u32, String> {
+pub(super) fn parse_size(s: &str) -> Result<u32, String> {
     let n: u32 = s
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number of pixels"))?;

@@ -24,6 +24,8 @@ pub enum AtlasState {
     Baked(Box<ModelAtlas>),
     /// Its atlas would not fit the budget (bytes it needed): meshes only.
     Refused(u64),
+    /// Scenery (a walkable area's floor and walls): large and still, never a card.
+    Scenery,
 }
 
 /// Every model's atlas; see the module documentation.
@@ -74,6 +76,14 @@ impl ImpostorAtlases {
                 _ => 0,
             })
             .sum()
+    }
+
+    /// Marks model `i` as scenery: it is never baked nor drawn as a card.
+    pub fn mark_scenery(&mut self, i: usize) {
+        if self.states.len() <= i {
+            self.states.resize_with(i + 1, || AtlasState::Unbaked);
+        }
+        self.states[i] = AtlasState::Scenery;
     }
 
     /// Model `i`'s atlas, if it has one.
@@ -128,7 +138,7 @@ impl ImpostorAtlases {
             .iter()
             .zip(models)
             .filter_map(|(s, m)| match s {
-                AtlasState::Unbaked => None,
+                AtlasState::Unbaked | AtlasState::Scenery => None,
                 AtlasState::Baked(a) => Some(AtlasReport {
                     model: m.name().to_string(),
                     bytes: a.layout.bytes(),

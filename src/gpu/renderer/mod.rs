@@ -252,6 +252,15 @@ impl Renderer {
         Ok(())
     }
 
+    /// Uploads a model of scenery (a walkable area's floor and walls, `scene::walkable_model`)
+    /// as [`Renderer::add_model`] does; it is drawn as a mesh at every distance, never baked
+    /// into an impostor card.
+    pub fn add_scenery(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
+        self.add_model(model, basis)?;
+        self.atlases.mark_scenery(self.models.len() - 1);
+        Ok(())
+    }
+
     /// Which faces of the characters are culled: back faces by default; none, to look at
     /// open meshes; front faces, to see what a wrong winding would show (tests).
     pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {

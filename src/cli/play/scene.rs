@@ -1,0 +1,230 @@
+//! What a playback shows, independent of where it goes: the pedestrians of the file as a
+//! crowd, the walkable area's floor and walls, the camera framing the area (or riding behind
+//! one pedestrian), and the light.
+
+use std::sync::Arc;
+
+use glam::{DVec2, Vec3, Vec4};
+use throng::anim::{Mat3x4, SkinnedModel};
+use throng::crowd::{AnimationMode, BakeSettings, Crowd};
+use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
+use throng::motion::trajectory::Trajectories;
+use throng::motion::{
+    GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, walkable_areas,
+};
+use throng::scene::{
+    Camera, DEFAULT_FOV_Y, Light, OrbitCamera, WallStyle, footprint, model_basis, model_looks,
+    play_models_in_place, standing_basis, walkable_model,
+};
+
+use super::{PlayArgs, PlayCameraArg};
+use crate::cli::CliError;
+
+/// Looks per pedestrian model with `--variety on`.
+const LOOKS: usize = 64;
+
+/// See the module documentation.
+pub struct PlayScene {
+    /// The crowd: the scenery first (when the file has an area), then the pedestrians.
+    pub crowd: Crowd,
+    /// The pedestrians' playback.
+    pub playback: Playback,
+    /// The floor and walls, when the file has a walkable area.
+    scenery: Option<Arc<SkinnedModel>>,
+    /// The pedestrians' models, in crowd order after the scenery.
+    models: Vec<Arc<SkinnedModel>>,
+    light: Light,
+    ground_plane: Vec4,
+    ground_tile: f32,
+    ssao_radius: f32,
+    view: ViewMode,
+    /// The box of the area and every sample, world space, up to head height.
+    area: (Vec3, Vec3),
+    camera: PlayCameraArg,
+    follow: Option<u64>,
+}
+
+impl PlayScene {
+    /// The crowd of `file` as `args` say.
+    pub fn build(args: &PlayArgs, file: &Trajectories) -> Result<Self, CliError> {
+        let peds = pedestrians(file);
+        let (lo, hi) = file.bounds();
+        let origin = 0.5 * (DVec2::from(lo) + DVec2::from(hi));
+        let models = play_models_in_place(args.load.load_models(&args.models)?)?.models;
+        let named = args.clips.clone().unwrap_or_default();
+        let gaits = models
+            .iter()
+            .map(|m| GaitClips::of(m, &named).map_err(|e| CliError::Argument(e.0)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut crowd = Crowd::new(args.threads)?;
+        let style = WallStyle {
+            height: args.wall_height,
+            ..WallStyle::default()
+        };
+        let scenery = walkable_model(&walkable_areas(file), origin, style)?.map(Arc::new);
+        if let Some(s) = &scenery {
+            let id = crowd.add_model(s.clone());
+            crowd.spawn(id, Mat3x4::IDENTITY)?;
+        }
+        let base = crowd.len();
+        let mut play_models = Vec::with_capacity(models.len());
+        for (m, g) in models.iter().zip(gaits) {
+            let id = crowd.add_model(m.clone());
+            let looks = if args.variety.on() {
+                model_looks(m, 7, LOOKS)
+                    .into_iter()
+                    .map(|look| crowd.add_look(look))
+                    .collect::<Result<Vec<_>, _>>()?
+            } else {
+                Vec::new()
+            };
+            play_models.push(PlayModel {
+                id,
+                standing: standing_basis(m),
+                height: footprint(m).1,
+                gaits: g,
+                looks,
+            });
+        }
+        let settings = PlaybackSettings {
+            smooth: args.smooth,
+            turn_rate: args.turn_rate.to_radians(),
+            fade: 0.25,
+            speeds: GaitSpeeds::default(),
+            default_height: args.person_height,
+            height_variety: if args.variety.on() { 0.04 } else { 0.0 },
+            origin,
+        };
+        let playback = Playback::new(peds, play_models, settings, base);
+        playback.reserve(&mut crowd)?;
+        crowd.set_animation(AnimationMode::Auto);
+        crowd.bake(BakeSettings::default());
+        let tallest = args.person_height * 1.04;
+        let to_world = |p: [f64; 2]| playback.to_world(DVec2::from(p));
+        let (a, b) = (to_world(lo), to_world(hi));
+        let area = (a.min(b), a.max(b) + Vec3::Y * tallest.max(args.wall_height));
+        let centre = 0.5 * (area.0 + area.1);
+        let half = 0.5 * (area.1 - area.0).x.max((area.1 - area.0).z);
+        let ground_tile = tallest * 0.55;
+        Ok(Self {
+            crowd,
+            playback,
+            scenery,
+            models,
+            light: Light::default_sun(),
+            ground_plane: Vec4::new(centre.x, centre.z, half * 4.0 + 4.0 * ground_tile, 0.0),
+            ground_tile,
+            ssao_radius: tallest * 0.2,
+            view: args.view.into(),
+            area,
+            camera: args.camera,
+            follow: args.follow,
+        })
+    }
+
+    /// Uploads the scenery and the models to `renderer`, in crowd order, with the crowd's
+    /// baked frames and looks.
+    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
+        if let Some(s) = &self.scenery {
+            renderer.add_scenery(s, &model_basis(s))?;
+        }
+        for m in &self.models {
+            renderer.add_model(m, &model_basis(m))?;
+        }
+        renderer.upload_baked(&self.crowd)?;
+        renderer.upload_looks(&self.crowd)
+    }
+
+    /// "builtin", or "builtin + robot".
+    pub fn model_names(&self) -> String {
+        let names: Vec<String> = self
+            .models
+            .iter()
+            .map(|m| throng::text::printable(m.name()).into_owned())
+            .collect();
+        names.join(" + ")
+    }
+
+    /// Whether the file's walkable area is drawn.
+    pub fn has_scenery(&self) -> bool {
+        self.scenery.is_some()
+    }
+
+    /// The camera now: riding behind the followed pedestrian while it is present, else the
+    /// framing `--camera` asked for.
+    pub fn camera(&self, aspect: f32) -> Camera {
+        if let Some(id) = self.follow
+            && let Some(c) = self.behind(id)
+        {
+            return c;
+        }
+        let (lo, hi) = self.area;
+        match self.camera {
+            PlayCameraArg::Overview => OrbitCamera::framing(lo, hi, aspect).camera(),
+            PlayCameraArg::Top => top_down(lo, hi, aspect),
+        }
+    }
+
+    /// A camera behind and above pedestrian `id`, looking where it goes; `None` while it is
+    /// not present.
+    fn behind(&self, id: u64) -> Option<Camera> {
+        let k = (0..self.playback.present())
+            .find(|&k| self.playback.member(k).is_some_and(|m| m.id == id))?;
+        let m = self.playback.member(k)?;
+        let at = self.playback.to_world(m.position);
+        let forward = Vec3::new(m.heading.sin(), 0.0, m.heading.cos());
+        let head = Vec3::Y * 1.7;
+        let (lo, hi) = self.area;
+        Some(
+            OrbitCamera::looking(
+                at + head + Vec3::Y * 0.9 - forward * 3.2,
+                at + head * 0.6 + forward * 3.0,
+                lo,
+                hi,
+            )
+            .camera(),
+        )
+    }
+
+    /// What the renderer needs for a frame of `aspect` (width / height).
+    pub fn inputs(&self, aspect: f32) -> FrameInputs {
+        let mut inputs = FrameInputs::new(
+            &self.camera(aspect),
+            aspect,
+            &self.light,
+            self.ground_plane,
+            self.ground_tile,
+            self.view,
+        );
+        inputs.shadow_box = self.shadow_box();
+        inputs.ssao_radius = self.ssao_radius;
+        inputs
+    }
+
+    /// The area, raised to head height, plus where its top casts its shadow.
+    fn shadow_box(&self) -> (Vec3, Vec3) {
+        let (lo, hi) = self.area;
+        let sun = self.light.sun.direction;
+        let height = hi.y - lo.y;
+        let run = (height / sun.y.max(0.2)) * Vec3::new(-sun.x, 0.0, -sun.z);
+        (lo.min(lo + run).with_y(0.0), hi.max(hi + run))
+    }
+}
+
+/// Straight down on `lo..hi`, the file's +y up the picture (the world's -z).
+fn top_down(lo: Vec3, hi: Vec3, aspect: f32) -> Camera {
+    let centre = 0.5 * (lo + hi);
+    let (w, d) = ((hi - lo).x * 0.5, (hi - lo).z * 0.5);
+    let half_fov = 0.5 * DEFAULT_FOV_Y;
+    let fit = d.max(w / aspect.max(1e-3)) * 1.08;
+    let distance = fit / half_fov.tan() + hi.y;
+    let eye = Vec3::new(centre.x, distance, centre.z);
+    Camera {
+        eye,
+        target: Vec3::new(centre.x, 0.0, centre.z),
+        up: Vec3::NEG_Z,
+        fov_y: DEFAULT_FOV_Y,
+        near: (distance - hi.y - 1.0).max(0.05),
+        far: distance + 1.0,
+    }
+}

@@ -1,0 +1,32 @@
+//! Motion from elsewhere: crowds that somebody else made (pedestrian simulators, laboratory
+//! experiments) played back as animated characters.
+//!
+//! - [`trajectory`]: the readers of the field's trajectory files (JuPedSim SQLite, PeTrack /
+//!   Jülich text, Vadere, Pathfinder, ETH/UCY, any CSV), with their walkable areas;
+//! - [`TrackPath`]: one pedestrian's path through time, linear between samples, and the same
+//!   path low-pass filtered by a centred moving average (the head's sway of tracked data);
+//! - locomotion from motion: [`GaitClips`] and [`GaitSpeeds`] (standing, walking or running
+//!   from the speed, the clip's rate from its stride so the feet stay planted), the heading
+//!   along the smoothed velocity at a bounded turn rate ([`turn_towards`]);
+//! - [`Playback`]: the crowd at a file time: pedestrians spawned at their first sample and
+//!   despawned after their last, placed, turned and paced every frame;
+//! - [`FootExport`]: per pedestrian and frame, what was drawn (root, heading, clip, clip
+//!   time, fade, scale, each foot's world position) as CSV, to check the motion outside.
+//!
+//! Depends on `anim`, `crowd` and `scene` (the stride of a clip, the standing basis of a
+//! model); knows nothing of Vulkan.
+
+mod export;
+mod from_file;
+mod gait;
+mod heading;
+mod playback;
+mod track_path;
+pub mod trajectory;
+
+pub use export::FootExport;
+pub use from_file::{pedestrians, walkable_areas};
+pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
+pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
+pub use playback::{MemberState, Pedestrian, PlayModel, Playback, PlaybackSettings, StepCounts};
+pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

@@ -1,0 +1,504 @@
+//! A crowd played back from trajectories: pedestrians enter the crowd at their first sample
+//! and leave after their last, and every frame each one present is placed where its (smoothed)
+//! path is, faces where it goes and plays the clip of its gait at the rate of its speed.
+//!
+//! The crowd's index `base + k` is the `k`-th pedestrian present; a pedestrian who leaves is
+//! despawned and the crowd's last character takes its index, as the playback's own list does.
+//! Instances below `base` (the walls) are never touched. After [`Playback::reserve`], no step
+//! allocates: the crowd and the lists were grown once to the most pedestrians ever present.
+
+use glam::{DVec2, Quat, Vec3, Vec3A};
+
+use super::gait::{Gait, GaitClips, GaitSpeeds};
+use super::heading::{heading_of, turn_towards};
+use super::track_path::TrackPath;
+use crate::anim::Mat3x4;
+use crate::crowd::{Crowd, CrowdError, LookId, ModelId};
+
+/// One pedestrian: its id in the file, its path and its height when the file gives one.
+#[derive(Clone, Debug)]
+pub struct Pedestrian {
+    /// The file's id.
+    pub id: u64,
+    /// Where it is when.
+    pub path: TrackPath,
+    /// Its height, metres (a tracked head's height, or a simulation's body height).
+    pub height: Option<f32>,
+}
+
+/// A model pedestrians are drawn as.
+#[derive(Clone, Debug)]
+pub struct PlayModel {
+    /// The model in the crowd.
+    pub id: ModelId,
+    /// The model stood on the ground facing +Z (`standing_basis`).
+    pub standing: Mat3x4,
+    /// How tall it stands, model units.
+    pub height: f32,
+    /// Its clips for standing, walking and running.
+    pub gaits: GaitClips,
+    /// Looks to dress its pedestrians in (empty: the plain look).
+    pub looks: Vec<LookId>,
+}
+
+/// How pedestrians are played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlaybackSettings {
+    /// The moving-average window of positions, seconds (0: the file's positions).
+    pub smooth: f64,
+    /// The fastest a pedestrian turns, radians per second.
+    pub turn_rate: f32,
+    /// The cross-fade between gaits, seconds.
+    pub fade: f32,
+    /// The speeds at which gaits change.
+    pub speeds: GaitSpeeds,
+    /// The height of a pedestrian the file gives none for, metres.
+    pub default_height: f32,
+    /// Heights drawn from the id within this fraction of the default (0: all the same).
+    pub height_variety: f32,
+    /// The file's point at the world's origin (files in map coordinates would lose
+    /// precision in single floats).
+    pub origin: DVec2,
+}
+
+/// One pedestrian present in the crowd.
+#[derive(Clone, Copy, Debug)]
+struct Member {
+    ped: u32,
+    gait: Gait,
+    heading: f32,
+    speed: f32,
+    position: DVec2,
+}
+
+/// What a pedestrian present is doing, as [`Playback::member`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemberState {
+    /// The file's id.
+    pub id: u64,
+    /// Where it stands, in the file's coordinates (metres).
+    pub position: DVec2,
+    /// Which way it faces, world radians from +Z towards +X.
+    pub heading: f32,
+    /// How fast it moves, metres per second.
+    pub speed: f32,
+    /// Its gait.
+    pub gait: Gait,
+    /// Its size relative to its model's file.
+    pub scale: f32,
+}
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepCounts {
+    /// Pedestrians that entered.
+    pub entered: usize,
+    /// Pedestrians that left.
+    pub left: usize,
+    /// Gait changes (cross-fades started).
+    pub gait_changes: usize,
+}
+
+/// Marks a pedestrian not in the crowd.
+const ABSENT: u32 = u32::MAX;
+
+/// A longer window for the heading a pedestrian enters with: it may enter standing still.
+const ENTRY_WINDOW: f64 = 1.0;
+
+/// See the module documentation.
+pub struct Playback {
+    peds: Vec<Pedestrian>,
+    /// Per pedestrian: its model (index into `models`), its scale, and its slot in `members`.
+    model_of: Vec<u32>,
+    scale: Vec<f32>,
+    slot: Vec<u32>,
+    /// Pedestrians by first and by last sample time, and how far each list has been passed.
+    by_start: Vec<u32>,
+    by_end: Vec<u32>,
+    next_start: usize,
+    next_end: usize,
+    members: Vec<Member>,
+    base: usize,
+    models: Vec<PlayModel>,
+    settings: PlaybackSettings,
+    time: Option<f64>,
+    most_present: usize,
+}
+
+/// A well-mixed hash of a pedestrian's id (its model, look, height and phase follow from it,
+/// so the same file plays the same way every time).
+fn mix(id: u64, salt: u64) -> u64 {
+    let mut z = id ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A number in [0, 1) from a hash.
+fn unit(h: u64) -> f32 {
+    (h >> 40) as f32 / (1u64 << 24) as f32
+}
+
+impl Playback {
+    /// Playback of `peds` drawn as `models` (at least one), into a crowd whose instances from
+    /// `base` on are the playback's.
+    pub fn new(
+        peds: Vec<Pedestrian>,
+        models: Vec<PlayModel>,
+        settings: PlaybackSettings,
+        base: usize,
+    ) -> Self {
+        let n = peds.len();
+        let model_count = models.len().max(1) as u64;
+        let model_of: Vec<u32> = peds
+            .iter()
+            .map(|p| (mix(p.id, 1) % model_count) as u32)
+            .collect();
+        let scale = peds
+            .iter()
+            .zip(&model_of)
+            .map(|(p, &m)| {
+                let height = p
+                    .height
+                    .filter(|h| h.is_finite() && *h > 0.1)
+                    .unwrap_or_else(|| {
+                        let v = settings.height_variety * (2.0 * unit(mix(p.id, 2)) - 1.0);
+                        settings.default_height * (1.0 + v)
+                    });
+                let model_height = models.get(m as usize).map_or(1.0, |m| m.height);
+                if model_height > 0.0 {
+                    height / model_height
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let mut by_start: Vec<u32> = (0..n as u32).collect();
+        by_start.sort_by(|&a, &b| {
+            peds[a as usize]
+                .path
+                .start()
+                .total_cmp(&peds[b as usize].path.start())
+        });
+        let mut by_end: Vec<u32> = (0..n as u32).collect();
+        by_end.sort_by(|&a, &b| {
+            peds[a as usize]
+                .path
+                .end()
+                .total_cmp(&peds[b as usize].path.end())
+        });
+        let most_present = most_present(&peds);
+        Self {
+            model_of,
+            scale,
+            slot: vec![ABSENT; n],
+            by_start,
+            by_end,
+            next_start: 0,
+            next_end: 0,
+            members: Vec::with_capacity(most_present),
+            base,
+            models,
+            settings,
+            time: None,
+            most_present,
+            peds,
+        }
+    }
+
+    /// Grows `crowd` once to hold the most pedestrians ever present, so that no later spawn
+    /// allocates; the crowd is left as it was.
+    pub fn reserve(&self, crowd: &mut Crowd) -> Result<(), CrowdError> {
+        let Some(model) = self.models.first() else {
+            return Ok(());
+        };
+        let before = crowd.len();
+        for _ in 0..self.most_present {
+            crowd.spawn(model.id, Mat3x4::IDENTITY)?;
+        }
+        while crowd.len() > before {
+            crowd.despawn(crowd.len() - 1)?;
+        }
+        Ok(())
+    }
+
+    /// The most pedestrians present at once.
+    pub fn most_present(&self) -> usize {
+        self.most_present
+    }
+
+    /// The pedestrians.
+    pub fn pedestrians(&self) -> &[Pedestrian] {
+        &self.peds
+    }
+
+    /// The first sample's time, seconds (0 with no pedestrian).
+    pub fn start(&self) -> f64 {
+        self.by_start
+            .first()
+            .map_or(0.0, |&p| self.peds[p as usize].path.start())
+    }
+
+    /// The last sample's time, seconds (0 with no pedestrian).
+    pub fn end(&self) -> f64 {
+        self.by_end
+            .last()
+            .map_or(0.0, |&p| self.peds[p as usize].path.end())
+    }
+
+    /// The file time the crowd shows (`None` before the first step).
+    pub fn time(&self) -> Option<f64> {
+        self.time
+    }
+
+    /// Pedestrians present.
+    pub fn present(&self) -> usize {
+        self.members.len()
+    }
+
+    /// The `k`-th pedestrian present (crowd index `base + k`).
+    pub fn member(&self, k: usize) -> Option<MemberState> {
+        let m = self.members.get(k)?;
+        Some(MemberState {
+            id: self.peds[m.ped as usize].id,
+            position: m.position,
+            heading: m.heading,
+            speed: m.speed,
+            gait: m.gait,
+            scale: self.scale[m.ped as usize],
+        })
+    }
+
+    /// The crowd index of the first pedestrian.
+    pub fn base(&self) -> usize {
+        self.base
+    }
+
+    /// The models pedestrians are drawn as.
+    pub fn models(&self) -> &[PlayModel] {
+        &self.models
+    }
+
+    /// The model (index into [`Playback::models`]) the `k`-th pedestrian present is drawn as.
+    pub fn member_model(&self, k: usize) -> Option<usize> {
+        let m = self.members.get(k)?;
+        Some(self.model_of[m.ped as usize] as usize)
+    }
+
+    /// Shows the file at time `t`: forward from the last step, pedestrians enter and leave
+    /// and everyone present moves, turns and steps, their clocks advanced by the time passed;
+    /// backwards, or on the first call, the crowd is rebuilt at `t` ([`Playback::seek`]).
+    pub fn advance_to(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, CrowdError> {
+        let Some(now) = self.time.filter(|&now| t >= now) else {
+            return self.seek(crowd, t);
+        };
+        let dt = (t - now) as f32;
+        let mut counts = StepCounts::default();
+        // Those whose last sample has passed leave.
+        while let Some(&p) = self.by_end.get(self.next_end) {
+            if !(self.peds[p as usize].path.end() < t) {
+                break;
+            }
+            if self.slot[p as usize] != ABSENT {
+                self.remove(crowd, p)?;
+                counts.left += 1;
+            }
+            self.next_end += 1;
+        }
+        // Those whose first sample has come enter (unless they have already gone again).
+        while let Some(&p) = self.by_start.get(self.next_start) {
+            if !(self.peds[p as usize].path.start() <= t) {
+                break;
+            }
+            if self.peds[p as usize].path.end() >= t {
+                self.enter(crowd, p, t)?;
+                counts.entered += 1;
+            }
+            self.next_start += 1;
+        }
+        counts.gait_changes = self.move_members(crowd, t, dt)?;
+        crowd.update(dt);
+        self.time = Some(t);
+        Ok(counts)
+    }
+
+    /// Rebuilds the crowd at time `t`: every pedestrian present at `t` is there, in the gait
+    /// of its speed, facing where it goes.
+    pub fn seek(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, CrowdError> {
+        while let Some(m) = self.members.last() {
+            let p = m.ped;
+            self.remove(crowd, p)?;
+        }
+        let peds = &self.peds;
+        self.next_start = self
+            .by_start
+            .partition_point(|&p| peds[p as usize].path.start() <= t);
+        self.next_end = self
+            .by_end
+            .partition_point(|&p| peds[p as usize].path.end() < t);
+        let mut entered = 0;
+        for i in 0..self.next_start {
+            let p = self.by_start[i];
+            if self.peds[p as usize].path.end() >= t {
+                self.enter(crowd, p, t)?;
+                entered += 1;
+            }
+        }
+        self.move_members(crowd, t, 0.0)?;
+        self.time = Some(t);
+        Ok(StepCounts {
+            entered,
+            ..StepCounts::default()
+        })
+    }
+
+    /// Adds pedestrian `p` to the crowd at time `t`, in the gait of its speed then, facing
+    /// where it goes (or where it will go first, when it enters standing), somewhere in its
+    /// clip.
+    fn enter(&mut self, crowd: &mut Crowd, p: u32, t: f64) -> Result<(), CrowdError> {
+        let ped = &self.peds[p as usize];
+        let model = &self.models[self.model_of[p as usize] as usize];
+        let velocity = ped.path.velocity(t, self.settings.smooth);
+        let speed = velocity.length() as f32;
+        let mut look_ahead = ped.path.velocity(t + 0.5 * ENTRY_WINDOW, ENTRY_WINDOW);
+        if look_ahead.length() < 1e-6 {
+            look_ahead = velocity;
+        }
+        let heading = if look_ahead.length() > 1e-6 {
+            heading_of(look_ahead.as_vec2())
+        } else {
+            0.0
+        };
+        let gait = self.settings.speeds.first(speed, model.gaits.can_run);
+        let position = ped.path.smoothed(t, self.settings.smooth);
+        let scale = self.scale[p as usize];
+        let world = self.world(position, heading, scale, &model.standing);
+        let i = crowd.spawn(model.id, world)?;
+        crowd.play(i, model.gaits.clips[gait.index()], 0.0)?;
+        if !model.looks.is_empty() {
+            let look = model.looks[(mix(ped.id, 3) % model.looks.len() as u64) as usize];
+            crowd.set_look(i, look)?;
+        }
+        let inst = crowd.instance_mut(i);
+        let duration = inst.model().clips()[inst.clip()].duration();
+        let time = unit(mix(ped.id, 4)) * duration;
+        inst.set_time(time);
+        inst.set_speed(model.gaits.rate(gait, speed, scale, time));
+        self.slot[p as usize] = self.members.len() as u32;
+        self.members.push(Member {
+            ped: p,
+            gait,
+            heading,
+            speed,
+            position,
+        });
+        Ok(())
+    }
+
+    /// Takes pedestrian `p` out of the crowd; the last member takes its place, in the crowd
+    /// and in the list.
+    fn remove(&mut self, crowd: &mut Crowd, p: u32) -> Result<(), CrowdError> {
+        let k = self.slot[p as usize] as usize;
+        crowd.despawn(self.base + k)?;
+        self.members.swap_remove(k);
+        if let Some(moved) = self.members.get(k) {
+            self.slot[moved.ped as usize] = k as u32;
+        }
+        self.slot[p as usize] = ABSENT;
+        Ok(())
+    }
+
+    /// Places, turns and paces every member for time `t`, `dt` after the last step; returns
+    /// the gait changes.
+    fn move_members(&mut self, crowd: &mut Crowd, t: f64, dt: f32) -> Result<usize, CrowdError> {
+        let s = self.settings;
+        let mut changes = 0;
+        for k in 0..self.members.len() {
+            let m = self.members[k];
+            let p = m.ped as usize;
+            let path = &self.peds[p].path;
+            let model = &self.models[self.model_of[p] as usize];
+            let velocity = path.velocity(t, s.smooth);
+            let speed = velocity.length() as f32;
+            let gait = s.speeds.next(m.gait, speed, model.gaits.can_run);
+            let i = self.base + k;
+            if gait != m.gait {
+                crowd.play(i, model.gaits.clips[gait.index()], s.fade)?;
+                changes += 1;
+            }
+            let heading = if gait != Gait::Stand && speed > 1e-6 {
+                let target = heading_of(velocity.as_vec2());
+                turn_towards(m.heading, target, s.turn_rate, dt)
+            } else {
+                m.heading
+            };
+            let position = path.smoothed(t, s.smooth);
+            let scale = self.scale[p];
+            crowd.set_world(i, self.world(position, heading, scale, &model.standing));
+            let inst = crowd.instance_mut(i);
+            let time = inst.time();
+            inst.set_speed(model.gaits.rate(gait, speed, scale, time));
+            self.members[k] = Member {
+                gait,
+                heading,
+                speed,
+                position,
+                ..m
+            };
+        }
+        Ok(changes)
+    }
+
+    /// The world transform of a character at `position` (file coordinates) facing `heading`,
+    /// scaled by `scale`, its model stood on the ground by `standing`.
+    fn world(&self, position: DVec2, heading: f32, scale: f32, standing: &Mat3x4) -> Mat3x4 {
+        let at = self.to_world(position);
+        Mat3x4::from_trs(
+            Vec3A::from(at),
+            Quat::from_rotation_y(heading),
+            Vec3A::splat(scale),
+        )
+        .mul(standing)
+    }
+
+    /// A point of the file's ground plane in the world (on the ground, y = 0).
+    pub fn to_world(&self, position: DVec2) -> Vec3 {
+        let d = position - self.settings.origin;
+        Vec3::new(d.x as f32, 0.0, -d.y as f32)
+    }
+
+    /// A world point in the file's coordinates: (x, y) on the ground plane and z up.
+    pub fn to_file(&self, world: Vec3) -> [f64; 3] {
+        [
+            f64::from(world.x) + self.settings.origin.x,
+            -f64::from(world.z) + self.settings.origin.y,
+            f64::from(world.y),
+        ]
+    }
+
+    /// The settings it plays with.
+    pub fn settings(&self) -> &PlaybackSettings {
+        &self.settings
+    }
+}
+
+/// The most pedestrians present at once (a pedestrian is present from its first sample to
+/// its last, both included).
+fn most_present(peds: &[Pedestrian]) -> usize {
+    let mut events: Vec<(f64, i32)> = Vec::with_capacity(2 * peds.len());
+    for p in peds.iter().filter(|p| !p.path.is_empty()) {
+        events.push((p.path.start(), 1));
+        events.push((p.path.end(), -1));
+    }
+    // Entries before exits at the same time: both are present at that instant.
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    let (mut now, mut most) = (0i64, 0i64);
+    for (_, d) in events {
+        now += i64::from(d);
+        most = most.max(now);
+    }
+    most as usize
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,131 @@
+//! How fast the planted foot slides back under the body at each moment of a clip played in
+//! place: the stance profile. [`stride_speed`](super::stride_speed) is its average; few clips
+//! move the planted foot at one steady speed (a heel strikes, the body rolls over the foot,
+//! the toe pushes off), so a character moved at a steady speed and played at one rate keeps
+//! its foot planted only on average. Played at the rate `speed / profile(phase)` instead, the
+//! planted foot keeps still at every moment it moves backwards in the clip.
+
+use super::basis::{footprint, standing_basis};
+use super::stride::{CONTACT, bind_positions, feet};
+use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
+
+/// The stance profile of one clip: its duration split into equal bins, and for each the
+/// planted foot's backward speed (model units per second of clip at rate 1), or `None` where
+/// no foot is planted (a swing's flight, a run's float) or the planted foot moves forwards.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StanceProfile {
+    duration: f32,
+    speeds: Vec<Option<f32>>,
+}
+
+/// Bins per clip: fine enough that a step's stance spans tens of them.
+const BINS: usize = 240;
+
+impl StanceProfile {
+    /// The profile of `clip` of `model` (empty for a clip out of range, without time or
+    /// without feet).
+    pub fn of(model: &SkinnedModel, clip: usize) -> Self {
+        let Some(c) = model.clips().get(clip) else {
+            return Self::default();
+        };
+        let duration = c.duration();
+        let joints = model.joint_count();
+        if joints == 0 || !(duration > 0.0) {
+            return Self::default();
+        }
+        let basis = standing_basis(model);
+        let height = footprint(model).1;
+        let bind = bind_positions(model);
+        let feet = feet(model, &basis, &bind, height);
+        let mut scratch = PoseScratch::new(joints);
+        let mut palette = vec![Mat3x4::IDENTITY; joints];
+        // Each foot's position at the bins' edges (the last edge is the first again).
+        let positions: Vec<Vec<Option<glam::Vec3>>> = (0..=BINS)
+            .map(|k| {
+                model.evaluate(
+                    clip,
+                    duration * k as f32 / BINS as f32,
+                    &mut scratch,
+                    &mut palette,
+                );
+                (0..joints)
+                    .map(|j| {
+                        feet[j]
+                            .then(|| basis.transform_point3(palette[j].transform_point3(bind[j])))
+                    })
+                    .collect()
+            })
+            .collect();
+        let ground = positions
+            .iter()
+            .flatten()
+            .flatten()
+            .map(|p| p.y)
+            .fold(f32::INFINITY, f32::min);
+        let on_ground = |y: f32| y <= ground + CONTACT * height;
+        let dt = duration / BINS as f32;
+        let speeds = (0..BINS)
+            .map(|k| {
+                // The lowest foot at the bin's start, if it stays on the ground across it.
+                let (j, a) = positions[k]
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, p)| p.map(|p| (j, p)))
+                    .min_by(|x, y| x.1.y.total_cmp(&y.1.y))?;
+                let b = positions[k + 1][j]?;
+                if !(on_ground(a.y) && on_ground(b.y)) {
+                    return None;
+                }
+                // Forward is +Z of the standing frame: a planted foot goes towards -Z.
+                let back = (a.z - b.z) / dt;
+                (back > 0.0).then_some(back)
+            })
+            .collect();
+        Self { duration, speeds }
+    }
+
+    /// The planted foot's backward speed at `time` in the clip (wrapped to it), if a foot is
+    /// planted and moving backwards then.
+    pub fn at(&self, time: f32) -> Option<f32> {
+        if self.speeds.is_empty() {
+            return None;
+        }
+        let phase = (time / self.duration).rem_euclid(1.0);
+        let k = ((phase * self.speeds.len() as f32) as usize).min(self.speeds.len() - 1);
+        self.speeds[k]
+    }
+
+    /// Whether the clip plants any foot at all.
+    pub fn is_empty(&self) -> bool {
+        self.speeds.iter().all(Option::is_none)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_walk_plants_its_feet_for_most_of_its_cycle_around_its_stride() {
+        let model = crate::asset::load_model(None).expect("builtin");
+        let walk = model.resolve_clip("walk").expect("walk");
+        let p = StanceProfile::of(&model, walk);
+        let planted: Vec<f32> = p.speeds.iter().flatten().copied().collect();
+        assert!(
+            planted.len() > BINS / 2,
+            "{} of {BINS} bins planted",
+            planted.len()
+        );
+        let mean = planted.iter().sum::<f32>() / planted.len() as f32;
+        let stride = super::super::stride_speed(&model, walk);
+        assert!(
+            (mean / stride - 1.0).abs() < 0.1,
+            "mean {mean} against stride {stride}"
+        );
+        // The idle plants nothing that moves.
+        let idle = StanceProfile::of(&model, model.resolve_clip("idle").expect("idle"));
+        assert!(idle.speeds.iter().flatten().all(|&s| s < 0.05 * stride));
+        assert_eq!(StanceProfile::of(&model, 99), StanceProfile::default());
+        assert_eq!(StanceProfile::default().at(0.3), None);
+    }
+}
