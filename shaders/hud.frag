@@ -13,8 +13,11 @@ layout(location = 1) flat in uint in_code;
 
 layout(location = 0) out vec4 out_color;
 
-// HudColor: white, yellow, red.
-const vec3 COLORS[3] = vec3[3](vec3(1.0), vec3(1.0, 0.8, 0.15), vec3(1.0, 0.3, 0.25));
+// HudColor: white, yellow, red, then the five stops of the tinted crowds' colour ramp
+// (src/motion/coloring.rs, RAMP: the legend shows the characters' own colours).
+const vec3 COLORS[8] = vec3[8](vec3(1.0), vec3(1.0, 0.8, 0.15), vec3(1.0, 0.3, 0.25),
+    vec3(0.05, 0.20, 0.90), vec3(0.02, 0.65, 0.80), vec3(0.15, 0.70, 0.12),
+    vec3(0.90, 0.75, 0.05), vec3(0.90, 0.08, 0.05));
 
 void main() {
     ivec2 p = ivec2(floor(in_font_pixel));
@@ -23,7 +26,7 @@ void main() {
         uint row = uint(p.y - 1);
         uint bits = (font[c * 2u + row / 4u] >> ((row % 4u) * 8u)) & 0xffu;
         if (((bits >> uint(p.x)) & 1u) != 0u) {
-            out_color = vec4(COLORS[min(in_code >> 8, 2u)], 1.0);
+            out_color = vec4(COLORS[min(in_code >> 8, 7u)], 1.0);
             return;
         }
     }

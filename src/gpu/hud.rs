@@ -33,6 +33,27 @@ pub enum HudColor {
     Yellow = 1,
     /// Something switched off, or a warning.
     Red = 2,
+    /// The colour ramp of tinted crowds (`motion::RAMP`), low to high: a legend's swatches.
+    Ramp0 = 3,
+    /// The ramp's second stop.
+    Ramp1 = 4,
+    /// The ramp's middle stop.
+    Ramp2 = 5,
+    /// The ramp's fourth stop.
+    Ramp3 = 6,
+    /// The ramp's high end.
+    Ramp4 = 7,
+}
+
+impl HudColor {
+    /// The colour ramp's stops, low to high.
+    pub const RAMP: [HudColor; 5] = [
+        HudColor::Ramp0,
+        HudColor::Ramp1,
+        HudColor::Ramp2,
+        HudColor::Ramp3,
+        HudColor::Ramp4,
+    ];
 }
 
 /// Lines of text for the HUD; see the module documentation.

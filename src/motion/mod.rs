@@ -10,12 +10,14 @@
 //!   along the smoothed velocity at a bounded turn rate ([`turn_towards`]);
 //! - [`Playback`]: the crowd at a file time: pedestrians spawned at their first sample and
 //!   despawned after their last, placed, turned and paced every frame;
+//! - [`ColorBy`]: pedestrians tinted by speed or local density on one colour ramp;
 //! - [`FootExport`]: per pedestrian and frame, what was drawn (root, heading, clip, clip
 //!   time, fade, scale, each foot's world position) as CSV, to check the motion outside.
 //!
 //! Depends on `anim`, `crowd` and `scene` (the stride of a clip, the standing basis of a
 //! model); knows nothing of Vulkan.
 
+mod coloring;
 mod export;
 mod from_file;
 mod gait;
@@ -24,6 +26,9 @@ mod playback;
 mod track_path;
 pub mod trajectory;
 
+pub use coloring::{
+    ColorBy, DENSITY_RADIUS, DENSITY_TOP, DensityGrid, RAMP, SPEED_TOP, STEPS, ramp, ramp_looks,
+};
 pub use export::FootExport;
 pub use from_file::{pedestrians, walkable_areas};
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};

@@ -9,6 +9,7 @@
 
 use glam::{DVec2, Quat, Vec3, Vec3A};
 
+use super::coloring::{ColorBy, DensityGrid};
 use super::gait::{Gait, GaitClips, GaitSpeeds};
 use super::heading::{heading_of, turn_towards};
 use super::track_path::TrackPath;
@@ -39,6 +40,8 @@ pub struct PlayModel {
     pub gaits: GaitClips,
     /// Looks to dress its pedestrians in (empty: the plain look).
     pub looks: Vec<LookId>,
+    /// With a colouring, its look for each step of the ramp (`coloring::ramp_looks`).
+    pub ramp: Vec<LookId>,
 }
 
 /// How pedestrians are played.
@@ -59,6 +62,9 @@ pub struct PlaybackSettings {
     /// The file's point at the world's origin (files in map coordinates would lose
     /// precision in single floats).
     pub origin: DVec2,
+    /// Tint pedestrians by their speed or their local density (each model needs its
+    /// [`PlayModel::ramp`]).
+    pub color_by: Option<ColorBy>,
 }
 
 /// One pedestrian present in the crowd.
@@ -69,7 +75,14 @@ struct Member {
     heading: f32,
     speed: f32,
     position: DVec2,
+    /// Its step of the colour ramp ([`NO_STEP`] before the first).
+    step: u8,
+    /// Its local density, persons per m² (0 unless colouring by density).
+    density: f32,
 }
+
+/// A member's ramp step before it has one.
+const NO_STEP: u8 = u8::MAX;
 
 /// What a pedestrian present is doing, as [`Playback::member`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +99,8 @@ pub struct MemberState {
     pub gait: Gait,
     /// Its size relative to its model's file.
     pub scale: f32,
+    /// Its local density, persons per m² (0 unless colouring by density).
+    pub density: f32,
 }
 
 /// What one step did.
@@ -123,6 +138,10 @@ pub struct Playback {
     settings: PlaybackSettings,
     time: Option<f64>,
     most_present: usize,
+    /// Scratch of a step: members' positions and densities, and the density grid.
+    positions: Vec<DVec2>,
+    densities: Vec<f32>,
+    grid: DensityGrid,
 }
 
 /// A well-mixed hash of a pedestrian's id (its model, look, height and phase follow from it,
@@ -202,6 +221,9 @@ impl Playback {
             settings,
             time: None,
             most_present,
+            positions: Vec::with_capacity(most_present),
+            densities: Vec::with_capacity(most_present),
+            grid: DensityGrid::with_capacity(most_present),
             peds,
         }
     }
@@ -266,6 +288,7 @@ impl Playback {
             speed: m.speed,
             gait: m.gait,
             scale: self.scale[m.ped as usize],
+            density: m.density,
         })
     }
 
@@ -391,6 +414,8 @@ impl Playback {
             heading,
             speed,
             position,
+            step: NO_STEP,
+            density: 0.0,
         });
         Ok(())
     }
@@ -408,10 +433,20 @@ impl Playback {
         Ok(())
     }
 
-    /// Places, turns and paces every member for time `t`, `dt` after the last step; returns
-    /// the gait changes.
+    /// Places, turns, paces (and tints) every member for time `t`, `dt` after the last step;
+    /// returns the gait changes.
     fn move_members(&mut self, crowd: &mut Crowd, t: f64, dt: f32) -> Result<usize, CrowdError> {
         let s = self.settings;
+        self.positions.clear();
+        for m in &self.members {
+            let path = &self.peds[m.ped as usize].path;
+            self.positions.push(path.smoothed(t, s.smooth));
+        }
+        self.densities.clear();
+        self.densities.resize(self.members.len(), 0.0);
+        if s.color_by == Some(ColorBy::Density) {
+            self.grid.densities(&self.positions, &mut self.densities);
+        }
         let mut changes = 0;
         for k in 0..self.members.len() {
             let m = self.members[k];
@@ -432,17 +467,34 @@ impl Playback {
             } else {
                 m.heading
             };
-            let position = path.smoothed(t, s.smooth);
+            let position = self.positions[k];
             let scale = self.scale[p];
             crowd.set_world(i, self.world(position, heading, scale, &model.standing));
             let inst = crowd.instance_mut(i);
             let time = inst.time();
             inst.set_speed(model.gaits.rate(gait, speed, scale, time));
+            let density = self.densities[k];
+            let mut step = m.step;
+            if let Some(by) = s.color_by {
+                let value = match by {
+                    ColorBy::Speed => speed,
+                    ColorBy::Density => density,
+                };
+                let want = by.step(value) as u8;
+                if want != m.step
+                    && let Some(&look) = model.ramp.get(usize::from(want))
+                {
+                    crowd.set_look(i, look)?;
+                    step = want;
+                }
+            }
             self.members[k] = Member {
                 gait,
                 heading,
                 speed,
                 position,
+                step,
+                density,
                 ..m
             };
         }

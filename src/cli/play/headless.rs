@@ -13,10 +13,13 @@ use throng::motion::FootExport;
 use throng::motion::trajectory::read;
 
 use super::PlayArgs;
+use super::hud::{PlayHud, PlayHudState};
 use super::progress::Progress;
 use super::scene::PlayScene;
 use crate::cli::CliError;
+use crate::cli::hud::hud_scale;
 use crate::cli::output::{say, shown};
+use crate::cli::pass_args::Switch;
 
 /// The most output frames one playback renders (a day at 30 fps would be 2.6 million).
 const MAX_FRAMES: u64 = 10_000_000;
@@ -106,6 +109,12 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         None => None,
     };
     let reads_back = args.frames_dir.is_some() || video.is_some();
+    let mut hud = args
+        .hud
+        .is_some_and(Switch::on)
+        .then(|| PlayHud::new(hud_scale(args.height)));
+    let pedestrians = scene.playback.pedestrians().len();
+    let color_by = scene.playback.settings().color_by;
     let aspect = args.width as f32 / args.height as f32;
     let mut progress = Progress::new(frames, args.quiet);
     crate::cli::interrupt::install();
@@ -116,6 +125,19 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         scene.playback.advance_to(&mut scene.crowd, t)?;
         let last = f + 1 == frames || crate::cli::interrupt::requested();
         let inputs = scene.inputs(aspect);
+        if let Some(hud) = hud.as_mut() {
+            hud.compose(&PlayHudState {
+                time: t,
+                end,
+                present: scene.playback.present(),
+                pedestrians,
+                speed: args.speed,
+                paused: false,
+                color_by,
+                keys: false,
+            });
+            r.renderer().set_hud(Some(&hud.text));
+        }
         if reads_back || (last && args.screenshot.is_some()) {
             r.render_for_readback(&mut scene.crowd, &inputs)?;
             let pixels = r.pixels()?;

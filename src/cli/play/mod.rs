@@ -3,6 +3,7 @@
 //! video or a CSV of what was drawn.
 
 mod headless;
+mod hud;
 mod progress;
 mod scene;
 
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use throng::motion::trajectory::{Columns, Format, ReadOptions, Units};
-use throng::motion::{DEFAULT_TURN_RATE, parse_clip_names};
+use throng::motion::{ColorBy, DEFAULT_TURN_RATE, parse_clip_names};
 
 use super::load_args::LoadArgs;
 use super::pass_args::{PassArgs, Switch};
@@ -69,6 +70,24 @@ impl From<UnitsArg> for Units {
             UnitsArg::M => Units::Metres,
             UnitsArg::Cm => Units::Centimetres,
             UnitsArg::Mm => Units::Millimetres,
+        }
+    }
+}
+
+/// `--color-by`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorByArg {
+    /// Speed, blue (standing) to red (2 m/s and faster).
+    Speed,
+    /// Local density among neighbours within 1 m, blue (alone) to red (4 per m² and more).
+    Density,
+}
+
+impl From<ColorByArg> for ColorBy {
+    fn from(c: ColorByArg) -> Self {
+        match c {
+            ColorByArg::Speed => ColorBy::Speed,
+            ColorByArg::Density => ColorBy::Density,
         }
     }
 }
@@ -161,6 +180,9 @@ pub struct PlayArgs {
     /// Where the camera looks from (without --follow).
     #[arg(long, value_enum, default_value_t = PlayCameraArg::Overview)]
     camera: PlayCameraArg,
+    /// Tint each pedestrian by its speed or its local density (the HUD shows the scale).
+    #[arg(long, value_enum)]
+    color_by: Option<ColorByArg>,
     /// Each pedestrian wears one of 64 looks of its model, chosen by its id.
     #[arg(long, value_enum, default_value_t = Switch::On)]
     variety: Switch,
@@ -179,6 +201,10 @@ pub struct PlayArgs {
     /// Use the Vulkan device whose name contains this (case-insensitive).
     #[arg(long, value_name = "NAME")]
     device: Option<String>,
+    /// The heads-up display: the file's time, the pedestrians present, the playback speed and
+    /// the colour scale of --color-by. Default: off headless.
+    #[arg(long, value_enum, value_name = "on|off")]
+    hud: Option<Switch>,
     /// No progress bar on the terminal.
     #[arg(long)]
     quiet: bool,

@@ -10,7 +10,8 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::motion::trajectory::Trajectories;
 use throng::motion::{
-    GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, walkable_areas,
+    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, ramp_looks,
+    walkable_areas,
 };
 use throng::scene::{
     Camera, DEFAULT_FOV_Y, Light, OrbitCamera, WallStyle, footprint, model_basis, model_looks,
@@ -78,12 +79,21 @@ impl PlayScene {
             } else {
                 Vec::new()
             };
+            let ramp = if args.color_by.is_some() {
+                ramp_looks(m)
+                    .into_iter()
+                    .map(|look| crowd.add_look(look))
+                    .collect::<Result<Vec<_>, _>>()?
+            } else {
+                Vec::new()
+            };
             play_models.push(PlayModel {
                 id,
                 standing: standing_basis(m),
                 height: footprint(m).1,
                 gaits: g,
                 looks,
+                ramp,
             });
         }
         let settings = PlaybackSettings {
@@ -94,6 +104,7 @@ impl PlayScene {
             default_height: args.person_height,
             height_variety: if args.variety.on() { 0.04 } else { 0.0 },
             origin,
+            color_by: args.color_by.map(ColorBy::from),
         };
         let playback = Playback::new(peds, play_models, settings, base);
         playback.reserve(&mut crowd)?;

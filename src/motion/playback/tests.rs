@@ -24,6 +24,7 @@ fn settings(smooth: f64) -> PlaybackSettings {
         default_height: 1.75,
         height_variety: 0.0,
         origin: DVec2::new(100.0, 50.0),
+        color_by: None,
     }
 }
 
@@ -38,6 +39,7 @@ fn play(model: &Arc<SkinnedModel>, peds: Vec<Pedestrian>, smooth: f64) -> (Crowd
         height: footprint(model).1,
         gaits,
         looks: Vec::new(),
+        ramp: Vec::new(),
     };
     let playback = Playback::new(peds, vec![m], settings(smooth), 0);
     playback.reserve(&mut crowd).expect("reserve");
