@@ -39,6 +39,7 @@ packages=(
   libssl-dev      # russimp-sys's build script depends on reqwest (native-tls -> openssl-sys),
                   # which must compile although nothing is downloaded with the system Assimp
   assimp-utils    # `assimp export`: tests/assimp_loader.rs converts huesitos.fbx to glTF
+  ffmpeg          # `throng play --record FILE.mp4` pipes its frames to it (H.264)
 )
 
 if [[ "${THRONG_SKIP_DEPS:-0}" == 1 ]]; then

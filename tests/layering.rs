@@ -67,6 +67,12 @@ const RULES: &[Rule] = &[
     Rule {
         folder: "src/scene",
         why: "placing and moving a crowd is math only",
+        modules: &["gpu", "motion"],
+        crates: &[VULKAN],
+    },
+    Rule {
+        folder: "src/motion",
+        why: "motion from files and hosts knows nothing of Vulkan (the renderer reads it)",
         modules: &["gpu"],
         crates: &[VULKAN],
     },

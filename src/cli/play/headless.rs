@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use throng::gpu::{ContextOptions, HeadlessRenderer, Pixels, validation_wanted};
 use throng::motion::FootExport;
-use throng::motion::trajectory::read;
+use throng::motion::trajectory::{Trajectories, read};
 
 use super::PlayArgs;
 use super::hud::{PlayHud, PlayHudState};
@@ -24,11 +24,12 @@ use crate::cli::pass_args::Switch;
 /// The most output frames one playback renders (a day at 30 fps would be 2.6 million).
 const MAX_FRAMES: u64 = 10_000_000;
 
-pub fn run(args: &PlayArgs) -> Result<(), CliError> {
+/// Reads the trajectory file and says what it holds; returns it with the time range to play.
+pub fn read_file(args: &PlayArgs) -> Result<(Trajectories, (f64, f64)), CliError> {
     let loaded = Instant::now();
     let file =
         read(&args.file, &args.read_options()?).map_err(|e| CliError::Argument(e.to_string()))?;
-    let (start, end) = time_range(args, file.start(), file.end())?;
+    let range = time_range(args, file.start(), file.end())?;
     say!(
         "{}: {} format, {} pedestrians, {} samples, {:.2} to {:.2} s{}{}, read in {:.2} s",
         shown(&args.file.display().to_string()),
@@ -46,6 +47,10 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         },
         loaded.elapsed().as_secs_f64()
     )?;
+    Ok((file, range))
+}
+
+pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Result<(), CliError> {
     let mut scene = PlayScene::build(args, &file)?;
     drop(file);
     let options = ContextOptions {
@@ -61,7 +66,8 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         .set_impostor_memory(args.passes.impostor_memory());
     r.renderer().prepare_impostors(&scene.crowd)?;
     let step = args.speed / args.fps;
-    let frames = (((end - start) / step).floor() as u64).saturating_add(1);
+    let whole = (((end - start) / step).floor() as u64).saturating_add(1);
+    let frames = args.frames.map_or(whole, |f| f.min(whole));
     if frames > MAX_FRAMES {
         return Err(CliError::Argument(format!(
             "{frames} frames from {start:.2} to {end:.2} s at {} fps and speed {}: more than \

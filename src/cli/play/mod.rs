@@ -6,6 +6,7 @@ mod headless;
 mod hud;
 mod progress;
 mod scene;
+mod window;
 
 use std::path::PathBuf;
 
@@ -155,6 +156,16 @@ pub struct PlayArgs {
     /// End at this file time, seconds (default: the last sample).
     #[arg(long, value_name = "SECONDS", value_parser = parse_file_time)]
     end: Option<f64>,
+    /// In a window: start over at the end (without it the last frame holds).
+    #[arg(long = "loop")]
+    looping: bool,
+    /// Render without a window (the default when there is no display, or with --frames-dir,
+    /// --record, --export or --screenshot).
+    #[arg(long)]
+    headless: bool,
+    /// Stop after this many frames.
+    #[arg(long, value_parser = parse_frames)]
+    frames: Option<u64>,
     /// Seconds of file time per second of output.
     #[arg(long, default_value_t = 1.0, value_parser = parse_speed)]
     speed: f64,
@@ -220,6 +231,13 @@ fn parse_rate(s: &str) -> Result<f64, String> {
         _ => Err(format!(
             "'{s}' is not a rate: more than 0, at most 10000 per second"
         )),
+    }
+}
+
+fn parse_frames(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("'{s}' is not a number of frames (1 or more)")),
     }
 }
 
@@ -295,5 +313,16 @@ impl PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<(), CliError> {
-    headless::run(args)
+    let headless = args.headless
+        || args.frames_dir.is_some()
+        || args.record.is_some()
+        || args.export.is_some()
+        || args.screenshot.is_some()
+        || !std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
+    let (file, range) = headless::read_file(args)?;
+    if headless {
+        headless::run(args, file, range)
+    } else {
+        window::run(args, file, range)
+    }
 }
