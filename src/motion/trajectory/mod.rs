@@ -1,112 +1,52 @@
-//! Stand-in for the trajectory readers while they are written (types only).
-#![allow(missing_docs, dead_code)]
-use std::path::{Path, PathBuf};
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    JuPedSim,
-    PeTrack,
-    Vadere,
-    Pathfinder,
-    EthUcy,
-    Csv,
-}
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Units {
-    Metres,
-    Centimetres,
-    Millimetres,
-}
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Columns {
-    pub id: usize,
-    pub time: Option<usize>,
-    pub frame: Option<usize>,
-    pub x: usize,
-    pub y: usize,
-    pub z: Option<usize>,
-    pub height: Option<usize>,
-}
-impl std::str::FromStr for Columns {
-    type Err = String;
-    fn from_str(_: &str) -> Result<Self, String> {
-        Err("todo".into())
-    }
-}
-#[derive(Clone, Debug, Default)]
-pub struct ReadOptions {
-    pub format: Option<Format>,
-    pub data_fps: Option<f64>,
-    pub units: Option<Units>,
-    pub columns: Option<Columns>,
-    pub scenario: Option<PathBuf>,
-    pub geometry: Option<PathBuf>,
-    pub max_file_size: u64,
-    pub max_memory: Option<u64>,
-}
-#[derive(Clone, Copy, Debug)]
-pub struct Sample {
-    pub time: f64,
-    pub position: [f64; 2],
-    pub height: Option<f32>,
-}
-#[derive(Clone, Debug)]
-pub struct Track {
-    pub id: u64,
-    pub samples: Vec<Sample>,
-}
-#[derive(Clone, Debug)]
-pub struct Ring(pub Vec<[f64; 2]>);
-#[derive(Clone, Debug)]
-pub struct Area {
-    pub outline: Ring,
-    pub holes: Vec<Ring>,
-}
-#[derive(Clone, Debug)]
-pub struct Geometry {
-    pub areas: Vec<Area>,
-}
-#[derive(Clone, Debug)]
-pub struct Trajectories {
-    pub file: PathBuf,
-    pub format: Format,
-    pub frame_rate: Option<f64>,
-    pub tracks: Vec<Track>,
-    pub geometry: Option<Geometry>,
-}
-impl Trajectories {
-    pub fn start(&self) -> f64 {
-        0.0
-    }
-    pub fn end(&self) -> f64 {
-        0.0
-    }
-    pub fn sample_count(&self) -> usize {
-        0
-    }
-    pub fn bounds(&self) -> ([f64; 2], [f64; 2]) {
-        ([0.0; 2], [0.0; 2])
-    }
-}
-#[derive(Debug)]
-pub struct TrajectoryError {
-    pub file: String,
-    pub at: Option<String>,
-    pub message: String,
-}
-impl std::fmt::Display for TrajectoryError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.file, self.message)
-    }
-}
-pub fn read(path: &Path, _o: &ReadOptions) -> Result<Trajectories, TrajectoryError> {
-    Err(TrajectoryError {
-        file: path.display().to_string(),
-        at: None,
-        message: "todo".into(),
-    })
-}
+//! Pedestrian trajectories from the crowd-simulation and crowd-recording tools: JuPedSim
+//! (SQLite), PeTrack / the Jülich data archive (text), Vadere (foot steps + scenario),
+//! Pathfinder (CSV), ETH/UCY (OpenTraj text) and generic CSV.
+//!
+//! Every reader turns its file into [`Track`]s in seconds and metres, with the walkable
+//! [`Geometry`] where the file has one. [`read`] loads a file whole; underneath, each text format
+//! is an iterator of [`Row`]s in file order ([`PeTrackRows`], [`EthUcyRows`], [`VadereRows`],
+//! [`PathfinderRows`], [`CsvRows`]), and JuPedSim's SQLite a query in frame order
+//! ([`JuPedSimFile::for_each_row`]), so that playback can stream instead.
+//!
+//! Input is untrusted: every failure is a [`TrajectoryError`] of one line naming the file and
+//! the place; nothing panics on content; tracks grow only within a memory budget; a file that
+//! lacks a frame rate or unit it needs is refused with the flag to give, never guessed.
+
+mod budget;
+mod csv;
+mod detect;
+mod error;
+mod eth_ucy;
+mod fields;
+mod format;
+mod jupedsim;
+mod lines;
+mod model;
+mod options;
+mod pathfinder;
+mod petrack;
+mod read;
+mod rows;
+mod split;
+mod vadere;
+mod vadere_scenario;
+mod wkt;
+
+#[cfg(test)]
+mod tests;
+
+pub use csv::CsvRows;
+pub use detect::{HEAD_BYTES, detect};
+pub use error::TrajectoryError;
+pub use eth_ucy::{ANNOTATIONS_PER_SECOND, EthUcyRows, frame_rate_from_numbering};
+pub use format::{Format, Units};
+pub use jupedsim::{JuPedSimFile, VERSIONS as JUPEDSIM_VERSIONS};
+pub use model::{Area, Geometry, Ring, Row, Sample, Track, Trajectories};
+pub use options::{ColumnNames, Columns, ReadOptions};
+pub use pathfinder::PathfinderRows;
+pub use petrack::PeTrackRows;
+pub use read::{read, read_bytes};
+pub use rows::RowSource;
+pub use vadere::VadereRows;
+pub use vadere_scenario::parse_scenario;
+pub use wkt::parse_wkt;

@@ -1,0 +1,171 @@
+//! The streaming layer: every text reader is an iterator of [`Row`]s in file order, and
+//! [`collect_tracks`] turns any of them into tracks under a memory budget.
+
+use std::collections::HashMap;
+
+use super::budget::Budget;
+use super::{Row, Track, TrajectoryError};
+
+/// An iterator of a file's rows in file order (pedestrians may interleave), which can say where
+/// in the file the last row came from.
+pub trait RowSource: Iterator<Item = Result<Row, TrajectoryError>> {
+    /// The file's name, as given to the reader.
+    fn file(&self) -> &str;
+    /// Where the last row yielded came from (`"line 12"`), for messages about it.
+    fn location(&self) -> Option<String>;
+}
+
+/// Groups rows into tracks, refusing times that do not increase and growth over the budget.
+pub(crate) struct TrackBuilder {
+    index: HashMap<u64, usize>,
+    tracks: Vec<Track>,
+    samples: u64,
+    budget: Budget,
+    frame_rate: Option<f64>,
+}
+
+impl TrackBuilder {
+    /// A builder charging `budget`; `frame_rate` (if the file counts frames) phrases time errors
+    /// in frames, as the file has them.
+    pub(crate) fn new(budget: Budget, frame_rate: Option<f64>) -> Self {
+        Self {
+            index: HashMap::new(),
+            tracks: Vec::new(),
+            samples: 0,
+            budget,
+            frame_rate,
+        }
+    }
+
+    /// How the message names a time: `frame 40` or `time 3.5 s`.
+    fn when(&self, time: f64) -> String {
+        match self.frame_rate {
+            Some(fps) => format!("frame {}", (time * fps).round()),
+            None => format!("time {time} s"),
+        }
+    }
+
+    /// Adds one row to its pedestrian's track.
+    pub(crate) fn push(&mut self, row: Row) -> Result<(), String> {
+        let slot = match self.index.get(&row.id) {
+            Some(&slot) => {
+                self.budget
+                    .check(self.samples + 1, self.tracks.len() as u64)?;
+                slot
+            }
+            None => {
+                self.budget
+                    .check(self.samples + 1, self.tracks.len() as u64 + 1)?;
+                self.tracks.push(Track {
+                    id: row.id,
+                    samples: Vec::new(),
+                });
+                self.index.insert(row.id, self.tracks.len() - 1);
+                self.tracks.len() - 1
+            }
+        };
+        let last = self.tracks[slot].samples.last().map(|s| s.time);
+        if let Some(last) = last {
+            if row.time == last {
+                return Err(format!(
+                    "pedestrian {}: {} twice",
+                    row.id,
+                    self.when(row.time)
+                ));
+            }
+            if row.time < last {
+                let (now, before) = (self.when(row.time), self.when(last));
+                let before = before.trim_start_matches("time ").to_owned();
+                return Err(format!("pedestrian {}: {now} after {before}", row.id));
+            }
+        }
+        let samples = &mut self.tracks[slot].samples;
+        if samples.len() == samples.capacity() {
+            // Grow by half rather than double, to keep the slack the budget does not see small.
+            samples.reserve_exact((samples.len() / 2).max(4));
+        }
+        samples.push(super::Sample {
+            time: row.time,
+            position: row.position,
+            height: row.height,
+        });
+        self.samples += 1;
+        Ok(())
+    }
+
+    /// The tracks sorted by id; an error if there are none.
+    pub(crate) fn finish(mut self) -> Result<Vec<Track>, String> {
+        if self.tracks.is_empty() {
+            return Err("no pedestrians: the file has no data rows".to_owned());
+        }
+        self.tracks.sort_unstable_by_key(|t| t.id);
+        Ok(self.tracks)
+    }
+}
+
+/// Reads every row of `source` into tracks.
+pub(crate) fn collect_tracks(
+    source: &mut dyn RowSource,
+    budget: Budget,
+    frame_rate: Option<f64>,
+) -> Result<Vec<Track>, TrajectoryError> {
+    let mut builder = TrackBuilder::new(budget, frame_rate);
+    while let Some(row) = source.next() {
+        let row = row?;
+        if let Err(message) = builder.push(row) {
+            return Err(TrajectoryError {
+                file: source.file().to_owned(),
+                at: source.location(),
+                message,
+            });
+        }
+    }
+    builder
+        .finish()
+        .map_err(|m| TrajectoryError::file(source.file(), m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Budget, Row, TrackBuilder};
+
+    fn row(id: u64, time: f64) -> Row {
+        Row {
+            id,
+            time,
+            position: [time, 0.0],
+            height: None,
+        }
+    }
+
+    #[test]
+    fn groups_sorts_and_checks_order() {
+        let mut b = TrackBuilder::new(Budget::new(1 << 20), Some(16.0));
+        for r in [row(7, 1.0), row(3, 1.0), row(7, 2.0)] {
+            b.push(r).unwrap();
+        }
+        assert_eq!(
+            b.push(row(7, 1.0)).unwrap_err(),
+            "pedestrian 7: frame 16 after frame 32"
+        );
+        assert_eq!(
+            b.push(row(3, 1.0)).unwrap_err(),
+            "pedestrian 3: frame 16 twice"
+        );
+        let tracks = b.finish().unwrap();
+        assert_eq!(tracks.iter().map(|t| t.id).collect::<Vec<_>>(), [3, 7]);
+        let mut b = TrackBuilder::new(Budget::new(1 << 20), None);
+        b.push(row(1, 2.5)).unwrap();
+        assert_eq!(
+            b.push(row(1, 2.0)).unwrap_err(),
+            "pedestrian 1: time 2 s after 2.5 s"
+        );
+        assert!(
+            TrackBuilder::new(Budget::new(0), None)
+                .push(row(1, 0.0))
+                .unwrap_err()
+                .contains("--max-memory")
+        );
+        assert!(TrackBuilder::new(Budget::new(1), None).finish().is_err());
+    }
+}
