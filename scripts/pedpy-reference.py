@@ -1,3 +1,5 @@
+#!/usr/bin/env python3
+# Usage: pip install pedpy, then python3 scripts/pedpy-reference.py
 """Reference numbers for the throng trajectory readers' tests, computed with PedPy."""
 import pathlib, logging
 import pandas as pd
@@ -7,7 +9,8 @@ from pedpy import (load_trajectory, load_trajectory_from_jupedsim_sqlite,
     load_walkable_area_from_jupedsim_sqlite, load_trajectory_from_vadere,
     load_walkable_area_from_vadere_scenario, load_trajectory_from_pathfinder_csv,
     TrajectoryData)
-D = pathlib.Path('/work/shared/assets/trajectories')
+# The shared assets beside the checkout (../shared/assets/trajectories).
+D = pathlib.Path(__file__).resolve().parents[2] / 'shared/assets/trajectories'
 print('pedpy', pedpy.__version__)
 
 def report(name, t, ids=None):

@@ -167,10 +167,11 @@ mod tests {
 
     #[test]
     fn the_ramp_runs_from_blue_to_red_through_its_stops() {
-        assert_eq!(ramp(0.0), RAMP[0]);
-        assert_eq!(ramp(1.0), RAMP[4]);
-        assert_eq!(ramp(0.5), RAMP[2]);
-        assert_eq!(ramp(f32::NAN), RAMP[0]);
+        let near = |a: [f32; 3], b: [f32; 3]| (0..3).all(|c| (a[c] - b[c]).abs() < 1e-6);
+        assert!(near(ramp(0.0), RAMP[0]));
+        assert!(near(ramp(1.0), RAMP[4]));
+        assert!(near(ramp(0.5), RAMP[2]));
+        assert!(near(ramp(f32::NAN), RAMP[0]));
         assert_eq!(ColorBy::Speed.step(0.0), 0);
         assert_eq!(ColorBy::Speed.step(5.0), STEPS - 1);
         assert_eq!(ColorBy::Density.step(2.0), 8);
@@ -199,7 +200,8 @@ mod tests {
         grid.densities(&pts, &mut out);
         let area = std::f32::consts::PI;
         let counts: Vec<u32> = out.iter().map(|d| (d * area).round() as u32).collect();
-        assert_eq!(counts, [4, 3, 3, 1, 2]);
+        // (0.5, 0) and (0, 0.9) are 1.03 m apart: just outside each other's circle.
+        assert_eq!(counts, [4, 2, 2, 1, 2]);
     }
 
     #[test]

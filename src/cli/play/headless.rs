@@ -202,7 +202,7 @@ pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Res
 fn time_range(args: &PlayArgs, first: f64, last: f64) -> Result<(f64, f64), CliError> {
     let start = args.start.unwrap_or(first).max(first);
     let end = args.end.unwrap_or(last).min(last);
-    if !(end >= start) {
+    if end < start || end.is_nan() || start.is_nan() {
         return Err(CliError::Argument(format!(
             "nothing to play: the file runs from {first:.2} to {last:.2} s, and --start/--end \
              ask for {} to {}",

@@ -318,7 +318,7 @@ pub fn run(args: &PlayArgs) -> Result<(), CliError> {
         || args.record.is_some()
         || args.export.is_some()
         || args.screenshot.is_some()
-        || !std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty());
+        || std::env::var_os("DISPLAY").is_none_or(|d| d.is_empty());
     let (file, range) = headless::read_file(args)?;
     if headless {
         headless::run(args, file, range)
