@@ -3,8 +3,8 @@
 
     scripts/playback-check.py feet EXPORT.csv
         Stance-foot sliding: per pedestrian and frame, outside cross-fades, the lowest foot
-        joint (its height above the lowest that joint stands anywhere in the export: a joint
-        is not the sole) when within 3 cm of it in both this frame and the next, and how fast it
+        joint (its height above the lowest that joint stands in the same clip anywhere in the
+        export: a joint is not the sole) when within 3 cm of it in both this frame and the next, and how fast it
         moves horizontally between them. Prints the median and 95th percentile in m/s.
 
     scripts/playback-check.py fidelity EXPORT.csv --petrack FILE --fps 16 --units cm
@@ -48,25 +48,30 @@ def feet(args):
                 continue
             p = (r[n + "_joint"], float(r[n + "_x"]), float(r[n + "_y"]), float(r[n + "_z"]))
             pts.append(p)
-            key = (r["id"], p[0])
+            key = (r["id"], p[0], r["clip"])
             planted[key] = min(planted.get(key, math.inf), p[3])
-        frames[r["id"]].append((float(r["time"]), r["fade_weight"] != "", pts))
+        frames[r["id"]].append((float(r["time"]), r["fade_weight"] != "", pts, r["clip"]))
     speeds = []
+    by_clip = defaultdict(list)
     for pid, seq in frames.items():
         seq.sort(key=lambda f: f[0])
-        for (t0, f0, p0), (t1, f1, p1) in zip(seq, seq[1:]):
-            if f0 or f1 or t1 <= t0:
+        for (t0, f0, p0, c0), (t1, f1, p1, c1) in zip(seq, seq[1:]):
+            if f0 or f1 or t1 <= t0 or c0 != c1:
                 continue
-            rel = [(p[3] - planted[(pid, p[0])], i) for i, p in enumerate(p0)]
+            rel = [(p[3] - planted[(pid, p[0], c0)], i) for i, p in enumerate(p0)]
             if not rel:
                 continue
             h0, i = min(rel)
-            h1 = p1[i][3] - planted[(pid, p1[i][0])]
+            h1 = p1[i][3] - planted[(pid, p1[i][0], c0)]
             if h0 <= 0.03 and h1 <= 0.03:
                 d = math.hypot(p1[i][1] - p0[i][1], p1[i][2] - p0[i][2])
                 speeds.append(d / (t1 - t0))
+                by_clip[c0].append(d / (t1 - t0))
     print(f"stance frames {len(speeds)}: median {percentile(speeds, 0.5):.4f} m/s, "
           f"95th percentile {percentile(speeds, 0.95):.4f} m/s")
+    for clip, v in sorted(by_clip.items()):
+        print(f"  {clip}: {len(v)} frames, median {percentile(v, 0.5):.4f} m/s, "
+              f"95th percentile {percentile(v, 0.95):.4f} m/s")
 
 
 def fidelity(args):

@@ -34,7 +34,12 @@ const CSV_COLUMNS: &str = "id=0,frame=1,x=2,y=3,height=4";
 const FPS: [f64; 4] = [25.0, 16.0, 2.5, 0.4];
 
 /// Units byte 1 may give (the fourth choice repeats metres).
-const UNITS: [Units; 4] = [Units::Metres, Units::Centimetres, Units::Millimetres, Units::Metres];
+const UNITS: [Units; 4] = [
+    Units::Metres,
+    Units::Centimetres,
+    Units::Millimetres,
+    Units::Metres,
+];
 
 /// Names byte 1 may give: the extension breaks ties when the format is detected.
 const NAMES: [&str; 4] = ["fuzz.txt", "fuzz.traj", "fuzz.csv", "fuzz"];
@@ -100,7 +105,10 @@ pub fn replay_geometry(data: &[u8]) -> bool {
     let (what, parsed) = if which % 2 == 0 {
         ("WKT", throng::motion::trajectory::parse_wkt(&text))
     } else {
-        ("scenario", throng::motion::trajectory::parse_scenario(&text))
+        (
+            "scenario",
+            throng::motion::trajectory::parse_scenario(&text),
+        )
     };
     match parsed {
         Ok(geometry) => {
@@ -147,10 +155,19 @@ pub fn check_trajectories(t: &Trajectories, options: &ReadOptions) {
             track.id
         );
         previous_id = Some(track.id);
-        assert!(!track.samples.is_empty(), "pedestrian {} has no samples", track.id);
+        assert!(
+            !track.samples.is_empty(),
+            "pedestrian {} has no samples",
+            track.id
+        );
         let mut previous_time = f64::NEG_INFINITY;
         for s in &track.samples {
-            assert!(s.time.is_finite(), "pedestrian {}: time {}", track.id, s.time);
+            assert!(
+                s.time.is_finite(),
+                "pedestrian {}: time {}",
+                track.id,
+                s.time
+            );
             assert!(
                 s.time > previous_time,
                 "pedestrian {}: time {} after {previous_time}",
@@ -174,7 +191,11 @@ pub fn check_trajectories(t: &Trajectories, options: &ReadOptions) {
     }
     assert_eq!(t.start(), first, "start() is the earliest sample");
     assert_eq!(t.end(), last, "end() is the latest sample");
-    assert_eq!(t.sample_count(), count, "sample_count() counts every sample");
+    assert_eq!(
+        t.sample_count(),
+        count,
+        "sample_count() counts every sample"
+    );
     if let Some(geometry) = &t.geometry {
         check_geometry(geometry);
     }

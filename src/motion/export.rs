@@ -44,7 +44,14 @@ impl<W: Write> FootExport<W> {
             })
             .collect();
         let columns = feet.iter().map(Vec::len).max().unwrap_or(0);
-        let joints = crowd.joint_count().max(1);
+        // Room for the largest model's pose (the crowd may hold nobody yet).
+        let joints = crowd
+            .models()
+            .iter()
+            .map(|m| m.joint_count())
+            .max()
+            .unwrap_or(0)
+            .max(1);
         write!(
             out,
             "time,id,x,y,z,heading,clip,clip_time,fade_weight,height_scale"

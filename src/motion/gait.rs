@@ -195,6 +195,32 @@ impl GaitClips {
         rate.min(MAX_RATE)
     }
 
+    /// The playback rate of `gait` over a step of `dt` seconds in which a character scaled by
+    /// `scale` went `distance` metres forward, its clip at `time`: the rate that brings the
+    /// clip to where its planted foot has slid back by the same distance, so the foot stays
+    /// where it was in the world whatever the step's length (within a quarter and three times
+    /// the steady rate, as [`GaitClips::rate`]). Standing, a zero step or a clip without a
+    /// profile take [`GaitClips::rate`] at `speed`.
+    pub fn step_rate(
+        &self,
+        gait: Gait,
+        (distance, dt): (f32, f32),
+        speed: f32,
+        scale: f32,
+        time: f32,
+    ) -> f32 {
+        if gait == Gait::Stand || !(dt > 0.0) || !(scale > 0.0) {
+            return self.rate(gait, speed, scale, time);
+        }
+        let steady = self.steady_rate(gait, speed, scale);
+        match self.stances[gait.index()].time_after(time, distance / scale) {
+            Some(later) => ((later - time) / dt)
+                .clamp(0.25 * steady, 3.0 * steady)
+                .min(MAX_RATE),
+            None => self.rate(gait, speed, scale, time),
+        }
+    }
+
     /// The steady rate of `gait` at `speed`: speed over the stride speed (see
     /// [`GaitClips::rate`]).
     pub fn steady_rate(&self, gait: Gait, speed: f32, scale: f32) -> f32 {

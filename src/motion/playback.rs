@@ -470,9 +470,20 @@ impl Playback {
             let position = self.positions[k];
             let scale = self.scale[p];
             crowd.set_world(i, self.world(position, heading, scale, &model.standing));
+            // How far forward the body went since the last step: the clip's planted foot
+            // slides back as far over the same step.
+            let forward = DVec2::new(f64::from(heading.sin()), -f64::from(heading.cos()));
+            let distance = ((position - m.position).dot(forward) as f32).max(0.0);
             let inst = crowd.instance_mut(i);
             let time = inst.time();
-            inst.set_speed(model.gaits.rate(gait, speed, scale, time));
+            let rate = if gait == m.gait {
+                model
+                    .gaits
+                    .step_rate(gait, (distance, dt), speed, scale, time)
+            } else {
+                model.gaits.rate(gait, speed, scale, time)
+            };
+            inst.set_speed(rate);
             let density = self.densities[k];
             let mut step = m.step;
             if let Some(by) = s.color_by {

@@ -16,6 +16,10 @@ use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
 pub struct StanceProfile {
     duration: f32,
     speeds: Vec<Option<f32>>,
+    /// How far the body moves from the clip's start to each bin's start (model units), the
+    /// planted foot's backward speed integrated (the stride speed where none is planted); one
+    /// more entry than bins: the whole cycle.
+    travel: Vec<f32>,
 }
 
 /// Bins per clip: fine enough that a step's stance spans tens of them.
@@ -80,8 +84,59 @@ impl StanceProfile {
                 let back = (a.z - b.z) / dt;
                 (back > 0.0).then_some(back)
             })
-            .collect();
-        Self { duration, speeds }
+            .collect::<Vec<Option<f32>>>();
+        let stride = super::stride_speed(model, clip).max(0.0);
+        let mut travel = Vec::with_capacity(BINS + 1);
+        let mut sum = 0.0f32;
+        travel.push(0.0);
+        for s in &speeds {
+            sum += s.unwrap_or(stride) * dt;
+            travel.push(sum);
+        }
+        Self {
+            duration,
+            speeds,
+            travel,
+        }
+    }
+
+    /// How far the body travels (model units) over the clip from its start to `time` (not
+    /// wrapped: whole cycles count).
+    fn travelled(&self, time: f32) -> f32 {
+        let cycle = self.travel[self.travel.len() - 1];
+        let bins = self.speeds.len();
+        let cycles = (time / self.duration).floor();
+        let within = (time - cycles * self.duration) / self.duration * bins as f32;
+        let k = (within.floor() as usize).min(bins - 1);
+        let f = within - k as f32;
+        cycles * cycle + self.travel[k] + f * (self.travel[k + 1] - self.travel[k])
+    }
+
+    /// The clip time after `time` at which the body has travelled `distance` further (model
+    /// units): the planted foot, sliding back by the same distance in the clip, stays where it
+    /// was in the world, whatever the step. `None` for a profile that travels nowhere.
+    pub fn time_after(&self, time: f32, distance: f32) -> Option<f32> {
+        let cycle = *self.travel.last()?;
+        if !(cycle > 0.0) || !time.is_finite() || !distance.is_finite() {
+            return None;
+        }
+        let target = self.travelled(time) + distance.max(0.0);
+        let cycles = (target / cycle).floor();
+        let rest = target - cycles * cycle;
+        // The bin whose travel holds `rest` (travel never decreases).
+        let k = self
+            .travel
+            .partition_point(|&t| t <= rest)
+            .clamp(1, self.speeds.len())
+            - 1;
+        let span = self.travel[k + 1] - self.travel[k];
+        let f = if span > 0.0 {
+            ((rest - self.travel[k]) / span).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let bins = self.speeds.len() as f32;
+        Some(cycles * self.duration + (k as f32 + f) * self.duration / bins)
     }
 
     /// The planted foot's backward speed at `time` in the clip (wrapped to it), if a foot is
@@ -105,6 +160,10 @@ impl StanceProfile {
 mod tests {
     use super::*;
 
+    fn walk_duration(model: &SkinnedModel) -> f32 {
+        model.clips()[model.resolve_clip("walk").expect("walk")].duration()
+    }
+
     #[test]
     fn the_builtin_walk_plants_its_feet_for_most_of_its_cycle_around_its_stride() {
         let model = crate::asset::load_model(None).expect("builtin");
@@ -127,5 +186,26 @@ mod tests {
         assert!(idle.speeds.iter().flatten().all(|&s| s < 0.05 * stride));
         assert_eq!(StanceProfile::of(&model, 99), StanceProfile::default());
         assert_eq!(StanceProfile::default().at(0.3), None);
+        assert_eq!(StanceProfile::default().time_after(0.3, 1.0), None);
+        // Travelling a whole cycle's distance comes back to the same phase, a cycle later;
+        // no distance stays put; a short one moves on by distance over the local speed.
+        let cycle = p.travel[BINS];
+        let d = walk_duration(&model);
+        let t = p.time_after(0.3, cycle).expect("time");
+        assert!((t - (0.3 + d)).abs() < 1e-4, "{t}");
+        assert!((p.time_after(0.3, 0.0).expect("time") - 0.3).abs() < 1e-5);
+        let (k, back) = p
+            .speeds
+            .iter()
+            .enumerate()
+            .find_map(|(k, s)| s.map(|s| (k, s)))
+            .expect("planted");
+        let start = (k as f32 + 0.25) * d / BINS as f32;
+        let small = back * 0.1 * d / BINS as f32;
+        let t = p.time_after(start, small).expect("time");
+        assert!(
+            (t - start - 0.1 * d / BINS as f32).abs() < 1e-5,
+            "{t} {start}"
+        );
     }
 }

@@ -118,8 +118,8 @@ fn gaits_and_rates_follow_the_speed() {
 }
 
 /// Stance-foot sliding over a playback: for every frame outside cross-fades, the lowest foot
-/// joint, when within 3 cm of the lowest that joint ever stands (its planted height: a joint
-/// is not the sole), and how fast it moves horizontally to the next frame. Returns (median,
+/// joint, when within 3 cm of the lowest that joint stands in the clip playing (its planted
+/// height: a joint is not the sole), and how fast it moves horizontally to the next frame. Returns (median,
 /// 95th percentile) in m/s, and how many frames counted.
 fn stance_slide(
     crowd: &mut Crowd,
@@ -132,8 +132,8 @@ fn stance_slide(
     let joints = model.joint_count();
     let mut scratch = PoseScratch::new(joints);
     let mut palette = vec![crate::anim::Mat3x4::IDENTITY; joints];
-    // Per frame: time, whether fading, each foot's position.
-    let mut frames: Vec<(f64, bool, Vec<Vec3>)> = Vec::new();
+    // Per frame: time, whether fading, its clip, each foot's position.
+    let mut frames: Vec<(f64, bool, usize, Vec<Vec3>)> = Vec::new();
     for t in times {
         playback.advance_to(crowd, t).expect("step");
         if playback.present() == 0 {
@@ -146,27 +146,27 @@ fn stance_slide(
             .iter()
             .map(|&j| world.transform_point3(palette[j].transform_point3(bind[j])))
             .collect();
-        frames.push((t, inst.fade_weight().is_some(), at));
+        frames.push((t, inst.fade_weight().is_some(), inst.clip(), at));
     }
-    let planted: Vec<f32> = (0..feet.len())
-        .map(|f| {
-            frames
-                .iter()
-                .map(|fr| fr.2[f].y)
-                .fold(f32::INFINITY, f32::min)
-        })
-        .collect();
+    // Each joint's planted height in each clip: the lowest it stands there.
+    let planted = |clip: usize, f: usize| {
+        frames
+            .iter()
+            .filter(|fr| fr.2 == clip)
+            .map(|fr| fr.3[f].y)
+            .fold(f32::INFINITY, f32::min)
+    };
     let mut speeds = Vec::new();
     for pair in frames.windows(2) {
-        let ((t0, fade0, p0), (t1, fade1, p1)) = (&pair[0], &pair[1]);
-        if *fade0 || *fade1 {
+        let ((t0, fade0, c0, p0), (t1, fade1, c1, p1)) = (&pair[0], &pair[1]);
+        if *fade0 || *fade1 || c0 != c1 {
             continue;
         }
+        let above = |p: &[Vec3], f: usize| p[f].y - planted(*c0, f);
         let lowest = (0..feet.len())
-            .min_by(|&a, &b| (p0[a].y - planted[a]).total_cmp(&(p0[b].y - planted[b])))
+            .min_by(|&a, &b| above(p0, a).total_cmp(&above(p0, b)))
             .expect("feet");
-        let grounded = |p: &[Vec3]| p[lowest].y - planted[lowest] <= 0.03;
-        if grounded(p0) && grounded(p1) {
+        if above(p0, lowest) <= 0.03 && above(p1, lowest) <= 0.03 {
             let d = Vec3::new(
                 p1[lowest].x - p0[lowest].x,
                 0.0,
