@@ -7,6 +7,10 @@
         export: a joint is not the sole) when within 3 cm of it in both this frame and the next, and how fast it
         moves horizontally between them. Prints the median and 95th percentile in m/s.
 
+    scripts/playback-check.py sway EXPORT.csv
+        The root's sideways speed across its direction of travel over two seconds (RMS, m/s):
+        what smoothing is to take out of tracked heads.
+
     scripts/playback-check.py fidelity EXPORT.csv --petrack FILE --fps 16 --units cm
         Exported root positions against a PeTrack / Jülich text file (`id frame x y ...`),
         linearly interpolated at each exported time: the share within 10 cm, the largest
@@ -74,6 +78,34 @@ def feet(args):
               f"95th percentile {percentile(v, 0.95):.4f} m/s")
 
 
+def sway(args):
+    """RMS of the root's sideways speed: its velocity across its own direction of travel over
+    two seconds (the head's step-by-step sway of tracked data shows here; a walker on a smooth
+    path has next to none)."""
+    rows, _ = read_export(args.export)
+    tracks = defaultdict(list)
+    for r in rows:
+        tracks[r["id"]].append((float(r["time"]), float(r["x"]), float(r["y"])))
+    squares = []
+    for seq in tracks.values():
+        seq.sort()
+        for k in range(1, len(seq) - 1):
+            t, x, y = seq[k]
+            lo = bisect.bisect_left(seq, (t - 1.0,))
+            hi = bisect.bisect_right(seq, (t + 1.0, math.inf, math.inf)) - 1
+            if seq[hi][0] - seq[lo][0] < 1.9:
+                continue
+            dx, dy = seq[hi][1] - seq[lo][1], seq[hi][2] - seq[lo][2]
+            n = math.hypot(dx, dy)
+            if n < 0.5:  # standing: no direction of travel
+                continue
+            (t0, x0, y0), (t1, x1, y1) = seq[k - 1], seq[k + 1]
+            vx, vy = (x1 - x0) / (t1 - t0), (y1 - y0) / (t1 - t0)
+            squares.append(((-vx * dy + vy * dx) / n) ** 2)
+    rms = math.sqrt(sum(squares) / max(len(squares), 1))
+    print(f"sideways speed over {len(squares)} walking frames: RMS {rms:.4f} m/s")
+
+
 def fidelity(args):
     rows, _ = read_export(args.export)
     scale = {"m": 1.0, "cm": 0.01, "mm": 0.001}[args.units]
@@ -118,13 +150,15 @@ def main():
     sub = p.add_subparsers(dest="what", required=True)
     f = sub.add_parser("feet")
     f.add_argument("export")
+    w = sub.add_parser("sway")
+    w.add_argument("export")
     g = sub.add_parser("fidelity")
     g.add_argument("export")
     g.add_argument("--petrack", required=True)
     g.add_argument("--fps", type=float, required=True)
     g.add_argument("--units", choices=["m", "cm", "mm"], required=True)
     a = p.parse_args()
-    feet(a) if a.what == "feet" else fidelity(a)
+    {"feet": feet, "sway": sway, "fidelity": fidelity}[a.what](a)
 
 
 if __name__ == "__main__":
