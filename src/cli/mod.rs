@@ -118,6 +118,9 @@ pub enum CliError {
     /// The crowd could not be built or evaluated.
     #[error(transparent)]
     Crowd(#[from] throng::crowd::CrowdError),
+    /// A trajectory file could not be read (its one-line error names the file and place).
+    #[error(transparent)]
+    Trajectory(#[from] throng::motion::trajectory::TrajectoryError),
     /// An argument that clap could not check alone.
     #[error("{0}")]
     Argument(String),

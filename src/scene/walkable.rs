@@ -4,7 +4,8 @@
 //!
 //! Rings are given on the ground plane of the file they came from (x, y; z up). Each wall
 //! stands outside the walkable area, its inner face on the boundary, so pedestrians that walk
-//! along a wall are never inside it. The file's frame maps to the world's by a rotation
+//! along a wall are never inside it; an obstacle (a hole in the area) is a solid block, its
+//! walls closed by a lid. The file's frame maps to the world's by a rotation
 //! (x, y, z) -> (x, z, -y), so windings and normals keep their sense.
 
 use glam::{DVec2, Quat, Vec3};
@@ -72,6 +73,8 @@ pub fn walkable_model(
         walls.add_wall(&outline, style);
         for h in &holes {
             walls.add_wall(h, style);
+            // An obstacle is solid: a lid over it at the walls' height.
+            walls.add_floor(h, &[], style.height);
         }
     }
     if floor.indices.is_empty() && walls.indices.is_empty() {
@@ -211,7 +214,8 @@ impl Geometry {
         self.indices.extend([k[0], k[1], k[2], k[0], k[2], k[3]]);
     }
 
-    /// The floor over `outline` with `holes` cut out, `lift` above the ground.
+    /// The floor over `outline` with `holes` cut out, `lift` above the ground, facing up
+    /// (also an obstacle's lid).
     fn add_floor(&mut self, outline: &[DVec2], holes: &[Vec<DVec2>], lift: f32) {
         let mut points: Vec<[f64; 2]> = outline.iter().map(|p| p.to_array()).collect();
         let mut starts: Vec<u32> = Vec::with_capacity(holes.len());

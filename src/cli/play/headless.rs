@@ -27,8 +27,7 @@ const MAX_FRAMES: u64 = 10_000_000;
 /// Reads the trajectory file and says what it holds; returns it with the time range to play.
 pub fn read_file(args: &PlayArgs) -> Result<(Trajectories, (f64, f64)), CliError> {
     let loaded = Instant::now();
-    let file =
-        read(&args.file, &args.read_options()?).map_err(|e| CliError::Argument(e.to_string()))?;
+    let file = read(&args.file, &args.read_options()?)?;
     let range = time_range(args, file.start(), file.end())?;
     say!(
         "{}: {} format, {} pedestrians, {} samples, {:.2} to {:.2} s{}{}, read in {:.2} s",

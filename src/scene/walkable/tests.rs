@@ -64,8 +64,8 @@ fn walls_stand_outside_the_walkable_area_and_face_out_of_themselves() {
     let mesh = model.mesh();
     assert_eq!(mesh.materials[1].name, "wall");
     let walls = triangles(mesh, 1);
-    // Four sides of the room and of the pillar, three quads each.
-    assert_eq!(walls.len(), 8 * 3 * 2);
+    // Four sides of the room and of the pillar, three quads each, and the pillar's lid.
+    assert_eq!(walls.len(), 8 * 3 * 2 + 2);
     let t = f64::from(style.thickness);
     for tri in &walls {
         for p in tri {
