@@ -11,7 +11,8 @@ use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
 
 /// The stance profile of one clip: its duration split into equal bins, and for each the
 /// planted foot's backward speed (model units per second of clip at rate 1), or `None` where
-/// no foot is planted (a swing's flight, a run's float) or the planted foot moves forwards.
+/// no foot is planted (a swing's flight, a run's float) or the lowest foot skates forwards
+/// (a landing foot in many clips), which no rate can keep still: there the clip hurries.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StanceProfile {
     duration: f32,
@@ -68,29 +69,37 @@ impl StanceProfile {
             .fold(f32::INFINITY, f32::min);
         let on_ground = |y: f32| y <= ground + CONTACT * height;
         let dt = duration / BINS as f32;
-        let speeds = (0..BINS)
+        // Per bin, the lowest foot's backward speed while it stays on the ground (negative:
+        // it skates forwards, as many clips' feet do as they land), or `None` in the air.
+        let grounded: Vec<Option<f32>> = (0..BINS)
             .map(|k| {
-                // The lowest foot at the bin's start, if it stays on the ground across it.
                 let (j, a) = positions[k]
                     .iter()
                     .enumerate()
                     .filter_map(|(j, p)| p.map(|p| (j, p)))
                     .min_by(|x, y| x.1.y.total_cmp(&y.1.y))?;
                 let b = positions[k + 1][j]?;
-                if !(on_ground(a.y) && on_ground(b.y)) {
-                    return None;
-                }
                 // Forward is +Z of the standing frame: a planted foot goes towards -Z.
-                let back = (a.z - b.z) / dt;
-                (back > 0.0).then_some(back)
+                (on_ground(a.y) && on_ground(b.y)).then_some((a.z - b.z) / dt)
             })
-            .collect::<Vec<Option<f32>>>();
+            .collect();
+        let speeds: Vec<Option<f32>> = grounded
+            .iter()
+            .map(|g| g.filter(|&back| back > 0.0))
+            .collect();
         let stride = super::stride_speed(model, clip).max(0.0);
         let mut travel = Vec::with_capacity(BINS + 1);
         let mut sum = 0.0f32;
         travel.push(0.0);
-        for s in &speeds {
-            sum += s.unwrap_or(stride) * dt;
+        for g in &grounded {
+            // A skating foot cannot be kept still by any rate: the clip hurries through it
+            // (a third of the stride's travel per bin, so three times the steady rate), which
+            // leaves the body less time to carry the skating foot along.
+            sum += match g {
+                Some(back) if *back > 0.0 => *back,
+                Some(_) => stride / 3.0,
+                None => stride,
+            } * dt;
             travel.push(sum);
         }
         Self {
