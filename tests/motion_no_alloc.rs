@@ -1,0 +1,118 @@
+//! Playing a file back allocates nothing per frame once the playback has reserved its room:
+//! pedestrians entering (spawn) and leaving (despawn), gaits changing, densities counted and
+//! looks changed with them, the crowd's clocks advanced. Counted with a global allocator over
+//! the Jülich corridor, where pedestrians come and go all the time; this file holds a single
+//! test so that no other test allocates concurrently.
+
+mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use std::sync::Arc;
+
+use glam::DVec2;
+use throng::crowd::{Crowd, HostAllocator, NoConsumer, PaletteRing};
+use throng::motion::trajectory::{ReadOptions, Units, read};
+use throng::motion::{
+    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, ramp_looks,
+};
+use throng::scene::{footprint, standing_basis};
+
+#[global_allocator]
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
+
+#[test]
+fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
+    let _serial = counting_alloc::serial();
+    let path = common::shared_asset("trajectories/uo-180-180-120.txt");
+    let options = ReadOptions {
+        data_fps: Some(16.0),
+        units: Some(Units::Centimetres),
+        ..ReadOptions::default()
+    };
+    let file = read(&path, &options).expect("the corridor reads");
+    let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let id = crowd.add_model(model.clone());
+    let ramp = ramp_looks(&model)
+        .into_iter()
+        .map(|l| crowd.add_look(l).expect("look"))
+        .collect();
+    let (lo, hi) = file.bounds();
+    let settings = PlaybackSettings {
+        smooth: 1.5,
+        turn_rate: throng::motion::DEFAULT_TURN_RATE,
+        fade: 0.25,
+        speeds: GaitSpeeds::default(),
+        default_height: 1.75,
+        height_variety: 0.04,
+        origin: 0.5 * (DVec2::from(lo) + DVec2::from(hi)),
+        color_by: Some(ColorBy::Density),
+    };
+    let m = PlayModel {
+        id,
+        standing: standing_basis(&model),
+        height: footprint(&model).1,
+        gaits: GaitClips::of(&model, &[None, None, None]).expect("gaits"),
+        looks: Vec::new(),
+        ramp,
+    };
+    let mut playback = Playback::new(pedestrians(&file), vec![m], settings, 0);
+    playback.reserve(&mut crowd).expect("reserve");
+    // The palette ring is the renderer's: warmed up here at the crowd's largest, as a
+    // renderer's would be after its first frames at that size (baked frames, so every
+    // instance's record is written).
+    crowd.set_animation(throng::crowd::AnimationMode::Baked);
+    crowd.bake(throng::crowd::BakeSettings::default());
+    let mut ring = PaletteRing::new(HostAllocator, 3, 1, 1).expect("ring");
+    for _ in 0..playback.most_present() {
+        crowd
+            .spawn(id, throng::anim::Mat3x4::IDENTITY)
+            .expect("spawn");
+    }
+    for _ in 0..3 {
+        crowd.update(1e-3);
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+    }
+    while !crowd.is_empty() {
+        crowd.despawn(crowd.len() - 1).expect("despawn");
+    }
+    let start = playback.start();
+    let dt = 1.0 / 30.0;
+    // The first step builds the crowd at the start (a seek).
+    playback.advance_to(&mut crowd, start).expect("first step");
+    crowd
+        .write_frame(&mut ring, &mut NoConsumer)
+        .expect("frame");
+    let (mut entered, mut left, mut changes) = (0, 0, 0);
+    let mut seen = Vec::with_capacity(16);
+    let before = counting_alloc::allocations();
+    let mut last_count = before;
+    for f in 1..=(70.0 / dt) as usize {
+        let c = playback
+            .advance_to(&mut crowd, start + f as f64 * dt)
+            .expect("step");
+        crowd
+            .write_frame(&mut ring, &mut NoConsumer)
+            .expect("frame");
+        let now = counting_alloc::allocations();
+        if now != last_count && seen.len() < seen.capacity() {
+            seen.push((f, now - last_count, c, playback.present()));
+        }
+        last_count = now;
+        entered += c.entered;
+        left += c.left;
+        changes += c.gait_changes;
+    }
+    let allocated = counting_alloc::allocations() - before;
+    // Which steps allocated, should any (said after counting, which they would disturb).
+    assert!(
+        seen.is_empty(),
+        "steps that allocated (step, calls, counts, present): {seen:?}"
+    );
+    assert!(entered > 50 && left > 50, "{entered} entered, {left} left");
+    assert!(changes > 0, "no gait changed");
+    assert_eq!(allocated, 0, "{allocated} allocations over 2100 steps");
+}
