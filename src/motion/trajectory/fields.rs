@@ -11,6 +11,9 @@ pub(crate) const MAX_SECONDS: f64 = 1e10;
 pub(crate) const MAX_METRES: f64 = 1e7;
 /// The highest frame rate taken.
 pub(crate) const MAX_FPS: f64 = 1e6;
+/// The lowest frame rate taken: a frame a quarter of an hour (slower rates only put frame
+/// numbers out of any time range).
+pub(crate) const MIN_FPS: f64 = 1e-3;
 
 /// `text`, cut to a length fit for a one-line message.
 pub(crate) fn quote(text: &str) -> String {
@@ -122,13 +125,13 @@ pub(crate) fn height(what: &str, text: &str, metres_per_unit: f64) -> Result<f32
     }
 }
 
-/// A frame rate: positive and at most [`MAX_FPS`].
+/// A frame rate: from [`MIN_FPS`] to [`MAX_FPS`].
 pub(crate) fn frame_rate(fps: f64) -> Result<f64, String> {
-    if fps.is_finite() && fps > 0.0 && fps <= MAX_FPS {
+    if fps.is_finite() && (MIN_FPS..=MAX_FPS).contains(&fps) {
         Ok(fps)
     } else {
         Err(format!(
-            "frame rate {fps} is not a positive number up to {MAX_FPS:e}"
+            "frame rate {fps} is not between {MIN_FPS} and {MAX_FPS:e} per second"
         ))
     }
 }

@@ -47,6 +47,18 @@ impl TrackBuilder {
 
     /// Adds one row to its pedestrian's track.
     pub(crate) fn push(&mut self, row: Row) -> Result<(), String> {
+        // Times made from frames and a rate are checked here, whatever made them.
+        if !(row.time.is_finite() && row.time.abs() <= super::fields::MAX_SECONDS) {
+            return Err(format!(
+                "pedestrian {}: time {} s is out of range (at most {:e} s)",
+                row.id,
+                row.time,
+                super::fields::MAX_SECONDS
+            ));
+        }
+        if !(row.position.iter().all(|v| v.is_finite())) {
+            return Err(format!("pedestrian {}: a position is not finite", row.id));
+        }
         let slot = match self.index.get(&row.id) {
             Some(&slot) => {
                 self.budget

@@ -21,10 +21,17 @@ fn number(object: &Value, key: &str, what: &str) -> Result<f64, String> {
     let value = object
         .get(key)
         .ok_or_else(|| format!("{what} has no '{key}'"))?;
+    // Within the floor's reach, so that sums of them (a rectangle's far corner, a circle's
+    // points) stay finite.
     value
         .as_f64()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("{what}.{key} is not a number"))
+        .filter(|v| v.is_finite() && v.abs() <= super::fields::MAX_METRES)
+        .ok_or_else(|| {
+            format!(
+                "{what}.{key} is not a number within {:e} m",
+                super::fields::MAX_METRES
+            )
+        })
 }
 
 /// A rectangle's ring, refusing empty or negative sizes.
@@ -95,8 +102,10 @@ fn shape(shape: &Value, what: &str) -> Result<Ring, String> {
                     .collect(),
             ))
         }
+        // Quoted and escaped: the type is the file's text, and the message is one line.
         other => Err(format!(
-            "{what} is a {other}; only POLYGON, RECTANGLE and CIRCLE are read"
+            "{what} is a {:?}; only POLYGON, RECTANGLE and CIRCLE are read",
+            super::fields::quote(other)
         )),
     }
 }
