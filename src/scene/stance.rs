@@ -17,6 +17,9 @@ use crate::anim::{Mat3x4, PoseScratch, SkinnedModel};
 pub struct StanceProfile {
     duration: f32,
     speeds: Vec<Option<f32>>,
+    /// Where the planted foot stands at each bin's start, in the standing frame (x across,
+    /// z forward; model units), while one is on the ground.
+    feet: Vec<Option<[f32; 2]>>,
     /// How far the body moves from the clip's start to each bin's start (model units), the
     /// planted foot's backward speed integrated (the stride speed where none is planted); one
     /// more entry than bins: the whole cycle.
@@ -71,7 +74,7 @@ impl StanceProfile {
         let dt = duration / BINS as f32;
         // Per bin, the lowest foot's backward speed while it stays on the ground (negative:
         // it skates forwards, as many clips' feet do as they land), or `None` in the air.
-        let grounded: Vec<Option<f32>> = (0..BINS)
+        let planted: Vec<Option<(f32, [f32; 2])>> = (0..BINS)
             .map(|k| {
                 let (j, a) = positions[k]
                     .iter()
@@ -80,9 +83,11 @@ impl StanceProfile {
                     .min_by(|x, y| x.1.y.total_cmp(&y.1.y))?;
                 let b = positions[k + 1][j]?;
                 // Forward is +Z of the standing frame: a planted foot goes towards -Z.
-                (on_ground(a.y) && on_ground(b.y)).then_some((a.z - b.z) / dt)
+                (on_ground(a.y) && on_ground(b.y)).then_some(((a.z - b.z) / dt, [a.x, a.z]))
             })
             .collect();
+        let grounded: Vec<Option<f32>> = planted.iter().map(|p| p.map(|p| p.0)).collect();
+        let feet = planted.iter().map(|p| p.map(|p| p.1)).collect();
         let speeds: Vec<Option<f32>> = grounded
             .iter()
             .map(|g| g.filter(|&back| back > 0.0))
@@ -105,6 +110,7 @@ impl StanceProfile {
         Self {
             duration,
             speeds,
+            feet,
             travel,
         }
     }
@@ -157,6 +163,18 @@ impl StanceProfile {
         let phase = (time / self.duration).rem_euclid(1.0);
         let k = ((phase * self.speeds.len() as f32) as usize).min(self.speeds.len() - 1);
         self.speeds[k]
+    }
+
+    /// Where the foot on the ground stands at `time` in the clip (wrapped to it), in the
+    /// standing frame (x across, z forward; model units): the point a turning character
+    /// pivots about. `None` while no foot is on the ground.
+    pub fn planted_foot(&self, time: f32) -> Option<[f32; 2]> {
+        if self.feet.is_empty() {
+            return None;
+        }
+        let phase = (time / self.duration).rem_euclid(1.0);
+        let k = ((phase * self.feet.len() as f32) as usize).min(self.feet.len() - 1);
+        self.feet[k]
     }
 
     /// Whether the clip plants any foot at all.
