@@ -501,3 +501,36 @@ fn a_video_holds_every_frame() {
     // Odd sides are padded to even for H.264.
     assert_eq!(said.trim(), "98,56,16", "ffprobe: {said}");
 }
+
+#[test]
+fn a_window_plays_the_file_at_its_pace() {
+    let on_path = |p: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {p}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if !on_path("xvfb-run") {
+        assert!(!common::ci::under_ci(), "xvfb-run is missing under CI");
+        eprintln!("skipped: no xvfb-run here (scripts/ensure-deps.sh installs xvfb)");
+        return;
+    }
+    let file = trajectory("jupedsim-trajectories.sqlite");
+    let out = std::process::Command::new("timeout")
+        .args(["300", "xvfb-run", "-a"])
+        .arg(env!("CARGO_BIN_EXE_throng"))
+        .args([
+            "play", &file, "--frames", "15", "--width", "160", "--height", "90",
+        ])
+        .args(["--color-by", "density", "--loop"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("xvfb-run runs");
+    if no_vulkan_device(&out) {
+        return;
+    }
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Space pause"), "{stdout}");
+    assert!(stdout.contains("played 15 frames"), "{stdout}");
+}

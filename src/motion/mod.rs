@@ -22,6 +22,8 @@ mod export;
 mod from_file;
 mod gait;
 mod heading;
+mod identity;
+mod pivot;
 mod playback;
 mod track_path;
 pub mod trajectory;

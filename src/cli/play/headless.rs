@@ -125,9 +125,12 @@ pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Res
     crate::cli::interrupt::install();
     let wall = Instant::now();
     let mut rendered = 0u64;
+    let mut motion_ms = 0.0f64;
     for f in 0..frames {
         let t = (start + f as f64 * step).min(end);
+        let moved = Instant::now();
         scene.playback.advance_to(&mut scene.crowd, t)?;
+        motion_ms += moved.elapsed().as_secs_f64() * 1e3;
         let last = f + 1 == frames || crate::cli::interrupt::requested();
         let inputs = scene.inputs(aspect);
         if let Some(hud) = hud.as_mut() {
@@ -171,9 +174,16 @@ pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Res
     }
     progress.finish();
     let seconds = wall.elapsed().as_secs_f64();
+    let gpu = r
+        .renderer()
+        .gpu_ms_average()?
+        .map_or(String::new(), |ms| format!(", GPU {ms:.2} ms a frame"));
     say!(
-        "rendered {rendered} frames in {seconds:.2} s ({:.1} frames/s)",
-        rendered as f64 / seconds.max(1e-9)
+        "rendered {rendered} frames in {seconds:.2} s ({:.1} frames/s){gpu}, playback {:.2} ms a \
+         frame on the calling thread{}",
+        rendered as f64 / seconds.max(1e-9),
+        motion_ms / rendered.max(1) as f64,
+        peak_resident().map_or(String::new(), |mb| format!(", peak resident {mb:.0} MB"))
     )?;
     if let Some((e, path)) = export {
         e.finish().map_err(|source| io_error(&path, source))?;
@@ -211,6 +221,14 @@ fn time_range(args: &PlayArgs, first: f64, last: f64) -> Result<(f64, f64), CliE
         )));
     }
     Ok((start, end))
+}
+
+/// The process's peak resident memory, MB (Linux: `VmHWM` in /proc/self/status).
+fn peak_resident() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> CliError {
