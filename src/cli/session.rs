@@ -12,6 +12,7 @@ use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
 use throng::scene::{
     Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, Variety,
     WalkPaths, crowd_bounds, footprint, leave_props_off, model_basis, play_models_in_place,
+    shadow_casting_box,
 };
 
 use super::CliError;
@@ -465,15 +466,7 @@ impl Session {
         if !lo.is_finite() {
             return (Vec3::ZERO, Vec3::ONE);
         }
-        let sun = self.light.sun.direction;
-        // The shadow of a point at the box's top lands this far along the ground, opposite
-        // the sun (capped for a sun near the horizon).
-        let run = (height / sun.y.max(0.2)) * Vec3::new(-sun.x, 0.0, -sun.z);
-        let (shifted_lo, shifted_hi) = (lo + run, hi + run);
-        (
-            lo.min(shifted_lo).with_y(0.0_f32.min(lo.y)),
-            hi.max(shifted_hi),
-        )
+        shadow_casting_box(self.light.sun.direction, lo, hi)
     }
 
     /// Fills what the session knows of `--stats-json`: the crowd (its instance 0 standing at

@@ -4,6 +4,21 @@
 use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat4, Vec3, Vec4};
 
+/// The box a shadow frustum is fitted to for what stands in `min..max`: that box, plus where
+/// its top casts its shadow onto the ground (y = 0) for a sun shining from `towards_light`
+/// (the run capped for a sun near the horizon), down to the ground.
+pub fn shadow_casting_box(towards_light: Vec3, min: Vec3, max: Vec3) -> (Vec3, Vec3) {
+    let height = max.y - min.y;
+    // The shadow of a point at the box's top lands this far along the ground, opposite the
+    // sun.
+    let run =
+        (height / towards_light.y.max(0.2)) * Vec3::new(-towards_light.x, 0.0, -towards_light.z);
+    (
+        min.min(min + run).with_y(0.0_f32.min(min.y)),
+        max.max(max + run),
+    )
+}
+
 /// World to the shadow map's Vulkan clip space (x, y in -1..1 with y down like the camera's,
 /// depth 0 nearest the light, 1 farthest) for a sun shining from `towards_light` (unit,
 /// pointing at the light) onto the box `min..max`. The box's eight corners all land inside.

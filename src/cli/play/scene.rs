@@ -15,7 +15,7 @@ use throng::motion::{
 };
 use throng::scene::{
     Camera, DEFAULT_FOV_Y, Light, OrbitCamera, WallStyle, footprint, model_basis, model_looks,
-    play_models_in_place, standing_basis, walkable_model,
+    play_models_in_place, shadow_casting_box, standing_basis, walkable_model,
 };
 
 use super::{PlayArgs, PlayCameraArg};
@@ -214,11 +214,7 @@ impl PlayScene {
 
     /// The area, raised to head height, plus where its top casts its shadow.
     fn shadow_box(&self) -> (Vec3, Vec3) {
-        let (lo, hi) = self.area;
-        let sun = self.light.sun.direction;
-        let height = hi.y - lo.y;
-        let run = (height / sun.y.max(0.2)) * Vec3::new(-sun.x, 0.0, -sun.z);
-        (lo.min(lo + run).with_y(0.0), hi.max(hi + run))
+        shadow_casting_box(self.light.sun.direction, self.area.0, self.area.1)
     }
 }
 
