@@ -76,6 +76,9 @@ fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<
     (crowd, playback, model)
 }
 
+/// One frame of one pedestrian: time, whether it is cross-fading, its clip, its feet.
+type FeetFrame = (f64, bool, usize, Vec<Vec3>);
+
 /// (median, 95th percentile, frames counted) of the stance foot's speed, m/s.
 fn stance_slide(seconds: f64, wrong_rate: bool) -> (f32, f32, usize) {
     let (mut crowd, mut playback, model) = corridor_with_robot(seconds, wrong_rate);
@@ -84,9 +87,8 @@ fn stance_slide(seconds: f64, wrong_rate: bool) -> (f32, f32, usize) {
     let joints = model.joint_count();
     let mut scratch = PoseScratch::new(joints);
     let mut palette = vec![Mat3x4::IDENTITY; joints];
-    // Per pedestrian id: (time, fading, clip, feet) per frame.
-    let mut frames: std::collections::HashMap<u64, Vec<(f64, bool, usize, Vec<Vec3>)>> =
-        Default::default();
+    // Per pedestrian id: its frames.
+    let mut frames: std::collections::HashMap<u64, Vec<FeetFrame>> = Default::default();
     let start = playback.start();
     let steps = (seconds * FPS) as usize;
     for f in 0..=steps {

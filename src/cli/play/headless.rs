@@ -65,7 +65,9 @@ pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Res
         .set_impostor_memory(args.passes.impostor_memory());
     r.renderer().prepare_impostors(&scene.crowd)?;
     let step = args.speed / args.fps;
-    let whole = (((end - start) / step).floor() as u64).saturating_add(1);
+    // A range of D seconds at F frames a second is D x F frames, the first at the start (a
+    // video of 20 s at 30 fps holds 600); a range of one instant is one frame.
+    let whole = (((end - start) / step + 1e-6).floor() as u64).max(1);
     let frames = args.frames.map_or(whole, |f| f.min(whole));
     if frames > MAX_FRAMES {
         return Err(CliError::Argument(format!(

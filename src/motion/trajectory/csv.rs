@@ -10,8 +10,9 @@ use std::io::BufRead;
 
 use super::fields;
 use super::lines::Lines;
-use super::rows::RowSource;
+use super::rows::NO_ROWS;
 use super::split::{Delimiter, guess_delimiter, split};
+use super::text_rows::{DataLines, row_per_line};
 use super::{Columns, ReadOptions, Row, TrajectoryError};
 
 /// How a row's time is given.
@@ -21,17 +22,21 @@ enum Clock {
     Frames(usize, f64),
 }
 
-/// The rows of a generic CSV, in file order.
-pub struct CsvRows<R> {
-    lines: Lines<R>,
+/// How a line of the table becomes a row, as settled by its first line.
+struct Layout {
     delimiter: Delimiter,
     columns: Columns,
     clock: Clock,
     count: usize,
     metres_per_unit: f64,
+    /// The current line's fields, kept to reuse their room.
     fields: Vec<String>,
-    pending: bool,
-    done: bool,
+}
+
+/// The rows of a generic CSV, in file order.
+pub struct CsvRows<R> {
+    lines: DataLines<R>,
+    layout: Layout,
 }
 
 /// Columns read from a header of the usual names, if it has them.
@@ -59,12 +64,7 @@ impl<R: BufRead> CsvRows<R> {
     /// Reads the first line (header or data) and settles columns, unit and clock.
     pub fn open(file: &str, reader: R, options: &ReadOptions) -> Result<Self, TrajectoryError> {
         let mut lines = Lines::new(file, reader);
-        if !lines.advance_to_data()? {
-            return Err(TrajectoryError::file(
-                file,
-                "no pedestrians: the file has no data rows",
-            ));
-        }
+        lines.expect_data(NO_ROWS)?;
         let delimiter = guess_delimiter(lines.text());
         let mut fields = Vec::new();
         split(lines.text(), delimiter, &mut fields).map_err(|e| lines.error(e))?;
@@ -114,38 +114,35 @@ impl<R: BufRead> CsvRows<R> {
         let units = options.units.ok_or_else(|| {
             TrajectoryError::file(file, "a CSV states no unit: give --units (m, cm or mm)")
         })?;
-        let metres_per_unit = units.metres_per_unit();
-        Ok(Self {
-            lines,
+        let layout = Layout {
             delimiter,
             columns,
             clock,
             count,
-            metres_per_unit,
+            metres_per_unit: units.metres_per_unit(),
             fields,
-            pending: !has_header,
-            done: false,
+        };
+        Ok(Self {
+            lines: DataLines::new(lines, !has_header),
+            layout,
         })
     }
 
     /// The frame rate, for a table of frames.
     pub fn frame_rate(&self) -> Option<f64> {
-        match self.clock {
+        match self.layout.clock {
             Clock::Frames(_, fps) => Some(fps),
             Clock::Seconds(_) => None,
         }
     }
+}
 
-    fn parse(&mut self) -> Result<Row, String> {
-        split(self.lines.text(), self.delimiter, &mut self.fields)?;
+impl Layout {
+    /// The row on the current line.
+    fn parse(&mut self, line: &Lines<impl BufRead>) -> Result<Row, String> {
+        split(line.text(), self.delimiter, &mut self.fields)?;
         let (c, f) = (&self.columns, &self.fields);
-        if f.len() != self.count {
-            return Err(format!(
-                "{} fields, expected {} like the first line",
-                f.len(),
-                self.count
-            ));
-        }
+        fields::field_count(f.len(), self.count, "the first line")?;
         let id = fields::id(&f[c.id])?;
         let time = match self.clock {
             Clock::Seconds(t) => fields::seconds("time", &f[t], 1.0)?,
@@ -169,41 +166,7 @@ impl<R: BufRead> CsvRows<R> {
     }
 }
 
-impl<R: BufRead> Iterator for CsvRows<R> {
-    type Item = Result<Row, TrajectoryError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if !std::mem::take(&mut self.pending) {
-            match self.lines.advance_to_data() {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.done = true;
-                    return None;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        let row = self.parse().map_err(|e| self.lines.error(e));
-        self.done = row.is_err();
-        Some(row)
-    }
-}
-
-impl<R: BufRead> RowSource for CsvRows<R> {
-    fn file(&self) -> &str {
-        self.lines.file()
-    }
-
-    fn location(&self) -> Option<String> {
-        Some(format!("line {}", self.lines.number()))
-    }
-}
+row_per_line!(CsvRows);
 
 #[cfg(test)]
 mod tests {

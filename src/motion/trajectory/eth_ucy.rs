@@ -16,7 +16,7 @@ use std::io::BufRead;
 
 use super::fields;
 use super::lines::Lines;
-use super::rows::RowSource;
+use super::text_rows::{DataLines, row_per_line};
 use super::{Row, TrajectoryError, Units};
 
 /// Annotations per second in every ETH/UCY sequence (OpenTraj's `loader_eth`).
@@ -58,11 +58,7 @@ pub fn frame_rate_from_numbering<R: BufRead>(
 /// (`columns`: the first count and its line, set on the first call).
 fn y_column(count: usize, columns: &mut Option<(usize, u64)>, line: u64) -> Result<usize, String> {
     let (first, first_line) = *columns.get_or_insert((count, line));
-    if count != first {
-        return Err(format!(
-            "{count} fields, expected {first} like line {first_line}"
-        ));
-    }
+    fields::field_count(count, first, format_args!("line {first_line}"))?;
     match count {
         4 => Ok(3),
         8 => Ok(4),
@@ -79,13 +75,18 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// The rows of an ETH/UCY file, in file order.
-pub struct EthUcyRows<R> {
-    lines: Lines<R>,
+/// How a line becomes a row: the rate and scale given, and the first line's field count.
+struct Layout {
     frame_rate: f64,
     metres_per_unit: f64,
+    /// The first line's field count and number, once read (see [`y_column`]).
     columns: Option<(usize, u64)>,
-    done: bool,
+}
+
+/// The rows of an ETH/UCY file, in file order.
+pub struct EthUcyRows<R> {
+    lines: DataLines<R>,
+    layout: Layout,
 }
 
 impl<R: BufRead> EthUcyRows<R> {
@@ -99,24 +100,28 @@ impl<R: BufRead> EthUcyRows<R> {
     ) -> Result<Self, TrajectoryError> {
         let frame_rate =
             fields::frame_rate(frame_rate).map_err(|e| TrajectoryError::file(file, e))?;
-        let lines = Lines::new(file, reader);
-        Ok(Self {
-            lines,
+        let layout = Layout {
             frame_rate,
             metres_per_unit: units.metres_per_unit(),
             columns: None,
-            done: false,
+        };
+        Ok(Self {
+            lines: DataLines::new(Lines::new(file, reader), false),
+            layout,
         })
     }
 
     /// The frame rate used.
     pub fn frame_rate(&self) -> f64 {
-        self.frame_rate
+        self.layout.frame_rate
     }
+}
 
-    fn parse(&mut self) -> Result<Row, String> {
-        let f: Vec<&str> = self.lines.text().split_whitespace().collect();
-        let y_column = y_column(f.len(), &mut self.columns, self.lines.number())?;
+impl Layout {
+    /// The row on the current line.
+    fn parse(&mut self, line: &Lines<impl BufRead>) -> Result<Row, String> {
+        let f: Vec<&str> = line.text().split_whitespace().collect();
+        let y_column = y_column(f.len(), &mut self.columns, line.number())?;
         let frame = fields::frame(f[0])?;
         let id = fields::id(f[1])?;
         let x = fields::metres("x", f[2], self.metres_per_unit)?;
@@ -130,39 +135,7 @@ impl<R: BufRead> EthUcyRows<R> {
     }
 }
 
-impl<R: BufRead> Iterator for EthUcyRows<R> {
-    type Item = Result<Row, TrajectoryError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        match self.lines.advance_to_data() {
-            Ok(true) => {}
-            Ok(false) => {
-                self.done = true;
-                return None;
-            }
-            Err(e) => {
-                self.done = true;
-                return Some(Err(e));
-            }
-        }
-        let row = self.parse().map_err(|e| self.lines.error(e));
-        self.done = row.is_err();
-        Some(row)
-    }
-}
-
-impl<R: BufRead> RowSource for EthUcyRows<R> {
-    fn file(&self) -> &str {
-        self.lines.file()
-    }
-
-    fn location(&self) -> Option<String> {
-        Some(format!("line {}", self.lines.number()))
-    }
-}
+row_per_line!(EthUcyRows);
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,7 @@
 //! Checked conversions of one field of untrusted text into ids, frames, seconds and metres, each
-//! failing with a short message that names the field.
+//! failing with a short message that names the field; and the check of a line's field count.
+
+use std::fmt::Display;
 
 /// Ids above this are refused: they would not survive a trip through an `f64` (JSON, Python).
 pub(crate) const MAX_ID: u64 = 1 << 53;
@@ -14,6 +16,16 @@ pub(crate) const MAX_FPS: f64 = 1e6;
 /// The lowest frame rate taken: a frame a quarter of an hour (slower rates only put frame
 /// numbers out of any time range).
 pub(crate) const MIN_FPS: f64 = 1e-3;
+
+/// Refuses a line of `found` fields where the file's reference line (`like`: `line 3`, `the
+/// header`) has `expected`: each text format keeps one field count throughout a file.
+pub(crate) fn field_count(found: usize, expected: usize, like: impl Display) -> Result<(), String> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(format!("{found} fields, expected {expected} like {like}"))
+    }
+}
 
 /// `text`, cut to a length fit for a one-line message.
 pub(crate) fn quote(text: &str) -> String {

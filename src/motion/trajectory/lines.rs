@@ -98,6 +98,16 @@ impl<R: BufRead> Lines<R> {
         }
         Ok(false)
     }
+
+    /// Moves to the next data line, or fails with `missing` (about the whole file) at the end:
+    /// for the header and first row that a reader must find before it can stream.
+    pub(crate) fn expect_data(&mut self, missing: &str) -> Result<(), TrajectoryError> {
+        if self.advance_to_data()? {
+            Ok(())
+        } else {
+            Err(TrajectoryError::file(&self.file, missing))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ mod petrack;
 mod read;
 mod rows;
 mod split;
+mod text_rows;
 mod vadere;
 mod vadere_scenario;
 mod wkt;

@@ -17,8 +17,9 @@ use std::io::BufRead;
 
 use super::fields;
 use super::lines::Lines;
-use super::rows::RowSource;
+use super::rows::NO_ROWS;
 use super::split::{Delimiter, split};
+use super::text_rows::{DataLines, row_per_line};
 use super::{ReadOptions, Row, TrajectoryError};
 
 /// Metres per unit for the length units Pathfinder writes.
@@ -43,9 +44,9 @@ fn seconds_per(unit: &str) -> Option<f64> {
     }
 }
 
-/// Where the needed columns are.
+/// Where the header row puts the needed columns.
 #[derive(Debug, Clone, Copy)]
-struct Layout {
+struct Header {
     count: usize,
     t: usize,
     id: usize,
@@ -53,27 +54,26 @@ struct Layout {
     y: usize,
 }
 
-/// The rows of a Pathfinder CSV, in file order.
-pub struct PathfinderRows<R> {
-    lines: Lines<R>,
-    layout: Layout,
+/// How a line of the file becomes a row: the columns, and the units of the units row.
+struct Layout {
+    header: Header,
     metres_per_unit: f64,
     seconds_per_unit: f64,
+    /// The current line's fields, kept to reuse their room.
     fields: Vec<String>,
-    pending: bool,
-    done: bool,
+}
+
+/// The rows of a Pathfinder CSV, in file order.
+pub struct PathfinderRows<R> {
+    lines: DataLines<R>,
+    layout: Layout,
 }
 
 impl<R: BufRead> PathfinderRows<R> {
     /// Reads the header row and the units row.
     pub fn open(file: &str, reader: R, options: &ReadOptions) -> Result<Self, TrajectoryError> {
         let mut lines = Lines::new(file, reader);
-        if !lines.advance_to_data()? {
-            return Err(TrajectoryError::file(
-                file,
-                "no header row: the file is empty",
-            ));
-        }
+        lines.expect_data("no header row: the file is empty")?;
         let mut names = Vec::new();
         split(lines.text(), Delimiter::Char(','), &mut names).map_err(|e| lines.error(e))?;
         let find = |name: &str| {
@@ -82,7 +82,7 @@ impl<R: BufRead> PathfinderRows<R> {
                 .position(|n| n == name)
                 .ok_or_else(|| lines.error(format!("the header has no '{name}' column")))
         };
-        let layout = Layout {
+        let header = Header {
             count: names.len(),
             t: find("t")?,
             id: find("id")?,
@@ -90,26 +90,21 @@ impl<R: BufRead> PathfinderRows<R> {
             y: find("y")?,
         };
         let mut fields = Vec::new();
-        if !lines.advance_to_data()? {
-            return Err(TrajectoryError::file(
-                file,
-                "no pedestrians: the file has no data rows",
-            ));
-        }
+        lines.expect_data(NO_ROWS)?;
         split(lines.text(), Delimiter::Char(','), &mut fields).map_err(|e| lines.error(e))?;
         let is_units_row = fields
-            .get(layout.t)
+            .get(header.t)
             .is_some_and(|t| t.trim().parse::<f64>().is_err());
         let (mut metres_per_unit, mut seconds_per_unit) = (None, 1.0);
         if is_units_row {
-            if fields.len() != layout.count {
+            if fields.len() != header.count {
                 return Err(lines.error(format!(
                     "the units row has {} fields, the header {}",
                     fields.len(),
-                    layout.count
+                    header.count
                 )));
             }
-            let (ux, uy, ut) = (&fields[layout.x], &fields[layout.y], &fields[layout.t]);
+            let (ux, uy, ut) = (&fields[header.x], &fields[header.y], &fields[header.t]);
             if ux != uy {
                 return Err(lines.error(format!("x is in '{ux}' but y in '{uy}'")));
             }
@@ -128,27 +123,25 @@ impl<R: BufRead> PathfinderRows<R> {
                 TrajectoryError::file(file, "no units row after the header: give --units")
             })?,
         };
-        Ok(Self {
-            lines,
-            layout,
+        let layout = Layout {
+            header,
             metres_per_unit,
             seconds_per_unit,
             fields,
-            pending: !is_units_row,
-            done: false,
+        };
+        Ok(Self {
+            lines: DataLines::new(lines, !is_units_row),
+            layout,
         })
     }
+}
 
-    fn parse(&mut self) -> Result<Row, String> {
-        split(self.lines.text(), Delimiter::Char(','), &mut self.fields)?;
-        let (l, f) = (self.layout, &self.fields);
-        if f.len() != l.count {
-            return Err(format!(
-                "{} fields, expected {} like the header",
-                f.len(),
-                l.count
-            ));
-        }
+impl Layout {
+    /// The row on the current line.
+    fn parse(&mut self, line: &Lines<impl BufRead>) -> Result<Row, String> {
+        split(line.text(), Delimiter::Char(','), &mut self.fields)?;
+        let (l, f) = (self.header, &self.fields);
+        fields::field_count(f.len(), l.count, "the header")?;
         let time = fields::seconds("t", &f[l.t], self.seconds_per_unit)?;
         let id = fields::id(&f[l.id])?;
         let x = fields::metres("x", &f[l.x], self.metres_per_unit)?;
@@ -162,41 +155,7 @@ impl<R: BufRead> PathfinderRows<R> {
     }
 }
 
-impl<R: BufRead> Iterator for PathfinderRows<R> {
-    type Item = Result<Row, TrajectoryError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if !std::mem::take(&mut self.pending) {
-            match self.lines.advance_to_data() {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.done = true;
-                    return None;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        let row = self.parse().map_err(|e| self.lines.error(e));
-        self.done = row.is_err();
-        Some(row)
-    }
-}
-
-impl<R: BufRead> RowSource for PathfinderRows<R> {
-    fn file(&self) -> &str {
-        self.lines.file()
-    }
-
-    fn location(&self) -> Option<String> {
-        Some(format!("line {}", self.lines.number()))
-    }
-}
+row_per_line!(PathfinderRows);
 
 #[cfg(test)]
 mod tests {

@@ -16,7 +16,8 @@ use std::io::BufRead;
 
 use super::fields;
 use super::lines::Lines;
-use super::rows::RowSource;
+use super::rows::NO_ROWS;
+use super::text_rows::{DataLines, row_per_line};
 use super::{ReadOptions, Row, TrajectoryError, Units};
 
 /// What the `#` comments on top of the file say.
@@ -80,16 +81,19 @@ impl Header {
     }
 }
 
-/// The rows of a PeTrack / Jülich text file, in file order.
-pub struct PeTrackRows<R> {
-    lines: Lines<R>,
+/// How a line becomes a row: the rate and unit settled on, and the first data line's shape.
+struct Layout {
     frame_rate: f64,
     units: Units,
     columns: usize,
     first_data_line: u64,
     height: bool,
-    pending: bool,
-    done: bool,
+}
+
+/// The rows of a PeTrack / Jülich text file, in file order.
+pub struct PeTrackRows<R> {
+    lines: DataLines<R>,
+    layout: Layout,
 }
 
 impl<R: BufRead> PeTrackRows<R> {
@@ -110,10 +114,7 @@ impl<R: BufRead> PeTrackRows<R> {
             }
         };
         if !found {
-            return Err(TrajectoryError::file(
-                file,
-                "no pedestrians: the file has no data rows",
-            ));
+            return Err(TrajectoryError::file(file, NO_ROWS));
         }
         let frame_rate = options.data_fps.or(header.frame_rate);
         let units = options.units.or(header.units);
@@ -147,44 +148,41 @@ impl<R: BufRead> PeTrackRows<R> {
             )));
         }
         let height = columns >= 5 && (header.z_is_height || (header.comments == 0 && columns == 5));
-        let first_data_line = lines.number();
-        Ok(Self {
-            lines,
+        let layout = Layout {
             frame_rate,
             units,
             columns,
-            first_data_line,
+            first_data_line: lines.number(),
             height,
-            pending: true,
-            done: false,
+        };
+        Ok(Self {
+            lines: DataLines::new(lines, true),
+            layout,
         })
     }
 
     /// The frame rate used (the option's, else the header's).
     pub fn frame_rate(&self) -> f64 {
-        self.frame_rate
+        self.layout.frame_rate
     }
 
     /// The unit used (the option's, else the header's).
     pub fn units(&self) -> Units {
-        self.units
+        self.layout.units
     }
 
     /// Whether the fifth column is read as the person's height.
     pub fn has_height(&self) -> bool {
-        self.height
+        self.layout.height
     }
+}
 
-    fn parse(&self) -> Result<Row, String> {
-        let f: Vec<&str> = self.lines.text().split_whitespace().collect();
-        if f.len() != self.columns {
-            return Err(format!(
-                "{} fields, expected {} like line {}",
-                f.len(),
-                self.columns,
-                self.first_data_line
-            ));
-        }
+impl Layout {
+    /// The row on the current line.
+    fn parse(&self, line: &Lines<impl BufRead>) -> Result<Row, String> {
+        let f: Vec<&str> = line.text().split_whitespace().collect();
+        let first = self.first_data_line;
+        fields::field_count(f.len(), self.columns, format_args!("line {first}"))?;
         let scale = self.units.metres_per_unit();
         let id = fields::id(f[0])?;
         let frame = fields::frame(f[1])?;
@@ -204,77 +202,48 @@ impl<R: BufRead> PeTrackRows<R> {
     }
 }
 
-impl<R: BufRead> Iterator for PeTrackRows<R> {
-    type Item = Result<Row, TrajectoryError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if !std::mem::take(&mut self.pending) {
-            match self.lines.advance_to_data() {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.done = true;
-                    return None;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        let row = self.parse().map_err(|e| self.lines.error(e));
-        self.done = row.is_err();
-        Some(row)
-    }
-}
-
-impl<R: BufRead> RowSource for PeTrackRows<R> {
-    fn file(&self) -> &str {
-        self.lines.file()
-    }
-
-    fn location(&self) -> Option<String> {
-        Some(format!("line {}", self.lines.number()))
-    }
-}
+row_per_line!(PeTrackRows);
 
 #[cfg(test)]
 mod tests {
     use super::super::{ReadOptions, Units};
     use super::{Header, PeTrackRows};
 
+    /// The header of the comment lines `lines`.
+    fn scanned(lines: &[&str]) -> Header {
+        let mut h = Header::default();
+        for line in lines {
+            h.scan(line).unwrap();
+        }
+        h
+    }
+
     #[test]
     fn header_variants() {
-        let mut h = Header::default();
-        for line in [
-            "# framerate: 25 fps",
-            "# z: can be 3d position or height of person",
-            "# id frame x/cm y/cm z/cm",
-        ] {
-            h.scan(line).unwrap();
+        let cases: [(&[&str], _); 2] = [
+            (
+                &[
+                    "# framerate: 25 fps",
+                    "# z: can be 3d position or height of person",
+                    "# id frame x/cm y/cm z/cm",
+                ],
+                (Some(25.0), Some(Units::Centimetres), true),
+            ),
+            (
+                &[
+                    "#framerate: 16.00",
+                    "#X,Y,Z: the agents coordinates (in metres)",
+                    "#V: speed (in m/s)",
+                    "# description: a 1.8 m corridor",
+                ],
+                (Some(16.0), Some(Units::Metres), false),
+            ),
+        ];
+        for (lines, want) in cases {
+            let h = scanned(lines);
+            assert_eq!((h.frame_rate, h.units, h.z_is_height), want, "{lines:?}");
         }
-        assert_eq!(
-            (h.frame_rate, h.units, h.z_is_height),
-            (Some(25.0), Some(Units::Centimetres), true)
-        );
-        let mut h = Header::default();
-        for line in [
-            "#framerate: 16.00",
-            "#X,Y,Z: the agents coordinates (in metres)",
-            "#V: speed (in m/s)",
-            "# description: a 1.8 m corridor",
-        ] {
-            h.scan(line).unwrap();
-        }
-        assert_eq!(
-            (h.frame_rate, h.units, h.z_is_height),
-            (Some(16.0), Some(Units::Metres), false)
-        );
-        let mut h = Header::default();
-        h.scan("# fps 10").unwrap();
-        h.scan("# unit: mm").unwrap();
+        let mut h = scanned(&["# fps 10", "# unit: mm"]);
         assert_eq!(
             (h.frame_rate, h.units),
             (Some(10.0), Some(Units::Millimetres))

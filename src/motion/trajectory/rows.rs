@@ -6,6 +6,9 @@ use std::collections::HashMap;
 use super::budget::Budget;
 use super::{Row, Track, TrajectoryError};
 
+/// Why a file gave no tracks: said when it ends before its first row, and by [`collect_tracks`].
+pub(crate) const NO_ROWS: &str = "no pedestrians: the file has no data rows";
+
 /// An iterator of a file's rows in file order (pedestrians may interleave), which can say where
 /// in the file the last row came from.
 pub trait RowSource: Iterator<Item = Result<Row, TrajectoryError>> {
@@ -108,7 +111,7 @@ impl TrackBuilder {
     /// The tracks sorted by id; an error if there are none.
     pub(crate) fn finish(mut self) -> Result<Vec<Track>, String> {
         if self.tracks.is_empty() {
-            return Err("no pedestrians: the file has no data rows".to_owned());
+            return Err(NO_ROWS.to_owned());
         }
         self.tracks.sort_unstable_by_key(|t| t.id);
         Ok(self.tracks)

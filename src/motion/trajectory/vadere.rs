@@ -14,7 +14,7 @@ use std::io::BufRead;
 
 use super::fields;
 use super::lines::Lines;
-use super::rows::RowSource;
+use super::text_rows::{DataLines, row_source_from_lines};
 use super::{Row, TrajectoryError, Units};
 
 /// Where the columns are.
@@ -62,52 +62,53 @@ impl Layout {
     }
 }
 
-/// The samples of a Vadere `.traj` file, in file order: each step's start, then its end.
-pub struct VadereRows<R> {
-    lines: Lines<R>,
+/// How a line becomes samples: the columns, the scale, and what the previous steps ended on.
+struct Steps {
     layout: Layout,
     metres_per_unit: f64,
     /// Each pedestrian's last step end time, to drop the next step's coinciding start.
     last_end: HashMap<u64, f64>,
+}
+
+/// The samples of a Vadere `.traj` file, in file order: each step's start, then its end.
+pub struct VadereRows<R> {
+    lines: DataLines<R>,
+    steps: Steps,
+    /// The end of the step whose start was yielded last, yielded next.
     pending: Option<Row>,
-    done: bool,
 }
 
 impl<R: BufRead> VadereRows<R> {
     /// Reads up to the header row; `units` is metres for any file Vadere wrote.
     pub fn open(file: &str, reader: R, units: Units) -> Result<Self, TrajectoryError> {
         let mut lines = Lines::new(file, reader);
-        if !lines.advance_to_data()? {
-            return Err(TrajectoryError::file(
-                file,
-                "no header row: the file is empty",
-            ));
-        }
+        lines.expect_data("no header row: the file is empty")?;
         let names: Vec<&str> = lines.text().split_whitespace().collect();
         let layout = Layout::from_header(&names, lines.number()).map_err(|e| lines.error(e))?;
-        let metres_per_unit = units.metres_per_unit();
-        Ok(Self {
-            lines,
+        let steps = Steps {
             layout,
-            metres_per_unit,
+            metres_per_unit: units.metres_per_unit(),
             last_end: HashMap::new(),
+        };
+        Ok(Self {
+            lines: DataLines::new(lines, false),
+            steps,
             pending: None,
-            done: false,
         })
     }
+}
 
+impl Steps {
     /// Parses the current line into its start sample and, if kept, its end sample.
-    fn parse(&mut self) -> Result<(Option<Row>, Option<Row>), String> {
+    fn parse(&mut self, line: &Lines<impl BufRead>) -> Result<(Option<Row>, Option<Row>), String> {
         let l = self.layout;
-        let f: Vec<&str> = self.lines.text().split_whitespace().collect();
-        if f.len() != l.count {
-            return Err(format!(
-                "{} fields, expected {} like the header on line {}",
-                f.len(),
-                l.count,
-                l.header_line
-            ));
-        }
+        let f: Vec<&str> = line.text().split_whitespace().collect();
+        let header = l.header_line;
+        fields::field_count(
+            f.len(),
+            l.count,
+            format_args!("the header on line {header}"),
+        )?;
         let scale = self.metres_per_unit;
         let id = fields::id(f[l.id])?;
         let time = fields::seconds("simTime", f[l.start_time], 1.0)?;
@@ -150,47 +151,24 @@ impl<R: BufRead> Iterator for VadereRows<R> {
     type Item = Result<Row, TrajectoryError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if let Some(row) = self.pending.take() {
-            return Some(Ok(row));
+        if let Some(end) = self.pending.take() {
+            return Some(Ok(end));
         }
-        while !self.done {
-            match self.lines.advance_to_data() {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.done = true;
-                    return None;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-            match self.parse() {
+        loop {
+            match self.lines.next_row(|line| self.steps.parse(line))? {
                 Ok((Some(start), end)) => {
                     self.pending = end;
                     return Some(Ok(start));
                 }
                 Ok((None, Some(end))) => return Some(Ok(end)),
                 Ok((None, None)) => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(self.lines.error(e)));
-                }
+                Err(e) => return Some(Err(e)),
             }
         }
-        None
     }
 }
 
-impl<R: BufRead> RowSource for VadereRows<R> {
-    fn file(&self) -> &str {
-        self.lines.file()
-    }
-
-    fn location(&self) -> Option<String> {
-        Some(format!("line {}", self.lines.number()))
-    }
-}
+row_source_from_lines!(VadereRows);
 
 #[cfg(test)]
 mod tests {
