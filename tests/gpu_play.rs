@@ -495,7 +495,7 @@ fn a_video_holds_every_frame() {
     ];
     let Some(out) = play(&args) else { return };
     assert!(
-        text(&out.stdout).contains("rendered 16 frames"),
+        text(&out.stdout).contains("rendered 15 frames"),
         "{}",
         text(&out.stdout)
     );
