@@ -516,26 +516,38 @@ fn a_video_holds_every_frame() {
 }
 
 #[test]
-fn a_window_plays_the_file_at_its_pace() {
+fn a_window_plays_the_file_at_its_pace_and_takes_its_keys() {
     let on_path = |p: &str| {
         std::process::Command::new("sh")
             .args(["-c", &format!("command -v {p}")])
             .output()
             .is_ok_and(|o| o.status.success())
     };
-    if !on_path("xvfb-run") {
-        assert!(!common::ci::under_ci(), "xvfb-run is missing under CI");
-        eprintln!("skipped: no xvfb-run here (scripts/ensure-deps.sh installs xvfb)");
+    if !on_path("xvfb-run") || !on_path("xdotool") {
+        assert!(
+            !common::ci::under_ci(),
+            "xvfb-run or xdotool is missing under CI"
+        );
+        eprintln!("skipped: no xvfb-run or xdotool here (scripts/ensure-deps.sh installs both)");
         return;
     }
     let file = trajectory("jupedsim-trajectories.sqlite");
+    // Under a private X server: play, wait for the window, then pause, double the speed, seek
+    // forward and quit, in that order (the keys queue; the window reads them in order).
+    let script = format!(
+        "'{bin}' play '{file}' --width 160 --height 90 --color-by density --loop --frames 2000 & \
+         pid=$!; \
+         w=$(xdotool search --sync --name 'throng play' | head -n 1); \
+         xdotool windowfocus --sync \"$w\"; \
+         xdotool key space; sleep 0.3; \
+         xdotool key bracketright; sleep 0.3; \
+         xdotool key Right; sleep 0.3; \
+         xdotool key Escape; \
+         wait $pid",
+        bin = env!("CARGO_BIN_EXE_throng"),
+    );
     let out = std::process::Command::new("timeout")
-        .args(["300", "xvfb-run", "-a"])
-        .arg(env!("CARGO_BIN_EXE_throng"))
-        .args([
-            "play", &file, "--frames", "15", "--width", "160", "--height", "90",
-        ])
-        .args(["--color-by", "density", "--loop"])
+        .args(["240", "xvfb-run", "-a", "sh", "-c", &script])
         .env_remove("RUST_LOG")
         .output()
         .expect("xvfb-run runs");
@@ -545,5 +557,24 @@ fn a_window_plays_the_file_at_its_pace() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("Space pause"), "{stdout}");
-    assert!(stdout.contains("played 15 frames"), "{stdout}");
+    let said: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("paused") || l.starts_with("speed") || l.starts_with("seek"))
+        .collect();
+    assert_eq!(said.len(), 3, "{stdout}");
+    assert!(said[0].starts_with("paused at "), "{stdout}");
+    assert_eq!(said[1], "speed x2", "{stdout}");
+    // Paused, the clock stands: the seek lands five seconds after where it paused.
+    let at = |l: &str| -> f64 {
+        l.rsplit(' ')
+            .nth(1)
+            .and_then(|t| t.parse().ok())
+            .expect("a time")
+    };
+    let (paused, sought) = (at(said[0]), at(said[2]));
+    assert!(
+        (sought - (paused + 5.0).min(19.6)).abs() < 0.011,
+        "{stdout}"
+    );
+    assert!(stdout.contains("played "), "{stdout}");
 }

@@ -9,8 +9,8 @@ use std::time::Instant;
 use ash::vk;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
 use throng::gpu::{
-    ContextOptions, GpuContext, GpuError, PresentMode, Presentation, Renderer, Swapchain,
-    WindowHandles, validation_wanted,
+    ContextOptions, GpuContext, PresentMode, Presentation, Renderer, Swapchain, WindowHandles,
+    validation_wanted,
 };
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
@@ -114,7 +114,11 @@ pub fn run(
         .map_err(|e| CliError::Argument(format!("the window's event loop failed: {e}")))?;
     match app.error {
         Some(e) => Err(e),
-        None => say!("played {} frames", app.drawn),
+        None => say!(
+            "played {} frame{}",
+            app.drawn,
+            if app.drawn == 1 { "" } else { "s" }
+        ),
     }
 }
 
@@ -254,18 +258,29 @@ impl App<'_> {
     }
 
     /// A key pressed: the playback's controls.
-    fn key(&mut self, key: &Key) -> Result<(), GpuError> {
+    /// A key pressed: the playback's controls, each said in a line on the terminal.
+    fn key(&mut self, key: &Key) -> Result<(), CliError> {
+        let c = &mut self.clock;
         match key {
-            Key::Named(NamedKey::Space) => self.clock.paused = !self.clock.paused,
-            Key::Named(NamedKey::ArrowLeft) => self.clock.seek(-SEEK),
-            Key::Named(NamedKey::ArrowRight) => self.clock.seek(SEEK),
-            Key::Character(c) if c == "[" => {
-                self.clock.speed = (self.clock.speed * 0.5).max(SPEEDS.0);
+            Key::Named(NamedKey::Space) => {
+                c.paused = !c.paused;
+                let what = if c.paused { "paused" } else { "playing" };
+                say!("{what} at {:.2} s", c.time)
             }
-            Key::Character(c) if c == "]" => {
-                self.clock.speed = (self.clock.speed * 2.0).min(SPEEDS.1);
+            Key::Named(NamedKey::ArrowLeft | NamedKey::ArrowRight) => {
+                let back = matches!(key, Key::Named(NamedKey::ArrowLeft));
+                c.seek(if back { -SEEK } else { SEEK });
+                say!("seek to {:.2} s", c.time)
             }
-            Key::Character(c) if c.eq_ignore_ascii_case("h") => {
+            Key::Character(k) if k == "[" || k == "]" => {
+                c.speed = if k == "[" {
+                    (c.speed * 0.5).max(SPEEDS.0)
+                } else {
+                    (c.speed * 2.0).min(SPEEDS.1)
+                };
+                say!("speed x{}", c.speed)
+            }
+            Key::Character(k) if k.eq_ignore_ascii_case("h") => {
                 self.hud = match self.hud.take() {
                     Some(_) => None,
                     None => {
@@ -276,10 +291,10 @@ impl App<'_> {
                         Some(PlayHud::new(hud_scale(height)))
                     }
                 };
+                Ok(())
             }
-            _ => {}
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -315,7 +330,7 @@ impl ApplicationHandler for App<'_> {
                 ..
             } => {
                 if let Err(e) = self.key(&logical_key) {
-                    self.error = Some(e.into());
+                    self.error = Some(e);
                     event_loop.exit();
                 }
             }
