@@ -30,7 +30,7 @@ pub const DEFAULT_SMOOTH: f64 = 1.5;
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// JuPedSim's SQLite trajectories (schema 1 or 2).
+    /// JuPedSim's SQLite trajectories (schema 1, 2 or 3).
     Jupedsim,
     /// Jülich pedestrian data archive / PeTrack text (`id frame x y z`).
     Petrack,
