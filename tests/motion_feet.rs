@@ -15,7 +15,6 @@ use std::sync::Arc;
 use glam::{DVec2, Vec3};
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
 use throng::crowd::Crowd;
-use throng::motion::trajectory::{ReadOptions, Units, read};
 use throng::motion::{GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians};
 use throng::scene::{
     StanceProfile, bind_positions, foot_joints, footprint, play_models_in_place, standing_basis,
@@ -23,24 +22,20 @@ use throng::scene::{
 
 const FPS: f64 = 30.0;
 
-fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<SkinnedModel>) {
-    let path = common::shared_asset("trajectories/uo-180-180-120.txt");
-    let options = ReadOptions {
-        data_fps: Some(16.0),
-        units: Some(Units::Centimetres),
-        ..ReadOptions::default()
-    };
-    let file = read(&path, &options).expect("the corridor reads");
-    let robot = throng::asset::load_model(Some(
-        common::shared_asset("gltf/robot.glb")
-            .to_str()
-            .expect("path"),
-    ))
-    .expect("robot.glb loads");
-    let model = play_models_in_place(vec![Arc::new(robot)])
+/// robot.glb, its clips treading in place as `throng play` plays them.
+fn robot() -> Arc<SkinnedModel> {
+    let path = common::shared_asset("gltf/robot.glb");
+    let robot =
+        throng::asset::load_model(Some(path.to_str().expect("path"))).expect("robot.glb loads");
+    play_models_in_place(vec![Arc::new(robot)])
         .expect("in place")
         .models[0]
-        .clone();
+        .clone()
+}
+
+fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<SkinnedModel>) {
+    let file = common::corridor();
+    let model = robot();
     let mut gaits = GaitClips::of(&model, &[None, None, None]).expect("gaits");
     if wrong_rate {
         for s in &mut gaits.strides {
@@ -156,16 +151,7 @@ fn the_robot_keeps_its_feet_planted_in_the_corridor() {
 
 #[test]
 fn profiles_exist_for_the_robots_walk_and_run() {
-    let robot = throng::asset::load_model(Some(
-        common::shared_asset("gltf/robot.glb")
-            .to_str()
-            .expect("path"),
-    ))
-    .expect("robot.glb loads");
-    let model = play_models_in_place(vec![Arc::new(robot)])
-        .expect("in place")
-        .models[0]
-        .clone();
+    let model = robot();
     let g = GaitClips::of(&model, &[None, None, None]).expect("gaits");
     let names: Vec<&str> = g.clips.iter().map(|&c| model.clips()[c].name()).collect();
     assert_eq!(names, ["Robot_Idle", "Robot_Walking", "Robot_Running"]);

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use glam::DVec2;
 use throng::crowd::{Crowd, HostAllocator, NoConsumer, PaletteRing};
-use throng::motion::trajectory::{ReadOptions, Units, read};
 use throng::motion::{
     ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, ramp_looks,
 };
@@ -24,13 +23,7 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 #[test]
 fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
     let _serial = counting_alloc::serial();
-    let path = common::shared_asset("trajectories/uo-180-180-120.txt");
-    let options = ReadOptions {
-        data_fps: Some(16.0),
-        units: Some(Units::Centimetres),
-        ..ReadOptions::default()
-    };
-    let file = read(&path, &options).expect("the corridor reads");
+    let file = common::corridor();
     let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
     let mut crowd = Crowd::new(1).expect("crowd");
     let id = crowd.add_model(model.clone());

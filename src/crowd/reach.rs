@@ -52,8 +52,12 @@ pub(crate) struct Reaches {
     /// Per member. Refreshed by the update for every member, and by
     /// [`Reaches::refresh`] for the members touched since.
     list: Vec<Reach>,
-    /// Members changed since their reach was computed.
+    /// Members changed since their reach was computed, each once (however often it was
+    /// touched): so the list never outgrows the crowd, and its room, kept as large as the
+    /// members', never grows in a frame.
     touched: Vec<u32>,
+    /// Per member, whether it is in `touched`.
+    marked: Vec<bool>,
     /// Every reach needs computing again (the baked frames changed).
     stale: bool,
 }
@@ -62,6 +66,12 @@ impl Reaches {
     /// The reach of a member just spawned.
     pub(crate) fn push(&mut self, reach: Reach) {
         self.list.push(reach);
+        self.marked.push(false);
+        // Grown with the members (which grow only while the crowd is larger than ever).
+        if self.touched.capacity() < self.list.capacity() {
+            self.touched
+                .reserve(self.list.capacity() - self.touched.len());
+        }
     }
 
     /// Member `i` left the crowd and the last member took its index (`Vec::swap_remove`).
@@ -75,11 +85,33 @@ impl Reaches {
         }
         let len = self.list.len() as u32;
         self.touched.retain(|&t| t < len);
+        self.marked.swap_remove(i);
+        // The moved member's mark came along; the entries now naming `i` are marked again,
+        // once each.
+        for &t in &self.touched {
+            self.marked[t as usize] = false;
+        }
+        let marked = &mut self.marked;
+        self.touched
+            .retain(|&t| !std::mem::replace(&mut marked[t as usize], true));
     }
 
     /// Member `i` may have changed (its clip, fade or place): its reach needs computing again.
     pub(crate) fn touch(&mut self, i: usize) {
-        self.touched.push(i as u32);
+        if let Some(m) = self.marked.get_mut(i)
+            && !*m
+        {
+            *m = true;
+            self.touched.push(i as u32);
+        }
+    }
+
+    /// Forgets which members were touched.
+    fn clear_touched(&mut self) {
+        for &t in &self.touched {
+            self.marked[t as usize] = false;
+        }
+        self.touched.clear();
     }
 
     /// Every reach needs computing again (the baked frames changed).
@@ -94,7 +126,7 @@ impl Reaches {
 
     /// Every reach, for the caller to compute again, all of them: none is out of date after.
     pub(crate) fn rewrite_all(&mut self) -> &mut [Reach] {
-        self.touched.clear();
+        self.clear_touched();
         self.stale = false;
         &mut self.list
     }
@@ -112,7 +144,7 @@ impl Reaches {
                 self.list[i as usize] = source.of(&members[i as usize]);
             }
         }
-        self.touched.clear();
+        self.clear_touched();
     }
 }
 
@@ -211,5 +243,30 @@ mod tests {
         }
         reaches.refresh(members.all(), &source);
         assert_eq!(x(&reaches, 1), 0.0);
+    }
+
+    #[test]
+    fn a_member_touched_often_is_listed_once_and_despawns_keep_the_list_true() {
+        let mut r = Reaches::default();
+        for _ in 0..4 {
+            r.push(Reach::default());
+        }
+        let room = r.touched.capacity();
+        assert!(room >= 4);
+        for i in [1, 1, 3, 1, 3, 0] {
+            r.touch(i);
+        }
+        assert_eq!(r.touched, [1, 3, 0]);
+        // 1 leaves: the last (3) takes its index; 3's entry names 1 now, 1's own is dropped
+        // as a duplicate.
+        r.swap_remove(1);
+        assert_eq!(r.touched, [1, 0]);
+        assert_eq!(r.marked, [true, true, false]);
+        r.touch(1);
+        r.touch(2);
+        assert_eq!(r.touched, [1, 0, 2]);
+        r.clear_touched();
+        assert!(r.touched.is_empty() && r.marked.iter().all(|m| !m));
+        assert_eq!(r.touched.capacity(), room, "touching never grew the list");
     }
 }

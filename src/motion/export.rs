@@ -82,20 +82,21 @@ impl<W: Write> FootExport<W> {
             let root = playback.to_file(world.translation());
             let h = state.heading;
             let heading = (-h.cos()).atan2(h.sin());
-            let fade = inst
-                .fade_weight()
-                .map_or(String::new(), |w| format!("{w:.4}"));
             write!(
                 self.out,
-                "{time:.4},{},{:.4},{:.4},{:.4},{heading:.4},{},{:.4},{fade},{:.4}",
+                "{time:.4},{},{:.4},{:.4},{:.4},{heading:.4},{},{:.4},",
                 state.id,
                 root[0],
                 root[1],
                 root[2],
                 csv_field(inst.clip_name()),
                 inst.time(),
-                state.scale
             )?;
+            // Empty outside a cross-fade (written straight out: no string per row).
+            if let Some(w) = inst.fade_weight() {
+                write!(self.out, "{w:.4}")?;
+            }
+            write!(self.out, ",{:.4}", state.scale)?;
             let feet = &self.feet[model];
             if !feet.is_empty() {
                 inst.evaluate(&mut self.scratch, &mut self.palette);

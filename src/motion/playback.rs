@@ -229,15 +229,6 @@ impl Playback {
         for _ in 0..self.most_present {
             crowd.spawn(model.id, Mat3x4::IDENTITY)?;
         }
-        // Moving every one of them and an update over the full crowd grow what the crowd
-        // keeps per instance moved and per worker (a microsecond: no clock moves visibly).
-        // A frame moves, restarts and dresses each member: three touches each at most.
-        for _ in 0..3 {
-            for i in before..crowd.len() {
-                crowd.set_world(i, Mat3x4::IDENTITY);
-            }
-        }
-        crowd.update(1e-6);
         while crowd.len() > before {
             crowd.despawn(crowd.len() - 1)?;
         }

@@ -16,3 +16,15 @@ pub fn shared_asset(relative: &str) -> PathBuf {
         .join("../shared/assets")
         .join(relative)
 }
+
+/// The Jülich corridor experiment (`trajectories/uo-180-180-120.txt`: headerless, 16 frames a
+/// second, centimetres), read as `throng play` reads it.
+pub fn corridor() -> throng::motion::trajectory::Trajectories {
+    use throng::motion::trajectory::{ReadOptions, Units, read};
+    let options = ReadOptions {
+        data_fps: Some(16.0),
+        units: Some(Units::Centimetres),
+        ..ReadOptions::default()
+    };
+    read(&shared_asset("trajectories/uo-180-180-120.txt"), &options).expect("the corridor reads")
+}
