@@ -15,7 +15,8 @@ use std::sync::Arc;
 use glam::{DVec2, Vec3};
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel};
 use throng::crowd::Crowd;
-use throng::motion::{GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians};
+use throng::motion::trajectory::TrackStore;
+use throng::motion::{GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings};
 use throng::scene::{
     StanceProfile, bind_positions, foot_joints, footprint, play_models_in_place, standing_basis,
 };
@@ -34,7 +35,7 @@ fn robot() -> Arc<SkinnedModel> {
 }
 
 fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<SkinnedModel>) {
-    let file = common::corridor();
+    let mut file = common::corridor();
     let model = robot();
     let mut gaits = GaitClips::of(&model, &[None, None, None]).expect("gaits");
     if wrong_rate {
@@ -56,9 +57,10 @@ fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<
         origin: 0.5 * (DVec2::from(lo) + DVec2::from(hi)),
         color_by: None,
     };
-    let mut peds = pedestrians(&file);
     let start = file.start();
-    peds.retain(|p| p.path.start() < start + seconds);
+    file.tracks
+        .retain(|t| t.samples.first().is_some_and(|s| s.time < start + seconds));
+    let peds = TrackStore::from_trajectories(&file);
     let m = PlayModel {
         id,
         standing: standing_basis(&model),
@@ -67,7 +69,8 @@ fn corridor_with_robot(seconds: f64, wrong_rate: bool) -> (Crowd, Playback, Arc<
         looks: Vec::new(),
         ramp: Vec::new(),
     };
-    let playback = Playback::new(peds, vec![m], settings, 0);
+    let mut playback = Playback::new(peds, vec![m], settings, 0);
+    playback.reserve(&mut crowd).expect("reserve");
     (crowd, playback, model)
 }
 

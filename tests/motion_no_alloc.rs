@@ -13,7 +13,7 @@ use std::sync::Arc;
 use glam::DVec2;
 use throng::crowd::{Crowd, HostAllocator, NoConsumer, PaletteRing};
 use throng::motion::{
-    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, ramp_looks,
+    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, ramp_looks,
 };
 use throng::scene::{footprint, standing_basis};
 
@@ -23,7 +23,18 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 #[test]
 fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
     let _serial = counting_alloc::serial();
-    let file = common::corridor();
+    // Streamed as `throng play` streams a long file: a budget of 1 MB keeps a quarter of it
+    // of samples in memory, and the rest of the corridor's 2.6 MB goes to a temporary file.
+    let options = throng::motion::trajectory::ReadOptions {
+        max_memory: Some(1 << 20),
+        ..common::corridor_options()
+    };
+    let file = throng::motion::trajectory::open_store(
+        &common::shared_asset("trajectories/uo-180-180-120.txt"),
+        &options,
+    )
+    .expect("the corridor reads");
+    assert!(file.spilled_bytes() > 0, "the corridor streams");
     let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
     let mut crowd = Crowd::new(1).expect("crowd");
     let id = crowd.add_model(model.clone());
@@ -50,7 +61,7 @@ fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
         looks: Vec::new(),
         ramp,
     };
-    let mut playback = Playback::new(pedestrians(&file), vec![m], settings, 0);
+    let mut playback = Playback::new(file, vec![m], settings, 0);
     playback.reserve(&mut crowd).expect("reserve");
     // The palette ring is the renderer's: warmed up here at the crowd's largest, as a
     // renderer's would be after its first frames at that size (baked frames, so every

@@ -106,6 +106,15 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+impl From<throng::motion::PlaybackError> for CliError {
+    fn from(e: throng::motion::PlaybackError) -> Self {
+        match e {
+            throng::motion::PlaybackError::Crowd(e) => CliError::Crowd(e),
+            throng::motion::PlaybackError::Read(e) => CliError::Trajectory(e),
+        }
+    }
+}
+
 /// Anything that stops a command: displayed as one line.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {

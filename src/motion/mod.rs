@@ -25,6 +25,7 @@ mod heading;
 mod identity;
 mod pivot;
 mod playback;
+mod resident;
 mod track_path;
 pub mod trajectory;
 
@@ -32,8 +33,8 @@ pub use coloring::{
     ColorBy, DENSITY_RADIUS, DENSITY_TOP, DensityGrid, RAMP, SPEED_TOP, STEPS, ramp, ramp_looks,
 };
 pub use export::FootExport;
-pub use from_file::{pedestrians, walkable_areas};
+pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
-pub use playback::{MemberState, Pedestrian, PlayModel, Playback, PlaybackSettings, StepCounts};
+pub use playback::{MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings, StepCounts};
 pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

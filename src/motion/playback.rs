@@ -6,6 +6,10 @@
 //! despawned and the crowd's last character takes its index, as the playback's own list does.
 //! Instances below `base` (the walls) are never touched. After [`Playback::reserve`], no step
 //! allocates: the crowd and the lists were grown once to the most pedestrians ever present.
+//!
+//! The pedestrians come from a [`TrackStore`]: the playback holds each one's path only around
+//! the time it shows ([`ResidentPaths`]), read chunk by chunk as time goes on, so that a
+//! long file takes no more memory than a short one with the same crowd.
 
 use glam::{DVec2, Quat, Vec3, Vec3A};
 
@@ -14,19 +18,21 @@ use super::gait::{Gait, GaitClips, GaitSpeeds};
 use super::heading::{heading_of, turn_towards};
 use super::identity::{mix, unit};
 use super::pivot::pivoted;
-use super::track_path::TrackPath;
+use super::resident::ResidentPaths;
+use super::trajectory::{TrackStore, TrackSummary, TrajectoryError};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError, LookId, ModelId};
 
-/// One pedestrian: its id in the file, its path and its height when the file gives one.
-#[derive(Clone, Debug)]
-pub struct Pedestrian {
-    /// The file's id.
-    pub id: u64,
-    /// Where it is when.
-    pub path: TrackPath,
-    /// Its height, metres (a tracked head's height, or a simulation's body height).
-    pub height: Option<f32>,
+/// Why a playback step failed: the crowd refused a change, or the file's samples could not
+/// be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaybackError {
+    /// The crowd refused a spawn, a despawn, a clip or a look.
+    #[error(transparent)]
+    Crowd(#[from] CrowdError),
+    /// A chunk of samples could not be read (the temporary file).
+    #[error(transparent)]
+    Read(#[from] TrajectoryError),
 }
 
 /// A model pedestrians are drawn as.
@@ -127,7 +133,8 @@ const ENTRY_WINDOW: f64 = 1.0;
 
 /// See the module documentation.
 pub struct Playback {
-    peds: Vec<Pedestrian>,
+    store: TrackStore,
+    resident: ResidentPaths,
     /// Per pedestrian: its model (index into `models`), its scale, and its slot in `members`.
     model_of: Vec<u32>,
     scale: Vec<f32>,
@@ -150,14 +157,15 @@ pub struct Playback {
 }
 
 impl Playback {
-    /// Playback of `peds` drawn as `models` (at least one), into a crowd whose instances from
-    /// `base` on are the playback's.
+    /// Playback of the pedestrians of `store` drawn as `models` (at least one), into a crowd
+    /// whose instances from `base` on are the playback's.
     pub fn new(
-        peds: Vec<Pedestrian>,
+        store: TrackStore,
         models: Vec<PlayModel>,
         settings: PlaybackSettings,
         base: usize,
     ) -> Self {
+        let peds = store.summaries();
         let n = peds.len();
         let model_count = models.len().max(1) as u64;
         let model_of: Vec<u32> = peds
@@ -184,20 +192,11 @@ impl Playback {
             })
             .collect();
         let mut by_start: Vec<u32> = (0..n as u32).collect();
-        by_start.sort_by(|&a, &b| {
-            peds[a as usize]
-                .path
-                .start()
-                .total_cmp(&peds[b as usize].path.start())
-        });
+        by_start.sort_by(|&a, &b| peds[a as usize].start.total_cmp(&peds[b as usize].start));
         let mut by_end: Vec<u32> = (0..n as u32).collect();
-        by_end.sort_by(|&a, &b| {
-            peds[a as usize]
-                .path
-                .end()
-                .total_cmp(&peds[b as usize].path.end())
-        });
-        let most_present = most_present(&peds);
+        by_end.sort_by(|&a, &b| peds[a as usize].end.total_cmp(&peds[b as usize].end));
+        let most_present = most_present(peds);
+        let resident = ResidentPaths::new(n, settings.smooth, ENTRY_WINDOW, most_present);
         Self {
             model_of,
             scale,
@@ -215,13 +214,23 @@ impl Playback {
             positions: Vec::with_capacity(most_present),
             densities: Vec::with_capacity(most_present),
             grid: DensityGrid::with_capacity(most_present),
-            peds,
+            store,
+            resident,
         }
     }
 
-    /// Grows `crowd` once to hold the most pedestrians ever present, so that no later spawn
-    /// allocates; the crowd is left as it was.
-    pub fn reserve(&self, crowd: &mut Crowd) -> Result<(), CrowdError> {
+    /// Grows `crowd` once to hold the most pedestrians ever present, and the playback's own
+    /// room for the paths it holds at once, so that no later step allocates; the crowd is
+    /// left as it was.
+    pub fn reserve(&mut self, crowd: &mut Crowd) -> Result<(), CrowdError> {
+        let peds = self.store.summaries();
+        let paths = most_overlapping(peds, self.resident.lead());
+        let samples = (self.resident.span_held() * sample_rate(peds)).ceil() as usize + 8;
+        self.resident.reserve(
+            paths,
+            samples.min(MAX_RESERVED_SAMPLES),
+            self.store.largest_chunk(),
+        );
         let Some(model) = self.models.first() else {
             return Ok(());
         };
@@ -240,23 +249,26 @@ impl Playback {
         self.most_present
     }
 
-    /// The pedestrians.
-    pub fn pedestrians(&self) -> &[Pedestrian] {
-        &self.peds
+    /// The file's samples and its pedestrians.
+    pub fn store(&self) -> &TrackStore {
+        &self.store
+    }
+
+    /// Pedestrian `p` as the file's index knows it.
+    fn summary(&self, p: u32) -> &TrackSummary {
+        &self.store.summaries()[p as usize]
     }
 
     /// The first sample's time, seconds (0 with no pedestrian).
     pub fn start(&self) -> f64 {
         self.by_start
             .first()
-            .map_or(0.0, |&p| self.peds[p as usize].path.start())
+            .map_or(0.0, |&p| self.summary(p).start)
     }
 
     /// The last sample's time, seconds (0 with no pedestrian).
     pub fn end(&self) -> f64 {
-        self.by_end
-            .last()
-            .map_or(0.0, |&p| self.peds[p as usize].path.end())
+        self.by_end.last().map_or(0.0, |&p| self.summary(p).end)
     }
 
     /// The file time the crowd shows (`None` before the first step).
@@ -273,7 +285,7 @@ impl Playback {
     pub fn member(&self, k: usize) -> Option<MemberState> {
         let m = self.members.get(k)?;
         Some(MemberState {
-            id: self.peds[m.ped as usize].id,
+            id: self.summary(m.ped).id,
             position: m.position,
             heading: m.heading,
             speed: m.speed,
@@ -302,29 +314,31 @@ impl Playback {
     /// Shows the file at time `t`: forward from the last step, pedestrians enter and leave
     /// and everyone present moves, turns and steps, their clocks advanced by the time passed;
     /// backwards, or on the first call, the crowd is rebuilt at `t` ([`Playback::seek`]).
-    pub fn advance_to(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, CrowdError> {
+    pub fn advance_to(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, PlaybackError> {
         let Some(now) = self.time.filter(|&now| t >= now) else {
             return self.seek(crowd, t);
         };
         let dt = (t - now) as f32;
         let mut counts = StepCounts::default();
+        self.resident.advance(&self.store, t)?;
         // Those whose last sample has passed leave.
         while let Some(&p) = self.by_end.get(self.next_end) {
-            if !(self.peds[p as usize].path.end() < t) {
+            if !(self.summary(p).end < t) {
                 break;
             }
             if self.slot[p as usize] != ABSENT {
                 self.remove(crowd, p)?;
                 counts.left += 1;
             }
+            self.resident.release(p);
             self.next_end += 1;
         }
         // Those whose first sample has come enter (unless they have already gone again).
         while let Some(&p) = self.by_start.get(self.next_start) {
-            if !(self.peds[p as usize].path.start() <= t) {
+            if !(self.summary(p).start <= t) {
                 break;
             }
-            if self.peds[p as usize].path.end() >= t {
+            if self.summary(p).end >= t {
                 self.enter(crowd, p, t)?;
                 counts.entered += 1;
             }
@@ -338,30 +352,29 @@ impl Playback {
 
     /// Rebuilds the crowd at time `t`: every pedestrian present at `t` is there, in the gait
     /// of its speed, facing where it goes.
-    pub fn seek(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, CrowdError> {
+    pub fn seek(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, PlaybackError> {
         while let Some(m) = self.members.last() {
             let p = m.ped;
             self.remove(crowd, p)?;
         }
-        let peds = &self.peds;
+        let peds = self.store.summaries();
         self.next_start = self
             .by_start
-            .partition_point(|&p| peds[p as usize].path.start() <= t);
-        self.next_end = self
-            .by_end
-            .partition_point(|&p| peds[p as usize].path.end() < t);
-        let mut entered = 0;
-        for i in 0..self.next_start {
-            let p = self.by_start[i];
-            if self.peds[p as usize].path.end() >= t {
-                self.enter(crowd, p, t)?;
-                entered += 1;
-            }
+            .partition_point(|&p| peds[p as usize].start <= t);
+        self.next_end = self.by_end.partition_point(|&p| peds[p as usize].end < t);
+        let present: Vec<u32> = self.by_start[..self.next_start]
+            .iter()
+            .copied()
+            .filter(|&p| peds[p as usize].end >= t)
+            .collect();
+        self.resident.seek(&self.store, t, &present)?;
+        for &p in &present {
+            self.enter(crowd, p, t)?;
         }
         self.move_members(crowd, t, 0.0)?;
         self.time = Some(t);
         Ok(StepCounts {
-            entered,
+            entered: present.len(),
             ..StepCounts::default()
         })
     }
@@ -370,11 +383,12 @@ impl Playback {
     /// where it goes (or where it will go first, when it enters standing), somewhere in its
     /// clip.
     fn enter(&mut self, crowd: &mut Crowd, p: u32, t: f64) -> Result<(), CrowdError> {
-        let ped = &self.peds[p as usize];
+        let id = self.summary(p).id;
+        let path = self.resident.path(p);
         let model = &self.models[self.model_of[p as usize] as usize];
-        let velocity = ped.path.velocity(t, self.settings.smooth);
+        let velocity = path.velocity(t, self.settings.smooth);
         let speed = velocity.length() as f32;
-        let mut look_ahead = ped.path.velocity(t + 0.5 * ENTRY_WINDOW, ENTRY_WINDOW);
+        let mut look_ahead = path.velocity(t + 0.5 * ENTRY_WINDOW, ENTRY_WINDOW);
         if look_ahead.length() < 1e-6 {
             look_ahead = velocity;
         }
@@ -384,18 +398,18 @@ impl Playback {
             0.0
         };
         let gait = self.settings.speeds.first(speed, model.gaits.can_run);
-        let position = ped.path.smoothed(t, self.settings.smooth);
+        let position = path.smoothed(t, self.settings.smooth);
         let scale = self.scale[p as usize];
         let world = self.world(position, heading, scale, &model.standing);
         let i = crowd.spawn(model.id, world)?;
         crowd.play(i, model.gaits.clips[gait.index()], 0.0)?;
         if !model.looks.is_empty() {
-            let look = model.looks[(mix(ped.id, 3) % model.looks.len() as u64) as usize];
+            let look = model.looks[(mix(id, 3) % model.looks.len() as u64) as usize];
             crowd.set_look(i, look)?;
         }
         let inst = crowd.instance_mut(i);
         let duration = inst.model().clips()[inst.clip()].duration();
-        let time = unit(mix(ped.id, 4)) * duration;
+        let time = unit(mix(id, 4)) * duration;
         inst.set_time(time);
         inst.set_speed(model.gaits.rate(gait, speed, scale, time));
         self.slot[p as usize] = self.members.len() as u32;
@@ -431,7 +445,7 @@ impl Playback {
         let s = self.settings;
         self.positions.clear();
         for m in &self.members {
-            let path = &self.peds[m.ped as usize].path;
+            let path = self.resident.path(m.ped);
             self.positions.push(path.smoothed(t, s.smooth));
         }
         self.densities.clear();
@@ -443,7 +457,7 @@ impl Playback {
         for k in 0..self.members.len() {
             let m = self.members[k];
             let p = m.ped as usize;
-            let path = &self.peds[p].path;
+            let path = self.resident.path(m.ped);
             let model = &self.models[self.model_of[p] as usize];
             let velocity = path.velocity(t, s.smooth);
             let speed = velocity.length() as f32;
@@ -559,11 +573,17 @@ impl Playback {
 
 /// The most pedestrians present at once (a pedestrian is present from its first sample to
 /// its last, both included).
-fn most_present(peds: &[Pedestrian]) -> usize {
+fn most_present(peds: &[TrackSummary]) -> usize {
+    most_overlapping(peds, 0.0)
+}
+
+/// The most pedestrians whose spans overlap at once, each span started `lead` seconds before
+/// the pedestrian's first sample (both ends included).
+fn most_overlapping(peds: &[TrackSummary], lead: f64) -> usize {
     let mut events: Vec<(f64, i32)> = Vec::with_capacity(2 * peds.len());
-    for p in peds.iter().filter(|p| !p.path.is_empty()) {
-        events.push((p.path.start(), 1));
-        events.push((p.path.end(), -1));
+    for p in peds {
+        events.push((p.start - lead, 1));
+        events.push((p.end, -1));
     }
     // Entries before exits at the same time: both are present at that instant.
     events.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
@@ -573,6 +593,21 @@ fn most_present(peds: &[Pedestrian]) -> usize {
         most = most.max(now);
     }
     most as usize
+}
+
+/// The most samples a path is given room for up front; one sampled faster grows once.
+const MAX_RESERVED_SAMPLES: usize = 2048;
+
+/// Samples per second of a pedestrian's track, the 95th percentile over the file (a few
+/// tracks with samples bunched together do not set everybody's room).
+fn sample_rate(peds: &[TrackSummary]) -> f64 {
+    let mut rates: Vec<f64> = peds
+        .iter()
+        .filter(|p| p.samples > 1 && p.end > p.start)
+        .map(|p| (p.samples - 1) as f64 / (p.end - p.start))
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates.get(rates.len() * 95 / 100).copied().unwrap_or(0.0)
 }
 
 #[cfg(test)]

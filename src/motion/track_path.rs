@@ -12,12 +12,21 @@ use glam::DVec2;
 
 /// A path through time: sample times (seconds, strictly increasing), positions (metres) and
 /// the running integral of the position, one per sample.
+///
+/// A path may hold only part of its track (a playback streaming a file keeps the samples
+/// around the time it shows): then its span, the track's first and last times, is set apart
+/// from the samples held, and the windows shrink at the track's ends, not at the ends of what
+/// is held. Every query within the held samples (less the window) answers as the whole track
+/// would, up to rounding.
 #[derive(Clone, Debug, Default)]
 pub struct TrackPath {
     times: Vec<f64>,
     positions: Vec<DVec2>,
-    /// `integral[i]`: the integral of the position from the first sample to sample `i`.
+    /// `integral[i]`: the integral of the position from the first sample held to sample `i`
+    /// (only differences are read, so dropping samples from the front changes no answer).
     integral: Vec<DVec2>,
+    /// The track's first and last sample times.
+    span: (f64, f64),
 }
 
 /// The longest way a smoothed position may stray from the file's path, metres. A window that
@@ -43,7 +52,58 @@ impl TrackPath {
             }
             path.push(t, p);
         }
+        path.span = (
+            path.times.first().copied().unwrap_or(0.0),
+            path.times.last().copied().unwrap_or(0.0),
+        );
         path
+    }
+
+    /// An empty path with room for `samples` samples.
+    pub(crate) fn with_capacity(samples: usize) -> Self {
+        Self {
+            times: Vec::with_capacity(samples),
+            positions: Vec::with_capacity(samples),
+            integral: Vec::with_capacity(samples),
+            span: (0.0, 0.0),
+        }
+    }
+
+    /// Empties the path, keeping its room, for a track spanning `first` to `last`.
+    pub(crate) fn reset(&mut self, first: f64, last: f64) {
+        self.times.clear();
+        self.positions.clear();
+        self.integral.clear();
+        self.span = (first, last);
+    }
+
+    /// Adds a sample after the last held; one not later than it is skipped (a chunk's copy of
+    /// a sample already held).
+    pub(crate) fn extend_with(&mut self, t: f64, p: DVec2) {
+        if self.times.last().is_none_or(|&last| t > last) {
+            self.push(t, p);
+        }
+    }
+
+    /// Drops the samples held before `t` but the last of them (the segment holding `t` keeps
+    /// both ends).
+    pub(crate) fn forget_before(&mut self, t: f64) {
+        let k = self.times.partition_point(|&s| s < t);
+        if k > 1 {
+            self.times.drain(..k - 1);
+            self.positions.drain(..k - 1);
+            self.integral.drain(..k - 1);
+        }
+    }
+
+    /// The first sample held's time, if any.
+    pub(crate) fn first_held(&self) -> Option<f64> {
+        self.times.first().copied()
+    }
+
+    /// The room the path holds, in samples.
+    pub(crate) fn capacity(&self) -> usize {
+        self.times.capacity()
     }
 
     fn push(&mut self, t: f64, p: DVec2) {
@@ -60,7 +120,7 @@ impl TrackPath {
         self.integral.push(integral);
     }
 
-    /// Number of samples.
+    /// Number of samples held.
     pub fn len(&self) -> usize {
         self.times.len()
     }
@@ -70,14 +130,14 @@ impl TrackPath {
         self.times.is_empty()
     }
 
-    /// The first sample's time (0 for an empty path).
+    /// The track's first sample time (0 for an empty path).
     pub fn start(&self) -> f64 {
-        self.times.first().copied().unwrap_or(0.0)
+        self.span.0
     }
 
-    /// The last sample's time (0 for an empty path).
+    /// The track's last sample time (0 for an empty path).
     pub fn end(&self) -> f64 {
-        self.times.last().copied().unwrap_or(0.0)
+        self.span.1
     }
 
     /// Whether the pedestrian is present at `t`: from its first sample to its last.
@@ -161,12 +221,12 @@ impl TrackPath {
         (self.position(b) - self.position(a)) / (b - a)
     }
 
-    /// The sample times.
+    /// The sample times held.
     pub fn times(&self) -> &[f64] {
         &self.times
     }
 
-    /// The sample positions.
+    /// The sample positions held.
     pub fn positions(&self) -> &[DVec2] {
         &self.positions
     }

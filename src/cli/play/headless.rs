@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use throng::gpu::{ContextOptions, HeadlessRenderer, Pixels, validation_wanted};
 use throng::motion::FootExport;
-use throng::motion::trajectory::{Trajectories, read};
+use throng::motion::trajectory::{TrackStore, open_store};
 
 use super::PlayArgs;
 use super::hud::{PlayHud, PlayHudState};
@@ -24,34 +24,43 @@ use crate::cli::pass_args::Switch;
 /// The most output frames one playback renders (a day at 30 fps would be 2.6 million).
 const MAX_FRAMES: u64 = 10_000_000;
 
-/// Reads the trajectory file and says what it holds; returns it with the time range to play.
-pub fn read_file(args: &PlayArgs) -> Result<(Trajectories, (f64, f64)), CliError> {
+/// Reads the trajectory file into a store (its samples spilled to a temporary file when they
+/// are many) and says what it holds; returns it with the time range to play.
+pub fn read_file(args: &PlayArgs) -> Result<(TrackStore, (f64, f64)), CliError> {
     let loaded = Instant::now();
-    let file = read(&args.file, &args.read_options()?)?;
+    let file = open_store(&args.file, &args.read_options()?)?;
     let range = time_range(args, file.start(), file.end())?;
+    let spilled = file.spilled_bytes();
     say!(
-        "{}: {} format, {} pedestrians, {} samples, {:.2} to {:.2} s{}{}, read in {:.2} s",
+        "{}: {} format, {} pedestrians, {} samples, {:.2} to {:.2} s{}{}, read in {:.2} s{}",
         shown(&args.file.display().to_string()),
-        file.format,
-        file.tracks.len(),
+        file.format(),
+        file.summaries().len(),
         file.sample_count(),
         file.start(),
         file.end(),
-        file.frame_rate
+        file.frame_rate()
             .map_or(String::new(), |f| format!(" at {f} fps")),
-        if file.geometry.is_some() {
+        if file.geometry().is_some() {
             ", with a walkable area"
         } else {
             ""
         },
-        loaded.elapsed().as_secs_f64()
+        loaded.elapsed().as_secs_f64(),
+        if spilled > 0 {
+            format!(
+                ", streamed from a temporary copy of {:.1} MB",
+                spilled as f64 / 1e6
+            )
+        } else {
+            String::new()
+        }
     )?;
     Ok((file, range))
 }
 
-pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Result<(), CliError> {
-    let mut scene = PlayScene::build(args, &file)?;
-    drop(file);
+pub fn run(args: &PlayArgs, file: TrackStore, (start, end): (f64, f64)) -> Result<(), CliError> {
+    let mut scene = PlayScene::build(args, file)?;
     let options = ContextOptions {
         device: args.device.clone(),
         validation: validation_wanted(),
@@ -120,7 +129,7 @@ pub fn run(args: &PlayArgs, file: Trajectories, (start, end): (f64, f64)) -> Res
         .hud
         .is_some_and(Switch::on)
         .then(|| PlayHud::new(hud_scale(args.height)));
-    let pedestrians = scene.playback.pedestrians().len();
+    let pedestrians = scene.playback.store().summaries().len();
     let color_by = scene.playback.settings().color_by;
     let aspect = args.width as f32 / args.height as f32;
     let mut progress = Progress::new(frames, args.quiet);

@@ -8,9 +8,9 @@ use glam::{DVec2, Vec3, Vec4};
 use throng::anim::{Mat3x4, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
-use throng::motion::trajectory::Trajectories;
+use throng::motion::trajectory::TrackStore;
 use throng::motion::{
-    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, pedestrians, ramp_looks,
+    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, ramp_looks,
     walkable_areas,
 };
 use throng::scene::{
@@ -47,8 +47,7 @@ pub struct PlayScene {
 
 impl PlayScene {
     /// The crowd of `file` as `args` say.
-    pub fn build(args: &PlayArgs, file: &Trajectories) -> Result<Self, CliError> {
-        let peds = pedestrians(file);
+    pub fn build(args: &PlayArgs, file: TrackStore) -> Result<Self, CliError> {
         let (lo, hi) = file.bounds();
         let origin = 0.5 * (DVec2::from(lo) + DVec2::from(hi));
         let models = play_models_in_place(args.load.load_models(&args.models)?)?.models;
@@ -62,7 +61,8 @@ impl PlayScene {
             height: args.wall_height,
             ..WallStyle::default()
         };
-        let scenery = walkable_model(&walkable_areas(file), origin, style)?.map(Arc::new);
+        let scenery =
+            walkable_model(&walkable_areas(file.geometry()), origin, style)?.map(Arc::new);
         if let Some(s) = &scenery {
             let id = crowd.add_model(s.clone());
             crowd.spawn(id, Mat3x4::IDENTITY)?;
@@ -106,7 +106,7 @@ impl PlayScene {
             origin,
             color_by: args.color_by.map(ColorBy::from),
         };
-        let playback = Playback::new(peds, play_models, settings, base);
+        let mut playback = Playback::new(file, play_models, settings, base);
         playback.reserve(&mut crowd)?;
         crowd.set_animation(AnimationMode::Auto);
         crowd.bake(BakeSettings::default());

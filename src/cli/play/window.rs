@@ -73,7 +73,7 @@ impl Clock {
 
 struct App<'a> {
     args: &'a PlayArgs,
-    file: Option<throng::motion::trajectory::Trajectories>,
+    file: Option<throng::motion::trajectory::TrackStore>,
     live: Option<Live>,
     clock: Clock,
     hud: Option<PlayHud>,
@@ -84,7 +84,7 @@ struct App<'a> {
 
 pub fn run(
     args: &PlayArgs,
-    file: throng::motion::trajectory::Trajectories,
+    file: throng::motion::trajectory::TrackStore,
     (start, end): (f64, f64),
 ) -> Result<(), CliError> {
     let event_loop =
@@ -168,8 +168,7 @@ impl App<'_> {
         )?;
         let default_msaa = renderer.default_msaa();
         renderer.set_settings(args.passes.settings(default_msaa))?;
-        let scene = PlayScene::build(args, &file)?;
-        drop(file);
+        let scene = PlayScene::build(args, file)?;
         scene.upload(&mut renderer)?;
         renderer.set_impostor_memory(args.passes.impostor_memory());
         renderer.prepare_impostors(&scene.crowd)?;
@@ -179,7 +178,7 @@ impl App<'_> {
         say!(
             "playing {} pedestrians as {} on {}: Space pause, Left/Right seek, [ ] speed, H \
              hud, Esc quit",
-            scene.playback.pedestrians().len(),
+            scene.playback.store().summaries().len(),
             scene.model_names(),
             shown(ctx.device_name())
         )?;
@@ -233,7 +232,7 @@ impl App<'_> {
                     time: self.clock.time,
                     end: self.clock.end,
                     present: live.scene.playback.present(),
-                    pedestrians: live.scene.playback.pedestrians().len(),
+                    pedestrians: live.scene.playback.store().summaries().len(),
                     speed: self.clock.speed,
                     paused: self.clock.paused,
                     color_by: live.scene.playback.settings().color_by,

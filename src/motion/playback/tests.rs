@@ -6,6 +6,8 @@ use super::*;
 use crate::anim::{PoseScratch, SkinnedModel};
 use crate::motion::gait::GaitClips;
 use crate::motion::heading::{DEFAULT_TURN_RATE, wrap};
+use crate::motion::track_path::TrackPath;
+use crate::motion::trajectory::{Format, Sample, Track, Trajectories};
 use crate::scene::{bind_positions, foot_joints, footprint, standing_basis};
 
 /// Output frames per second of the tests' playback.
@@ -29,7 +31,47 @@ fn settings(smooth: f64) -> PlaybackSettings {
 }
 
 /// A crowd of `model` and the playback of `peds` in it.
-fn play(model: &Arc<SkinnedModel>, peds: Vec<Pedestrian>, smooth: f64) -> (Crowd, Playback) {
+/// A pedestrian of a test: its id, its samples and its height.
+struct Ped {
+    id: u64,
+    samples: Vec<(f64, DVec2)>,
+    height: Option<f32>,
+}
+
+impl Ped {
+    /// Its whole path.
+    fn path(&self) -> TrackPath {
+        TrackPath::new(self.samples.iter().copied())
+    }
+}
+
+/// The store of `peds`, as a file read whole.
+fn store_of(peds: Vec<Ped>) -> TrackStore {
+    let tracks = peds
+        .into_iter()
+        .map(|p| Track {
+            id: p.id,
+            samples: p
+                .samples
+                .into_iter()
+                .map(|(time, at)| Sample {
+                    time,
+                    position: at.to_array(),
+                    height: p.height,
+                })
+                .collect(),
+        })
+        .collect();
+    TrackStore::from_trajectories(&Trajectories {
+        file: "test".into(),
+        format: Format::Csv,
+        frame_rate: None,
+        tracks,
+        geometry: None,
+    })
+}
+
+fn play(model: &Arc<SkinnedModel>, peds: Vec<Ped>, smooth: f64) -> (Crowd, Playback) {
     let mut crowd = Crowd::new(1).expect("crowd");
     let id = crowd.add_model(model.clone());
     let gaits = GaitClips::of(model, &[None, None, None]).expect("gaits");
@@ -41,14 +83,14 @@ fn play(model: &Arc<SkinnedModel>, peds: Vec<Pedestrian>, smooth: f64) -> (Crowd
         looks: Vec::new(),
         ramp: Vec::new(),
     };
-    let playback = Playback::new(peds, vec![m], settings(smooth), 0);
+    let mut playback = Playback::new(store_of(peds), vec![m], settings(smooth), 0);
     playback.reserve(&mut crowd).expect("reserve");
     (crowd, playback)
 }
 
 /// A pedestrian that stands 2 s, walks 4 s at 1.3 m/s, runs 3 s at 3.2 m/s, walks 2 s at
 /// 1.3 m/s and stands 2 s, along +x of the file from (100, 50), sampled at 25 Hz.
-fn stand_walk_run_stop(id: u64) -> Pedestrian {
+fn stand_walk_run_stop(id: u64) -> Ped {
     let legs = [(2.0, 0.0), (4.0, 1.3), (3.0, 3.2), (2.0, 1.3), (2.0, 0.0)];
     let mut samples = Vec::new();
     let (mut t, mut x) = (0.0f64, 100.0f64);
@@ -61,9 +103,9 @@ fn stand_walk_run_stop(id: u64) -> Pedestrian {
         }
     }
     samples.push((t, DVec2::new(x, 50.0)));
-    Pedestrian {
+    Ped {
         id,
-        path: TrackPath::new(samples),
+        samples,
         height: None,
     }
 }
@@ -211,7 +253,7 @@ fn feet_slide_less_at_the_stride_rate_than_at_a_wrong_one() {
 fn smooth_zero_keeps_the_file_positions_and_interpolates_linearly() {
     let model = builtin();
     let ped = stand_walk_run_stop(1);
-    let path = ped.path.clone();
+    let path = ped.path();
     let (mut crowd, mut playback) = play(&model, vec![ped], 0.0);
     for f in 0..=(13.0 * 25.0) as usize {
         // Every sample time, and halfway to the next.
@@ -243,9 +285,9 @@ fn heading_turns_at_most_its_rate_and_is_kept_while_standing() {
         ));
     }
     samples.push((8.0, DVec2::new(0.0, 0.0)));
-    let ped = Pedestrian {
+    let ped = Ped {
         id: 9,
-        path: TrackPath::new(samples),
+        samples,
         height: Some(1.6),
     };
     let (mut crowd, mut playback) = play(&model, vec![ped], 0.5);
@@ -279,10 +321,10 @@ fn heading_turns_at_most_its_rate_and_is_kept_while_standing() {
 }
 
 /// A pedestrian present from `from` to `to` seconds, standing at `x`.
-fn span(id: u64, from: f64, to: f64, x: f64) -> Pedestrian {
-    Pedestrian {
+fn span(id: u64, from: f64, to: f64, x: f64) -> Ped {
+    Ped {
         id,
-        path: TrackPath::new([(from, DVec2::new(x, 0.0)), (to, DVec2::new(x, 1.0))]),
+        samples: vec![(from, DVec2::new(x, 0.0)), (to, DVec2::new(x, 1.0))],
         height: None,
     }
 }
@@ -372,4 +414,48 @@ fn the_same_file_plays_the_same_way() {
         out
     };
     assert_eq!(run(), run());
+}
+
+#[test]
+fn a_gap_in_a_track_is_crossed_going_forward_and_found_by_a_seek_into_it() {
+    // Samples at 0 and 1 s, then nothing until 30 s (chunks in between hold nothing of it).
+    let ped = Ped {
+        id: 4,
+        samples: [0.0, 1.0, 30.0, 31.0]
+            .iter()
+            .map(|&t| (t, DVec2::new(100.0 + t, 50.0)))
+            .collect(),
+        height: None,
+    };
+    let at = |playback: &Playback| playback.member(0).expect("present").position.x - 100.0;
+    let (mut crowd, mut playback) = play(&model_once(), vec![ped], 0.0);
+    for f in 0..=(20.0 * 10.0) as usize {
+        playback
+            .advance_to(&mut crowd, f as f64 * 0.1)
+            .expect("step");
+    }
+    assert!(
+        (at(&playback) - 20.0).abs() < 1e-9,
+        "forward: {}",
+        at(&playback)
+    );
+    // Back to the middle of the gap: a seek, which reads back to where the gap starts.
+    playback.advance_to(&mut crowd, 15.0).expect("seek");
+    assert!(
+        (at(&playback) - 15.0).abs() < 1e-9,
+        "seek: {}",
+        at(&playback)
+    );
+    playback.advance_to(&mut crowd, 30.5).expect("step");
+    assert!(
+        (at(&playback) - 30.5).abs() < 1e-9,
+        "after: {}",
+        at(&playback)
+    );
+}
+
+/// The built-in model, loaded once for the tests that need no other.
+fn model_once() -> Arc<SkinnedModel> {
+    static MODEL: std::sync::OnceLock<Arc<SkinnedModel>> = std::sync::OnceLock::new();
+    MODEL.get_or_init(builtin).clone()
 }

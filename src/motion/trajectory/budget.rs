@@ -29,6 +29,11 @@ impl Budget {
         Self { limit }
     }
 
+    /// The limit, bytes.
+    pub(crate) fn limit(&self) -> u64 {
+        self.limit
+    }
+
     /// Whether `samples` samples of `tracks` pedestrians fit; the refusal says how much they need.
     pub(crate) fn check(&self, samples: u64, tracks: u64) -> Result<(), String> {
         let need = samples

@@ -3,7 +3,10 @@
 //! Pathfinder (CSV), ETH/UCY (OpenTraj text) and generic CSV.
 //!
 //! Every reader turns its file into [`Track`]s in seconds and metres, with the walkable
-//! [`Geometry`] where the file has one. [`read`] loads a file whole; underneath, each text format
+//! [`Geometry`] where the file has one. [`read`] loads a file whole; [`open_store`] files it
+//! by chunk of time for playback ([`TrackStore`]: in memory while small, else on a temporary
+//! file), so that playing a file takes memory for the crowd present, not for the file's
+//! duration. Underneath, each text format
 //! is an iterator of [`Row`]s in file order ([`PeTrackRows`], [`EthUcyRows`], [`VadereRows`],
 //! [`PathfinderRows`], [`CsvRows`]), and JuPedSim's SQLite a query in frame order
 //! ([`JuPedSimFile::for_each_row`]), so that playback can stream instead.
@@ -28,6 +31,7 @@ mod petrack;
 mod read;
 mod rows;
 mod split;
+mod store;
 mod text_rows;
 mod vadere;
 mod vadere_scenario;
@@ -46,8 +50,9 @@ pub use model::{Area, Geometry, Ring, Row, Sample, Track, Trajectories};
 pub use options::{ColumnNames, Columns, ReadOptions};
 pub use pathfinder::PathfinderRows;
 pub use petrack::PeTrackRows;
-pub use read::{read, read_bytes};
+pub use read::{open_store, read, read_bytes};
 pub use rows::RowSource;
+pub use store::{CHUNK_SECONDS, StoredSample, TrackStore, TrackSummary, chunk_of};
 pub use vadere::VadereRows;
 pub use vadere_scenario::parse_scenario;
 pub use wkt::parse_wkt;

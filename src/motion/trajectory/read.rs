@@ -1,5 +1,6 @@
-//! `read` and `read_bytes`: size checks, format detection, then the format's reader fed into
-//! the track builder, and the geometry (the file's, a Vadere scenario's, or `--geometry`).
+//! `read`, `read_bytes` and `open_store`: size checks, format detection, then one pass of the
+//! format's reader into a sink (whole tracks, or a playback's store), and the geometry (the
+//! file's, a Vadere scenario's, or `--geometry`).
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -10,9 +11,10 @@ use super::detect::HEAD_BYTES;
 use super::eth_ucy::{self, EthUcyRows};
 use super::fields::thousands;
 use super::jupedsim::JuPedSimFile;
-use super::rows::{RowSource, TrackBuilder, collect_tracks};
+use super::rows::{RowSink, TrackBuilder, feed};
+use super::store::{StoreBuilder, StoreFile, TrackStore};
 use super::{
-    CsvRows, Format, Geometry, PathfinderRows, PeTrackRows, ReadOptions, Trajectories,
+    CsvRows, Format, Geometry, PathfinderRows, PeTrackRows, ReadOptions, Track, Trajectories,
     TrajectoryError, Units, VadereRows, detect, parse_scenario, parse_wkt,
 };
 
@@ -20,26 +22,94 @@ use super::{
 /// walkable geometry. The format is `options.format`, else detected from the content.
 pub fn read(path: &Path, options: &ReadOptions) -> Result<Trajectories, TrajectoryError> {
     let name = path.display().to_string();
-    let size = checked_size(path, &name, options.max_file_size)?;
+    let (size, format) = checked_file(path, &name, options)?;
+    let mut builder = TrackBuilder::new(Budget::new(options.memory_budget(size)), None);
+    let pass = pass_file(path, &name, size, format, options, &mut builder)?;
+    let tracks = builder
+        .finish()
+        .map_err(|e| TrajectoryError::file(&name, e))?;
+    Ok(pass.into_trajectories(path.to_path_buf(), tracks))
+}
+
+/// Reads a trajectory file into a [`TrackStore`] for playback: one pass that indexes its
+/// pedestrians and files its samples by chunk of time, spilling them to a temporary file
+/// when they are more than memory should hold (`options.max_memory` bounds what stays).
+pub fn open_store(path: &Path, options: &ReadOptions) -> Result<TrackStore, TrajectoryError> {
+    let name = path.display().to_string();
+    let (size, format) = checked_file(path, &name, options)?;
+    let mut builder = StoreBuilder::new(Budget::new(options.memory_budget(size)));
+    let pass = pass_file(path, &name, size, format, options, &mut builder)?;
+    let parts = builder
+        .finish()
+        .map_err(|e| TrajectoryError::file(&name, e))?;
+    Ok(TrackStore::new(
+        StoreFile {
+            file: path.to_path_buf(),
+            format,
+            frame_rate: pass.frame_rate,
+            geometry: pass.geometry,
+        },
+        parts,
+    ))
+}
+
+/// The size and the format of a file to read, refused when over the size limit or of no
+/// format known.
+fn checked_file(
+    path: &Path,
+    name: &str,
+    options: &ReadOptions,
+) -> Result<(u64, Format), TrajectoryError> {
+    let size = checked_size(path, name, options.max_file_size)?;
     let mut head = Vec::new();
     File::open(path)
         .and_then(|f| f.take(HEAD_BYTES as u64).read_to_end(&mut head))
-        .map_err(|e| TrajectoryError::file(&name, format!("cannot read: {e}")))?;
-    let format = format_of(path, &name, &head, options)?;
-    let budget = Budget::new(options.memory_budget(size));
-    let mut trajectories = match format {
-        Format::JuPedSim => read_jupedsim(path, &name, options, budget)?,
-        _ => read_text(
+        .map_err(|e| TrajectoryError::file(name, format!("cannot read: {e}")))?;
+    Ok((size, format_of(path, name, &head, options)?))
+}
+
+/// What a pass over a file finds besides its rows.
+struct Pass {
+    format: Format,
+    frame_rate: Option<f64>,
+    geometry: Option<Geometry>,
+}
+
+impl Pass {
+    fn into_trajectories(self, file: PathBuf, tracks: Vec<Track>) -> Trajectories {
+        Trajectories {
+            file,
+            format: self.format,
+            frame_rate: self.frame_rate,
+            tracks,
+            geometry: self.geometry,
+        }
+    }
+}
+
+/// Every row of the file at `path` into `sink`; its frame rate and its geometry (or
+/// `--geometry`'s).
+fn pass_file(
+    path: &Path,
+    name: &str,
+    size: u64,
+    format: Format,
+    options: &ReadOptions,
+    sink: &mut dyn RowSink,
+) -> Result<Pass, TrajectoryError> {
+    let mut pass = match format {
+        Format::JuPedSim => pass_jupedsim(path, name, options, sink)?,
+        _ => pass_text(
             Source::File(path, size),
-            &name,
+            name,
             format,
             options,
-            budget,
+            sink,
             path.parent(),
         )?,
     };
-    override_geometry(&mut trajectories, options)?;
-    Ok(trajectories)
+    override_geometry(&mut pass.geometry, options)?;
+    Ok(pass)
 }
 
 /// Reads a text-format trajectory held in memory (for fuzzing and tests); `name` names it in
@@ -57,10 +127,20 @@ pub fn read_bytes(
     }
     let head = &bytes[..bytes.len().min(HEAD_BYTES)];
     let format = format_of(Path::new(name), name, head, options)?;
-    let budget = Budget::new(options.memory_budget(size));
-    let mut trajectories = read_text(Source::Bytes(bytes), name, format, options, budget, None)?;
-    override_geometry(&mut trajectories, options)?;
-    Ok(trajectories)
+    let mut builder = TrackBuilder::new(Budget::new(options.memory_budget(size)), None);
+    let mut pass = pass_text(
+        Source::Bytes(bytes),
+        name,
+        format,
+        options,
+        &mut builder,
+        None,
+    )?;
+    override_geometry(&mut pass.geometry, options)?;
+    let tracks = builder
+        .finish()
+        .map_err(|e| TrajectoryError::file(name, e))?;
+    Ok(pass.into_trajectories(PathBuf::from(name), tracks))
 }
 
 fn too_big(name: &str, size: u64, limit: u64) -> TrajectoryError {
@@ -152,21 +232,21 @@ fn scaled(mut geometry: Geometry, factor: f64) -> Geometry {
     geometry
 }
 
-fn read_text(
+fn pass_text(
     source: Source<'_>,
     name: &str,
     format: Format,
     options: &ReadOptions,
-    budget: Budget,
+    sink: &mut dyn RowSink,
     directory: Option<&Path>,
-) -> Result<Trajectories, TrajectoryError> {
+) -> Result<Pass, TrajectoryError> {
     let metres = options.units.unwrap_or(Units::Metres);
-    let collect = |rows: &mut dyn RowSource, fps: Option<f64>| collect_tracks(rows, budget, fps);
-    let (frame_rate, tracks, geometry) = match format {
+    let (frame_rate, geometry) = match format {
         Format::PeTrack => {
             let mut rows = PeTrackRows::open(name, source.open(name)?, options)?;
             let fps = rows.frame_rate();
-            (Some(fps), collect(&mut rows, Some(fps))?, None)
+            feed(&mut rows, sink, Some(fps))?;
+            (Some(fps), None)
         }
         Format::EthUcy => {
             let fps = match options.data_fps {
@@ -175,23 +255,26 @@ fn read_text(
             };
             let mut rows = EthUcyRows::open(name, source.open(name)?, fps, metres)?;
             let fps = rows.frame_rate();
-            (Some(fps), collect(&mut rows, Some(fps))?, None)
+            feed(&mut rows, sink, Some(fps))?;
+            (Some(fps), None)
         }
         Format::Vadere => {
             let mut rows = VadereRows::open(name, source.open(name)?, metres)?;
-            let tracks = collect(&mut rows, None)?;
+            feed(&mut rows, sink, None)?;
             let geometry =
                 vadere_geometry(options, directory)?.map(|g| scaled(g, metres.metres_per_unit()));
-            (None, tracks, geometry)
+            (None, geometry)
         }
         Format::Pathfinder => {
             let mut rows = PathfinderRows::open(name, source.open(name)?, options)?;
-            (None, collect(&mut rows, None)?, None)
+            feed(&mut rows, sink, None)?;
+            (None, None)
         }
         Format::Csv => {
             let mut rows = CsvRows::open(name, source.open(name)?, options)?;
             let fps = rows.frame_rate();
-            (fps, collect(&mut rows, fps)?, None)
+            feed(&mut rows, sink, fps)?;
+            (fps, None)
         }
         Format::JuPedSim => {
             return Err(TrajectoryError::file(
@@ -200,11 +283,9 @@ fn read_text(
             ));
         }
     };
-    Ok(Trajectories {
-        file: PathBuf::from(name),
+    Ok(Pass {
         format,
         frame_rate,
-        tracks,
         geometry,
     })
 }
@@ -252,48 +333,42 @@ fn single_scenario(dir: &Path) -> Option<PathBuf> {
     found.next().is_none().then_some(first)
 }
 
-fn read_jupedsim(
+fn pass_jupedsim(
     path: &Path,
     name: &str,
     options: &ReadOptions,
-    budget: Budget,
-) -> Result<Trajectories, TrajectoryError> {
+    sink: &mut dyn RowSink,
+) -> Result<Pass, TrajectoryError> {
     let metres_per_unit = options.units.unwrap_or(Units::Metres).metres_per_unit();
     let db = JuPedSimFile::open(path, name, metres_per_unit)?;
     let frame_rate = options.data_fps.unwrap_or(db.frame_rate());
     let frame_rate =
         super::fields::frame_rate(frame_rate).map_err(|e| TrajectoryError::file(name, e))?;
     let rescale = frame_rate != db.frame_rate();
-    let mut builder = TrackBuilder::new(budget, Some(frame_rate));
+    sink.set_frame_rate(Some(frame_rate));
     db.for_each_row(|mut row| {
         if rescale {
             row.time = row.time * db.frame_rate() / frame_rate;
         }
-        builder.push(row)
+        sink.push(row)
     })?;
-    let tracks = builder
-        .finish()
-        .map_err(|e| TrajectoryError::file(name, e))?;
     let geometry = db.geometry()?.map(|g| scaled(g, metres_per_unit));
-    Ok(Trajectories {
-        file: path.to_path_buf(),
+    Ok(Pass {
         format: Format::JuPedSim,
         frame_rate: Some(frame_rate),
-        tracks,
         geometry,
     })
 }
 
 /// Replaces the geometry with `options.geometry`'s WKT, if given.
 fn override_geometry(
-    trajectories: &mut Trajectories,
+    geometry: &mut Option<Geometry>,
     options: &ReadOptions,
 ) -> Result<(), TrajectoryError> {
     if let Some(path) = &options.geometry {
         let text = read_small_text(path, options.max_file_size)?;
         let name = path.display().to_string();
-        trajectories.geometry =
-            Some(parse_wkt(&text).map_err(|e| TrajectoryError::file(&name, e))?);
+        *geometry = Some(parse_wkt(&text).map_err(|e| TrajectoryError::file(&name, e))?);
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::budget::Budget;
 use super::{Row, Track, TrajectoryError};
 
-/// Why a file gave no tracks: said when it ends before its first row, and by [`collect_tracks`].
+/// Why a file gave no tracks: said when it ends before its first row, and when a pass finds none.
 pub(crate) const NO_ROWS: &str = "no pedestrians: the file has no data rows";
 
 /// An iterator of a file's rows in file order (pedestrians may interleave), which can say where
@@ -16,6 +16,62 @@ pub trait RowSource: Iterator<Item = Result<Row, TrajectoryError>> {
     fn file(&self) -> &str;
     /// Where the last row yielded came from (`"line 12"`), for messages about it.
     fn location(&self) -> Option<String>;
+}
+
+/// Where rows go: whole tracks ([`TrackBuilder`]) or a playback's store
+/// ([`StoreBuilder`](super::store::StoreBuilder)). A refusal is a message; the caller adds the
+/// file and the place.
+pub(crate) trait RowSink {
+    /// The rate of the file's frame numbering, once the reader knows it: messages about times
+    /// then name frames, as the file has them.
+    fn set_frame_rate(&mut self, frame_rate: Option<f64>);
+    /// Takes one row.
+    fn push(&mut self, row: Row) -> Result<(), String>;
+}
+
+/// How a message names a time: `frame 40` (a file counting frames at `frame_rate`) or
+/// `time 3.5 s`.
+fn when(time: f64, frame_rate: Option<f64>) -> String {
+    match frame_rate {
+        Some(fps) => format!("frame {}", (time * fps).round()),
+        None => format!("time {time} s"),
+    }
+}
+
+/// Refuses a row whose time is out of range or whose position is not finite, whatever made
+/// them (times made from frames and a rate are checked here too).
+pub(crate) fn check_row(row: &Row) -> Result<(), String> {
+    if !(row.time.is_finite() && row.time.abs() <= super::fields::MAX_SECONDS) {
+        return Err(format!(
+            "pedestrian {}: time {} s is out of range (at most {:e} s)",
+            row.id,
+            row.time,
+            super::fields::MAX_SECONDS
+        ));
+    }
+    if !(row.position.iter().all(|v| v.is_finite())) {
+        return Err(format!("pedestrian {}: a position is not finite", row.id));
+    }
+    Ok(())
+}
+
+/// Refuses pedestrian `id`'s sample at `time` after one at `last`: times strictly increase
+/// within a track.
+pub(crate) fn check_order(
+    id: u64,
+    time: f64,
+    last: f64,
+    frame_rate: Option<f64>,
+) -> Result<(), String> {
+    if time == last {
+        return Err(format!("pedestrian {id}: {} twice", when(time, frame_rate)));
+    }
+    if time < last {
+        let (now, before) = (when(time, frame_rate), when(last, frame_rate));
+        let before = before.trim_start_matches("time ").to_owned();
+        return Err(format!("pedestrian {id}: {now} after {before}"));
+    }
+    Ok(())
 }
 
 /// Groups rows into tracks, refusing times that do not increase and growth over the budget.
@@ -40,28 +96,9 @@ impl TrackBuilder {
         }
     }
 
-    /// How the message names a time: `frame 40` or `time 3.5 s`.
-    fn when(&self, time: f64) -> String {
-        match self.frame_rate {
-            Some(fps) => format!("frame {}", (time * fps).round()),
-            None => format!("time {time} s"),
-        }
-    }
-
     /// Adds one row to its pedestrian's track.
     pub(crate) fn push(&mut self, row: Row) -> Result<(), String> {
-        // Times made from frames and a rate are checked here, whatever made them.
-        if !(row.time.is_finite() && row.time.abs() <= super::fields::MAX_SECONDS) {
-            return Err(format!(
-                "pedestrian {}: time {} s is out of range (at most {:e} s)",
-                row.id,
-                row.time,
-                super::fields::MAX_SECONDS
-            ));
-        }
-        if !(row.position.iter().all(|v| v.is_finite())) {
-            return Err(format!("pedestrian {}: a position is not finite", row.id));
-        }
+        check_row(&row)?;
         let slot = match self.index.get(&row.id) {
             Some(&slot) => {
                 self.budget
@@ -79,20 +116,8 @@ impl TrackBuilder {
                 self.tracks.len() - 1
             }
         };
-        let last = self.tracks[slot].samples.last().map(|s| s.time);
-        if let Some(last) = last {
-            if row.time == last {
-                return Err(format!(
-                    "pedestrian {}: {} twice",
-                    row.id,
-                    self.when(row.time)
-                ));
-            }
-            if row.time < last {
-                let (now, before) = (self.when(row.time), self.when(last));
-                let before = before.trim_start_matches("time ").to_owned();
-                return Err(format!("pedestrian {}: {now} after {before}", row.id));
-            }
+        if let Some(last) = self.tracks[slot].samples.last() {
+            check_order(row.id, row.time, last.time, self.frame_rate)?;
         }
         let samples = &mut self.tracks[slot].samples;
         if samples.len() == samples.capacity() {
@@ -118,16 +143,26 @@ impl TrackBuilder {
     }
 }
 
-/// Reads every row of `source` into tracks.
-pub(crate) fn collect_tracks(
+impl RowSink for TrackBuilder {
+    fn set_frame_rate(&mut self, frame_rate: Option<f64>) {
+        self.frame_rate = frame_rate;
+    }
+
+    fn push(&mut self, row: Row) -> Result<(), String> {
+        TrackBuilder::push(self, row)
+    }
+}
+
+/// Feeds every row of `source` to `sink`, which learns the file's frame rate first.
+pub(crate) fn feed(
     source: &mut dyn RowSource,
-    budget: Budget,
+    sink: &mut dyn RowSink,
     frame_rate: Option<f64>,
-) -> Result<Vec<Track>, TrajectoryError> {
-    let mut builder = TrackBuilder::new(budget, frame_rate);
+) -> Result<(), TrajectoryError> {
+    sink.set_frame_rate(frame_rate);
     while let Some(row) = source.next() {
         let row = row?;
-        if let Err(message) = builder.push(row) {
+        if let Err(message) = sink.push(row) {
             return Err(TrajectoryError {
                 file: source.file().to_owned(),
                 at: source.location(),
@@ -135,9 +170,7 @@ pub(crate) fn collect_tracks(
             });
         }
     }
-    builder
-        .finish()
-        .map_err(|m| TrajectoryError::file(source.file(), m))
+    Ok(())
 }
 
 #[cfg(test)]
