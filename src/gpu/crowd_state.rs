@@ -22,9 +22,7 @@ use super::device::error::GpuError;
 use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, InstanceChange};
-use crate::scene::motion::{
-    DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, NearInstance, catch_up,
-};
+use crate::motion::{DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, NearInstance, catch_up};
 
 /// The most instances one frame lists as needing exact palettes (those beyond read baked
 /// frames).
@@ -71,13 +69,13 @@ pub const COMMAND_CAPACITY: usize = 4096;
 /// What the crowd-state pass binds (plain handles, copied into the frame's shared data).
 #[derive(Clone, Copy, Debug)]
 pub struct CrowdStateBinding {
-    /// Per instance: [`crate::scene::motion::DeviceWalker`].
+    /// Per instance: [`crate::motion::DeviceWalker`].
     pub walkers: vk::Buffer,
     /// Per instance: [`DeviceClock`], read and written by the pass.
     pub clocks: vk::Buffer,
-    /// Per model: [`crate::scene::motion::DeviceModel`].
+    /// Per model: [`crate::motion::DeviceModel`].
     pub models: vk::Buffer,
-    /// Per model clip: [`crate::scene::motion::DeviceClip`].
+    /// Per model clip: [`crate::motion::DeviceClip`].
     pub clips: vk::Buffer,
     /// The baked frames' times.
     pub times: vk::Buffer,
@@ -513,7 +511,7 @@ pub fn read_buffer(
 #[cfg(test)]
 mod tests {
     use crate::gpu::shader_interface as si;
-    use crate::scene::motion as m;
+    use crate::motion as m;
 
     #[test]
     fn the_shaders_constants_are_the_motions() {

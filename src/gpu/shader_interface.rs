@@ -162,7 +162,7 @@ shader_constants! {
     /// `InstanceRecord::joints`: where the clip's phase starts.
     RECORD_PHASE_SHIFT: u32 = 16;
 
-    // ---- The crowd's state on the GPU (copies of src/scene/motion/on_device.rs; a test in
+    // ---- The crowd's state on the GPU (copies of src/motion/rules/on_device.rs; a test in
     // src/gpu/crowd_state.rs checks them) ----
 
     /// Invocations per workgroup of the crowd-state pass.

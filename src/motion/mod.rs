@@ -1,5 +1,11 @@
-//! Motion from elsewhere: crowds that somebody else made (pedestrian simulators, laboratory
-//! experiments) played back as animated characters.
+//! Every way a crowd moves: by the built-in rules, or as somebody else's crowd (pedestrian
+//! simulators, laboratory experiments) played back as animated characters.
+//!
+//! Built in, [`rules`]: the rules the `throng` program walks its crowds by ([`CrowdMotion`]):
+//! clip changes on a steady schedule, walkers along lanes or rings ([`WalkPaths`]) at their
+//! clips' pace, and the same rules packed into tables the GPU advances ([`DeviceMotion`]).
+//!
+//! From elsewhere, the trajectory playback:
 //!
 //! - [`trajectory`]: the readers of the field's trajectory files (JuPedSim SQLite, PeTrack /
 //!   Jülich text, Vadere, Pathfinder, ETH/UCY, any CSV), with their walkable areas;
@@ -14,8 +20,8 @@
 //! - [`FootExport`]: per pedestrian and frame, what was drawn (root, heading, clip, clip
 //!   time, fade, scale, each foot's world position) as CSV, to check the motion outside.
 //!
-//! Depends on `anim`, `crowd` and `scene` (the stride of a clip, the standing basis of a
-//! model); knows nothing of Vulkan.
+//! Depends on `anim`, `crowd` and `scene` (the layouts, the stride of a clip, the standing
+//! basis of a model), which never names it; knows nothing of Vulkan.
 
 mod coloring;
 mod export;
@@ -25,6 +31,7 @@ mod heading;
 mod identity;
 mod pivot;
 mod playback;
+pub mod rules;
 mod track_path;
 pub mod trajectory;
 
@@ -36,4 +43,10 @@ pub use from_file::{pedestrians, walkable_areas};
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
 pub use playback::{MemberState, Pedestrian, PlayModel, Playback, PlaybackSettings, StepCounts};
+pub use rules::{
+    CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED,
+    COMMAND_RESTYLED, ClipChangeCounts, CrowdMotion, DeviceClip, DeviceClock, DeviceCommand,
+    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, ROUTE_IN_PLACE,
+    ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, WalkPaths, catch_up,
+};
 pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

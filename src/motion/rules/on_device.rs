@@ -518,7 +518,7 @@ mod tests {
     use crate::anim::SkinnedModel;
     use crate::asset::builtin;
     use crate::crowd::{BakeSettings, ModelId};
-    use crate::scene::motion::WalkPaths;
+    use crate::motion::rules::WalkPaths;
 
     /// A crowd of two models (the built-in character twice, the second with one clip fewer),
     /// `n` instances laid out for `paths`, and its motion; baked when `bake`.
@@ -533,7 +533,7 @@ mod tests {
         )
         .expect("model");
         let models = vec![Arc::new(full), Arc::new(fewer)];
-        let (mut crowd, _, motion) = crate::scene::motion::spawn_walking(models, n, 3, paths);
+        let (mut crowd, _, motion) = crate::motion::rules::spawn_walking(models, n, 3, paths);
         if bake {
             crowd.bake(BakeSettings::default());
         }
