@@ -513,16 +513,11 @@ mod tests {
     use crate::gpu::shader_interface as si;
     use crate::motion as m;
 
+    /// The codes the shaders compare with are motion's own (`shader_interface` names them);
+    /// what is left to check is what the GLSL assumes without a name, and the tables' sizes.
     #[test]
-    fn the_shaders_constants_are_the_motions() {
-        assert_eq!(si::CROWD_WALKER_CLAMP, m::WALKER_CLAMP);
-        assert_eq!(si::CROWD_ROUTE_LANES, m::ROUTE_LANES);
-        assert_eq!(si::CROWD_ROUTE_RINGS, m::ROUTE_RINGS);
+    fn the_shaders_tables_are_the_motions() {
         assert_eq!(m::ROUTE_IN_PLACE, 0, "the shader walks no one for route 0");
-        assert_eq!(si::CROWD_COMMAND_MOVED, m::COMMAND_MOVED);
-        assert_eq!(si::CROWD_COMMAND_PLAYED, m::COMMAND_PLAYED);
-        assert_eq!(si::CROWD_COMMAND_REPLACED, m::COMMAND_REPLACED);
-        assert_eq!(si::CROWD_COMMAND_RESTYLED, m::COMMAND_RESTYLED);
         assert_eq!(size_of::<m::DeviceCommand>(), 112);
         assert_eq!(size_of::<m::DeviceWalker>(), 64);
         assert_eq!(size_of::<m::DeviceClock>(), 32);

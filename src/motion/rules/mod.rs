@@ -29,13 +29,15 @@
 //! frame), `change_log` (what the schedule did, [`ClipChangeCounts`]), `route` (where a walker
 //! is after walking a distance along lanes or a ring), `paths` ([`WalkPaths`], the choice of
 //! route), `walking` (each walker's distance and the speed its clips carry it at), `stepper`
-//! ([`CrowdMotion`], one frame of all of it), `on_device` (the same rules as tables the GPU
-//! advances: [`DeviceMotion`]).
+//! ([`CrowdMotion`], one frame of all of it), `device_codes` (the numbers the GPU's tables
+//! code routes, flags and commands with, which the shaders read too) and `on_device` (the
+//! same rules as tables the GPU advances: [`DeviceMotion`]).
 //!
 //! [`play_models_in_place`]: crate::scene::play_models_in_place
 //! [`stride_speed`]: crate::scene::stride_speed
 
 mod change_log;
+mod device_codes;
 mod on_device;
 mod paths;
 mod route;
@@ -44,10 +46,13 @@ mod stepper;
 mod walking;
 
 pub use change_log::ClipChangeCounts;
+pub use device_codes::{
+    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, ROUTE_IN_PLACE, ROUTE_LANES,
+    ROUTE_RINGS, WALKER_CLAMP,
+};
 pub use on_device::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, DeviceClip, DeviceClock,
-    DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice,
-    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, catch_up,
+    DeviceClip, DeviceClock, DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker,
+    NearInstance, NotOnDevice, catch_up,
 };
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};
