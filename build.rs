@@ -17,8 +17,18 @@ mod shader_interface {
     include!("src/gpu/shader_interface.rs");
 }
 
-/// Where `shader_interface` comes from, relative to the manifest.
-const SHADER_INTERFACE: &str = "src/gpu/shader_interface.rs";
+/// The codes of the crowd's state on the GPU, which `shader_interface` takes from
+/// `crate::motion` (their one definition): the same file, so those paths resolve here too.
+#[allow(dead_code)]
+mod motion {
+    include!("src/motion/rules/device_codes.rs");
+}
+
+/// Where `shader_interface` and the codes it reads come from, relative to the manifest.
+const SHADER_INTERFACE: &[&str] = &[
+    "src/gpu/shader_interface.rs",
+    "src/motion/rules/device_codes.rs",
+];
 
 fn main() {
     if let Err(message) = compile_all() {
@@ -36,10 +46,9 @@ fn compile_all() -> Result<(), String> {
     let out = PathBuf::from(env("OUT_DIR")?).join("shaders");
     fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
     println!("cargo::rerun-if-changed={}", dir.display());
-    println!(
-        "cargo::rerun-if-changed={}",
-        manifest.join(SHADER_INTERFACE).display()
-    );
+    for file in SHADER_INTERFACE {
+        println!("cargo::rerun-if-changed={}", manifest.join(file).display());
+    }
 
     let compiler = shaderc::Compiler::new()
         .map_err(|e| format!("shaderc could not create a compiler: {e}"))?;

@@ -31,10 +31,8 @@ use std::sync::Arc;
 use glam::{Vec3, Vec4};
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{ContextOptions, FrameInputs, HeadlessRenderer, ViewMode, validation_wanted};
-use throng::scene::{
-    Camera, ClipChangeCounts, CrowdLayout, CrowdMotion, Light, WalkPaths, crowd_bounds,
-    model_basis, play_models_in_place,
-};
+use throng::motion::{ClipChangeCounts, CrowdMotion, WalkPaths};
+use throng::scene::{Camera, CrowdLayout, Light, crowd_bounds, model_basis, play_models_in_place};
 
 /// Instances in the crowd.
 const INSTANCES: usize = 100;

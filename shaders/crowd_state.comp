@@ -1,6 +1,6 @@
 #version 460
 // The crowd's state advanced on the GPU, one invocation per instance, by the rules the CPU
-// applies in src/scene/motion (CrowdMotion::advance) and src/anim/instance.rs
+// applies in src/motion/rules (CrowdMotion::advance) and src/anim/instance.rs
 // (SkinnedModelInstance::advance), in their order: the clip change the schedule's turn
 // brings, the walker's step along its route at its clips' speed, the clocks (loops, clamps,
 // the cross-fade's end). Then the instance's record for the frame, read by culling and the
@@ -9,7 +9,7 @@
 // needs_exact), it is listed for the CPU, which evaluates its exact palettes for a later
 // frame (shaders/crowd_state_exact.comp then points its record at them).
 //
-// Keep the structs in step with src/scene/motion/on_device.rs. Float operations that the CPU
+// Keep the structs in step with src/motion/rules/on_device.rs. Float operations that the CPU
 // rounds one at a time are `precise` here, so the compiler does not fuse them: the clocks
 // then come out bit for bit as the CPU's (additions and multiplications round correctly in
 // Vulkan); only divisions and the rings' trigonometry differ by an ulp or so.

@@ -3,7 +3,7 @@
 // instance, played a clip on it, replaced its clock), applied to the GPU's copy of the
 // crowd's state before shaders/crowd_state.comp advances it. One invocation applies them all,
 // in the order they were made (a few a frame; an instance changed twice must end as the CPU
-// would leave it). Keep the structs in step with src/scene/motion/on_device.rs.
+// would leave it). Keep the structs in step with src/motion/rules/on_device.rs.
 
 layout(local_size_x = 1) in;
 

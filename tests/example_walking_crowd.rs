@@ -1,5 +1,5 @@
 //! `examples/walking_crowd.rs` runs: a program with only the library's public API lays out a
-//! crowd, walks it with `scene::CrowdMotion` and renders it headless to PNG. The example's
+//! crowd, walks it with `motion::CrowdMotion` and renders it headless to PNG. The example's
 //! own function is run here, on a renderer with validation on, so the example cannot rot
 //! while the API it shows changes.
 //!

@@ -17,7 +17,7 @@ use throng::asset::builtin;
 use throng::crowd::visibility::{AnimationView, Frustum, ViewScale};
 use throng::crowd::{Crowd, HostAllocator, InstanceRecord, NoConsumer, PaletteRing};
 use throng::gpu::{FrameInputs, HeadlessRenderer, RenderSettings, ViewMode};
-use throng::scene::motion::{CrowdMotion, DeviceMotion, WalkPaths};
+use throng::motion::{CrowdMotion, DeviceMotion, WalkPaths};
 use throng::scene::{PlacedInstance, crowd_bounds};
 
 mod gpu_common;

@@ -1523,6 +1523,21 @@ fn literal_value(text: &str) -> u64 {
     }
 }
 
+/// The value `shader_interface.rs` gives a constant: a literal, or one of motion's device
+/// codes by its path (`crate::motion::NAME`), read from that code's line in
+/// `src/motion/rules/device_codes.rs`.
+fn interface_value(text: &str) -> u64 {
+    let Some(code) = text.strip_prefix("crate::motion::") else {
+        return literal_value(text);
+    };
+    let codes = include_str!("../src/motion/rules/device_codes.rs");
+    let line = codes
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("pub const {code}: u32 = ")))
+        .unwrap_or_else(|| panic!("device_codes.rs has no `pub const {code}: u32`"));
+    literal_value(line.trim_end_matches(';'))
+}
+
 /// Every constant of `src/gpu/shader_interface.rs` is passed to the shaders, once, with the
 /// value its line in the source gives (read from the text here, not through the macro that
 /// makes both).
@@ -1538,7 +1553,7 @@ fn every_shader_interface_constant_is_a_shader_define() {
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
             (is_name && ["u32", "usize"].contains(&ty))
-                .then(|| (name, literal_value(value.trim_end_matches(';'))))
+                .then(|| (name, interface_value(value.trim_end_matches(';'))))
         })
         .collect();
     assert!(constants.len() >= 25, "constants found: {constants:?}");

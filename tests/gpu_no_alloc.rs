@@ -13,8 +13,8 @@ mod counting_alloc;
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
+use throng::motion::WalkPaths;
 use throng::scene::crowd_bounds;
-use throng::scene::motion::WalkPaths;
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;

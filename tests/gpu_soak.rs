@@ -9,8 +9,8 @@ mod gpu_common;
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
+use throng::motion::WalkPaths;
 use throng::scene::crowd_bounds;
-use throng::scene::motion::WalkPaths;
 
 const WARM_UP: usize = 150;
 const FRAMES: usize = 1_500;

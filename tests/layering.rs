@@ -66,13 +66,14 @@ const RULES: &[Rule] = &[
     },
     Rule {
         folder: "src/scene",
-        why: "placing and moving a crowd is math only",
+        why: "placing a crowd is math only, and what moves it (motion) builds on it",
         modules: &["gpu", "motion"],
         crates: &[VULKAN],
     },
     Rule {
         folder: "src/motion",
-        why: "motion from files and hosts knows nothing of Vulkan (the renderer reads it)",
+        why: "how a crowd moves (rules, files, hosts) knows nothing of Vulkan (the renderer \
+              reads it)",
         modules: &["gpu"],
         crates: &[VULKAN],
     },

@@ -4,7 +4,8 @@
 
 use clap::{Args, ValueEnum};
 use throng::crowd::{AnimationMode, BakeSettings};
-use throng::scene::{ModelHeight, Variety, WalkPaths};
+use throng::motion::WalkPaths;
+use throng::scene::{ModelHeight, Variety};
 
 use super::pass_args::Switch;
 

@@ -9,10 +9,10 @@ use glam::{Vec3, Vec4};
 use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
 use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
+use throng::motion::{CrowdMotion, WalkPaths};
 use throng::scene::{
-    Camera, CrowdLayout, CrowdMotion, Light, ModelHeight, OrbitCamera, RootMotion, Variety,
-    WalkPaths, crowd_bounds, footprint, leave_props_off, model_basis, play_models_in_place,
-    shadow_casting_box,
+    Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, RootMotion, Variety, crowd_bounds,
+    footprint, leave_props_off, model_basis, play_models_in_place, shadow_casting_box,
 };
 
 use super::CliError;

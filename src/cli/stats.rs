@@ -15,7 +15,7 @@ use serde::Serialize;
 use throng::anim::Mat3x4;
 use throng::crowd::{AnimationCounts, InstanceRecord};
 use throng::gpu::{DrawStats, FrameTimes, PassTime, validation_messages};
-use throng::scene::ClipChangeCounts;
+use throng::motion::ClipChangeCounts;
 
 use crate::cli::CliError;
 use crate::cli::output::{say, shown};

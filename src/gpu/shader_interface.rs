@@ -11,8 +11,11 @@
 // constant and its SHADER_DEFINES entry from the same name and value: the two cannot differ.
 //
 // Plain constants only: no `use`, no paths into the crate, no inner doc comments, since the
-// build script compiles this file on its own (`include!`). tests/gpu_layouts.rs checks that
-// the SPIR-V's bindings are these.
+// build script compiles this file on its own (`include!`). The one exception is
+// `crate::motion`'s device codes (src/motion/rules/device_codes.rs, itself plain constants),
+// which the crowd-state shaders read and motion owns: build.rs includes that file as its own
+// `motion` module, so those paths resolve there as in the library. tests/gpu_layouts.rs
+// checks that the SPIR-V's bindings are these.
 
 /// Defines each constant and lists it, by the same name and value, in `SHADER_DEFINES`.
 macro_rules! shader_constants {
@@ -162,8 +165,7 @@ shader_constants! {
     /// `InstanceRecord::joints`: where the clip's phase starts.
     RECORD_PHASE_SHIFT: u32 = 16;
 
-    // ---- The crowd's state on the GPU (copies of src/scene/motion/on_device.rs; a test in
-    // src/gpu/crowd_state.rs checks them) ----
+    // ---- The crowd's state on the GPU (the codes are motion's own: crate::motion::rules) ----
 
     /// Invocations per workgroup of the crowd-state pass.
     CROWD_STATE_GROUP: u32 = 64;
@@ -178,19 +180,19 @@ shader_constants! {
     /// The first band starts at 2 to the minus this, world units (the last at 2^20).
     NEAR_BAND_FIRST_OCTAVE: u32 = 12;
     /// `DeviceWalker::flags`: playback clamps at the clip's ends.
-    CROWD_WALKER_CLAMP: u32 = 1;
+    CROWD_WALKER_CLAMP: u32 = crate::motion::WALKER_CLAMP;
     /// `DeviceStep::route`: straight lanes.
-    CROWD_ROUTE_LANES: u32 = 1;
+    CROWD_ROUTE_LANES: u32 = crate::motion::ROUTE_LANES;
     /// `DeviceStep::route`: rings about the origin.
-    CROWD_ROUTE_RINGS: u32 = 2;
+    CROWD_ROUTE_RINGS: u32 = crate::motion::ROUTE_RINGS;
     /// `DeviceCommand::kind`: moved.
-    CROWD_COMMAND_MOVED: u32 = 1;
+    CROWD_COMMAND_MOVED: u32 = crate::motion::COMMAND_MOVED;
     /// `DeviceCommand::kind`: a clip played.
-    CROWD_COMMAND_PLAYED: u32 = 2;
+    CROWD_COMMAND_PLAYED: u32 = crate::motion::COMMAND_PLAYED;
     /// `DeviceCommand::kind`: the clock replaced.
-    CROWD_COMMAND_REPLACED: u32 = 3;
-    /// The crowd-state commands: the instance wears another look.
-    CROWD_COMMAND_RESTYLED: u32 = 4;
+    CROWD_COMMAND_REPLACED: u32 = crate::motion::COMMAND_REPLACED;
+    /// `DeviceCommand::kind`: the instance wears another look.
+    CROWD_COMMAND_RESTYLED: u32 = crate::motion::COMMAND_RESTYLED;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 

@@ -1,5 +1,11 @@
-//! Motion from elsewhere: crowds that somebody else made (pedestrian simulators, laboratory
-//! experiments) played back as animated characters.
+//! Every way a crowd moves: by the built-in rules, or as somebody else's crowd (pedestrian
+//! simulators, laboratory experiments) played back as animated characters.
+//!
+//! Built in, [`rules`]: the rules the `throng` program walks its crowds by ([`CrowdMotion`]):
+//! clip changes on a steady schedule, walkers along lanes or rings ([`WalkPaths`]) at their
+//! clips' pace, and the same rules packed into tables the GPU advances ([`DeviceMotion`]).
+//!
+//! From elsewhere, the trajectory playback:
 //!
 //! - [`trajectory`]: the readers of the field's trajectory files (JuPedSim SQLite, PeTrack /
 //!   Jülich text, Vadere, Pathfinder, ETH/UCY, any CSV), with their walkable areas;
@@ -9,13 +15,15 @@
 //!   from the speed, the clip's rate from its stride so the feet stay planted), the heading
 //!   along the smoothed velocity at a bounded turn rate ([`turn_towards`]);
 //! - [`Playback`]: the crowd at a file time: pedestrians spawned at their first sample and
-//!   despawned after their last, placed, turned and paced every frame;
+//!   despawned after their last, placed, turned and paced every frame, each one's path held
+//!   only around the time shown and read from a [`TrackStore`](trajectory::TrackStore) (the
+//!   file filed by chunk of time, spilled to a temporary file when large) as time goes on;
 //! - [`ColorBy`]: pedestrians tinted by speed or local density on one colour ramp;
 //! - [`FootExport`]: per pedestrian and frame, what was drawn (root, heading, clip, clip
 //!   time, fade, scale, each foot's world position) as CSV, to check the motion outside.
 //!
-//! Depends on `anim`, `crowd` and `scene` (the stride of a clip, the standing basis of a
-//! model); knows nothing of Vulkan.
+//! Depends on `anim`, `crowd` and `scene` (the layouts, the stride of a clip, the standing
+//! basis of a model), which never names it; knows nothing of Vulkan.
 
 mod coloring;
 mod export;
@@ -26,6 +34,7 @@ mod identity;
 mod pivot;
 mod playback;
 mod resident;
+pub mod rules;
 mod track_path;
 pub mod trajectory;
 
@@ -37,4 +46,10 @@ pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
 pub use playback::{MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings, StepCounts};
+pub use rules::{
+    CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED,
+    COMMAND_RESTYLED, ClipChangeCounts, CrowdMotion, DeviceClip, DeviceClock, DeviceCommand,
+    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, ROUTE_IN_PLACE,
+    ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, WalkPaths, catch_up,
+};
 pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

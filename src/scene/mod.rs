@@ -13,18 +13,21 @@
 //! - [`Light`]: a [`DirectionalLight`] sun and a [`HemisphereAmbient`] term;
 //! - [`stride_speed`]: how fast a clip played in place carries a character, from its planted
 //!   feet; [`play_in_place`]: clips with root motion made to tread in place, and the speed
-//!   their root travelled at ([`RootMotion`]);
-//! - [`motion`]: how the crowd moves from frame to frame ([`CrowdMotion`]): clip changes on a
-//!   steady schedule, and walkers along lanes or rings ([`WalkPaths`]) at their clips' pace.
+//!   their root travelled at ([`RootMotion`]); [`play_models_in_place`]: the same for every
+//!   model of a crowd ([`ModelsInPlace`]), before it moves.
+//!
+//! How a crowd moves from frame to frame (the built-in rules, and trajectories played back
+//! from files) is not here but in `motion`, which reads the layouts, strides and standing
+//! bases above; so nothing here names `motion`.
 //!
 //! Depends on `anim` and `crowd` (never the reverse) and knows nothing of Vulkan beyond its
 //! clip-space convention: it is math only.
 
 mod basis;
 mod camera;
+mod in_place;
 mod layout;
 mod light;
-pub mod motion;
 pub mod placement;
 mod prop_share;
 mod rng;
@@ -43,12 +46,9 @@ pub use basis::{
     standing_basis, transform_bounds,
 };
 pub use camera::{Camera, DEFAULT_FOV_Y, OrbitCamera};
+pub use in_place::{ModelsInPlace, play_models_in_place};
 pub use layout::{CrowdLayout, MATCH_RATIO, ModelHeight, PlacedInstance, crowd_bounds};
 pub use light::{DirectionalLight, HemisphereAmbient, Light};
-pub use motion::{
-    CLIP_CHANGE_INTERVAL, CLIP_FADE, ClipChangeCounts, CrowdMotion, ModelsInPlace, WalkPaths,
-    play_models_in_place,
-};
 pub use placement::{independent_time, spawn_on_grid};
 pub use prop_share::leave_props_off;
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};

@@ -12,7 +12,7 @@ use throng::gpu::{
     ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, Pixels, RenderSettings,
     ViewMode, validation_messages,
 };
-use throng::scene::motion::{CrowdMotion, DeviceMotion, WalkPaths};
+use throng::motion::{CrowdMotion, DeviceMotion, WalkPaths};
 use throng::scene::{
     Camera, CrowdLayout, Light, PlacedInstance, Variety, crowd_bounds, model_basis,
     play_models_in_place,

@@ -54,7 +54,7 @@ use super::timings::GpuTimings;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{AnimationCounts, Crowd, DEFAULT_SLOTS, InstanceRecord, PaletteRing};
-use crate::scene::motion::{DeviceClock, DeviceMotion, DeviceStep};
+use crate::motion::{DeviceClock, DeviceMotion, DeviceStep};
 
 mod frame_steps;
 
@@ -414,7 +414,7 @@ impl Renderer {
     /// [`Crowd::play`], [`Crowd::instance_mut`]), which each frame applies before it
     /// advances; the crowd's own clocks stand still.
     ///
-    /// [`CrowdMotion::on_device`]: crate::scene::motion::CrowdMotion::on_device
+    /// [`CrowdMotion::on_device`]: crate::motion::CrowdMotion::on_device
     pub fn set_crowd_state(
         &mut self,
         crowd: &mut Crowd,
@@ -463,7 +463,7 @@ impl Renderer {
     /// The step the next frame's crowd-state pass applies (from
     /// [`CrowdMotion::advance_on_device`]); a frame given none moves nothing.
     ///
-    /// [`CrowdMotion::advance_on_device`]: crate::scene::motion::CrowdMotion::advance_on_device
+    /// [`CrowdMotion::advance_on_device`]: crate::motion::CrowdMotion::advance_on_device
     pub fn step_crowd_state(&mut self, step: DeviceStep) {
         if let Some(state) = &mut self.crowd_state {
             state.set_step(step);

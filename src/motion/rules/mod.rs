@@ -1,5 +1,6 @@
-//! How a placed crowd moves from frame to frame: the rules the `throng` program walks its
-//! crowds by, for any program that renders one.
+//! The built-in rules a placed crowd moves by from frame to frame: the rules the `throng`
+//! program walks its crowds by, for any program that renders one. (Crowds that move as a file
+//! says are the trajectory playback, beside this in [`crate::motion`].)
 //!
 //! Every instance cross-fades to its model's next clip every [`CLIP_CHANGE_INTERVAL`]
 //! seconds, whatever the crowd's size: the crowd owes `n * dt / interval` changes a frame,
@@ -8,7 +9,8 @@
 //! that wrap at the crowd's edge, or circles about its centre) at their clip's own speed,
 //! blended through fades, so their feet do not slide. A clip's speed is its root motion's,
 //! taken out of the clip by [`play_models_in_place`], or its stride, measured from its planted
-//! feet ([`stride_speed`](super::stride_speed)).
+//! feet ([`stride_speed`]). Both of those are the scene's: these rules read the scene (its
+//! layouts, strides and standing bases), never the reverse.
 //!
 //! A frame, in order:
 //!
@@ -26,12 +28,16 @@
 //! Rooms, each using only those above it: `schedule` (which instances change clip in a
 //! frame), `change_log` (what the schedule did, [`ClipChangeCounts`]), `route` (where a walker
 //! is after walking a distance along lanes or a ring), `paths` ([`WalkPaths`], the choice of
-//! route), `in_place` ([`ModelsInPlace`]), `walking` (each walker's distance and the speed its
-//! clips carry it at), `stepper` ([`CrowdMotion`], one frame of all of it), `on_device` (the same rules as tables
-//! the GPU advances: [`DeviceMotion`]).
+//! route), `walking` (each walker's distance and the speed its clips carry it at), `stepper`
+//! ([`CrowdMotion`], one frame of all of it), `device_codes` (the numbers the GPU's tables
+//! code routes, flags and commands with, which the shaders read too) and `on_device` (the
+//! same rules as tables the GPU advances: [`DeviceMotion`]).
+//!
+//! [`play_models_in_place`]: crate::scene::play_models_in_place
+//! [`stride_speed`]: crate::scene::stride_speed
 
 mod change_log;
-mod in_place;
+mod device_codes;
 mod on_device;
 mod paths;
 mod route;
@@ -40,11 +46,13 @@ mod stepper;
 mod walking;
 
 pub use change_log::ClipChangeCounts;
-pub use in_place::{ModelsInPlace, play_models_in_place};
+pub use device_codes::{
+    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, ROUTE_IN_PLACE, ROUTE_LANES,
+    ROUTE_RINGS, WALKER_CLAMP,
+};
 pub use on_device::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, DeviceClip, DeviceClock,
-    DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice,
-    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, catch_up,
+    DeviceClip, DeviceClock, DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker,
+    NearInstance, NotOnDevice, catch_up,
 };
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};
@@ -57,15 +65,19 @@ fn spawn_walking(
     n: usize,
     seed: u64,
     paths: WalkPaths,
-) -> (crate::crowd::Crowd, Vec<super::PlacedInstance>, CrowdMotion) {
-    let models = play_models_in_place(models).expect("in place");
+) -> (
+    crate::crowd::Crowd,
+    Vec<crate::scene::PlacedInstance>,
+    CrowdMotion,
+) {
+    let models = crate::scene::play_models_in_place(models).expect("in place");
     let mut crowd = crate::crowd::Crowd::new(1).expect("crowd");
     let ids: Vec<crate::crowd::ModelId> = models
         .models
         .iter()
         .map(|m| crowd.add_model(m.clone()))
         .collect();
-    let layout = paths.prepare_layout(super::CrowdLayout::new(n, seed));
+    let layout = paths.prepare_layout(crate::scene::CrowdLayout::new(n, seed));
     let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
     let motion = CrowdMotion::new(paths, &layout, &models, &placed);
     (crowd, placed, motion)

@@ -2,11 +2,15 @@
 //! that root motion was, so walkers can be moved at its speed instead. Done whatever the paths:
 //! a clip with root motion played as it is walks away from its place and snaps back at every
 //! loop, in place as much as in a lane.
+//!
+//! Here, beside [`play_in_place`] which it applies to each model, rather than with the rules
+//! that read it: the crowds from files play their models in place too, and both kinds of
+//! motion build on the scene, never the reverse.
 
 use std::sync::Arc;
 
+use super::root_motion::{RootMotion, play_in_place};
 use crate::anim::{AnimError, SkinnedModel};
-use crate::scene::{RootMotion, play_in_place};
 
 /// Models ready to walk; see the module documentation.
 #[derive(Clone, Debug)]

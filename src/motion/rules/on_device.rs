@@ -17,6 +17,10 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use super::device_codes::{
+    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, ROUTE_IN_PLACE, ROUTE_LANES,
+    ROUTE_RINGS, WALKER_CLAMP,
+};
 use super::route::Route;
 use super::schedule::TurnOrder;
 use super::stepper::{CLIP_FADE, CrowdMotion};
@@ -26,16 +30,6 @@ use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{
     Crowd, InstanceChange, RECORD_JOINTS_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK,
 };
-
-/// [`DeviceWalker::flags`]: the instance's playback clamps at the clip's ends (else loops).
-pub const WALKER_CLAMP: u32 = 1;
-
-/// [`DeviceStep::route`]: nobody walks.
-pub const ROUTE_IN_PLACE: u32 = 0;
-/// [`DeviceStep::route`]: straight lanes along +Z (`route_a`: front, `route_b`: depth).
-pub const ROUTE_LANES: u32 = 1;
-/// [`DeviceStep::route`]: rings about the origin (`route_a`: the smallest radius walked).
-pub const ROUTE_RINGS: u32 = 2;
 
 /// Per instance, what stays while the crowd moves (64 bytes, std430; `shaders/crowd_state.comp`
 /// mirrors it).
@@ -194,17 +188,6 @@ pub struct NearInstance {
     /// Its clock after the frame that listed it.
     pub clock: DeviceClock,
 }
-
-/// [`DeviceCommand::kind`]: the instance was moved (`walker.start` is where).
-pub const COMMAND_MOVED: u32 = 1;
-/// [`DeviceCommand::kind`]: the instance plays `clip`, cross-fading over `fade`.
-pub const COMMAND_PLAYED: u32 = 2;
-/// [`DeviceCommand::kind`]: the instance's clock is `clock` (its walked distance kept) and its
-/// playback `walker.flags`.
-pub const COMMAND_REPLACED: u32 = 3;
-
-/// [`DeviceCommand::kind`]: the instance wears the look in `walker.flags`.
-pub const COMMAND_RESTYLED: u32 = 4;
 
 /// A change the application made through the crowd's API ([`InstanceChange`]), for the GPU's
 /// copy of the state to apply before it advances the frame (112 bytes, std430).
@@ -518,7 +501,7 @@ mod tests {
     use crate::anim::SkinnedModel;
     use crate::asset::builtin;
     use crate::crowd::{BakeSettings, ModelId};
-    use crate::scene::motion::WalkPaths;
+    use crate::motion::rules::WalkPaths;
 
     /// A crowd of two models (the built-in character twice, the second with one clip fewer),
     /// `n` instances laid out for `paths`, and its motion; baked when `bake`.
@@ -533,7 +516,7 @@ mod tests {
         )
         .expect("model");
         let models = vec![Arc::new(full), Arc::new(fewer)];
-        let (mut crowd, _, motion) = crate::scene::motion::spawn_walking(models, n, 3, paths);
+        let (mut crowd, _, motion) = crate::motion::rules::spawn_walking(models, n, 3, paths);
         if bake {
             crowd.bake(BakeSettings::default());
         }

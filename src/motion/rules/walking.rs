@@ -7,11 +7,10 @@
 
 use std::sync::Arc;
 
-use super::in_place::ModelsInPlace;
 use super::route::Route;
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::Crowd;
-use crate::scene::{PlacedInstance, RootMotion, stride_speed};
+use crate::scene::{ModelsInPlace, PlacedInstance, RootMotion, stride_speed};
 
 /// One instance on its path.
 #[derive(Clone, Copy, Debug)]
@@ -140,8 +139,7 @@ fn speed_of(speeds: &[Vec<f32>], model: usize, clip: usize) -> f32 {
 mod tests {
     use super::*;
     use crate::asset::builtin;
-    use crate::scene::motion::play_models_in_place;
-    use crate::scene::{CrowdLayout, Variety};
+    use crate::scene::{CrowdLayout, Variety, play_models_in_place};
 
     /// Characters of the same model playing the same walk at the same rate: each covers its
     /// model's stride times its height, so those the variety made taller walk further in

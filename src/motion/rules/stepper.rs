@@ -3,14 +3,13 @@
 //! fades the changes just set, and the clocks advance last, as the palettes will show them).
 
 use super::change_log::{ClipChangeCounts, ClipChangeLog};
-use super::in_place::ModelsInPlace;
 use super::paths::WalkPaths;
 use super::route::Route;
 use super::schedule::ClipChangeSchedule;
 use super::walking::Walking;
 use crate::anim::AnimError;
 use crate::crowd::Crowd;
-use crate::scene::{CrowdLayout, PlacedInstance};
+use crate::scene::{CrowdLayout, ModelsInPlace, PlacedInstance};
 
 /// Seconds between one instance's changes of clip, whatever the crowd's size.
 pub const CLIP_CHANGE_INTERVAL: f32 = 4.0;
@@ -126,7 +125,7 @@ mod tests {
     /// motion.
     fn walking_crowd(n: usize, paths: WalkPaths) -> (Crowd, Vec<PlacedInstance>, CrowdMotion) {
         let model = Arc::new(builtin::model().expect("builtin"));
-        crate::scene::motion::spawn_walking(vec![model], n, 5, paths)
+        crate::motion::rules::spawn_walking(vec![model], n, 5, paths)
     }
 
     /// Instances standing somewhere other than where they were placed.

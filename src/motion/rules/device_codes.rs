@@ -1,0 +1,34 @@
+// The numbers the crowd-state tables code their fields with (`on_device`), which the shaders
+// compare against (shaders/crowd_state.comp, shaders/crowd_state_apply.comp). Each is written
+// once, here: src/gpu/shader_interface.rs hands them to the GLSL under the shaders' names
+// (`CROWD_ROUTE_LANES`, ...) by naming these (`crate::motion::ROUTE_LANES`), and build.rs
+// includes this file as its own `motion` module so that those paths resolve there too.
+//
+// Plain constants only: no `use`, no paths into the crate, no inner doc comments, since the
+// build script compiles this file on its own (`include!`).
+
+/// [`DeviceWalker::flags`](super::DeviceWalker::flags): the instance's playback clamps at the
+/// clip's ends (else loops).
+pub const WALKER_CLAMP: u32 = 1;
+
+/// [`DeviceStep::route`](super::DeviceStep::route): nobody walks.
+pub const ROUTE_IN_PLACE: u32 = 0;
+/// [`DeviceStep::route`](super::DeviceStep::route): straight lanes along +Z (`route_a`: front,
+/// `route_b`: depth).
+pub const ROUTE_LANES: u32 = 1;
+/// [`DeviceStep::route`](super::DeviceStep::route): rings about the origin (`route_a`: the
+/// smallest radius walked).
+pub const ROUTE_RINGS: u32 = 2;
+
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance was moved
+/// (`walker.start` is where).
+pub const COMMAND_MOVED: u32 = 1;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance plays `clip`,
+/// cross-fading over `fade`.
+pub const COMMAND_PLAYED: u32 = 2;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance's clock is `clock` (its
+/// walked distance kept) and its playback `walker.flags`.
+pub const COMMAND_REPLACED: u32 = 3;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance wears the look in
+/// `walker.flags`.
+pub const COMMAND_RESTYLED: u32 = 4;
