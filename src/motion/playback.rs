@@ -254,6 +254,12 @@ impl Playback {
         &self.store
     }
 
+    /// Samples the playback holds now, and chunks it has read so far: a long file's cost
+    /// (it counts every pedestrian: for tests and reports, not every frame).
+    pub fn held_samples(&self) -> (usize, u32) {
+        self.resident.held()
+    }
+
     /// Pedestrian `p` as the file's index knows it.
     fn summary(&self, p: u32) -> &TrackSummary {
         &self.store.summaries()[p as usize]

@@ -76,6 +76,12 @@ impl ResidentPaths {
             .reserve(records.saturating_sub(self.records.len()));
     }
 
+    /// Samples held in every path, and chunks read since the playback began: what a long
+    /// file costs the playback (for tests and reports; counts every pedestrian).
+    pub(crate) fn held(&self) -> (usize, u32) {
+        (self.paths.iter().map(TrackPath::len).sum(), self.reads)
+    }
+
     /// Pedestrian `p`'s path around the time shown.
     pub(crate) fn path(&self, p: u32) -> &TrackPath {
         &self.paths[p as usize]

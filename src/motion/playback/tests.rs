@@ -459,3 +459,55 @@ fn model_once() -> Arc<SkinnedModel> {
     static MODEL: std::sync::OnceLock<Arc<SkinnedModel>> = std::sync::OnceLock::new();
     MODEL.get_or_init(builtin).clone()
 }
+
+#[test]
+fn a_long_file_is_held_a_window_at_a_time_and_a_seek_reads_only_around_it() {
+    // 40 pedestrians at a time, each walking 60 s at 10 Hz, one entering every 1.5 s for
+    // ten minutes: 400 pedestrians, 240,000 samples.
+    let peds: Vec<Ped> = (0..400u64)
+        .map(|k| {
+            let t0 = k as f64 * 1.5;
+            Ped {
+                id: k,
+                samples: (0..=600)
+                    .map(|s| {
+                        let t = t0 + s as f64 * 0.1;
+                        (
+                            t,
+                            DVec2::new(100.0 + 1.2 * (t - t0), 50.0 + k as f64 % 20.0),
+                        )
+                    })
+                    .collect(),
+                height: None,
+            }
+        })
+        .collect();
+    let (mut crowd, mut playback) = play(&model_once(), peds, 1.5);
+    // Present, about 40; each holds its window (0.75 s behind, 1 s ahead) and up to two
+    // chunks of 2 s at 10 Hz: at most 60 samples. The file's 240,000 are never all held.
+    let mut most_held = 0;
+    for f in 0..(600.0 * 2.0) as usize {
+        playback
+            .advance_to(&mut crowd, f as f64 * 0.5)
+            .expect("step");
+        let (held, _) = playback.held_samples();
+        most_held = most_held.max(held);
+        assert!(
+            held <= 60 * (playback.present() + 4),
+            "{held} held at frame {f}"
+        );
+    }
+    assert!(most_held > 20 * 40, "{most_held}: the window is held");
+    // A seek back to 100 s reads the chunks around it, not the 50 before.
+    let (_, before) = playback.held_samples();
+    playback.advance_to(&mut crowd, 100.0).expect("back");
+    let (_, after) = playback.held_samples();
+    assert!(after - before <= 4, "a seek read {} chunks", after - before);
+    let m = playback.member(0).expect("present");
+    let path_x = 100.0 + 1.2 * (100.0 - (m.id as f64 * 1.5));
+    assert!(
+        (m.position.x - path_x).abs() < 1e-9,
+        "{} against {path_x}",
+        m.position.x
+    );
+}
