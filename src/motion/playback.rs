@@ -11,69 +11,22 @@
 //! the time it shows ([`ResidentPaths`]), read chunk by chunk as time goes on, so that a
 //! long file takes no more memory than a short one with the same crowd.
 
+mod census;
+mod given;
+
 use glam::{DVec2, Quat, Vec3, Vec3A};
 
 use super::coloring::{ColorBy, DensityGrid};
-use super::gait::{Gait, GaitClips, GaitSpeeds};
+use super::gait::Gait;
 use super::heading::{heading_of, turn_towards};
 use super::identity::{mix, unit};
 use super::pivot::pivoted;
 use super::resident::ResidentPaths;
-use super::trajectory::{TrackStore, TrackSummary, TrajectoryError};
+use super::trajectory::{TrackStore, TrackSummary};
 use crate::anim::Mat3x4;
-use crate::crowd::{Crowd, CrowdError, LookId, ModelId};
-
-/// Why a playback step failed: the crowd refused a change, or the file's samples could not
-/// be read back.
-#[derive(Debug, thiserror::Error)]
-pub enum PlaybackError {
-    /// The crowd refused a spawn, a despawn, a clip or a look.
-    #[error(transparent)]
-    Crowd(#[from] CrowdError),
-    /// A chunk of samples could not be read (the temporary file).
-    #[error(transparent)]
-    Read(#[from] TrajectoryError),
-}
-
-/// A model pedestrians are drawn as.
-#[derive(Clone, Debug)]
-pub struct PlayModel {
-    /// The model in the crowd.
-    pub id: ModelId,
-    /// The model stood on the ground facing +Z (`standing_basis`).
-    pub standing: Mat3x4,
-    /// How tall it stands, model units.
-    pub height: f32,
-    /// Its clips for standing, walking and running.
-    pub gaits: GaitClips,
-    /// Looks to dress its pedestrians in (empty: the plain look).
-    pub looks: Vec<LookId>,
-    /// With a colouring, its look for each step of the ramp (`coloring::ramp_looks`).
-    pub ramp: Vec<LookId>,
-}
-
-/// How pedestrians are played.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PlaybackSettings {
-    /// The moving-average window of positions, seconds (0: the file's positions).
-    pub smooth: f64,
-    /// The fastest a pedestrian turns, radians per second.
-    pub turn_rate: f32,
-    /// The cross-fade between gaits, seconds.
-    pub fade: f32,
-    /// The speeds at which gaits change.
-    pub speeds: GaitSpeeds,
-    /// The height of a pedestrian the file gives none for, metres.
-    pub default_height: f32,
-    /// Heights drawn from the id within this fraction of the default (0: all the same).
-    pub height_variety: f32,
-    /// The file's point at the world's origin (files in map coordinates would lose
-    /// precision in single floats).
-    pub origin: DVec2,
-    /// Tint pedestrians by their speed or their local density (each model needs its
-    /// [`PlayModel::ramp`]).
-    pub color_by: Option<ColorBy>,
-}
+use crate::crowd::{Crowd, CrowdError};
+use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
+pub use given::{MemberState, PlayModel, PlaybackError, PlaybackSettings, StepCounts};
 
 /// One pedestrian present in the crowd.
 #[derive(Clone, Copy, Debug)]
@@ -94,36 +47,6 @@ struct Member {
 
 /// A member's ramp step before it has one.
 const NO_STEP: u8 = u8::MAX;
-
-/// What a pedestrian present is doing, as [`Playback::member`] reports it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MemberState {
-    /// The file's id.
-    pub id: u64,
-    /// Where it stands, in the file's coordinates (metres).
-    pub position: DVec2,
-    /// Which way it faces, world radians from +Z towards +X.
-    pub heading: f32,
-    /// How fast it moves, metres per second.
-    pub speed: f32,
-    /// Its gait.
-    pub gait: Gait,
-    /// Its size relative to its model's file.
-    pub scale: f32,
-    /// Its local density, persons per m² (0 unless colouring by density).
-    pub density: f32,
-}
-
-/// What one step did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StepCounts {
-    /// Pedestrians that entered.
-    pub entered: usize,
-    /// Pedestrians that left.
-    pub left: usize,
-    /// Gait changes (cross-fades started).
-    pub gait_changes: usize,
-}
 
 /// Marks a pedestrian not in the crowd.
 const ABSENT: u32 = u32::MAX;
@@ -575,45 +498,6 @@ impl Playback {
     pub fn settings(&self) -> &PlaybackSettings {
         &self.settings
     }
-}
-
-/// The most pedestrians present at once (a pedestrian is present from its first sample to
-/// its last, both included).
-fn most_present(peds: &[TrackSummary]) -> usize {
-    most_overlapping(peds, 0.0)
-}
-
-/// The most pedestrians whose spans overlap at once, each span started `lead` seconds before
-/// the pedestrian's first sample (both ends included).
-fn most_overlapping(peds: &[TrackSummary], lead: f64) -> usize {
-    let mut events: Vec<(f64, i32)> = Vec::with_capacity(2 * peds.len());
-    for p in peds {
-        events.push((p.start - lead, 1));
-        events.push((p.end, -1));
-    }
-    // Entries before exits at the same time: both are present at that instant.
-    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
-    let (mut now, mut most) = (0i64, 0i64);
-    for (_, d) in events {
-        now += i64::from(d);
-        most = most.max(now);
-    }
-    most as usize
-}
-
-/// The most samples a path is given room for up front; one sampled faster grows once.
-const MAX_RESERVED_SAMPLES: usize = 2048;
-
-/// Samples per second of a pedestrian's track, the 95th percentile over the file (a few
-/// tracks with samples bunched together do not set everybody's room).
-fn sample_rate(peds: &[TrackSummary]) -> f64 {
-    let mut rates: Vec<f64> = peds
-        .iter()
-        .filter(|p| p.samples > 1 && p.end > p.start)
-        .map(|p| (p.samples - 1) as f64 / (p.end - p.start))
-        .collect();
-    rates.sort_by(f64::total_cmp);
-    rates.get(rates.len() * 95 / 100).copied().unwrap_or(0.0)
 }
 
 #[cfg(test)]

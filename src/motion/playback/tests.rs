@@ -4,7 +4,7 @@ use glam::{DVec2, Vec3};
 
 use super::*;
 use crate::anim::{PoseScratch, SkinnedModel};
-use crate::motion::gait::GaitClips;
+use crate::motion::gait::{GaitClips, GaitSpeeds};
 use crate::motion::heading::{DEFAULT_TURN_RATE, wrap};
 use crate::motion::track_path::TrackPath;
 use crate::motion::trajectory::{Format, Sample, Track, Trajectories};
