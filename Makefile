@@ -29,12 +29,14 @@ build: deps
 
 # Formatting, lints and the API documentation are part of the test: CI fails on any of them.
 # Clippy runs with and without the optional `assimp` feature, so neither build rots; the tests
-# run with it. The documentation must build without a warning (a broken link is one).
+# run with it. The documentation must build without a warning (a broken link is one), both as
+# users read it and with the private modules, whose docs are the map a contributor reads.
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 	$(CARGO) clippy --all-targets --locked --features assimp -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked --document-private-items
 
 unit:
 	$(CARGO) test --locked --features assimp

@@ -1,6 +1,6 @@
 //! How instances look: a table of [`Look`]s (a colour tint per material), shared by the
 //! instances wearing them. An instance names its look by [`LookId`]; the record the GPU reads
-//! carries the id ([`RECORD_LOOK_SHIFT`]), and the fragment stages multiply each material's
+//! carries the id ([`RECORD_LOOK_SHIFT`](super::RECORD_LOOK_SHIFT)), and the fragment stages multiply each material's
 //! colour by the look's tint for it. Look 0 is [`Look::PLAIN`] (every tint white: the model as
 //! its file makes it), which every instance wears until told otherwise.
 //!

@@ -1,6 +1,8 @@
 //! What a frame is made of, as the renderer's callers see it: the camera, light and ground
-//! ([`FrameInputs`]), the image drawn into and the semaphores around it ([`TargetImage`],
-//! [`FrameSync`]), and what the frame cost ([`FrameTimes`], [`PassTime`]).
+//! ([`FrameInputs`]) and what the frame cost ([`FrameTimes`], [`PassTime`]). The image drawn
+//! into and the semaphores around it are the device floor's
+//! ([`TargetImage`](super::device::targets::TargetImage),
+//! [`FrameSync`](super::device::targets::FrameSync)).
 
 use glam::{Mat4, Vec3, Vec4};
 

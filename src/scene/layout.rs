@@ -29,7 +29,7 @@ pub struct CrowdLayout {
     /// Seed of the jitter, clip and speed choices.
     pub seed: u64,
     /// Grid pitch as a multiple of the widest model's footprint diameter (see
-    /// [`footprint`](super::footprint)); 1 lets the circles touch.
+    /// [`footprint`]); 1 lets the circles touch.
     pub spacing: f32,
     /// How far an instance may wander from its cell's centre, as a fraction (0 to 1) of the
     /// free space between footprints: up to 1, neighbours never overlap.
@@ -89,7 +89,7 @@ pub struct PlacedInstance {
     /// Index into the models the layout was given.
     pub model: usize,
     /// Model space to world: grid position, heading, then
-    /// [`standing_basis`](super::standing_basis).
+    /// [`standing_basis`].
     pub world: Mat3x4,
     /// The clip to play (`None` when the model has no clips).
     pub clip: Option<usize>,

@@ -1,4 +1,4 @@
-//! Assembling the [`SkinnedModel`]: every mesh's vertices (decoded once per vertex buffer and
+//! Assembling the [`SkinnedModel`](crate::anim::SkinnedModel): every mesh's vertices (decoded once per vertex buffer and
 //! binding), its subsets as triangle ranges of one index list, the skeleton and the clip.
 
 use std::collections::HashMap;

@@ -137,11 +137,14 @@ pub fn run(args: &PlayArgs, file: TrackStore, (start, end): (f64, f64)) -> Resul
     let wall = Instant::now();
     let mut rendered = 0u64;
     let mut motion_ms = 0.0f64;
+    let mut most_held = 0usize;
     for f in 0..frames {
         let t = (start + f as f64 * step).min(end);
         let moved = Instant::now();
         scene.playback.advance_to(&mut scene.crowd, t)?;
         motion_ms += moved.elapsed().as_secs_f64() * 1e3;
+        // Outside the playback's timing: the count visits every pedestrian.
+        most_held = most_held.max(scene.playback.held_samples().0);
         let last = f + 1 == frames || crate::cli::interrupt::requested();
         let inputs = scene.inputs(aspect);
         if let Some(hud) = hud.as_mut() {
@@ -191,9 +194,11 @@ pub fn run(args: &PlayArgs, file: TrackStore, (start, end): (f64, f64)) -> Resul
         .map_or(String::new(), |ms| format!(", GPU {ms:.2} ms a frame"));
     say!(
         "rendered {rendered} frames in {seconds:.2} s ({:.1} frames/s){gpu}, playback {:.2} ms a \
-         frame on the calling thread{}",
+         frame on the calling thread, holding at most {} samples of {}{}",
         rendered as f64 / seconds.max(1e-9),
         motion_ms / rendered.max(1) as f64,
+        most_held,
+        scene.playback.store().sample_count(),
         peak_resident().map_or(String::new(), |mb| format!(", peak resident {mb:.0} MB"))
     )?;
     if let Some((e, path)) = export {

@@ -2,6 +2,7 @@
 //! available (or asked for), otherwise headless, writing the last frame as PNG.
 
 mod controls;
+mod fly;
 mod headless;
 mod window;
 

@@ -23,6 +23,7 @@ use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use super::controls::{Action, action_of, next_msaa, resized, switch};
+use super::fly::{FLY_SPEED, FlyKeys};
 use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::crowd_args::CameraArg;
 use crate::cli::hud::{HudComposer, HudScene, hud_scale};
@@ -40,52 +41,8 @@ fn on_off(on: bool) -> &'static str {
 const MAX_DT: f32 = 0.1;
 /// Radians of orbit per pixel dragged.
 const ORBIT_PER_PIXEL: f32 = 0.005;
-/// Fly mode's speed: this share of the scene's radius per second (four times with Shift).
-const FLY_SPEED: f32 = 0.15;
 /// How often a minimized window wakes to see whether Ctrl-C asked the run to stop.
 const MINIMIZED_POLL: Duration = Duration::from_millis(250);
-
-/// The keys held in fly mode (by position: W/A/S/D wherever the layout puts those letters).
-#[derive(Default)]
-struct FlyKeys {
-    forward: bool,
-    back: bool,
-    left: bool,
-    right: bool,
-    down: bool,
-    up: bool,
-    fast: bool,
-}
-
-impl FlyKeys {
-    /// Records `code` going down or up; false for keys fly mode does not use.
-    fn set(&mut self, code: KeyCode, down: bool) -> bool {
-        let key = match code {
-            KeyCode::KeyW => &mut self.forward,
-            KeyCode::KeyS => &mut self.back,
-            KeyCode::KeyA => &mut self.left,
-            KeyCode::KeyD => &mut self.right,
-            KeyCode::KeyQ => &mut self.down,
-            KeyCode::KeyE => &mut self.up,
-            KeyCode::ShiftLeft | KeyCode::ShiftRight => &mut self.fast,
-            _ => return false,
-        };
-        *key = down;
-        true
-    }
-
-    /// The move for `dt` seconds at `speed` world units per second: (forward, right, up).
-    fn step(&self, speed: f32, dt: f32) -> (f32, f32, f32) {
-        let d = speed * dt * if self.fast { 4.0 } else { 1.0 };
-        let axis =
-            |plus: bool, minus: bool| d * (f32::from(u8::from(plus)) - f32::from(u8::from(minus)));
-        (
-            axis(self.forward, self.back),
-            axis(self.right, self.left),
-            axis(self.up, self.down),
-        )
-    }
-}
 
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let session = args.session()?;

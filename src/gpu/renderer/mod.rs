@@ -6,14 +6,15 @@
 //!    in flight, whose command buffer, uniforms, queries and culling buffers are free with it;
 //! 2. the CPU writes the frame's uniforms and culling inputs;
 //! 3. the compiled frame graph is recorded (each pass with its barriers, label and
-//!    timestamps: [`super::record_frame`]);
+//!    timestamps: [`super::recording`]);
 //! 4. the frame is submitted, signalling the timeline value that releases the slot.
 //!
-//! The rooms around it: passes and their graph in [`super::passes`], transient images in
-//! [`super::transients`], samplers and default textures in [`super::samplers`], uniforms in
-//! [`super::uniforms`], culling inputs in [`super::cull_inputs`], timings in
-//! [`super::gpu_timings`], statistics in [`super::draw_stats`], the baked frames in
-//! [`super::baked_table`], the submit in [`super::device::submit`].
+//! The rooms around it: passes in [`super::passes`] and their graph in [`super::graph`],
+//! transient images and buffers in [`super::resources`], samplers and default textures in
+//! [`super::samplers`], uniforms in [`super::uniforms`], culling inputs and statistics in
+//! [`super::culling`], timings in [`super::timings`], the baked frames in
+//! [`super::baked_table`], the submit in [`super::device::submit`]; here, the crowd's state
+//! on the GPU (`crowd_state`) and the steps of a frame (`frame_steps`).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -24,7 +25,7 @@ use ash::vk;
 use glam::Vec4;
 
 use super::baked_table::BakedTable;
-use super::crowd_state::{DeviceCrowdState, read_buffer};
+use super::crowd_state::DeviceCrowdState;
 use super::culling::inputs::{CullInputWriter, InputBuffer};
 use super::culling::stats::{DrawStats, DrawStatsReader};
 use super::device::buffer::GpuBuffer;
@@ -53,9 +54,9 @@ use super::settings::{GraphKey, RenderSettings, default_msaa, supported};
 use super::timings::GpuTimings;
 use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
-use crate::crowd::{AnimationCounts, Crowd, DEFAULT_SLOTS, InstanceRecord, PaletteRing};
-use crate::motion::{DeviceClock, DeviceMotion, DeviceStep};
+use crate::crowd::{Crowd, DEFAULT_SLOTS, PaletteRing};
 
+mod crowd_state;
 mod frame_steps;
 
 pub use super::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
@@ -404,118 +405,6 @@ impl Renderer {
             Some(t) => self.hud.copy_from(t),
             None => self.hud.clear(),
         }
-    }
-
-    /// Moves `crowd`'s state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
-    /// of it as it stands) or back to the CPU (`None`). On the GPU, the crowd-state pass
-    /// advances every instance by the step [`Self::step_crowd_state`] gave and writes its
-    /// record; the crowd passed to [`Self::render`] is then read for its size, models, bounds
-    /// and slot ranges, and for the changes made through its API ([`Crowd::set_world`],
-    /// [`Crowd::play`], [`Crowd::instance_mut`]), which each frame applies before it
-    /// advances; the crowd's own clocks stand still.
-    ///
-    /// [`CrowdMotion::on_device`]: crate::motion::CrowdMotion::on_device
-    pub fn set_crowd_state(
-        &mut self,
-        crowd: &mut Crowd,
-        motion: Option<&DeviceMotion>,
-    ) -> Result<(), GpuError> {
-        // Frames in flight may read the old tables.
-        self.wait_idle()?;
-        self.crowd_state = motion
-            .map(|m| DeviceCrowdState::upload(&self.ctx, m, self.ring.slot_count()))
-            .transpose()?;
-        crowd.set_change_tracking(self.crowd_state.is_some());
-        Ok(())
-    }
-
-    /// With the crowd's state on the GPU: lists at most `capacity` instances a frame for exact
-    /// palettes (at most, and by default, [`NEAR_CAPACITY`]); when more need them, the nearest
-    /// are exact and the rest read baked frames, as on the CPU path. Bounds the CPU's exact
-    /// palettes per frame. Without the state on the GPU it does nothing.
-    ///
-    /// [`NEAR_CAPACITY`]: crate::gpu::crowd_state::NEAR_CAPACITY
-    pub fn set_near_capacity(&mut self, capacity: usize) {
-        if let Some(state) = self.crowd_state.as_mut() {
-            state.set_near_capacity(capacity);
-        }
-    }
-
-    /// Whether the crowd's state lives on the GPU.
-    pub fn has_crowd_state(&self) -> bool {
-        self.crowd_state.is_some()
-    }
-
-    /// With the crowd's state on the GPU, how the last frame's palettes were made: exact for
-    /// the near set the CPU evaluated, baked for the rest (`None` on the CPU path, where the
-    /// crowd says: [`Crowd::counts`]).
-    pub fn crowd_state_counts(&self, crowd: &Crowd) -> Option<AnimationCounts> {
-        self.crowd_state.as_ref().map(|s| {
-            let (exact, palette_matrices) = s.exact_counts();
-            AnimationCounts {
-                exact,
-                baked: crowd.len().saturating_sub(exact),
-                palette_matrices,
-            }
-        })
-    }
-
-    /// The step the next frame's crowd-state pass applies (from
-    /// [`CrowdMotion::advance_on_device`]); a frame given none moves nothing.
-    ///
-    /// [`CrowdMotion::advance_on_device`]: crate::motion::CrowdMotion::advance_on_device
-    pub fn step_crowd_state(&mut self, step: DeviceStep) {
-        if let Some(state) = &mut self.crowd_state {
-            state.set_step(step);
-        }
-    }
-
-    /// The crowd's clocks as the GPU holds them, after every frame submitted (`None` while
-    /// the state lives on the CPU). For tests and diagnostics: it waits for the device.
-    pub fn read_crowd_clocks(&mut self) -> Result<Option<Vec<DeviceClock>>, GpuError> {
-        self.wait_idle()?;
-        self.crowd_state
-            .as_ref()
-            .map(DeviceCrowdState::read_clocks)
-            .transpose()
-    }
-
-    /// The instance records the last frame drew from, in slot order, whoever wrote them (the
-    /// CPU or the crowd-state pass). For tests and diagnostics: it waits for the device.
-    pub fn read_records(&mut self, count: usize) -> Result<Vec<InstanceRecord>, GpuError> {
-        let count = count.min(self.ring.layout().instances);
-        self.read_last_slot("reading instance records", 0, count)
-    }
-
-    /// The first `count` palette matrices of the last frame's ring slot (exact palettes, in
-    /// the order the CPU wrote them). For tests and diagnostics: it waits for the device.
-    pub fn read_palettes(&mut self, count: usize) -> Result<Vec<Mat3x4>, GpuError> {
-        let layout = self.ring.layout();
-        self.read_last_slot(
-            "reading palettes",
-            layout.palette_offset,
-            count.min(layout.joints),
-        )
-    }
-
-    /// `count` items from `offset` bytes into the last frame's ring slot, after waiting for
-    /// the device.
-    fn read_last_slot<T: bytemuck::Pod + bytemuck::Zeroable>(
-        &mut self,
-        what: &str,
-        offset: usize,
-        count: usize,
-    ) -> Result<Vec<T>, GpuError> {
-        self.wait_idle()?;
-        let mut items = vec![T::zeroed(); count];
-        read_buffer(
-            &self.ctx,
-            what,
-            self.ring.region().buffer(),
-            (self.ring.slot_offset(self.last_slot) + offset) as u64,
-            bytemuck::cast_slice_mut(&mut items),
-        )?;
-        Ok(items)
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after

@@ -61,7 +61,7 @@ pub struct PlaybackSettings {
     pub color_by: Option<ColorBy>,
 }
 
-/// What a pedestrian present is doing, as [`Playback::member`] reports it.
+/// What a pedestrian present is doing, as [`Playback::member`](super::Playback::member) reports it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemberState {
     /// The file's id.

@@ -3,7 +3,7 @@
 //! Pathfinder (CSV), ETH/UCY (OpenTraj text) and generic CSV.
 //!
 //! Every reader turns its file into [`Track`]s in seconds and metres, with the walkable
-//! [`Geometry`] where the file has one. [`read`] loads a file whole; [`open_store`] files it
+//! [`Geometry`] where the file has one. [`read()`] loads a file whole; [`open_store`] files it
 //! by chunk of time for playback ([`TrackStore`]: in memory while small, else on a temporary
 //! file), so that playing a file takes memory for the crowd present, not for the file's
 //! duration. Underneath, each text format

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use super::{Format, Units};
 
-/// Options for [`read`](super::read) and [`read_bytes`](super::read_bytes).
+/// Options for [`read()`](super::read()) and [`read_bytes`](super::read_bytes).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadOptions {
     /// The format; `None` detects it from the content (the extension only breaks ties).

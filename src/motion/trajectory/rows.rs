@@ -1,5 +1,6 @@
 //! The streaming layer: every text reader is an iterator of [`Row`]s in file order, and
-//! [`collect_tracks`] turns any of them into tracks under a memory budget.
+//! [`feed`] hands them to a [`RowSink`]: whole tracks under a memory budget, or a playback's
+//! store.
 
 use std::collections::HashMap;
 
