@@ -440,8 +440,9 @@ impl Tree {
 }
 
 /// Which child of `folder` `file` belongs to: `x` for `folder/x.rs` and for anything under
-/// `folder/x/`; `None` for the folder's own `mod.rs` (or a crate root in it) and for files
-/// outside it.
+/// `folder/x/`, `mod.rs` for the folder's own `mod.rs` (what it defines is one more room its
+/// children may lean on, so a circle through it counts); `None` for a crate root in it and for
+/// files outside it.
 fn child_of(folder: &Path, file: &Path) -> Option<String> {
     let rest = file.strip_prefix(folder).ok()?;
     let mut parts = rest.components();
@@ -451,7 +452,11 @@ fn child_of(folder: &Path, file: &Path) -> Option<String> {
         return Some(first);
     }
     let stem = first.strip_suffix(".rs")?;
-    (!matches!(stem, "mod" | "lib" | "main")).then(|| stem.to_string())
+    match stem {
+        "mod" => Some(first),
+        "lib" | "main" => None,
+        _ => Some(stem.to_string()),
+    }
 }
 
 /// The circles of a dependency graph: for each strongly connected group of two or more
