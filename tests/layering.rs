@@ -5,7 +5,10 @@
 //!   refers to a file of child `b`, `a` depends on `b`. No chain of such dependencies may lead
 //!   back to where it started, whatever its length: children that depend on each other, even
 //!   through a third, are one room split in several, none of which can be read, tested or
-//!   moved alone. The folder's own `mod.rs` is the folder itself, not one of its children.
+//!   moved alone. The folder's own `mod.rs` counts as one more child (`mod.rs`): a child that
+//!   leans on what `mod.rs` defines while `mod.rs` uses that child is a circle too, so what
+//!   the children share lives in a file of its own and `mod.rs` only declares, re-exports
+//!   and wires them.
 //! - **The layer rules.** `anim`, `asset` and `crowd` know nothing of Vulkan (and `anim` and
 //!   `asset` nothing of threads, `anim` nothing of files), `scene` is math only, and the
 //!   device floor of the renderer (`gpu/device`) knows nothing of crowds, scenes or passes:
@@ -913,8 +916,8 @@ fn tree_of(files: &[(&str, &str)]) -> Tree {
     .expect("a complete tree")
 }
 
-/// Circles of any length among a folder's children are found, through re-exports too; a
-/// folder's `mod.rs` and its children may refer to each other.
+/// Circles of any length among a folder's children are found, through re-exports too, and
+/// through the folder's `mod.rs`: what it defines is a room of its own.
 #[test]
 fn circles_of_any_length_are_found_among_a_folders_children() {
     let tree = tree_of(&[
@@ -924,7 +927,7 @@ fn circles_of_any_length_are_found_among_a_folders_children() {
             "mod x; mod y; mod z; pub use self::x::T; pub use x::W as V;",
         ),
         // x -> y -> z -> x: a circle of three, the last step through the re-export of W.
-        ("src/a/x.rs", "use super::y::U; fn f() { super::S; }"),
+        ("src/a/x.rs", "use super::y::U;"),
         (
             "src/a/y.rs",
             "use crate::a::z; mod tests { use super::super::x; }",
@@ -941,12 +944,25 @@ fn circles_of_any_length_are_found_among_a_folders_children() {
         found[0]
     );
     assert!(found[0].contains("src/a/z.rs:1 super::V"), "{}", found[0]);
+    // A child leaning on what mod.rs defines, while mod.rs uses the child: a circle.
+    let tree = tree_of(&[
+        ("src/lib.rs", "mod a;"),
+        ("src/a/mod.rs", "mod x; pub struct S; fn f() { x::run(); }"),
+        ("src/a/x.rs", "fn run() { super::S; }"),
+    ]);
+    let found = tree.circles();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("  in src/a: mod.rs -> x -> mod.rs"),
+        "{}",
+        found[0]
+    );
     // One way only: no circle.
     let tree = tree_of(&[
         ("src/lib.rs", "mod a;"),
         ("src/a/mod.rs", "mod x; mod y; pub use y::U;"),
         ("src/a/x.rs", "use super::U;"),
-        ("src/a/y.rs", "fn f() { super::super::a::S; }"),
+        ("src/a/y.rs", "pub struct U;"),
     ]);
     assert_eq!(tree.circles(), Vec::<String>::new());
 }

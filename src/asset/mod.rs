@@ -11,6 +11,7 @@ pub mod fbx;
 pub mod gltf;
 pub mod lod;
 pub mod m3d;
+mod options;
 pub mod props;
 pub mod sdkmesh;
 pub mod source;
@@ -19,58 +20,11 @@ pub mod vertex_reuse;
 pub mod x;
 
 pub use error::{ErrorKind, LoadError};
+pub use options::{LoadOptions, Loader};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::anim::SkinnedModel;
-
-/// How a model is loaded: limits and choices the command line can change. Every loader takes
-/// its limits from here, so a flag applies to every format.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LoadOptions {
-    /// Cap on the size of any one file read, the model's or one it refers to
-    /// (`--max-file-size`).
-    pub max_file_size: u64,
-    /// The memory budget of one load (`--max-memory`): `None` makes it a function of the
-    /// input's size, at most [`budget::DEFAULT_MAX_MEMORY`]; `Some(bytes)` sets it outright,
-    /// for a model that needs more (textures that compress unusually well) or to hold a load
-    /// to less (see [`budget`]).
-    pub max_memory: Option<u64>,
-    /// Which loader reads a file (`--loader`).
-    pub loader: Loader,
-    /// The animation file of an SDKMESH model (`--anim`); `None` looks for
-    /// `MODEL.sdkmesh_anim` beside it. Other formats refuse it.
-    pub anim: Option<PathBuf>,
-    /// Whether coarser levels of the mesh are made at load ([`lod::generate`]; `--no-lods`
-    /// turns it off).
-    pub lods: bool,
-    /// Whether identical vertices are merged and triangles and vertices ordered for reuse at
-    /// load ([`vertex_reuse::optimize`]).
-    pub reuse_vertices: bool,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self {
-            max_file_size: source::DEFAULT_MAX_FILE_SIZE,
-            max_memory: None,
-            loader: Loader::Auto,
-            anim: None,
-            lods: true,
-            reuse_vertices: true,
-        }
-    }
-}
-
-/// Which loader reads a model file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Loader {
-    /// The native loader of the file's extension; Assimp (feature `assimp`) for any other.
-    #[default]
-    Auto,
-    /// Assimp, even where a native loader exists (to compare the two).
-    Assimp,
-}
 
 /// The loader that read a model, from its [`SkinnedModel::format`]: `ufbx` for FBX, `Assimp`
 /// for anything read through Assimp (`fbx (assimp)`, `dae (assimp)`, ...), `generated` for

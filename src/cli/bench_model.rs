@@ -73,7 +73,7 @@ impl Stores {
 
 /// `--synthetic-joints`, `--joints`: 1 to 1024.
 pub(super) fn parse_joints(s: &str) -> Result<usize, String> {
-    super::parse_bounded(s, 1, 1024)
+    super::numbers::parse_bounded(s, 1, 1024)
 }
 
 /// The model and the clip to play (`walk` when there is one and none was named); a generated

@@ -7,10 +7,12 @@ mod bench_model;
 mod bench_report;
 mod bench_sweep;
 mod crowd_args;
+mod error;
 mod hud;
 mod info;
 mod interrupt;
 mod load_args;
+mod numbers;
 mod output;
 mod pass_args;
 mod play;
@@ -23,6 +25,10 @@ mod stats;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+pub use error::CliError;
+pub(crate) use numbers::MAX_INSTANCES;
+pub use numbers::{parse_instances, parse_seconds, parse_threads, parse_time};
 
 /// Renders crowds of skinned, animated characters with Vulkan.
 ///
@@ -103,92 +109,5 @@ pub fn execute(cli: Cli) -> Result<(), CliError> {
         Command::Run(args) => run::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Bench(args) => bench::run(&args),
-    }
-}
-
-impl From<throng::motion::PlaybackError> for CliError {
-    fn from(e: throng::motion::PlaybackError) -> Self {
-        match e {
-            throng::motion::PlaybackError::Crowd(e) => CliError::Crowd(e),
-            throng::motion::PlaybackError::Read(e) => CliError::Trajectory(e),
-        }
-    }
-}
-
-/// Anything that stops a command: displayed as one line.
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// The model could not be loaded.
-    #[error(transparent)]
-    Load(#[from] throng::asset::LoadError),
-    /// The model is fine but the request does not fit it.
-    #[error(transparent)]
-    Anim(#[from] throng::anim::AnimError),
-    /// The crowd could not be built or evaluated.
-    #[error(transparent)]
-    Crowd(#[from] throng::crowd::CrowdError),
-    /// A trajectory file could not be read (its one-line error names the file and place).
-    #[error(transparent)]
-    Trajectory(#[from] throng::motion::trajectory::TrajectoryError),
-    /// An argument that clap could not check alone.
-    #[error("{0}")]
-    Argument(String),
-    /// The renderer failed.
-    #[error(transparent)]
-    Gpu(#[from] throng::gpu::GpuError),
-    /// Writing output failed.
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        source: std::io::Error,
-    },
-}
-
-/// Crowds bigger than this are refused up front rather than left to fail an allocation
-/// (4 million instances of a 58-joint model already need 11 GB per palette slot).
-pub(crate) const MAX_INSTANCES: usize = 4_000_000;
-const MAX_THREADS: usize = 256;
-
-fn parse_bounded(s: &str, lo: usize, hi: usize) -> Result<usize, String> {
-    let n: usize = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number"))?;
-    if (lo..=hi).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("{n} is not between {lo} and {hi}"))
-    }
-}
-
-/// `--instances`: 1 to [`MAX_INSTANCES`].
-pub fn parse_instances(s: &str) -> Result<usize, String> {
-    parse_bounded(s, 1, MAX_INSTANCES)
-}
-
-/// `--threads`: 0 (one per core) to [`MAX_THREADS`].
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    parse_bounded(s, 0, MAX_THREADS)
-}
-
-/// The longest `--seconds` accepted (a day).
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// `--seconds`: more than 0, at most a day.
-pub fn parse_seconds(s: &str) -> Result<f64, String> {
-    let x: f64 = s
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if x > 0.0 && x <= MAX_SECONDS {
-        Ok(x)
-    } else {
-        Err(format!("{s} is not between 0 (excluded) and {MAX_SECONDS}"))
-    }
-}
-
-/// `--time`: any finite number of seconds (clamped to the clip later).
-pub fn parse_time(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(t) if t.is_finite() => Ok(t),
-        _ => Err(format!("'{s}' is not a finite number of seconds")),
     }
 }

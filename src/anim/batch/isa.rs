@@ -94,6 +94,13 @@ fn choose(detected: VectorIsa, asked: Option<&str>) -> (VectorIsa, Option<String
     (detected, Some(warning))
 }
 
+/// How many instances one batch evaluates: 16 with AVX-512 (F and VL), 8 with AVX2, else 4
+/// (see [`vector_isa`], which `THRONG_ISA` can lower).
+#[must_use]
+pub fn batch_lanes() -> usize {
+    vector_isa().lanes()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 
 use glam::Vec4;
 
-use super::{Batch, BatchScratch, PaletteStores, run_kernel};
+use super::kernel::{Batch, BatchScratch, PaletteStores, run_kernel};
 use crate::anim::matrix::Mat3x4;
 use crate::anim::pose::soa::local_to_palette_with;
 use crate::anim::sampler::ClipSampler;

@@ -21,39 +21,26 @@ mod lexer;
 mod materials;
 mod numbers;
 mod reader;
+mod sections;
 mod skeleton;
 mod subsets;
 mod textures;
 mod triangles;
 mod vertices;
 
+pub use sections::FORMAT;
 pub use skeleton::STATIC_ROOT;
+// What the section readers share: the banner titles and the line a late error names.
+pub(crate) use sections::{
+    ANIMATION_CLIPS, BONE_HIERARCHY, BONE_OFFSETS, HEADER, MATERIALS, SUBSET_TABLE, TRIANGLES,
+    VERTICES, at_line,
+};
 
 use std::path::Path;
 
 use crate::anim::SkinnedModel;
 use crate::asset::budget::Budget;
 use crate::asset::{LoadError, LoadOptions, source};
-
-/// `e` with `(line N)` added, for errors found after the record's tokens were read (by the
-/// animation core, or by checks across sections): every `.m3d` error names a line.
-fn at_line(mut e: LoadError, line: usize) -> LoadError {
-    e.message = format!("{} (line {line})", e.message);
-    e
-}
-
-/// The format name models loaded here report.
-pub const FORMAT: &str = "m3d";
-
-/// Banner titles, in file order; errors name the section with them.
-const HEADER: &str = "m3d-File-Header";
-const MATERIALS: &str = "Materials";
-const SUBSET_TABLE: &str = "SubsetTable";
-const VERTICES: &str = "Vertices";
-const TRIANGLES: &str = "Triangles";
-const BONE_OFFSETS: &str = "BoneOffsets";
-const BONE_HIERARCHY: &str = "BoneHierarchy";
-const ANIMATION_CLIPS: &str = "AnimationClips";
 
 /// Loads an `.m3d` file. Errors name the file as `path` displays; textures are looked for in
 /// the file's folder. The model's name is the file stem.

@@ -21,6 +21,7 @@ mod frames;
 mod header;
 mod materials;
 mod meshes;
+mod sections;
 mod skeleton;
 mod vertices;
 
@@ -31,23 +32,11 @@ use crate::asset::budget::{Budget, cost, times};
 use crate::asset::{ErrorKind, LoadError, LoadOptions, source};
 
 use bytes::Bytes;
-
-/// The format name models loaded here report.
-pub const FORMAT: &str = "sdkmesh";
-
-/// The extension of the animation file looked for beside the model.
-pub const ANIM_EXTENSION: &str = "sdkmesh_anim";
-
-/// Section names errors use.
-const HEADER: &str = "header";
-const VERTEX_BUFFERS: &str = "vertex buffers";
-const INDEX_BUFFERS: &str = "index buffers";
-const MESHES: &str = "meshes";
-const SUBSETS: &str = "subsets";
-const FRAMES: &str = "frames";
-const MATERIALS: &str = "materials";
-const ANIM_HEADER: &str = "animation header";
-const TRACKS: &str = "animation tracks";
+pub use sections::{ANIM_EXTENSION, FORMAT};
+// What the section readers share: the names their errors give.
+pub(crate) use sections::{
+    ANIM_HEADER, FRAMES, HEADER, INDEX_BUFFERS, MATERIALS, MESHES, SUBSETS, TRACKS, VERTEX_BUFFERS,
+};
 
 /// An animation file's contents and the name it goes by (its stem names the clip).
 #[derive(Clone, Copy, Debug)]

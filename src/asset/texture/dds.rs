@@ -11,7 +11,7 @@
 use ddsfile::{D3D10ResourceDimension, DxgiFormat, FourCC, Header, Header10, PixelFormatFlags};
 
 use super::bcn::BlockFormat;
-use super::{Decoded, TexelFormat, check_size};
+use super::pixels::{Decoded, TexelFormat, check_size};
 
 const MAGIC: &[u8; 4] = b"DDS ";
 /// Magic and header.

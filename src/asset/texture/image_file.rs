@@ -5,7 +5,7 @@ use std::io::Cursor;
 
 use image::{ImageFormat, ImageReader, Limits};
 
-use super::Decoded;
+use super::pixels::Decoded;
 use crate::anim::TextureEncoding;
 
 /// Room for the decoders' own bookkeeping on top of the pixels (tables, one row of filter

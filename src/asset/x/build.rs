@@ -8,6 +8,9 @@ use crate::anim::{Mesh, SkinnedModel};
 use crate::asset::budget::{Budget, cost, times};
 use crate::asset::{LoadError, LoadOptions};
 
+/// The format name models loaded here report.
+pub const FORMAT: &str = "x";
+
 /// The model in `bytes`; `file` names it in errors and gives it its name (the stem).
 pub(super) fn model(
     file: &str,
@@ -42,7 +45,7 @@ pub(super) fn model(
     let name = Path::new(file)
         .file_stem()
         .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
-    SkinnedModel::new(name, super::FORMAT, rig.skeleton, clips, mesh)
+    SkinnedModel::new(name, FORMAT, rig.skeleton, clips, mesh)
         .map_err(|e| LoadError::from_anim(file, "Mesh", e))
 }
 

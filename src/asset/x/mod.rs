@@ -28,6 +28,7 @@ mod mesh;
 mod reader;
 mod skeleton;
 
+pub use build::FORMAT;
 pub use clips::DEFAULT_TICKS_PER_SECOND;
 pub use skeleton::IMPLICIT_ROOT;
 
@@ -35,9 +36,6 @@ use std::path::Path;
 
 use crate::anim::SkinnedModel;
 use crate::asset::{LoadError, LoadOptions, source};
-
-/// The format name models loaded here report.
-pub const FORMAT: &str = "x";
 
 /// Loads a text `.x` file. Errors name the file as `path` displays; textures are looked for in
 /// the file's folder. The model's name is the file stem.

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use throng::gpu::{FrameCapture, HeadlessRenderer};
 
-use super::{RunArgs, report_capture, report_missed_capture};
+use super::RunArgs;
+use super::capture_report::{report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};

@@ -22,9 +22,10 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, KeyCode, NamedKey, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+use super::RunArgs;
+use super::capture_report::{report_capture, report_missed_capture};
 use super::controls::{Action, action_of, next_msaa, resized, switch};
 use super::fly::{FLY_SPEED, FlyKeys};
-use super::{RunArgs, report_capture, report_missed_capture};
 use crate::cli::crowd_args::CameraArg;
 use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};

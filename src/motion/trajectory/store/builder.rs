@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::chunks::{Chunk, StoredSample, TrackSummary, chunk_of};
 use super::spill::Spill;
-use super::{Chunk, StoredSample, TrackSummary, chunk_of};
 use crate::motion::trajectory::Row;
 use crate::motion::trajectory::budget::Budget;
 use crate::motion::trajectory::fields::thousands;

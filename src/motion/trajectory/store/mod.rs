@@ -13,65 +13,19 @@
 //! chunk that does ([`TrackStore::keys`] in reverse).
 
 mod builder;
+mod chunks;
 mod spill;
 
 use std::collections::BTreeMap;
 use std::ops::RangeBounds;
 use std::path::{Path, PathBuf};
 
-use bytemuck::{Pod, Zeroable};
-
 pub(crate) use builder::{StoreBuilder, StoreParts};
-use spill::{Block, Spill};
+use chunks::Chunk;
+pub use chunks::{CHUNK_SECONDS, StoredSample, TrackSummary, chunk_of};
+use spill::Spill;
 
 use super::{Format, Geometry, Trajectories, TrajectoryError};
-
-/// The length of a chunk, seconds: a chunk's samples are read at once, so a playback holds
-/// about two chunks beyond its smoothing window.
-pub const CHUNK_SECONDS: f64 = 2.0;
-
-/// The chunk holding time `t`.
-pub fn chunk_of(t: f64) -> i64 {
-    // Times are within ±1e10 s (the readers refuse others), so the key fits.
-    (t / CHUNK_SECONDS).floor() as i64
-}
-
-/// One pedestrian as the index knows it (no samples).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TrackSummary {
-    /// The file's id.
-    pub id: u64,
-    /// Its first sample's time, seconds.
-    pub start: f64,
-    /// Its last sample's time, seconds.
-    pub end: f64,
-    /// Its samples in the file.
-    pub samples: u64,
-    /// Its height, metres: the mean of the plausible heights the file gives (a tracked head
-    /// bobs; a simulation's is constant), if any.
-    pub height: Option<f32>,
-}
-
-/// A sample as a chunk holds it (32 bytes, the spill file's record).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct StoredSample {
-    /// Seconds.
-    pub time: f64,
-    /// Metres, the file's ground plane.
-    pub position: [f64; 2],
-    /// The pedestrian's index in [`TrackStore::summaries`].
-    pub ped: u32,
-    /// Unused.
-    pub pad: u32,
-}
-
-/// A chunk: its records on the spill file, then those still in memory.
-#[derive(Debug, Default)]
-pub(crate) struct Chunk {
-    blocks: Vec<Block>,
-    held: Vec<StoredSample>,
-}
 
 /// What the store says of the file it came from.
 #[derive(Debug, Clone)]

@@ -7,21 +7,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::StoredSample;
-
-/// A run of records on the spill file.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Block {
-    offset: u64,
-    count: u32,
-}
-
-impl Block {
-    /// Its records.
-    pub(crate) fn count(&self) -> u32 {
-        self.count
-    }
-}
+use super::chunks::{Block, StoredSample};
 
 /// See the module documentation.
 #[derive(Debug)]
