@@ -210,6 +210,69 @@ pub fn check_trajectories(t: &Trajectories, options: &ReadOptions) {
             assert!(inside(s.position), "{:?} outside the bounds", s.position);
         }
     }
+    check_store(t);
+}
+
+/// The store a playback streams the same tracks from: a summary per track that agrees with
+/// it, every sample in the chunk of its time, each pedestrian's samples in a chunk strictly
+/// increasing, and nothing else in a chunk but the neighbours across a gap.
+fn check_store(t: &Trajectories) {
+    use throng::motion::trajectory::{TrackStore, chunk_of};
+    let store = TrackStore::from_trajectories(t);
+    let summaries = store.summaries();
+    assert_eq!(summaries.len(), t.tracks.len(), "a summary per track");
+    assert_eq!(store.sample_count(), t.sample_count() as u64);
+    assert_eq!((store.start(), store.end()), (t.start(), t.end()));
+    for (track, s) in t.tracks.iter().zip(summaries) {
+        assert_eq!(s.id, track.id, "summaries in the tracks' order");
+        assert_eq!(s.samples, track.samples.len() as u64, "pedestrian {}", s.id);
+        let first = track.samples.first().map(|s| s.time);
+        let last = track.samples.last().map(|s| s.time);
+        assert_eq!(
+            (Some(s.start), Some(s.end)),
+            (first, last),
+            "pedestrian {}",
+            s.id
+        );
+    }
+    let mut own = vec![0u64; summaries.len()];
+    let mut copies = vec![0u64; summaries.len()];
+    let mut records = Vec::new();
+    for key in store.keys(..) {
+        store
+            .load(key, &mut records)
+            .expect("an in-memory chunk loads");
+        let mut last = vec![f64::NEG_INFINITY; summaries.len()];
+        for r in &records {
+            let p = r.ped as usize;
+            assert!(p < summaries.len(), "record of pedestrian {p}");
+            assert!(
+                r.time > last[p],
+                "chunk {key}: pedestrian {p} goes back in time"
+            );
+            last[p] = r.time;
+            if chunk_of(r.time) == key {
+                own[p] += 1;
+            } else {
+                // A copy: a neighbour, across a gap, of a sample in this chunk.
+                copies[p] += 1;
+            }
+        }
+    }
+    for (p, s) in summaries.iter().enumerate() {
+        assert_eq!(
+            own[p], s.samples,
+            "pedestrian {}: every sample in its chunk once",
+            s.id
+        );
+        // Each gap between two samples adds one copy on either side.
+        assert!(
+            copies[p] <= 2 * (s.samples - 1),
+            "pedestrian {}: {} copies",
+            s.id,
+            copies[p]
+        );
+    }
 }
 
 /// Walkable areas: at least one, every ring a polygon (3 points or more) of finite points.
