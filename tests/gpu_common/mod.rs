@@ -135,20 +135,33 @@ pub fn walking_crowd(
     seed: u64,
     paths: WalkPaths,
 ) -> (Crowd, CrowdMotion, Vec<PlacedInstance>) {
-    let models = play_models_in_place(vec![model.clone()]).expect("in place");
+    // Heights varied (a walker's stride scales with its height; the GPU must agree), looks
+    // left alone.
+    let variety = Variety {
+        looks_per_model: 0,
+        ..Variety::default()
+    };
+    walking_crowd_of(std::slice::from_ref(model), n, seed, paths, variety)
+}
+
+/// [`walking_crowd`] of several models (interleaved: instance `i` is of model `i % k`), with
+/// heights and looks varied by `variety`.
+pub fn walking_crowd_of(
+    models: &[Arc<SkinnedModel>],
+    n: usize,
+    seed: u64,
+    paths: WalkPaths,
+    variety: Variety,
+) -> (Crowd, CrowdMotion, Vec<PlacedInstance>) {
+    let models = play_models_in_place(models.to_vec()).expect("in place");
     let mut crowd = Crowd::new(1).expect("crowd");
     let ids: Vec<ModelId> = models
         .models
         .iter()
         .map(|m| crowd.add_model(m.clone()))
         .collect();
-    // Heights varied (a walker's stride scales with its height; the GPU must agree), looks
-    // left alone.
     let layout = paths.prepare_layout(CrowdLayout {
-        variety: Some(Variety {
-            looks_per_model: 0,
-            ..Variety::default()
-        }),
+        variety: Some(variety),
         ..CrowdLayout::new(n, seed)
     });
     let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
