@@ -2,11 +2,16 @@
 //! API, its characters steering, changing clip by speed, leaving and joining while it runs.
 //! The example's own scene is stepped and drawn here on a renderer with validation on, with a
 //! counting allocator: after warm-up, frames in which characters are despawned and spawned
-//! allocate nothing on the CPU side. Then its headless entry point writes its picture.
+//! allocate nothing on the CPU side. Then its headless entry point writes its picture, which
+//! must show its characters: it differs from the same frame drawn with the crowd left out,
+//! and the differences lie where the characters stand (their boxes projected through the
+//! example's own camera, from a twin of its scene stepped as the entry point steps it).
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 
 use std::path::Path;
+
+use glam::{Vec3, Vec4};
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
@@ -63,16 +68,150 @@ fn the_steering_crowd_example_comes_and_goes_without_allocating() {
         "idle, walking and running characters: at most {seen:?} at once"
     );
     assert!(tally.gait_changes > warm.gait_changes);
-    drop(_serial);
-    drop(r);
+    gpu_common::assert_no_validation_messages();
+}
 
+/// The example's headless picture, its size.
+const WIDTH: u32 = 160;
+const HEIGHT: u32 = 90;
+/// Frames the headless entry point draws.
+const FRAMES: u32 = 10;
+/// A pixel shows something the frame without characters does not when a channel differs by
+/// more than this.
+const SHOWS: u8 = 24;
+/// Pixels added round each character's projected box: its limbs swing past the bind pose's
+/// box, and its edges are blended.
+const MARGIN: i32 = 1;
+
+/// The example's headless entry point writes a picture that shows its characters. Against
+/// the same frame drawn with the crowd left out, through the example's own camera: most of
+/// its 240 characters stand wholly in view (their bind pose's box where a twin of the scene
+/// puts them, projected; measured 209); the pixels that differ are many (at least 5 a
+/// character in view; measured 10.3), most of them within the characters' boxes (at least
+/// 80%; measured 90%, the rest their shadows); and nearly every character in view (95%;
+/// measured 207 of 209) differs at its chest (within a pixel of the projected point 60% up
+/// its box). A picture without the characters (the entry point spawning none, or drawing
+/// none) fails.
+#[test]
+fn the_steering_crowd_examples_picture_shows_its_characters() {
+    let _serial = counting_alloc::serial();
+    let Some(mut r) = gpu_common::renderer_as_made(WIDTH, HEIGHT) else {
+        return;
+    };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("example_steering_crowd");
     std::fs::create_dir_all(&dir).expect("a scratch folder");
-    let png = dir.join(format!("{}.png", std::process::id()));
-    let mut r = gpu_common::renderer_as_made(160, 90).expect("a second renderer");
-    steering_crowd::run_headless(&mut r, 10, &png).expect("the example");
-    let picture = image::open(&png).expect("the example's PNG");
-    assert_eq!((picture.width(), picture.height()), (160, 90));
-    gpu_common::assert_no_validation_messages();
+    let png = dir.join(format!("picture-{}.png", std::process::id()));
+    steering_crowd::run_headless(&mut r, FRAMES, &png).expect("the example");
+    let picture = image::open(&png).expect("the example's PNG").to_rgba8();
     let _ = std::fs::remove_file(&png);
+    assert_eq!((picture.width(), picture.height()), (WIDTH, HEIGHT));
+
+    // A twin of the example's scene (its own seed and fixed step put the same characters in
+    // the same places), on a renderer of its own that draws nothing, and its camera.
+    let mut elsewhere = gpu_common::renderer_as_made(16, 16).expect("a second renderer");
+    let mut twin = Scene::new(elsewhere.renderer()).expect("the scene");
+    for _ in 0..FRAMES {
+        twin.step(DT).expect("step");
+    }
+    let inputs = twin.inputs(WIDTH as f32 / HEIGHT as f32);
+    // The frame without its characters: an empty crowd of the same model, through the
+    // example's camera, on the renderer the example drew with.
+    let model = twin.crowd.models()[0].clone();
+    let mut empty = throng::crowd::Crowd::new(0).expect("crowd");
+    empty.add_model(model.clone());
+    let background = r
+        .render_pixels(&mut empty, &inputs)
+        .expect("the empty frame");
+
+    let project = |p: Vec3| {
+        let clip = inputs.view_proj * Vec4::new(p.x, p.y, p.z, 1.0);
+        (clip.w > 0.0).then(|| {
+            (
+                (clip.x / clip.w * 0.5 + 0.5) * WIDTH as f32,
+                (clip.y / clip.w * 0.5 + 0.5) * HEIGHT as f32,
+            )
+        })
+    };
+    // Each character wholly in view: its box on the screen (the corners of its bind pose's
+    // box where it stands, projected, and a margin) and its chest.
+    let rest = throng::scene::bind_pose_bounds(&model).expect("the model has vertices");
+    let (w, h) = (WIDTH as i32, HEIGHT as i32);
+    let mut characters = Vec::new();
+    for i in 0..twin.crowd.len() {
+        let world = twin.crowd.world(i);
+        let corners: Option<Vec<(f32, f32)>> = (0..8)
+            .map(|k| {
+                project(world.transform_point3(Vec3::new(
+                    if k & 1 == 0 { rest.min.x } else { rest.max.x },
+                    if k & 2 == 0 { rest.min.y } else { rest.max.y },
+                    if k & 4 == 0 { rest.min.z } else { rest.max.z },
+                )))
+            })
+            .collect();
+        let middle = 0.5 * (rest.min + rest.max);
+        let chest = Vec3::new(
+            middle.x,
+            rest.min.y + 0.6 * (rest.max.y - rest.min.y),
+            middle.z,
+        );
+        let (Some(corners), Some(chest)) = (corners, project(world.transform_point3(chest))) else {
+            continue;
+        };
+        let fold = |f: fn(f32, f32) -> f32, start: f32, pick: fn(&(f32, f32)) -> f32| {
+            corners.iter().map(pick).fold(start, f)
+        };
+        let b = (
+            fold(f32::min, f32::MAX, |c| c.0).floor() as i32 - MARGIN,
+            fold(f32::min, f32::MAX, |c| c.1).floor() as i32 - MARGIN,
+            fold(f32::max, f32::MIN, |c| c.0).ceil() as i32 + MARGIN,
+            fold(f32::max, f32::MIN, |c| c.1).ceil() as i32 + MARGIN,
+        );
+        if b.0 >= 0 && b.1 >= 0 && b.2 < w && b.3 < h {
+            characters.push((b, (chest.0 as i32, chest.1 as i32)));
+        }
+    }
+    let shows = |x: i32, y: i32| {
+        let a = picture.get_pixel(x as u32, y as u32).0;
+        let at = 4 * (y as usize * WIDTH as usize + x as usize);
+        let b = &background.rgba8[at..at + 4];
+        (0..3).any(|c| a[c].abs_diff(b[c]) > SHOWS)
+    };
+    let (mut differing, mut on_characters) = (0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            if shows(x, y) {
+                differing += 1;
+                on_characters += usize::from(
+                    characters
+                        .iter()
+                        .any(|(b, _)| (b.0..=b.2).contains(&x) && (b.1..=b.3).contains(&y)),
+                );
+            }
+        }
+    }
+    let chests = characters
+        .iter()
+        .filter(|(_, (x, y))| (-1..=1).any(|dy| (-1..=1).any(|dx| shows(x + dx, y + dy))))
+        .count();
+    let n = characters.len();
+    eprintln!(
+        "{n} characters wholly in view; {differing} of {} pixels differ from the frame \
+         without them, {on_characters} of those within the characters' boxes; {chests} \
+         characters differ at their chests",
+        w * h
+    );
+    assert!(n >= 150, "{n} of the example's characters wholly in view");
+    assert!(
+        differing >= 5 * n,
+        "only {differing} pixels differ from the frame without the {n} characters"
+    );
+    assert!(
+        on_characters * 5 >= differing * 4,
+        "{on_characters} of {differing} differing pixels lie within the characters' boxes"
+    );
+    assert!(
+        chests * 20 >= n * 19,
+        "{chests} of {n} characters differ at their chests"
+    );
+    gpu_common::assert_no_validation_messages();
 }
