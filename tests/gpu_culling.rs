@@ -416,3 +416,48 @@ fn occlusion_culling_changes_nothing_but_the_cost() {
     );
     assert_no_validation_messages();
 }
+
+/// A model added after frames were drawn: the counts of the frames still in flight were
+/// numbered by the models they drew, and are read as such (reading them by the new count
+/// once indexed past the counters and panicked); the frames after it count the new model too.
+#[test]
+fn a_model_added_between_frames_is_counted_from_then_on() {
+    let Some(mut r) = renderer(WIDTH, HEIGHT) else {
+        return;
+    };
+    let model = builtin();
+    let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 64, 3);
+    hold_pose(&mut crowd, 1, 0.3);
+    let frame = inputs(&r, &framing(&r, &bounds), &bounds, ViewMode::Final);
+    r.renderer()
+        .set_settings(settings(true, true))
+        .expect("settings");
+    for _ in 0..3 {
+        r.render(&mut crowd, &frame).expect("frame");
+    }
+    let before = r.renderer().draw_stats();
+    // A second model, with instances of its own among the first's.
+    let second = Arc::new((*model).clone());
+    let id = crowd.add_model(second.clone());
+    r.add_model(&second, &throng::scene::model_basis(&second))
+        .expect("upload");
+    for k in 0..16 {
+        let at = Vec3A::new(k as f32 * 0.3 - 2.4, 0.0, 0.5);
+        crowd
+            .spawn(id, Mat3x4::from_trs(at, Quat::IDENTITY, Vec3A::ONE))
+            .expect("spawn");
+    }
+    hold_pose(&mut crowd, 1, 0.3);
+    for _ in 0..4 {
+        r.render(&mut crowd, &frame)
+            .expect("frame after the new model");
+    }
+    r.renderer().gpu_ms_average().expect("wait");
+    let after = r.renderer().draw_stats().expect("the last frame's counts");
+    let drawn = |s: &throng::gpu::DrawStats| s.camera.iter().sum::<u64>();
+    assert!(
+        drawn(&after) > before.as_ref().map_or(0, drawn),
+        "the new model's instances are counted: {after:?} after {before:?}"
+    );
+    assert_no_validation_messages();
+}

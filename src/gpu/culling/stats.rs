@@ -37,8 +37,12 @@ pub struct DrawStatsReader {
 
 impl DrawStatsReader {
     /// Reads the counters copied into `stats` (made for `sizes`) by a frame that has
-    /// completed.
+    /// completed and drew `models`; counts of a frame that drew more models than the buffer
+    /// has room for are not there to read, and are skipped.
     pub fn collect(&mut self, stats: &GpuBuffer, sizes: CullSizes, models: &[GpuModel]) {
+        if models.len() > sizes.models {
+            return;
+        }
         let n = sizes.counters();
         self.scratch.resize(n, 0);
         if stats

@@ -301,7 +301,11 @@ impl Renderer {
         self.ring
             .submit(fi, value)
             .map_err(crate::crowd::CrowdError::Ring)?;
-        self.stats_pending[fi] = graph.writes_buffer(&STATISTICS);
+        // The counters are numbered by the models this frame drew: more may be added before
+        // they are read.
+        self.stats_pending[fi] = graph
+            .writes_buffer(&STATISTICS)
+            .then_some(self.models.len());
         let frame = &mut self.frames[fi];
         frame.done_at = value;
         frame.queries_pending = true;

@@ -90,8 +90,9 @@ pub struct Renderer {
     cull_inputs: Vec<Option<InputBuffer>>,
     /// Per ring slot: the buffers the passes declared.
     buffers: Vec<PassBuffers>,
-    /// Per ring slot: whether its statistics buffer holds counts not read yet.
-    stats_pending: Vec<bool>,
+    /// Per ring slot: the models its frame drew, while its statistics buffer holds counts
+    /// not read yet.
+    stats_pending: Vec<Option<usize>>,
     /// Frames submitted so far.
     frame_number: u64,
     extent: vk::Extent2D,
@@ -150,7 +151,7 @@ impl Renderer {
             ranges: Vec::new(),
             cull_inputs: (0..slots).map(|_| None).collect(),
             buffers: (0..slots).map(|i| PassBuffers::new(ctx, i)).collect(),
-            stats_pending: vec![false; slots],
+            stats_pending: vec![None; slots],
             ring,
             ring_generation: 0,
             timeline: Timeline::new(ctx, "frame timeline")?,
@@ -296,10 +297,11 @@ impl Renderer {
     fn collect(&mut self, fi: usize) {
         self.timings.collect(&mut self.frames[fi]);
         let buffers = &self.buffers[fi];
-        if std::mem::take(&mut self.stats_pending[fi])
+        if let Some(drawn) = self.stats_pending[fi].take()
             && let Some(stats) = buffers.get(&STATISTICS)
         {
-            self.stats.collect(stats, buffers.sizes(), &self.models);
+            let models = &self.models[..drawn.min(self.models.len())];
+            self.stats.collect(stats, buffers.sizes(), models);
         }
     }
 
