@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use glam::{Vec3, Vec4};
+use throng::anim::Mat3x4;
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{ContextOptions, FrameInputs, HeadlessRenderer, ViewMode, validation_wanted};
 use throng::motion::{ClipChangeCounts, CrowdMotion, WalkPaths};
@@ -77,6 +78,10 @@ pub struct Walked {
     pub moved: usize,
     /// What the clip-change schedule did.
     pub clip_changes: ClipChangeCounts,
+    /// What the frames were drawn with (camera, light, ground).
+    pub inputs: FrameInputs,
+    /// Where each instance stands after the last frame.
+    pub worlds: Vec<Mat3x4>,
 }
 
 /// Lays out a crowd of the built-in character walking along lanes, renders `frames` frames
@@ -141,5 +146,7 @@ pub fn walk_and_render(
         instances: crowd.len(),
         moved,
         clip_changes: motion.clip_changes(),
+        inputs,
+        worlds: (0..crowd.len()).map(|i| *crowd.world(i)).collect(),
     })
 }

@@ -11,8 +11,6 @@
 
 use std::path::Path;
 
-use glam::{Vec3, Vec4};
-
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 mod gpu_common;
@@ -76,12 +74,6 @@ const WIDTH: u32 = 160;
 const HEIGHT: u32 = 90;
 /// Frames the headless entry point draws.
 const FRAMES: u32 = 10;
-/// A pixel shows something the frame without characters does not when a channel differs by
-/// more than this.
-const SHOWS: u8 = 24;
-/// Pixels added round each character's projected box: its limbs swing past the bind pose's
-/// box, and its edges are blended.
-const MARGIN: i32 = 1;
 
 /// The example's headless entry point writes a picture that shows its characters. Against
 /// the same frame drawn with the crowd left out, through the example's own camera: most of
@@ -123,83 +115,20 @@ fn the_steering_crowd_examples_picture_shows_its_characters() {
         .render_pixels(&mut empty, &inputs)
         .expect("the empty frame");
 
-    let project = |p: Vec3| {
-        let clip = inputs.view_proj * Vec4::new(p.x, p.y, p.z, 1.0);
-        (clip.w > 0.0).then(|| {
-            (
-                (clip.x / clip.w * 0.5 + 0.5) * WIDTH as f32,
-                (clip.y / clip.w * 0.5 + 0.5) * HEIGHT as f32,
-            )
-        })
-    };
-    // Each character wholly in view: its box on the screen (the corners of its bind pose's
-    // box where it stands, projected, and a margin) and its chest.
     let rest = throng::scene::bind_pose_bounds(&model).expect("the model has vertices");
-    let (w, h) = (WIDTH as i32, HEIGHT as i32);
-    let mut characters = Vec::new();
-    for i in 0..twin.crowd.len() {
-        let world = twin.crowd.world(i);
-        let corners: Option<Vec<(f32, f32)>> = (0..8)
-            .map(|k| {
-                project(world.transform_point3(Vec3::new(
-                    if k & 1 == 0 { rest.min.x } else { rest.max.x },
-                    if k & 2 == 0 { rest.min.y } else { rest.max.y },
-                    if k & 4 == 0 { rest.min.z } else { rest.max.z },
-                )))
-            })
-            .collect();
-        let middle = 0.5 * (rest.min + rest.max);
-        let chest = Vec3::new(
-            middle.x,
-            rest.min.y + 0.6 * (rest.max.y - rest.min.y),
-            middle.z,
-        );
-        let (Some(corners), Some(chest)) = (corners, project(world.transform_point3(chest))) else {
-            continue;
-        };
-        let fold = |f: fn(f32, f32) -> f32, start: f32, pick: fn(&(f32, f32)) -> f32| {
-            corners.iter().map(pick).fold(start, f)
-        };
-        let b = (
-            fold(f32::min, f32::MAX, |c| c.0).floor() as i32 - MARGIN,
-            fold(f32::min, f32::MAX, |c| c.1).floor() as i32 - MARGIN,
-            fold(f32::max, f32::MIN, |c| c.0).ceil() as i32 + MARGIN,
-            fold(f32::max, f32::MIN, |c| c.1).ceil() as i32 + MARGIN,
-        );
-        if b.0 >= 0 && b.1 >= 0 && b.2 < w && b.3 < h {
-            characters.push((b, (chest.0 as i32, chest.1 as i32)));
-        }
-    }
-    let shows = |x: i32, y: i32| {
-        let a = picture.get_pixel(x as u32, y as u32).0;
-        let at = 4 * (y as usize * WIDTH as usize + x as usize);
-        let b = &background.rgba8[at..at + 4];
-        (0..3).any(|c| a[c].abs_diff(b[c]) > SHOWS)
-    };
-    let (mut differing, mut on_characters) = (0, 0);
-    for y in 0..h {
-        for x in 0..w {
-            if shows(x, y) {
-                differing += 1;
-                on_characters += usize::from(
-                    characters
-                        .iter()
-                        .any(|(b, _)| (b.0..=b.2).contains(&x) && (b.1..=b.3).contains(&y)),
-                );
-            }
-        }
-    }
-    let chests = characters
-        .iter()
-        .filter(|(_, (x, y))| (-1..=1).any(|dy| (-1..=1).any(|dx| shows(x + dx, y + dy))))
-        .count();
-    let n = characters.len();
-    eprintln!(
-        "{n} characters wholly in view; {differing} of {} pixels differ from the frame \
-         without them, {on_characters} of those within the characters' boxes; {chests} \
-         characters differ at their chests",
-        w * h
+    let worlds: Vec<_> = (0..twin.crowd.len())
+        .map(|i| *twin.crowd.world(i))
+        .collect();
+    let s = gpu_common::shown::shown(
+        picture.as_raw(),
+        &background.rgba8,
+        (WIDTH, HEIGHT),
+        inputs.view_proj,
+        &worlds,
+        &rest,
     );
+    eprintln!("{s:?}");
+    let (n, differing, on_characters, chests) = (s.in_view, s.differing, s.on_characters, s.chests);
     assert!(n >= 150, "{n} of the example's characters wholly in view");
     assert!(
         differing >= 5 * n,

@@ -1,7 +1,8 @@
 //! `examples/walking_crowd.rs` runs: a program with only the library's public API lays out a
 //! crowd, walks it with `motion::CrowdMotion` and renders it headless to PNG. The example's
 //! own function is run here, on a renderer with validation on, so the example cannot rot
-//! while the API it shows changes.
+//! while the API it shows changes; and its picture must show its characters where they
+//! stand (against the same frame drawn with the crowd left out).
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 
@@ -38,8 +39,52 @@ fn the_walking_crowd_example_walks_changes_clips_and_writes_its_picture() {
         "{:?}",
         walked.clip_changes
     );
-    let picture = image::open(&png).expect("the example's PNG");
+    let picture = image::open(&png).expect("the example's PNG").to_rgba8();
     assert_eq!((picture.width(), picture.height()), (160, 90));
-    gpu_common::assert_no_validation_messages();
     let _ = std::fs::remove_file(&png);
+
+    // The same frame with the crowd left out, through the example's camera: an empty crowd
+    // of the same model on the renderer it drew with.
+    let model = std::sync::Arc::new(throng::asset::load_model(None).expect("builtin"));
+    let mut empty = throng::crowd::Crowd::new(0).expect("crowd");
+    empty.add_model(model.clone());
+    let background = renderer
+        .render_pixels(&mut empty, &walked.inputs)
+        .expect("the empty frame");
+    let rest = throng::scene::bind_pose_bounds(&model).expect("the model has vertices");
+    let s = gpu_common::shown::shown(
+        picture.as_raw(),
+        &background.rgba8,
+        (160, 90),
+        walked.inputs.view_proj,
+        &walked.worlds,
+        &rest,
+    );
+    eprintln!("{s:?}");
+    // Measured: 99 characters wholly in view, 2,470 pixels differing (25 a character), 98% of
+    // them within the characters' boxes, every chest; the bounds leave room for rounding,
+    // not for a frame without the characters.
+    assert!(
+        s.in_view >= 90,
+        "{} of the 100 characters wholly in view",
+        s.in_view
+    );
+    assert!(
+        s.differing >= 5 * s.in_view,
+        "only {} pixels differ from the frame without the characters",
+        s.differing
+    );
+    assert!(
+        s.on_characters * 5 >= s.differing * 4,
+        "{} of {} differing pixels lie within the characters' boxes",
+        s.on_characters,
+        s.differing
+    );
+    assert!(
+        s.chests * 20 >= s.in_view * 19,
+        "{} of {} characters differ at their chests",
+        s.chests,
+        s.in_view
+    );
+    gpu_common::assert_no_validation_messages();
 }

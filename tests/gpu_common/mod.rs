@@ -3,6 +3,8 @@
 //! missing device fails under `CI=true` and skips (with a message) elsewhere.
 #![allow(dead_code)]
 
+pub mod shown;
+
 use std::sync::Arc;
 
 use glam::{Vec3, Vec4};
