@@ -59,6 +59,18 @@ impl GraphBuilder {
         self.add(Resource::ImportedBuffer {
             name,
             final_access: None,
+            persistent: false,
+        })
+    }
+
+    /// A buffer bound every frame whose contents carry from one frame to the next (state a
+    /// feature keeps on the device): its first use in a frame waits for the last use of the
+    /// frame before (on the same queue), as if this graph had run then too.
+    pub fn persistent_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.add(Resource::ImportedBuffer {
+            name,
+            final_access: None,
+            persistent: true,
         })
     }
 
@@ -69,6 +81,7 @@ impl GraphBuilder {
         self.add(Resource::ImportedBuffer {
             name,
             final_access: Some(Access::HostRead),
+            persistent: false,
         })
     }
 

@@ -78,8 +78,9 @@ pub(crate) fn compile(g: &Declarations) -> Result<Plan, GraphError> {
         }
     }
 
-    // Two walks: the first finds the state each transient image is left in at the end of a
-    // frame, which is what the next frame's first transition of it must wait for.
+    // Two walks: the first finds the state each transient image (and each persistent buffer)
+    // is left in at the end of a frame, which is what the next frame's first use of it must
+    // wait for.
     let fresh: Vec<SyncState> = g
         .resources
         .iter()
@@ -93,6 +94,9 @@ pub(crate) fn compile(g: &Declarations) -> Result<Plan, GraphError> {
         .zip(&end)
         .map(|((r, fresh), end)| match r {
             Resource::Transient(_) => end.next_frame(),
+            Resource::ImportedBuffer {
+                persistent: true, ..
+            } => end.carried(),
             _ => fresh,
         })
         .collect();
@@ -147,6 +151,7 @@ fn check_resources(g: &Declarations) -> Result<(), GraphError> {
             Resource::ImportedBuffer {
                 name,
                 final_access: Some(access),
+                ..
             } if access.applies() == Applies::Image => {
                 return Err(GraphError::InvalidFinalAccess {
                     resource: name,

@@ -90,10 +90,13 @@ pub(crate) enum Resource {
         final_access: Option<Access>,
     },
     /// A buffer (or a range of one) bound each frame; `final_access` as for images
-    /// ([`Access::HostRead`] for a readback buffer).
+    /// ([`Access::HostRead`] for a readback buffer). `persistent`: the same buffer every
+    /// frame, its contents carried from one frame to the next (a feature's state), so its
+    /// first use in a frame waits for the previous frame's last.
     ImportedBuffer {
         name: &'static str,
         final_access: Option<Access>,
+        persistent: bool,
     },
 }
 

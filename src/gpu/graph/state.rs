@@ -53,6 +53,19 @@ impl SyncState {
         }
     }
 
+    /// A persistent buffer at the start of the next frame, given this state at the end of the
+    /// frame: its contents stand, and so do the previous frame's last write and the reads
+    /// since, which the first use must wait for; what they were made visible to is not
+    /// counted on.
+    pub(crate) fn carried(&self) -> Self {
+        Self {
+            layout: self.layout,
+            last_write: self.last_write,
+            readers: self.readers,
+            visible: Vec::new(),
+        }
+    }
+
     /// The CPU wrote the buffer before submission: its contents are new and visible to every
     /// device access, and nothing on the device has read them yet.
     pub(crate) fn host_write(&mut self) {

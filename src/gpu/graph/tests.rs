@@ -1118,3 +1118,55 @@ fn counters_cleared_counted_then_read() {
             | vk::BufferUsageFlags::TRANSFER_SRC
     ));
 }
+
+/// State a feature keeps on the device (a persistent buffer): its first use in a frame waits
+/// for the previous frame's last write, where an ordinary import's first use waits for
+/// nothing; within the frame, uses are ordered as for any buffer.
+#[test]
+fn a_persistent_buffer_waits_for_the_last_frames_write() {
+    let mut g = GraphBuilder::new();
+    let state = g.persistent_buffer("clocks");
+    let fresh = g.imported_buffer("commands");
+    let out = g.host_read_buffer("near list");
+    let rw = Access::StorageReadWrite(Stages::Compute);
+    let apply = g
+        .pass("apply")
+        .read(fresh, Access::StorageRead(Stages::Compute))
+        .write(state, rw)
+        .finish();
+    let advance = g.pass("advance").write(state, rw).write(out, rw).finish();
+    let plan = g.compile().unwrap();
+    let compute = S::COMPUTE_SHADER;
+    let rw_flags = A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE;
+    // The previous frame's advance wrote the clocks: apply waits for it; the commands
+    // (written by the host) need nothing.
+    assert_eq!(
+        before(&plan, apply),
+        [buffer(
+            state,
+            (compute, A::SHADER_STORAGE_WRITE),
+            (compute, rw_flags)
+        )]
+    );
+    // Within the frame, as ever: advance waits for apply's write.
+    assert!(
+        before(&plan, advance).contains(&buffer(
+            state,
+            (compute, A::SHADER_STORAGE_WRITE),
+            (compute, rw_flags)
+        )),
+        "{:?}",
+        before(&plan, advance)
+    );
+    // An ordinary import used the same way waits for nothing at its first use.
+    let mut g = GraphBuilder::new();
+    let plain = g.imported_buffer("clocks");
+    let out = g.host_read_buffer("near list");
+    let first = g.pass("apply").write(plain, rw).write(out, rw).finish();
+    let plan = g.compile().unwrap();
+    assert!(
+        before(&plan, first).iter().all(|b| b.resource != plain),
+        "{:?}",
+        before(&plan, first)
+    );
+}

@@ -1,80 +1,144 @@
-//! The crowd-state pass (when the crowd's state lives on the GPU): advances every instance's
-//! clocks, clip changes and walk by one frame and writes its record into the ring slot, where
-//! the CPU would otherwise have written it, listing the instances near enough to need exact
-//! palettes (`shaders/crowd_state.comp`), after applying the changes made through the crowd's
-//! API since the last frame (`shaders/crowd_state_apply.comp`); then points the records of the instances the CPU
-//! evaluated exact palettes for at them (`shaders/crowd_state_exact.comp`). Its clocks
-//! persist from frame to frame outside the graph ([`crate::gpu::crowd_state`]), so the pass
-//! orders itself after the previous frame's copy of itself with a barrier of its own, and
-//! makes its near list visible to the host with another.
+//! The crowd-state passes (when the crowd's state lives on the GPU): apply the changes made
+//! through the crowd's API since the last frame (`shaders/crowd_state_apply.comp`), advance
+//! every instance's clocks, clip changes and walk by one frame and write its record into the
+//! ring slot, where the CPU would otherwise have written it, listing the instances near
+//! enough to need exact palettes (`shaders/crowd_state.comp`), then point the records of the
+//! instances the CPU evaluated exact palettes for at them (`shaders/crowd_state_exact.comp`).
+//!
+//! The state is the feature's own ([`crate::gpu::crowd_state`]), imported into the graph each
+//! frame: the walkers and clocks as persistent buffers (the graph orders their first use
+//! after the previous frame's last), the near list as a buffer the host reads afterwards, and
+//! the changes and exact instances as host-written buffers. Every barrier is the graph's.
 
 use ash::vk;
 
 use super::FrameDeclaration;
 use super::cull::compute;
-use crate::gpu::crowd_state::NEAR_HEADER;
+use crate::gpu::crowd_state::{CrowdStateBinding, NEAR_HEADER};
 use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::{Access, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording, PipelineId};
 
-/// The pass's name in labels, timings and statistics.
+/// The main pass's name in labels, timings and statistics (the step and the records).
 pub const NAME: &str = "crowd_state";
+/// The pass applying the changes made through the crowd's API.
+pub const APPLY: &str = "crowd_state_apply";
+/// The pass pointing the near set's records at their exact palettes.
+pub const EXACT: &str = "crowd_state_exact";
+/// The pass clearing the near list's counts.
+pub const CLEAR: &str = "crowd_state_clear";
+/// The host's part: the changes and the exact instances written before submission.
+pub const HOST: &str = "crowd_state_host";
 
-/// Declares the pass when the frame's key asks for the state on the GPU.
+/// The buffers the renderer binds by these names (from [`CrowdStateBinding`]).
+pub const WALKERS: &str = "crowd state walkers";
+/// See [`WALKERS`].
+pub const CLOCKS: &str = "crowd state clocks";
+/// See [`WALKERS`].
+pub const NEAR: &str = "crowd state near list";
+/// See [`WALKERS`].
+pub const EXACT_LIST: &str = "crowd state exact instances";
+/// See [`WALKERS`].
+pub const COMMANDS: &str = "crowd state changes";
+
+/// The buffers of `state` by the names the passes import them under.
+pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 5] {
+    [
+        (WALKERS, state.walkers),
+        (CLOCKS, state.clocks),
+        (NEAR, state.near),
+        (EXACT_LIST, state.exact),
+        (COMMANDS, state.commands),
+    ]
+}
+
+/// Declares the passes when the frame's key asks for the state on the GPU.
 pub fn declare(f: &mut FrameDeclaration) {
     if !f.key.crowd_state {
         return;
     }
     let frame = f.frame;
-    let pipelines = Pipelines {
-        apply: f.pipeline(compute("crowd state changes", "crowd_state_apply.comp")),
-        advance: f.pipeline(compute("crowd state", "crowd_state.comp")),
-        exact: f.pipeline(compute("crowd state exact", "crowd_state_exact.comp")),
-    };
-    f.pass(NAME, move |r| record(r, pipelines))
-        .read(frame.cull_inputs, Access::StorageRead(Stages::Compute))
-        .write(frame.ring, Access::StorageReadWrite(Stages::Compute))
+    let apply = f.pipeline(compute("crowd state changes", "crowd_state_apply.comp"));
+    let advance = f.pipeline(compute("crowd state", "crowd_state.comp"));
+    let exact = f.pipeline(compute("crowd state exact", "crowd_state_exact.comp"));
+    let walkers = f.persistent_buffer(WALKERS);
+    let clocks = f.persistent_buffer(CLOCKS);
+    let near = f.host_read_buffer(NEAR);
+    let exact_list = f.imported_buffer(EXACT_LIST);
+    let commands = f.imported_buffer(COMMANDS);
+    let read = Access::StorageRead(Stages::Compute);
+    let read_write = Access::StorageReadWrite(Stages::Compute);
+    f.host_step(HOST)
+        .write(commands, Access::HostWrite)
+        .write(exact_list, Access::HostWrite)
+        .finish();
+    f.pass(CLEAR, record_clear)
+        .write(near, Access::TransferDst)
+        .finish();
+    f.pass(APPLY, move |r| record_apply(r, apply))
+        .read(commands, read)
+        .write(walkers, read_write)
+        .write(clocks, read_write)
+        .finish();
+    f.pass(NAME, move |r| record_advance(r, advance))
+        .read(frame.cull_inputs, read)
+        .read(walkers, read)
+        .write(clocks, read_write)
+        .write(frame.ring, read_write)
+        .write(near, read_write)
+        .finish();
+    f.pass(EXACT, move |r| record_exact(r, exact))
+        .read(exact_list, read)
+        .write(frame.ring, read_write)
         .finish();
 }
 
-/// The pass's three dispatches' pipelines.
-#[derive(Clone, Copy)]
-struct Pipelines {
-    /// The changes made through the crowd's API.
-    apply: PipelineId,
-    /// The frame's step and the records.
-    advance: PipelineId,
-    /// The near set's records pointed at their exact palettes.
-    exact: PipelineId,
+/// The crowd's state this frame, which the passes run with.
+fn state(r: &PassRecording<'_>) -> Result<CrowdStateBinding, GpuError> {
+    r.shared.crowd_state.ok_or_else(|| {
+        GpuError::Graph("the crowd-state passes run without the crowd's state".into())
+    })
 }
 
-fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
-    let state = r.shared.crowd_state.ok_or_else(|| {
-        GpuError::Graph("the crowd-state pass runs without the crowd's state".into())
-    })?;
-    // The near list's count and band counts start at zero (the host read the last list
-    // before this frame was submitted).
+/// The near list's count and band counts start at zero (the host read the last list before
+/// this frame was submitted).
+fn record_clear(r: &PassRecording<'_>) -> Result<(), GpuError> {
+    let state = state(r)?;
     // SAFETY: recording outside rendering; the buffer holds its header.
     unsafe {
         r.ctx
             .device
             .cmd_fill_buffer(r.cmd, state.near, 0, NEAR_HEADER as u64, 0)
     };
-    // The previous frame's pass read and wrote the clocks (earlier in this queue): a
-    // dependency from its writes to this one's reads and writes; and from the count's fill.
-    let from_fill = vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-        .dst_access_mask(READ_WRITE);
-    barrier(r, &[after_compute(), from_fill]);
+    Ok(())
+}
+
+/// The changes, one invocation applying them all in order (none: nothing to dispatch).
+fn record_apply(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
+    let state = state(r)?;
+    if state.command_count == 0 {
+        return Ok(());
+    }
+    let whole = whole_buffer;
+    let (commands, walkers) = (whole(state.commands), whole(state.walkers));
+    let (clocks, models, clips) = (whole(state.clocks), whole(state.models), whole(state.clips));
+    let binds = [
+        Bind::buffer("Commands", &commands),
+        Bind::buffer("Walkers", &walkers),
+        Bind::buffer("Clocks", &clocks),
+        Bind::buffer("Models", &models),
+        Bind::buffer("Clips", &clips),
+    ];
+    let count = bytemuck::bytes_of(&state.command_count);
+    run(r, pipeline, count, &binds, 1)
+}
+
+/// The frame's step: every instance advanced and its record written.
+fn record_advance(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
+    let state = state(r)?;
     let whole = whole_buffer;
     let (records, _) = r.ring_infos()?;
-    let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
-    let (models, clips) = (whole(state.models), whole(state.clips));
-    let (times, near) = (whole(state.times), whole(state.near));
-    let (exact, commands) = (whole(state.exact), whole(state.commands));
     let (inputs, base, _) = r.buffer(r.frame.cull_inputs)?;
     let frame = &r.shared.cull_layout.frame;
     let view = [vk::DescriptorBufferInfo {
@@ -82,20 +146,9 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
         offset: base + frame.start as u64,
         range: (frame.end - frame.start) as u64,
     }];
-    if state.command_count > 0 {
-        // One invocation applies them all, in order.
-        let binds = [
-            Bind::buffer("Commands", &commands),
-            Bind::buffer("Walkers", &walkers),
-            Bind::buffer("Clocks", &clocks),
-            Bind::buffer("Models", &models),
-            Bind::buffer("Clips", &clips),
-        ];
-        let count = bytemuck::bytes_of(&state.command_count);
-        run(r, pipelines.apply, count, &binds, 1)?;
-        // The walkers and clocks it changed, read and written by the step.
-        barrier(r, &[after_compute()]);
-    }
+    let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
+    let (models, clips) = (whole(state.models), whole(state.clips));
+    let (near, times) = (whole(state.near), whole(state.times));
     let binds = [
         Bind::buffer("Records", &records),
         Bind::buffer("Walkers", &walkers),
@@ -107,41 +160,23 @@ fn record(r: &PassRecording<'_>, pipelines: Pipelines) -> Result<(), GpuError> {
         Bind::buffer("FrameTimes", &times),
     ];
     let step = bytemuck::bytes_of(&state.step);
-    run(r, pipelines.advance, step, &binds, state.step.count)?;
-    if state.exact_count > 0 {
-        // The records the step wrote, rewritten in part here.
-        barrier(r, &[after_compute()]);
-        let binds = [
-            Bind::buffer("Records", &records),
-            Bind::buffer("Exact", &exact),
-        ];
-        let count = bytemuck::bytes_of(&state.exact_count);
-        run(r, pipelines.exact, count, &binds, state.exact_count)?;
-    }
-    // The near list, for the host once the frame is done.
-    let to_host = vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ);
-    barrier(r, &[to_host]);
-    Ok(())
+    run(r, pipeline, step, &binds, state.step.count)
 }
 
-/// A compute shader's reads and writes of storage buffers.
-const READ_WRITE: vk::AccessFlags2 = vk::AccessFlags2::from_raw(
-    vk::AccessFlags2::SHADER_STORAGE_READ.as_raw()
-        | vk::AccessFlags2::SHADER_STORAGE_WRITE.as_raw(),
-);
-
-/// Earlier compute writes of storage buffers before later compute reads and writes.
-fn after_compute() -> vk::MemoryBarrier2<'static> {
-    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
-    vk::MemoryBarrier2::default()
-        .src_stage_mask(compute)
-        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-        .dst_stage_mask(compute)
-        .dst_access_mask(READ_WRITE)
+/// The records of the instances the CPU evaluated exact palettes for, pointed at them.
+fn record_exact(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
+    let state = state(r)?;
+    if state.exact_count == 0 {
+        return Ok(());
+    }
+    let (records, _) = r.ring_infos()?;
+    let exact = whole_buffer(state.exact);
+    let binds = [
+        Bind::buffer("Records", &records),
+        Bind::buffer("Exact", &exact),
+    ];
+    let count = bytemuck::bytes_of(&state.exact_count);
+    run(r, pipeline, count, &binds, state.exact_count)
 }
 
 /// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.
@@ -156,15 +191,4 @@ fn run(
     r.bind(p);
     r.push_constants(p, constants)?;
     r.dispatch(p, binds, [threads, 1])
-}
-
-/// Records `barriers` (outside rendering).
-fn barrier(r: &PassRecording<'_>, barriers: &[vk::MemoryBarrier2<'_>]) {
-    // SAFETY: recording outside rendering.
-    unsafe {
-        r.ctx.cmd_pipeline_barrier2(
-            r.cmd,
-            &vk::DependencyInfo::default().memory_barriers(barriers),
-        )
-    };
 }

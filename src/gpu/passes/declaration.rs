@@ -102,6 +102,25 @@ impl FrameDeclaration {
         id
     }
 
+    /// A buffer a feature keeps on the device and binds every frame by `name` (the same
+    /// buffer each frame, its contents carried over): the graph orders its first use after
+    /// the previous frame's last.
+    pub fn persistent_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.graph.persistent_buffer(name)
+    }
+
+    /// A buffer a feature binds by `name` for this frame in flight (written by the host, or
+    /// by this frame only).
+    pub fn imported_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.graph.imported_buffer(name)
+    }
+
+    /// A buffer a feature binds by `name` for this frame in flight and the CPU reads once the
+    /// frame is done: the graph ends with the barrier making its writes visible to the host.
+    pub fn host_read_buffer(&mut self, name: &'static str) -> ResourceId {
+        self.graph.host_read_buffer(name)
+    }
+
     /// Registers a pipeline; the recording finds it by the returned id.
     pub fn pipeline(&mut self, desc: PipelineDesc) -> PipelineId {
         let id = PipelineId(self.pipelines.len() as u32);

@@ -43,7 +43,10 @@ use forward::Forward;
 /// pass's file).
 pub mod pass {
     pub use super::composite::NAME as AMBIENT_COMPOSITE;
-    pub use super::crowd_state::NAME as CROWD_STATE;
+    pub use super::crowd_state::{
+        APPLY as CROWD_STATE_APPLY, CLEAR as CROWD_STATE_CLEAR, EXACT as CROWD_STATE_EXACT,
+        NAME as CROWD_STATE,
+    };
     pub use super::cull::{CLEAR as CULL_CLEAR, CULL, DRAWS as CULL_DRAWS, STATS as CULL_STATS};
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};

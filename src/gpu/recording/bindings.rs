@@ -67,6 +67,8 @@ pub struct FrameBindings<'a> {
     pub buffers: &'a PassBuffers,
     /// The transient images.
     pub transients: &'a TransientImages,
+    /// Buffers features bind by name this frame (their state, their per-frame lists).
+    pub imported: &'a [(&'static str, vk::Buffer)],
 }
 
 impl FrameBindings<'_> {
@@ -94,6 +96,13 @@ impl FrameBindings<'_> {
         }
         if id == f.cull_inputs {
             return Some(buffer(self.cull_inputs, 0, vk::WHOLE_SIZE));
+        }
+        if let Some(&(_, made)) = self
+            .imported
+            .iter()
+            .find(|(name, _)| *name == self.plan.resource_name(id))
+        {
+            return Some(buffer(made, 0, vk::WHOLE_SIZE));
         }
         if let Some((_, desc)) = self.buffer_descs.iter().find(|(r, _)| *r == id) {
             let made = self.buffers.get(desc)?;

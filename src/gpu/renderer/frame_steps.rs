@@ -238,6 +238,9 @@ impl Renderer {
             atlases: &self.atlases,
             crowd_state,
         };
+        let imported = crowd_state
+            .as_ref()
+            .map(crate::gpu::passes::crowd_state::imports);
         let bindings = FrameBindings {
             frame: graph.frame,
             plan: &graph.plan,
@@ -255,6 +258,7 @@ impl Renderer {
             buffer_descs: &graph.buffers,
             buffers: &self.buffers[fi],
             transients: &self.transients,
+            imported: imported.as_ref().map_or(&[], |i| &i[..]),
         };
         record_frame(
             &self.ctx,
