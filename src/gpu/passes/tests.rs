@@ -343,3 +343,62 @@ fn debug_views_keep_only_what_they_show() {
     assert!(names(&ao).contains(&pass::SSAO_BLUR));
     assert!(!names(&ao).contains(&pass::SHADOW), "{:?}", names(&ao));
 }
+
+/// With the crowd's state on the GPU, its clocks and walkers carry from frame to frame: the
+/// first pass to use them waits for the previous frame's last use (a memory dependency on the
+/// clocks' writes, an execution one on the walkers' reads), the step waits for the changes
+/// applied before it, and the host's read of the near list waits for the step. No barrier is
+/// the passes' own: these are the graph's (importing the clocks as an ordinary buffer fails
+/// the first check).
+#[test]
+fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
+    let key = GraphKey {
+        view: ViewMode::Final,
+        readback: true,
+        present: false,
+        crowd_state: true,
+        hud: false,
+    };
+    let f = compile(
+        key,
+        &RenderSettings::default(),
+        vk::Format::R8G8B8A8_SRGB,
+        Culling::Back,
+    )
+    .expect("the frame compiles");
+    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
+    let write = vk::AccessFlags2::SHADER_STORAGE_WRITE;
+    let waits_on_compute_write = |pass: &str, resource: &str| {
+        let res = id(&f, resource);
+        f.plan
+            .barriers(step(&f, pass))
+            .iter()
+            .any(|b| b.resource == res && b.src_stage == compute && b.src_access.contains(write))
+    };
+    assert!(
+        waits_on_compute_write(pass::CROWD_STATE_APPLY, crowd_state::CLOCKS),
+        "the first use of the clocks waits for the last frame's step"
+    );
+    // The walkers were last read (by the step): their first write waits for that read, an
+    // execution dependency.
+    let walkers = id(&f, crowd_state::WALKERS);
+    assert!(
+        f.plan
+            .barriers(step(&f, pass::CROWD_STATE_APPLY))
+            .iter()
+            .any(|b| b.resource == walkers && b.src_stage == compute),
+        "the first write of the walkers waits for the last frame's step, which read them"
+    );
+    assert!(
+        waits_on_compute_write(pass::CROWD_STATE, crowd_state::CLOCKS),
+        "the step waits for the changes applied to the clocks"
+    );
+    let near = id(&f, crowd_state::NEAR);
+    assert!(
+        f.plan
+            .final_barriers()
+            .iter()
+            .any(|b| b.resource == near && b.dst_stage == vk::PipelineStageFlags2::HOST),
+        "the host reads the near list after the step's writes"
+    );
+}
