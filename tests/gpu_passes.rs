@@ -478,10 +478,11 @@ fn the_graph_culls_the_passes_nothing_reads() {
         return;
     }
     let all = passes_under(&mut s, settings(true, true, true));
-    // Culling runs first in every frame: the skinned passes draw its lists. Its counters
-    // are copied for the statistics last, once every list is final.
+    // Culling runs first in every frame: the skinned passes draw its lists. The output pass
+    // copies the scene colour into the target; culling's counters are copied for the
+    // statistics last, once every list is final.
     let culling = [pass::CULL_CLEAR, pass::CULL, pass::CULL_DRAWS];
-    let stats = [pass::CULL_STATS];
+    let stats = [pass::OUTPUT, pass::CULL_STATS];
     // With the prepass, the small instances are culled against its depth and added to it.
     let occlusion = [
         pass::OCCLUSION_DEPTH,

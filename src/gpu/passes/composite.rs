@@ -16,7 +16,7 @@ pub const NAME: &str = "ambient_composite";
 /// ambient occlusion.
 pub fn declare(f: &mut FrameDeclaration, (sun, sky): (ResourceId, ResourceId), ao: ResourceId) {
     let pipeline = over_target::fullscreen(f, "ambient composite", "ambient_composite.frag");
-    let color = f.frame.color;
+    let color = f.frame.scene;
     let sampled = Access::Sampled(Stages::Fragment);
     f.pass(NAME, move |r| {
         let samplers = &r.shared.samplers;

@@ -27,7 +27,7 @@ pub fn declare(
         ViewMode::Shadow => shadow_map,
     };
     let pipeline = over_target::fullscreen(f, "debug view", "debug_view.frag");
-    let color = f.frame.color;
+    let color = f.frame.scene;
     f.pass(NAME, move |r| {
         let source = r.image_info(source, r.shared.samplers.screen)?;
         let frame = r.frame_info();

@@ -6,7 +6,9 @@ use ash::vk;
 
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{Culling, PipelineDesc};
-use crate::gpu::graph::{Access, GraphBuilder, ImageDesc, ImageKind, PassBuilder, ResourceId};
+use crate::gpu::graph::{
+    Access, Extent, GraphBuilder, ImageDesc, ImageKind, PassBuilder, ResourceId,
+};
 use crate::gpu::recording::bindings::FrameResources;
 use crate::gpu::recording::compiled::{CompiledFrame, Recorder};
 use crate::gpu::recording::pass::{PassRecording, PipelineId};
@@ -50,6 +52,13 @@ impl FrameDeclaration {
                 vk::ImageLayout::UNDEFINED,
                 key.present.then_some(Access::Present),
             ),
+            scene: graph.transient_image(ImageDesc {
+                name: "scene colour",
+                format: color_format,
+                kind: ImageKind::Color,
+                extent: Extent::Target,
+                samples: vk::SampleCountFlags::TYPE_1,
+            }),
             ring: graph.imported_buffer("palette ring slot"),
             cull_inputs: graph.imported_buffer("culling inputs"),
             readback: graph.host_read_buffer("readback"),

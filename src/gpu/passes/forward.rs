@@ -206,7 +206,7 @@ fn light_image(f: &mut FrameDeclaration, name: &'static str) -> ResourceId {
 /// depth; without it, the camera's own depth and normals too.
 fn targets(f: &mut FrameDeclaration, depth_normals: &DepthNormals, ao: ResourceId) -> Forward {
     let shape = f.shape;
-    let color = f.frame.color;
+    let color = f.frame.scene;
     let ambient_apart = shape.ao && !shape.prepass;
     let mut colors = [(color, color); MAX_COLOR_TARGETS];
     let color_count = if ambient_apart {

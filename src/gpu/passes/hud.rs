@@ -25,7 +25,7 @@ pub fn declare(f: &mut FrameDeclaration) {
         ("hud.vert", "hud.frag"),
         VertexInput::GeneratedStrip,
     );
-    let color = f.frame.color;
+    let color = f.frame.scene;
     f.pass(NAME, move |r| {
         let Some(hud) = r.shared.hud else {
             return Ok(());

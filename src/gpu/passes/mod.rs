@@ -22,6 +22,7 @@ pub mod forward;
 pub mod hud;
 pub mod impostors;
 pub mod occlusion;
+pub mod output;
 pub mod over_target;
 pub mod palettes;
 pub mod readback;
@@ -59,6 +60,7 @@ pub mod pass {
     pub use super::occlusion::{
         CULL_LATE, DEPTH as OCCLUSION_DEPTH, DRAWS_LATE as CULL_DRAWS_LATE,
     };
+    pub use super::output::NAME as OUTPUT;
     pub use super::palettes::NAME as PALETTES;
     pub use super::readback::NAME as READBACK;
     pub use super::shadow::NAME as SHADOW;
@@ -122,6 +124,7 @@ pub fn compile(
     }
     debug_view::declare(&mut f, &depth_normals, shadow_map, ao);
     hud::declare(&mut f);
+    output::declare(&mut f);
     cull::declare_stats(&mut f, &culled);
     readback::declare(&mut f);
     f.compile()

@@ -1,6 +1,6 @@
-//! What the passes that draw straight into the colour target share (the debug views, the
-//! composite, the heads-up display): a pipeline of one sample with no depth, and one draw of
-//! generated vertices into the target.
+//! What the passes that draw one single-sample image with generated vertices share (the debug
+//! views, the composite and the heads-up display into the scene colour, the output pass into
+//! the target): a pipeline of one sample with no depth, and one draw.
 
 use ash::vk;
 

@@ -103,7 +103,7 @@ fn the_hud_draws_over_the_finished_frame() {
         };
         assert!(at(last_drawing) < Some(hud), "{view:?}: {order:?}");
         assert!(Some(hud) < at(pass::READBACK), "{view:?}: {order:?}");
-        let color = id(&f, "colour target");
+        let color = id(&f, "scene colour");
         let used = *declared_use(&f.plan, step(&f, pass::HUD), color).expect("declared");
         assert!(used.loads && used.stores, "{view:?}: {used:?}");
         let without = names(&frame(view, RenderSettings::default()));
@@ -129,7 +129,7 @@ fn the_plan_decides_loads_and_stores() {
         } else {
             (id(&f, "depth"), id(&f, "depth"))
         };
-        let color = id(&f, "colour target");
+        let color = id(&f, "scene colour");
         let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
         // The first prepass starts the depth buffer, the late one adds to it, and the forward
         // pass only tests against it: cleared and stored, loaded and stored, loaded and not
@@ -239,7 +239,7 @@ fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the
                 assert_eq!(early.is_ok(), image == "depth", "{image}: {early:?}");
             }
         }
-        let color = id(&f, "colour target");
+        let color = id(&f, "scene colour");
         for name in [pass::FORWARD, pass::FORWARD_LATE] {
             assert!(
                 declared_use(&f.plan, step(&f, name), color).is_err(),
@@ -315,6 +315,7 @@ fn the_palette_ring_is_written_by_the_host_before_any_pass_reads_it() {
 #[test]
 fn the_acquire_wait_stage_is_where_the_graph_first_touches_the_target() {
     for (view, stage) in [
+        // The output pass draws it, whatever the view.
         (
             ViewMode::Final,
             vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
@@ -401,4 +402,47 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
             .any(|b| b.resource == near && b.dst_stage == vk::PipelineStageFlags2::HOST),
         "the host reads the near list after the step's writes"
     );
+}
+
+/// One pass writes the target: the output pass, last before the readback, copying the scene
+/// colour every other pass drew into; so a post-process pass fits between the lit passes and
+/// it without touching either.
+#[test]
+fn only_the_output_pass_writes_the_target() {
+    let views = [
+        ViewMode::Final,
+        ViewMode::Ao,
+        ViewMode::Normals,
+        ViewMode::Depth,
+        ViewMode::Shadow,
+        ViewMode::Silhouette,
+    ];
+    for view in views {
+        for (prepass, hud) in [(false, false), (true, false), (false, true)] {
+            let settings = RenderSettings {
+                prepass,
+                ..RenderSettings::default()
+            };
+            let f = frame_with_hud(view, settings, hud);
+            let target = f.frame.color;
+            let writers: Vec<&str> = f
+                .plan
+                .steps()
+                .iter()
+                .filter(|s| declared_use(&f.plan, s, target).is_ok_and(|u| u.writes))
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(
+                writers,
+                [pass::OUTPUT],
+                "{view:?}, prepass {prepass}, hud {hud}"
+            );
+            let order = names(&f);
+            let at = |name| order.iter().position(|n| *n == name);
+            assert!(at(pass::OUTPUT) < at(pass::READBACK), "{order:?}");
+            if hud {
+                assert!(at(pass::HUD) < at(pass::OUTPUT), "{order:?}");
+            }
+        }
+    }
 }

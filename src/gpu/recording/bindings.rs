@@ -13,8 +13,11 @@ use crate::gpu::resources::images::TransientImages;
 /// itself provides each frame.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameResources {
-    /// The colour target (imported).
+    /// The colour target (imported), written by the output pass alone.
     pub color: ResourceId,
+    /// The scene colour: what the passes before the output pass draw the frame into (the
+    /// target's format and size, one sample).
+    pub scene: ResourceId,
     /// The palette ring slot: instance records and palettes the crowd wrote (written by the
     /// CPU).
     pub ring: ResourceId,
