@@ -80,6 +80,10 @@ pub struct PassArgs {
     /// on a software rasterizer, picture on a GPU.
     #[arg(long, value_enum)]
     card_depth: Option<CardDepthArg>,
+    /// A filmic tone curve over the lit frame, before the heads-up display: a post-process
+    /// pass between the lit passes and the output.
+    #[arg(long, value_enum, default_value_t = Switch::Off)]
+    tonemap: Switch,
 }
 
 /// `--card-depth`.
@@ -143,6 +147,7 @@ impl PassArgs {
                 Some(CardDepthArg::Picture) => CardDepth::Picture,
                 Some(CardDepthArg::Plane) => CardDepth::Plane,
             },
+            tonemap: self.tonemap.on(),
         }
     }
 }

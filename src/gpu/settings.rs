@@ -63,6 +63,9 @@ pub struct RenderSettings {
     pub impostor_px: Option<f32>,
     /// Which depth the camera's card passes write (`--card-depth`).
     pub card_depth: CardDepth,
+    /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
+    /// lit passes and the output (off by default).
+    pub tonemap: bool,
 }
 
 /// The depth a card leaves in the camera's depth buffer.
@@ -97,6 +100,7 @@ impl Default for RenderSettings {
             impostors: false,
             impostor_px: None,
             card_depth: CardDepth::Auto,
+            tonemap: false,
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod shadow;
 pub mod ssao;
 #[cfg(test)]
 mod tests;
+pub mod tonemap;
 
 use ash::vk;
 
@@ -65,6 +66,7 @@ pub mod pass {
     pub use super::readback::NAME as READBACK;
     pub use super::shadow::NAME as SHADOW;
     pub use super::ssao::{BLUR as SSAO_BLUR, NAME as SSAO};
+    pub use super::tonemap::NAME as TONEMAP;
 }
 
 /// Declares and compiles the frame graph for `key` under `settings`, for a target of
@@ -123,6 +125,8 @@ pub fn compile(
         }
     }
     debug_view::declare(&mut f, &depth_normals, shadow_map, ao);
+    // Post-processing: each pass reads the scene colour and hands on its own.
+    tonemap::declare(&mut f);
     hud::declare(&mut f);
     output::declare(&mut f);
     cull::declare_stats(&mut f, &culled);

@@ -446,3 +446,56 @@ fn only_the_output_pass_writes_the_target() {
         }
     }
 }
+
+/// A post-process pass goes between the lit passes and the output without touching them:
+/// with the tone curve on, the same passes run in the same order with the same use of the
+/// scene colour, the curve reads the scene colour after the last lit pass, and the HUD and
+/// the output take the mapped image.
+#[test]
+fn a_post_process_pass_fits_between_the_lit_passes_and_the_output() {
+    for prepass in [false, true] {
+        let plain = RenderSettings {
+            prepass,
+            ..RenderSettings::default()
+        };
+        let off = frame_with_hud(ViewMode::Final, plain, true);
+        let on = frame_with_hud(
+            ViewMode::Final,
+            RenderSettings {
+                tonemap: true,
+                ..plain
+            },
+            true,
+        );
+        let mut without: Vec<&str> = names(&on);
+        without.retain(|n| *n != pass::TONEMAP);
+        assert_eq!(without, names(&off), "prepass {prepass}");
+        let scene = id(&on, "scene colour");
+        let mapped = id(&on, "scene colour (tone mapped)");
+        // The last pass to draw the lit frame (cards are off in the library's defaults).
+        let lit = if prepass {
+            pass::FORWARD
+        } else {
+            pass::AMBIENT_COMPOSITE
+        };
+        let uses_on = declared_use(&on.plan, step(&on, lit), scene)
+            .map(|u| (u.layout, u.loads, u.stores, u.writes));
+        let uses_off = declared_use(&off.plan, step(&off, lit), id(&off, "scene colour"))
+            .map(|u| (u.layout, u.loads, u.stores, u.writes));
+        assert_eq!(uses_on.ok(), uses_off.ok(), "{lit} draws the same");
+        assert!(declared_use(&on.plan, step(&on, pass::TONEMAP), scene).is_ok());
+        for after in [pass::HUD, pass::OUTPUT] {
+            assert!(
+                declared_use(&on.plan, step(&on, after), mapped).is_ok(),
+                "{after} takes the mapped frame"
+            );
+            assert!(
+                declared_use(&on.plan, step(&on, after), scene).is_err(),
+                "{after} no longer touches the lit frame"
+            );
+        }
+        let order = names(&on);
+        let at = |name| order.iter().position(|n| *n == name);
+        assert!(at(lit) < at(pass::TONEMAP) && at(pass::TONEMAP) < at(pass::HUD));
+    }
+}
