@@ -48,6 +48,8 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             ssao,
                             impostors: true,
                             card_depth,
+                            // A post-process pass adds its pipeline and changes no other.
+                            tonemap: true,
                             ..RenderSettings::default()
                         };
                         let key = GraphKey {
