@@ -118,10 +118,8 @@ impl ResidentPaths {
         t: f64,
         present: &[u32],
     ) -> Result<(), TrajectoryError> {
-        for p in 0..self.paths.len() {
-            if !self.paths[p].is_empty() || self.paths[p].capacity() > 0 {
-                self.release(p as u32);
-            }
+        for p in 0..self.paths.len() as u32 {
+            self.release(p);
         }
         self.read_to = None;
         self.advance(store, t)?;

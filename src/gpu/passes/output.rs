@@ -6,22 +6,12 @@
 //! touches neither.
 
 use super::{FrameDeclaration, over_target};
-use crate::gpu::graph::{Access, Stages};
-use crate::gpu::recording::pass::Bind;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "output";
 
 /// Declares the pass.
 pub fn declare(f: &mut FrameDeclaration) {
-    let pipeline = over_target::fullscreen(f, "output", "output.frag");
     let (scene, color) = (f.frame.scene, f.frame.color);
-    f.pass(NAME, move |r| {
-        let source = r.image_info(scene, r.shared.samplers.screen)?;
-        let binds = [Bind::image("source", &source)];
-        over_target::draw(r, color, pipeline, &binds, &[], (3, 1))
-    })
-    .read(scene, Access::Sampled(Stages::Fragment))
-    .write(color, Access::ColorAttachmentWrite)
-    .finish();
+    over_target::image_to_image(f, (NAME, "output"), "output.frag", scene, color);
 }

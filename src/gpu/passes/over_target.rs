@@ -9,7 +9,7 @@ use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{
     Culling, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
 };
-use crate::gpu::graph::ResourceId;
+use crate::gpu::graph::{Access, ResourceId, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording, PipelineId};
 
 /// Registers a pipeline drawing `shaders` (vertex, fragment) from generated vertices into
@@ -78,4 +78,31 @@ pub fn draw(
     }
     r.end_rendering();
     pushed
+}
+
+/// Declares pass `name`: one fullscreen triangle of `fragment` (pipeline `pipeline_name`)
+/// reading `source` texel by texel (`source` in the shader) into `target`, nothing else. The
+/// output pass and the post-process passes are this.
+pub fn image_to_image(
+    f: &mut FrameDeclaration,
+    (name, pipeline_name): (&'static str, &'static str),
+    fragment: &'static str,
+    source: ResourceId,
+    target: ResourceId,
+) {
+    let pipeline = fullscreen(f, pipeline_name, fragment);
+    f.pass(name, move |r| {
+        let image = r.image_info(source, r.shared.samplers.screen)?;
+        draw(
+            r,
+            target,
+            pipeline,
+            &[Bind::image("source", &image)],
+            &[],
+            (3, 1),
+        )
+    })
+    .read(source, Access::Sampled(Stages::Fragment))
+    .write(target, Access::ColorAttachmentWrite)
+    .finish();
 }

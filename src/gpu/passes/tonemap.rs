@@ -5,8 +5,7 @@
 //! touched: they draw the same, whether it runs or not.
 
 use super::{FrameDeclaration, over_target};
-use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, Stages};
-use crate::gpu::recording::pass::Bind;
+use crate::gpu::graph::{Extent, ImageDesc, ImageKind};
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "tonemap";
@@ -16,7 +15,6 @@ pub fn declare(f: &mut FrameDeclaration) {
     if !(f.settings.tonemap && f.shape.shows_frame) {
         return;
     }
-    let pipeline = over_target::fullscreen(f, "tonemap", "tonemap.frag");
     let lit = f.frame.scene;
     let mapped = f.image(ImageDesc {
         name: "scene colour (tone mapped)",
@@ -25,13 +23,6 @@ pub fn declare(f: &mut FrameDeclaration) {
         extent: Extent::Target,
         samples: ash::vk::SampleCountFlags::TYPE_1,
     });
-    f.pass(NAME, move |r| {
-        let source = r.image_info(lit, r.shared.samplers.screen)?;
-        let binds = [Bind::image("source", &source)];
-        over_target::draw(r, mapped, pipeline, &binds, &[], (3, 1))
-    })
-    .read(lit, Access::Sampled(Stages::Fragment))
-    .write(mapped, Access::ColorAttachmentWrite)
-    .finish();
+    over_target::image_to_image(f, (NAME, "tonemap"), "tonemap.frag", lit, mapped);
     f.frame.scene = mapped;
 }

@@ -100,23 +100,21 @@ impl FrameBindings<'_> {
         if id == f.cull_inputs {
             return Some(buffer(self.cull_inputs, 0, vk::WHOLE_SIZE));
         }
-        if let Some(&(_, made)) = self
-            .imported
-            .iter()
-            .find(|(name, _)| *name == self.plan.resource_name(id))
-        {
-            return Some(buffer(made, 0, vk::WHOLE_SIZE));
-        }
         if let Some((_, desc)) = self.buffer_descs.iter().find(|(r, _)| *r == id) {
             let made = self.buffers.get(desc)?;
             return Some(buffer(made.buffer, 0, made.size));
         }
-        let image = self.transients.image(self.plan, id)?;
-        Some(Handle::Image {
-            image: image.image,
-            view: image.view,
-            aspect: image.info.aspect,
-        })
+        if let Some(image) = self.transients.image(self.plan, id) {
+            return Some(Handle::Image {
+                image: image.image,
+                view: image.view,
+                aspect: image.info.aspect,
+            });
+        }
+        // Last, so the frame's own resources never pay for the names: a feature's buffer.
+        let name = self.plan.resource_name(id);
+        let &(_, made) = self.imported.iter().find(|(n, _)| *n == name)?;
+        Some(buffer(made, 0, vk::WHOLE_SIZE))
     }
 
     /// What a barrier on `id` covers (a null buffer for an id nothing stands for: the graph
