@@ -121,6 +121,11 @@ fn compile(
     for (name, value) in shader_interface::SHADER_DEFINES {
         options.add_macro_definition(name, Some(&value.to_string()));
     }
+    // Includes shared by the fragment and compute stages leave out what names a fragment's
+    // own inputs (gl_FragCoord) when compiled into a compute shader.
+    if kind == shaderc::ShaderKind::Compute {
+        options.add_macro_definition("STAGE_COMPUTE", Some("1"));
+    }
     let include_dir = dir.to_path_buf();
     options.set_include_callback(move |requested, _type, from, _depth| {
         // Plain file names only: every include lives in shaders/.

@@ -39,6 +39,9 @@ layout(push_constant) uniform Card {
     vec4 cell;       // xy: a picture's size in the atlas's uv; z: 1 drawn from the sun;
                      // w: 1 when the fragments write the picture's depth (card_corner)
     vec4 material;   // yzw: the model's reflectance at normal incidence (its subsets' mean)
+#ifdef CARD_COMPUTE
+    uvec4 draw;      // the compute passes' own (`CardDispatch` in src/gpu/passes/card_compute)
+#endif
 } card;
 
 // What the vertex stage hands the fragment stages: where on the card (world space), the
@@ -79,30 +82,41 @@ uint nearest_picture(vec3 d) {
     return ring * card.grid.x + around;
 }
 
-// The card corner `vertex` (0 to 3: a triangle strip; a card pass's cost follows the vertices
-// it shades, and a strip shades four where two separate triangles shade six) of `r`, drawn
-// from the camera or the sun.
-CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
-    mat3x4 m = world_matrix(r);
+// Which picture of its model's atlas an instance's card shows: its transform, the direction
+// nearest the viewer's (the camera's, or the sun's) and the atlas row of the frame of its clip
+// nearest its phase.
+struct CardPicture {
+    mat3x4 m;
+    uint picture;
+    uint row;
+};
+
+CardPicture card_picture(InstanceRecord r) {
+    CardPicture p;
+    p.m = world_matrix(r);
+    mat3x4 m = p.m;
     ImpostorView any_view = card_views[0];
     vec3 centre = transform_point(m, any_view.centre.xyz);
     vec3 to_viewer = card_from_sun() ? frame.light_dir.xyz : frame.camera_pos.xyz - centre;
     // Into model space: the transpose of the transform's linear part (a rotation with a
     // uniform scale, perhaps mirrored) turns directions back up to that scale.
     vec3 d = to_viewer.x * m[0].xyz + to_viewer.y * m[1].xyz + to_viewer.z * m[2].xyz;
-    uint picture = nearest_picture(normalize(d));
-    ImpostorView v = card_views[picture];
+    p.picture = nearest_picture(normalize(d));
 
     uint clips = max(card.grid.w, 1u);
     uint clip = min(r.bounds & 0xffffu, clips - 1u);
     float phase = float(r.joints >> RECORD_PHASE_SHIFT) / 65535.0;
     uint frames = max(card.grid.z, 1u);
     uint frame_index = uint(round(phase * float(frames))) % frames;
+    p.row = clip * frames + frame_index;
+    return p;
+}
 
-    // Corners (s, t) in {-1, 1} in strip order: two counter-clockwise triangles.
-    const vec2 corners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0),
-                                   vec2(1.0, 1.0));
-    vec2 st = corners[vertex % 4u];
+// The card of `p` at quad coordinates `st` (each -1 to 1; (1, 1) is its top right) as the
+// rasterizer hands it to a fragment: the world point, the atlas uv, and the picture's frame.
+CardVarying card_point(CardPicture p, vec2 st) {
+    mat3x4 m = p.m;
+    ImpostorView v = card_views[p.picture];
     float radius = v.centre.w;
     vec3 corner = v.centre.xyz + (st.x * v.right.xyz + st.y * v.up.xyz) * radius;
 
@@ -110,13 +124,24 @@ CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
     o.world = transform_point(m, corner);
     // The picture's top row is its up side (Vulkan's y points down in the cell's camera).
     vec2 in_cell = vec2(0.5 + 0.5 * st.x, 0.5 - 0.5 * st.y);
-    o.uv = (vec2(float(picture), float(clip * frames + frame_index)) + in_cell) * card.cell.xy;
+    o.uv = (vec2(float(p.picture), float(p.row)) + in_cell) * card.cell.xy;
     vec3 right = transform_direction(m, v.right.xyz);
     vec3 towards = transform_direction(m, v.towards.xyz);
     o.right = normalize(right);
     o.up = normalize(transform_direction(m, v.up.xyz));
     // The sphere's radius in world units (the transform's scale is its columns' length).
     o.towards = vec4(normalize(towards), radius * length(right));
+    return o;
+}
+
+// The card corner `vertex` (0 to 3: a triangle strip; a card pass's cost follows the vertices
+// it shades, and a strip shades four where two separate triangles shade six) of `r`, drawn
+// from the camera or the sun.
+CardVarying card_corner(InstanceRecord r, uint vertex, out vec4 clip_position) {
+    // Corners (s, t) in {-1, 1} in strip order: two counter-clockwise triangles.
+    const vec2 corners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0),
+                                   vec2(1.0, 1.0));
+    CardVarying o = card_point(card_picture(r), corners[vertex % 4u]);
     mat4 view_proj = card_from_sun() ? frame.light_view_proj : frame.view_proj;
     clip_position = view_proj * vec4(o.world, 1.0);
     if (card.cell.w > 0.5) {

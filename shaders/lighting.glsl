@@ -9,7 +9,9 @@
 #include "frame.glsl"
 
 layout(set = 0, binding = BINDING_SHADOW_MAP) uniform sampler2DShadow shadow_map;
+#ifndef STAGE_COMPUTE
 layout(set = 0, binding = BINDING_AO) uniform sampler2D ambient_occlusion;
+#endif
 
 vec3 hemisphere_ambient(vec3 n) {
     return mix(frame.ground_color.rgb, frame.sky_color.rgb, n.y * 0.5 + 0.5);
@@ -38,13 +40,16 @@ float sun_visibility(vec3 world_pos, vec3 n) {
     return mix(1.0, lit / 9.0, frame.shadow.w);
 }
 
-// The blurred ambient occlusion at this fragment (1 when AO is off).
+#ifndef STAGE_COMPUTE
+// The blurred ambient occlusion at this fragment (1 when AO is off). A compute pass that
+// lights surfaces (card_shade.comp) writes the light apart and reads no occlusion.
 float ambient_visibility() {
     if (frame.ssao.x < 0.5) {
         return 1.0;
     }
     return texture(ambient_occlusion, gl_FragCoord.xy * frame.target.zw).r;
 }
+#endif
 
 // A surface's light in two parts: `direct`, the sun's (shadowed), and `ambient`, the sky's
 // before ambient occlusion darkens it. Apart because without a prepass the occlusion is
@@ -71,10 +76,12 @@ SurfaceLight light_surface(vec3 albedo, vec3 n, vec3 world_pos, float roughness,
     return SurfaceLight(direct * sun, albedo * hemisphere_ambient(n));
 }
 
+#ifndef STAGE_COMPUTE
 // The surface's light with the ambient occlusion applied (a pass that reads it).
 vec3 shade(vec3 albedo, vec3 n, vec3 world_pos, float roughness, vec3 f0) {
     SurfaceLight light = light_surface(albedo, n, world_pos, roughness, f0);
     return light.direct + light.ambient * ambient_visibility();
 }
+#endif
 
 #endif

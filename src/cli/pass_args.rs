@@ -1,7 +1,7 @@
 //! The flags that switch the renderer's passes, shared by `run` and `bench frame`.
 
 use clap::{Args, ValueEnum};
-use throng::gpu::{CardDepth, RenderSettings};
+use throng::gpu::{CardDepth, CardRaster, RenderSettings};
 
 /// `on` or `off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -80,6 +80,13 @@ pub struct PassArgs {
     /// on a software rasterizer, picture on a GPU.
     #[arg(long, value_enum)]
     card_depth: Option<CardDepthArg>,
+    /// How cards are rasterized: `compute`, by compute passes into a visibility buffer
+    /// (shaded once per pixel, merged per sample with the meshes; the shadow map's cards
+    /// splatted likewise); `graphics`, as quads through the graphics pipelines. Default:
+    /// compute where the device has 64-bit buffer atomics. The camera's cards need the frame
+    /// without --prepass and with ambient occlusion; other frames draw them as quads.
+    #[arg(long, value_enum)]
+    card_raster: Option<CardRasterArg>,
     /// A filmic tone curve over the lit frame, before the heads-up display: a post-process
     /// pass between the lit passes and the output.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
@@ -93,6 +100,15 @@ pub enum CardDepthArg {
     Picture,
     /// The card quad's depth.
     Plane,
+}
+
+/// `--card-raster`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CardRasterArg {
+    /// Compute passes.
+    Compute,
+    /// Graphics pipelines.
+    Graphics,
 }
 
 fn parse_px(s: &str) -> Result<f32, String> {
@@ -146,6 +162,11 @@ impl PassArgs {
                 None => CardDepth::Auto,
                 Some(CardDepthArg::Picture) => CardDepth::Picture,
                 Some(CardDepthArg::Plane) => CardDepth::Plane,
+            },
+            card_raster: match self.card_raster {
+                None => CardRaster::Auto,
+                Some(CardRasterArg::Compute) => CardRaster::Compute,
+                Some(CardRasterArg::Graphics) => CardRaster::Graphics,
             },
             tonemap: self.tonemap.on(),
         }

@@ -63,6 +63,8 @@ pub struct RenderSettings {
     pub impostor_px: Option<f32>,
     /// Which depth the camera's card passes write (`--card-depth`).
     pub card_depth: CardDepth,
+    /// How cards are rasterized (`--card-raster`).
+    pub card_raster: CardRaster,
     /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
     /// lit passes and the output (off by default).
     pub tonemap: bool,
@@ -85,6 +87,25 @@ pub enum CardDepth {
     Plane,
 }
 
+/// How impostor cards reach the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CardRaster {
+    /// [`CardRaster::Compute`] where the device has 64-bit buffer atomics, else
+    /// [`CardRaster::Graphics`] ([`supported`] decides).
+    #[default]
+    Auto,
+    /// Compute passes rasterize the cards: each pixel keeps its nearest card in a visibility
+    /// buffer (one 64-bit atomic of depth and card), which is then shaded once per pixel and
+    /// merged into the lit frame's resolved images, per sample against the meshes' depth; the
+    /// sun's view splats the cards' depths into the shadow map before the meshes' shadows.
+    /// A GPU's few fixed-function units then draw only the meshes. The camera's cards need
+    /// the frame without a prepass and with ambient occlusion (the light apart, in images a
+    /// compute pass can write); other frames draw them with [`CardRaster::Graphics`].
+    Compute,
+    /// Graphics pipelines draw the cards as quads, one indirect draw per model and view.
+    Graphics,
+}
+
 impl Default for RenderSettings {
     fn default() -> Self {
         Self {
@@ -100,6 +121,7 @@ impl Default for RenderSettings {
             impostors: false,
             impostor_px: None,
             card_depth: CardDepth::Auto,
+            card_raster: CardRaster::Auto,
             tonemap: false,
         }
     }
@@ -197,9 +219,20 @@ pub struct FrameShape {
     pub cards: bool,
     /// The camera's card passes keep the card's own depth ([`CardDepth::Plane`]).
     pub card_plane_depth: bool,
+    /// The camera's cards are rasterized, shaded and merged by compute passes
+    /// ([`CardRaster::Compute`]) instead of the graphics card passes.
+    pub camera_cards_in_compute: bool,
+    /// The sun's cards are splatted into the shadow map by a compute pass.
+    pub shadow_cards_in_compute: bool,
 }
 
 impl FrameShape {
+    /// Graphics passes draw the camera's cards (after the lit passes, which then leave their
+    /// colours to be resolved by the cards' pass).
+    pub fn camera_cards_in_graphics(&self) -> bool {
+        self.cards && !self.camera_cards_in_compute
+    }
+
     /// The shape of a frame showing `view` under `settings`.
     pub fn new(view: ViewMode, settings: &RenderSettings) -> Self {
         let silhouette = view == ViewMode::Silhouette;
@@ -208,16 +241,23 @@ impl FrameShape {
         // no depth to test occlusion against before it is drawn.
         let prepass = !shows_frame || (settings.prepass && !silhouette);
         let shadows = shows_frame && settings.shadows && !silhouette;
+        let ao = shows_frame && settings.ssao && !silhouette;
+        let shadow_lists = shadows || view == ViewMode::Shadow;
+        let compute = settings.impostors && settings.card_raster == CardRaster::Compute;
         Self {
             view,
             shows_frame,
             shadows,
-            ao: shows_frame && settings.ssao && !silhouette,
+            ao,
             prepass,
             occlusion: settings.occlusion && settings.cull && !silhouette,
-            shadow_lists: shadows || view == ViewMode::Shadow,
+            shadow_lists,
             cards: settings.impostors,
             card_plane_depth: settings.card_depth == CardDepth::Plane,
+            // The compute passes merge into the sun's and the sky's light apart, which only
+            // the lit frame without a prepass and with occlusion has.
+            camera_cards_in_compute: compute && view == ViewMode::Final && !prepass && ao,
+            shadow_cards_in_compute: compute && shadow_lists,
         }
     }
 }
@@ -257,6 +297,23 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         });
     }
     settings.msaa = msaa;
+    let atomics = ctx.physical.int64_atomics;
+    settings.card_raster = match settings.card_raster {
+        CardRaster::Auto if atomics => CardRaster::Compute,
+        CardRaster::Compute if !atomics => {
+            static SAID: std::sync::Once = std::sync::Once::new();
+            SAID.call_once(|| {
+                log::warn!(
+                    "cards rasterized in compute need 64-bit buffer atomics, which {} lacks: \
+                     drawn by graphics pipelines",
+                    ctx.physical.name
+                );
+            });
+            CardRaster::Graphics
+        }
+        CardRaster::Auto => CardRaster::Graphics,
+        asked => asked,
+    };
     if settings.card_depth == CardDepth::Auto {
         settings.card_depth = if ctx.physical.kind == vk::PhysicalDeviceType::CPU {
             CardDepth::Plane

@@ -16,6 +16,8 @@ pub struct CullSizes {
     pub subsets: usize,
     /// Bounds of every model.
     pub bounds: usize,
+    /// Pixels of the frame (the cards' visibility buffer holds one entry each).
+    pub pixels: usize,
 }
 
 impl CullSizes {
@@ -25,6 +27,7 @@ impl CullSizes {
             && self.models >= other.models
             && self.subsets >= other.subsets
             && self.bounds >= other.bounds
+            && self.pixels >= other.pixels
     }
 
     /// Room for `want` with some to spare, so a crowd that grows a little at a time does not
@@ -42,6 +45,9 @@ impl CullSizes {
             models: grow(self.models, want.models),
             subsets: grow(self.subsets, want.subsets),
             bounds: grow(self.bounds, want.bounds),
+            // A resized frame needs what it needs, no more: it does not grow a little at a
+            // time.
+            pixels: self.pixels.max(want.pixels),
         }
     }
 
@@ -73,6 +79,7 @@ mod tests {
             models: 2,
             subsets: 3,
             bounds: 10,
+            pixels: 64,
         };
         let want = CullSizes {
             instances: 101,

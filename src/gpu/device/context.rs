@@ -545,13 +545,15 @@ fn create_device(
         .sampler_anisotropy(supported.sampler_anisotropy == vk::TRUE)
         .texture_compression_bc(supported.texture_compression_bc == vk::TRUE)
         .multi_draw_indirect(true)
-        .draw_indirect_first_instance(true);
+        .draw_indirect_first_instance(true)
+        .shader_int64(physical.int64_atomics);
     // Separate depth/stencil layouts: the frame graph uses DEPTH_ATTACHMENT_OPTIMAL and
     // DEPTH_READ_ONLY_OPTIMAL for depth-only images.
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default()
         .timeline_semaphore(true)
         .separate_depth_stencil_layouts(true)
-        .draw_indirect_count(true);
+        .draw_indirect_count(true)
+        .shader_buffer_int64_atomics(physical.int64_atomics);
     // maintenance4 (optional) lets a vertex shader write outputs a fragment shader ignores
     // (the prepass shares the forward pass's vertex shader) without a performance warning.
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default()

@@ -32,6 +32,10 @@ pub struct Candidate {
     pub limits: vk::PhysicalDeviceLimits,
     /// Whether the optional `maintenance4` feature (1.3) is there to enable.
     pub maintenance4: bool,
+    /// Whether compute shaders can do 64-bit atomics on storage buffers (`shaderInt64` and
+    /// `shaderBufferInt64Atomics`, turned on when there): what rasterizing impostor cards in
+    /// compute needs (one atomic keeps each pixel's nearest card and its depth together).
+    pub int64_atomics: bool,
     /// Bytes of the largest memory heap the host can map (where the palette ring lives).
     pub host_visible_heap: u64,
     /// The largest single allocation the device promises to make (`maxMemoryAllocationSize`).
@@ -151,8 +155,11 @@ fn inspect(
     if !missing.is_empty() {
         return fail(format!("lacks {}", missing.join(", ")));
     }
-    let maintenance4 = match features_supported(instance, physical, core13) {
-        Ok(m) => m,
+    let Optional {
+        maintenance4,
+        int64_atomics,
+    } = match features_supported(instance, physical, core13) {
+        Ok(optional) => optional,
         Err(why) => return fail(why),
     };
     // SAFETY: as above.
@@ -174,6 +181,7 @@ fn inspect(
         timestamps: props_q.timestamp_valid_bits > 0,
         limits: props.limits,
         maintenance4,
+        int64_atomics,
         host_visible_heap,
         max_allocation,
     })
@@ -202,13 +210,18 @@ fn memory_limits(instance: &ash::Instance, physical: vk::PhysicalDevice) -> (u64
     (host_visible_heap, maintenance3.max_memory_allocation_size)
 }
 
-/// The features throng turns on must all be supported; returns whether the optional
-/// `maintenance4` is.
+/// The optional features a device may have, turned on where it does.
+struct Optional {
+    maintenance4: bool,
+    int64_atomics: bool,
+}
+
+/// The features throng turns on must all be supported; returns which optional ones are.
 fn features_supported(
     instance: &ash::Instance,
     physical: vk::PhysicalDevice,
     core13: bool,
-) -> Result<bool, String> {
+) -> Result<Optional, String> {
     let mut v12 = vk::PhysicalDeviceVulkan12Features::default();
     let mut v13 = vk::PhysicalDeviceVulkan13Features::default();
     let mut dynamic = vk::PhysicalDeviceDynamicRenderingFeatures::default();
@@ -263,7 +276,11 @@ fn features_supported(
         log::debug!("no anisotropic filtering");
     }
     if missing.is_empty() {
-        Ok(core13 && v13.maintenance4 == vk::TRUE)
+        Ok(Optional {
+            maintenance4: core13 && v13.maintenance4 == vk::TRUE,
+            int64_atomics: base.shader_int64 == vk::TRUE
+                && v12.shader_buffer_int64_atomics == vk::TRUE,
+        })
     } else {
         Err(format!("lacks the features {}", missing.join(", ")))
     }

@@ -31,13 +31,7 @@ pub const STATS: &str = "cull_stats";
 
 const STORAGE: u32 = vk::BufferUsageFlags::STORAGE_BUFFER.as_raw();
 const INDIRECT: u32 = STORAGE | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw();
-const NONE: BufferSize = BufferSize {
-    fixed: 0,
-    per_instance: 0,
-    per_draw: 0,
-    per_counter: 0,
-    per_card_draw: 0,
-};
+const NONE: BufferSize = BufferSize::ZERO;
 
 /// Instances per view, model and list (mesh levels, cards), then the instances waiting for
 /// the occlusion test.

@@ -9,7 +9,7 @@
 //! no prepass it runs twice: the large instances, then (the late pass, after the occlusion
 //! test against the depth the first resolved) the small ones it let through. With multisampling it renders into
 //! multisampled images it makes; the depth is resolved at the end of each camera pass, the
-//! colours only at the end of the last lit pass (the cards', when there are cards).
+//! colours only at the end of the last lit pass (the cards', when graphics passes draw them).
 
 use ash::vk;
 
@@ -316,8 +316,9 @@ pub fn declare(
     } else {
         &[VIEW_CAMERA]
     };
-    // Cards, or without a prepass the late pass, draw into the colours after this pass.
-    let followed = shape.cards || (shape.occlusion && !shape.prepass);
+    // Graphics cards, or without a prepass the late pass, draw into the colours after this
+    // pass (compute cards merge into what the last lit pass resolved).
+    let followed = shape.camera_cards_in_graphics() || (shape.occlusion && !shape.prepass);
     let targets = if followed {
         fwd.colours_resolved_later()
     } else {
@@ -339,7 +340,7 @@ pub fn declare_late(
     forward: &Forward,
     pipelines: ForwardPipelines,
 ) {
-    let targets = if f.shape.cards {
+    let targets = if f.shape.camera_cards_in_graphics() {
         forward.colours_resolved_later()
     } else {
         *forward

@@ -51,7 +51,7 @@ pub struct CardConstants {
 
 /// Where a card pass draws from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Eye {
+pub(super) enum Eye {
     Camera,
     Sun,
 }
@@ -92,7 +92,7 @@ fn depth(compare: vk::CompareOp, write: bool) -> DepthState {
 
 /// Declares the cards' shadows, drawn into `shadow_map` after the meshes'.
 pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
-    if !f.shape.cards {
+    if !f.shape.cards || f.shape.shadow_cards_in_compute {
         return;
     }
     let one = vk::SampleCountFlags::TYPE_1;
@@ -167,7 +167,10 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, images: &Depth
 /// again when multisampled): EQUAL against the prepass's depth, or testing and writing the
 /// camera's own (and then its normals and the light apart, as the forward pass does).
 pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Option<&Forward>) {
-    let Some(fwd) = forward.copied().filter(|_| f.shape.cards) else {
+    let Some(fwd) = forward
+        .copied()
+        .filter(|_| f.shape.cards && !f.shape.camera_cards_in_compute)
+    else {
         return;
     };
     let plane = f.shape.card_plane_depth;
@@ -218,6 +221,57 @@ pub fn declare_forward(f: &mut FrameDeclaration, culled: &Culled, forward: Optio
     fwd.draw_into(p, true);
 }
 
+/// What every card pass binds and pushes for one model: its constants and its atlas (the
+/// pictures' cameras, colour, normal and depth).
+pub(super) struct ModelCards {
+    /// The push constants of its cards.
+    pub constants: CardConstants,
+    /// The pictures' cameras.
+    pub views: [vk::DescriptorBufferInfo; 1],
+    /// Colour with coverage, filtered (its outline divided by its coverage in the shaders).
+    pub color: [vk::DescriptorImageInfo; 1],
+    /// Normal, material and depth, nearest: never a blend of the surface and the empty
+    /// texels around it.
+    pub normal_depth: [vk::DescriptorImageInfo; 1],
+}
+
+impl ModelCards {
+    /// Model `m`'s cards seen from `eye`, writing the picture's depth or not; `None` when it
+    /// has no atlas or no instances.
+    pub fn of(r: &PassRecording<'_>, m: usize, eye: Eye, picture_depth: bool) -> Option<Self> {
+        let shared = r.shared;
+        let atlas = shared.atlases.atlas(m)?;
+        let model = shared.models.get(m)?;
+        if shared.ranges.get(m).is_none_or(|range| range.is_empty()) {
+            return None;
+        }
+        let layout = &atlas.layout;
+        let (width, height) = layout.size();
+        let f0 = mean_reflectance(model);
+        let samplers = &shared.samplers;
+        Some(Self {
+            constants: CardConstants {
+                grid: [
+                    layout.azimuths,
+                    layout.elevations,
+                    layout.frames,
+                    layout.clips,
+                ],
+                cell: Vec4::new(
+                    layout.cell as f32 / width as f32,
+                    layout.cell as f32 / height as f32,
+                    if eye == Eye::Sun { 1.0 } else { 0.0 },
+                    if picture_depth { 1.0 } else { 0.0 },
+                ),
+                material: Vec4::new(0.0, f0.x, f0.y, f0.z),
+            },
+            views: whole_buffer(atlas.views.buffer),
+            color: PassRecording::fixed_image(atlas.color.view, samplers.ao),
+            normal_depth: PassRecording::fixed_image(atlas.normal_depth.view, samplers.screen),
+        })
+    }
+}
+
 /// The reflectance at normal incidence of `model`'s subsets, each weighed by its triangles:
 /// what a card's surface reflects (its roughness is in the atlas, texel by texel).
 fn mean_reflectance(model: &GpuModel) -> Vec3 {
@@ -259,43 +313,18 @@ fn draw_cards(
     let frame = r.frame_info();
     let looks = whole_buffer(shared.looks);
     let models = shared.models.len();
-    let samplers = &shared.samplers;
     r.bind(pipeline);
     // SAFETY: inside the pass's rendering; the cards need no vertex buffer.
     unsafe {
         r.ctx
             .cmd_set_front_face(r.cmd, vk::FrontFace::COUNTER_CLOCKWISE)
     };
-    for (m, model) in shared.models.iter().enumerate() {
-        let Some(atlas) = shared.atlases.atlas(m) else {
+    for m in 0..models {
+        let Some(model) = ModelCards::of(r, m, eye, picture_depth) else {
             continue;
         };
-        if shared.ranges.get(m).is_none_or(|range| range.is_empty()) {
-            continue;
-        }
-        let layout = &atlas.layout;
-        let (width, height) = layout.size();
-        let f0 = mean_reflectance(model);
-        let constants = CardConstants {
-            grid: [
-                layout.azimuths,
-                layout.elevations,
-                layout.frames,
-                layout.clips,
-            ],
-            cell: Vec4::new(
-                layout.cell as f32 / width as f32,
-                layout.cell as f32 / height as f32,
-                if eye == Eye::Sun { 1.0 } else { 0.0 },
-                if picture_depth { 1.0 } else { 0.0 },
-            ),
-            material: Vec4::new(0.0, f0.x, f0.y, f0.z),
-        };
-        let views_info = whole_buffer(atlas.views.buffer);
-        // Colour filtered (its outline divided by its coverage in the shader); normal and
-        // depth nearest, never a blend of the surface and the empty texels around it.
-        let color = PassRecording::fixed_image(atlas.color.view, samplers.ao);
-        let normal_depth = PassRecording::fixed_image(atlas.normal_depth.view, samplers.screen);
+        let (views_info, color, normal_depth) = (model.views, model.color, model.normal_depth);
+        let constants = model.constants;
         let mut binds = [
             Bind::buffer("Records", &records),
             Bind::buffer("Visible", &visible),

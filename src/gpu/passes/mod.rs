@@ -12,6 +12,7 @@
 //! Adding a pass: a file here and one line in [`compile`]. Its shaders in `shaders/` are
 //! compiled and embedded by file name, and its pipeline layouts are read from them.
 
+pub mod card_compute;
 pub mod composite;
 pub mod crowd_state;
 pub mod cull;
@@ -39,11 +40,17 @@ use super::device::pipeline::Culling;
 use super::recording::compiled::CompiledFrame;
 use super::settings::{GraphKey, RenderSettings};
 pub use declaration::{FAR_DEPTH, FrameDeclaration};
+use depth_normal::DepthNormals;
 use forward::Forward;
 
 /// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
 /// pass's file).
 pub mod pass {
+    pub use super::card_compute::{
+        DEPTH as CARD_DEPTH, RASTER as CARD_RASTER, SHADE as CARD_SHADE,
+        SHADOW as CARD_SHADOW, SHADOW_CLEAR as CARD_SHADOW_CLEAR,
+        SHADOW_COPY as CARD_SHADOW_COPY, VISIBILITY_CLEAR as CARD_VISIBILITY_CLEAR,
+    };
     pub use super::composite::NAME as AMBIENT_COMPOSITE;
     pub use super::crowd_state::{
         APPLY as CROWD_STATE_APPLY, CLEAR as CROWD_STATE_CLEAR, EXACT as CROWD_STATE_EXACT,
@@ -83,7 +90,11 @@ pub fn compile(
     palettes::declare(&mut f);
     crowd_state::declare(&mut f);
     let culled = cull::declare(&mut f);
-    let shadow_map = shadow::declare(&mut f, &culled);
+    // The cards' shadows go into the shadow map before the meshes' (in compute) or after
+    // them (as quads).
+    let shadow_map = shadow::map(&mut f);
+    card_compute::declare_shadow(&mut f, &culled, shadow_map);
+    shadow::declare(&mut f, &culled, shadow_map);
     impostors::declare_shadow(&mut f, &culled, shadow_map);
     let depth_normals = depth_normal::images(&mut f);
     let ao = ssao::blurred(&mut f);
@@ -108,19 +119,30 @@ pub fn compile(
             forward::declare_late(&mut f, &culled, &fwd, pipelines);
         }
         let forward = forward.map(|(forward, _)| forward);
-        // Cards at their quad's own depth can be rejected before shading: for them a depth
-        // prepass lets the lit pass shade each pixel once, where with the picture's depth
-        // (written by the shader, tested after it) it would be one more pass of the same
-        // work.
-        let cards = if f.shape.card_plane_depth {
-            impostors::declare_prepass(&mut f, &culled, &depth_normals);
-            forward.map(Forward::after_own_prepass)
-        } else {
-            forward
-        };
-        impostors::declare_forward(&mut f, &culled, cards.as_ref());
+        // Cards in compute merge into what the lit passes resolved and hand the occlusion the
+        // depth with them in it.
+        let camera_depth = forward
+            .as_ref()
+            .and_then(|fwd| card_compute::declare_camera(&mut f, &culled, fwd, &depth_normals));
+        if camera_depth.is_none() {
+            // Cards at their quad's own depth can be rejected before shading: for them a
+            // depth prepass lets the lit pass shade each pixel once, where with the picture's
+            // depth (written by the shader, tested after it) it would be one more pass of the
+            // same work.
+            let cards = if f.shape.card_plane_depth {
+                impostors::declare_prepass(&mut f, &culled, &depth_normals);
+                forward.map(Forward::after_own_prepass)
+            } else {
+                forward
+            };
+            impostors::declare_forward(&mut f, &culled, cards.as_ref());
+        }
         if let Some(light) = forward.and_then(|fwd| fwd.light_parts()) {
-            ssao::declare(&mut f, &depth_normals, ao);
+            let occluded = DepthNormals {
+                depth: camera_depth.unwrap_or(depth_normals.depth),
+                ..depth_normals
+            };
+            ssao::declare(&mut f, &occluded, ao);
             composite::declare(&mut f, light, ao);
         }
     }

@@ -23,16 +23,21 @@ const BIAS: DepthBias = DepthBias {
     slope: 2.0,
 };
 
-/// Declares the pass: the skinned inputs in, the shadow map (which it makes) out.
-pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> ResourceId {
+/// Declares the shadow map (`shadow_size` texels square): what the shadow passes draw into.
+pub fn map(f: &mut FrameDeclaration) -> ResourceId {
     let side = f.settings.shadow_size.max(1);
-    let shadow_map = f.image(ImageDesc {
+    f.image(ImageDesc {
         name: "shadow map",
         format: DEPTH_FORMAT,
         kind: ImageKind::Depth,
         extent: Extent::Fixed(side, side),
         samples: vk::SampleCountFlags::TYPE_1,
-    });
+    })
+}
+
+/// Declares the pass: the skinned inputs in, drawn into `shadow_map` (cleared first unless a
+/// pass before it wrote the cards' shadows there).
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
     // Back faces cast (front faces culled, with each model's own front face): half the
     // triangles to rasterize, and the surfaces facing the sun are not in the map to shadow
     // themselves.
@@ -71,5 +76,4 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled) -> ResourceId {
     });
     culled.reads(&mut p, ring);
     p.write(shadow_map, Access::DepthAttachmentWrite).finish();
-    shadow_map
 }

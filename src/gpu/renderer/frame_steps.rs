@@ -129,6 +129,7 @@ impl Renderer {
             models: self.models.len().max(1),
             subsets: subsets.unwrap_or(0).max(1),
             bounds: crowd.bounds().len().max(1),
+            pixels: (self.extent.width as usize * self.extent.height as usize).max(1),
         }
     }
 

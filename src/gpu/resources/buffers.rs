@@ -17,8 +17,8 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 
 /// A buffer's size in bytes as a sum over the frame's counts: `fixed + per_instance *
-/// instances + per_draw * draws + per_counter * counters + per_card_draw * card draws`
-/// ([`CullSizes`]).
+/// instances + per_draw * draws + per_counter * counters + per_card_draw * card draws +
+/// per_pixel * pixels` ([`CullSizes`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BufferSize {
     /// Bytes whatever the counts.
@@ -31,9 +31,21 @@ pub struct BufferSize {
     pub per_counter: u64,
     /// Bytes per impostor card draw ([`CullSizes::card_draws`]).
     pub per_card_draw: u64,
+    /// Bytes per pixel of the frame.
+    pub per_pixel: u64,
 }
 
 impl BufferSize {
+    /// No bytes for anything: what a description starts from (`..BufferSize::ZERO`).
+    pub const ZERO: Self = Self {
+        fixed: 0,
+        per_instance: 0,
+        per_draw: 0,
+        per_counter: 0,
+        per_card_draw: 0,
+        per_pixel: 0,
+    };
+
     /// The bytes for `sizes` (at least 16: a buffer is never empty).
     pub fn bytes(&self, sizes: &CullSizes) -> u64 {
         let n = |v: usize| v as u64;
@@ -41,7 +53,8 @@ impl BufferSize {
             + self.per_instance * n(sizes.instances)
             + self.per_draw * n(sizes.draws())
             + self.per_counter * n(sizes.counters())
-            + self.per_card_draw * n(sizes.card_draws()))
+            + self.per_card_draw * n(sizes.card_draws())
+            + self.per_pixel * n(sizes.pixels))
         .max(16)
     }
 }

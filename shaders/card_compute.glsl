@@ -1,0 +1,82 @@
+// What the compute passes that draw impostor cards share (src/gpu/passes/card_compute.rs):
+// the culling pass's card commands (how many cards each model and view has, where its list
+// starts) and where a card's quad meets a pixel. A card is the quad of shaders/
+// impostor_card.glsl; instead of rasterizing it, these passes ask, for a point on screen,
+// which quad coordinates (s, t) project there, which is what the rasterizer's perspective-
+// correct interpolation hands a fragment at that point.
+#ifndef THRONG_CARD_COMPUTE_GLSL
+#define THRONG_CARD_COMPUTE_GLSL
+
+#define CARD_COMPUTE
+#include "card_surface.glsl"
+
+// As src/gpu/culling/data.rs (CardCommand): a draw's vertex count, its cards, its first
+// vertex and the start of its cards in the visible lists.
+struct CardCommand {
+    uint vertex_count;
+    uint instance_count;
+    uint first_vertex;
+    uint first_instance;
+};
+
+layout(std430, set = 0, binding = 16) readonly buffer CardCommands {
+    CardCommand card_commands[];
+};
+
+// `card.draw.x` and `.y` of the shading pass name no command when they hold this.
+const uint NO_COMMAND = 0xffffffffu;
+
+// A card's quad in clip space: its centre and its half axes (right and up times the
+// sphere's radius), so the point at quad coordinates (s, t) is centre + s right + t up.
+struct CardClip {
+    vec4 centre;
+    vec4 right;
+    vec4 up;
+};
+
+CardClip card_clip(CardPicture p, mat4 view_proj) {
+    ImpostorView v = card_views[p.picture];
+    float radius = v.centre.w;
+    CardClip c;
+    c.centre = view_proj * vec4(transform_point(p.m, v.centre.xyz), 1.0);
+    c.right = view_proj * vec4(transform_direction(p.m, v.right.xyz * radius), 0.0);
+    c.up = view_proj * vec4(transform_direction(p.m, v.up.xyz * radius), 0.0);
+    return c;
+}
+
+// The quad coordinates that project to `ndc` (x and y of normalized device coordinates):
+// x/w and y/w of the quad's point equal ndc's, two equations linear in s and t. False where
+// the quad is seen edge-on or the point lies outside it.
+bool card_st_at(CardClip c, vec2 ndc, out vec2 st) {
+    float a1 = c.right.x - ndc.x * c.right.w;
+    float b1 = c.up.x - ndc.x * c.up.w;
+    float r1 = ndc.x * c.centre.w - c.centre.x;
+    float a2 = c.right.y - ndc.y * c.right.w;
+    float b2 = c.up.y - ndc.y * c.up.w;
+    float r2 = ndc.y * c.centre.w - c.centre.y;
+    float det = a1 * b2 - a2 * b1;
+    if (abs(det) < 1e-12) {
+        st = vec2(0.0);
+        return false;
+    }
+    st = vec2(r1 * b2 - r2 * b1, a1 * r2 - a2 * r1) / det;
+    return all(lessThanEqual(abs(st), vec2(1.0)));
+}
+
+// The centre of pixel `pixel` of a `size`-pixel target in normalized device coordinates
+// (Vulkan's: y down, the first row at -1).
+vec2 pixel_ndc(ivec2 pixel, vec2 size) {
+    return (vec2(pixel) + 0.5) / size * 2.0 - 1.0;
+}
+
+// The instance behind entry `index` of the visible lists: its record, its share of the
+// pixels kept by its mesh while it crosses over (dither.glsl) and its look.
+InstanceRecord card_record(uint index, out float share, out uint look) {
+    uint entry = visible[index];
+    InstanceRecord r = records[entry & VISIBLE_RECORD_MASK];
+    share = float(entry >> VISIBLE_SHARE_SHIFT) / 255.0;
+    look = record_look(r);
+    return r;
+}
+
+#endif
