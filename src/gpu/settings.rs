@@ -297,23 +297,18 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         });
     }
     settings.msaa = msaa;
-    let atomics = ctx.physical.int64_atomics;
-    settings.card_raster = match settings.card_raster {
-        CardRaster::Auto if atomics => CardRaster::Compute,
-        CardRaster::Compute if !atomics => {
-            static SAID: std::sync::Once = std::sync::Once::new();
-            SAID.call_once(|| {
-                log::warn!(
-                    "cards rasterized in compute need 64-bit buffer atomics, which {} lacks: \
-                     drawn by graphics pipelines",
-                    ctx.physical.name
-                );
-            });
-            CardRaster::Graphics
-        }
-        CardRaster::Auto => CardRaster::Graphics,
-        asked => asked,
-    };
+    let asked = settings.card_raster;
+    settings.card_raster = card_raster_for(asked, ctx.physical.int64_atomics, ctx.physical.kind);
+    if asked == CardRaster::Compute && settings.card_raster != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "cards rasterized in compute need 64-bit buffer atomics, which {} lacks: drawn \
+                 by graphics pipelines",
+                ctx.physical.name
+            );
+        });
+    }
     if settings.card_depth == CardDepth::Auto {
         settings.card_depth = if ctx.physical.kind == vk::PhysicalDeviceType::CPU {
             CardDepth::Plane
@@ -322,6 +317,22 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         };
     }
     settings
+}
+
+/// How a device with (or without) 64-bit buffer `atomics`, of `kind`, rasterizes cards when
+/// `asked`: compute needs the atomics, whatever was asked; left to the device, a GPU draws
+/// them in compute and a software rasterizer (lavapipe), whose compute is no faster than its
+/// rasterizer, draws them as quads (docs/crowds-at-scale.md measures both).
+pub fn card_raster_for(
+    asked: CardRaster,
+    atomics: bool,
+    kind: vk::PhysicalDeviceType,
+) -> CardRaster {
+    match asked {
+        CardRaster::Compute if atomics => CardRaster::Compute,
+        CardRaster::Auto if atomics && kind != vk::PhysicalDeviceType::CPU => CardRaster::Compute,
+        _ => CardRaster::Graphics,
+    }
 }
 
 /// What a frame shows (`--view`).
@@ -377,5 +388,88 @@ mod tests {
             ..auto
         };
         assert_eq!(asked.impostor_px_at(2160), 12.0);
+    }
+
+    #[test]
+    fn cards_go_to_compute_only_where_the_atomics_are() {
+        use vk::PhysicalDeviceType as Kind;
+        let gpu = Kind::DISCRETE_GPU;
+        // A device without 64-bit atomics draws cards as quads whatever was asked.
+        for asked in [CardRaster::Auto, CardRaster::Compute, CardRaster::Graphics] {
+            assert_eq!(card_raster_for(asked, false, gpu), CardRaster::Graphics);
+            assert_eq!(
+                card_raster_for(asked, false, Kind::CPU),
+                CardRaster::Graphics
+            );
+        }
+        assert_eq!(
+            card_raster_for(CardRaster::Auto, true, gpu),
+            CardRaster::Compute
+        );
+        assert_eq!(
+            card_raster_for(CardRaster::Auto, true, Kind::INTEGRATED_GPU),
+            CardRaster::Compute
+        );
+        assert_eq!(
+            card_raster_for(CardRaster::Auto, true, Kind::CPU),
+            CardRaster::Graphics
+        );
+        assert_eq!(
+            card_raster_for(CardRaster::Compute, true, Kind::CPU),
+            CardRaster::Compute
+        );
+        assert_eq!(
+            card_raster_for(CardRaster::Graphics, true, gpu),
+            CardRaster::Graphics
+        );
+    }
+
+    #[test]
+    fn the_camera_cards_go_to_compute_only_in_a_frame_with_the_light_apart() {
+        let compute = RenderSettings {
+            impostors: true,
+            card_raster: CardRaster::Compute,
+            ..RenderSettings::default()
+        };
+        let shape = FrameShape::new(ViewMode::Final, &compute);
+        assert!(shape.camera_cards_in_compute && shape.shadow_cards_in_compute);
+        assert!(!shape.camera_cards_in_graphics());
+        // A prepass, no ambient occlusion or a debug view: quads from the camera; the sun's
+        // cards still in compute wherever a shadow map is drawn.
+        for (view, settings) in [
+            (
+                ViewMode::Final,
+                RenderSettings {
+                    prepass: true,
+                    ..compute
+                },
+            ),
+            (
+                ViewMode::Final,
+                RenderSettings {
+                    ssao: false,
+                    ..compute
+                },
+            ),
+            (ViewMode::Shadow, compute),
+        ] {
+            let shape = FrameShape::new(view, &settings);
+            assert!(shape.camera_cards_in_graphics(), "{view:?} {settings:?}");
+            assert!(shape.shadow_cards_in_compute, "{view:?} {settings:?}");
+        }
+        let silhouette = FrameShape::new(ViewMode::Silhouette, &compute);
+        assert!(!silhouette.camera_cards_in_compute && !silhouette.shadow_cards_in_compute);
+        let graphics = RenderSettings {
+            card_raster: CardRaster::Graphics,
+            ..compute
+        };
+        let shape = FrameShape::new(ViewMode::Final, &graphics);
+        assert!(!shape.camera_cards_in_compute && !shape.shadow_cards_in_compute);
+        let none = RenderSettings {
+            impostors: false,
+            ..compute
+        };
+        let shape = FrameShape::new(ViewMode::Final, &none);
+        assert!(!shape.camera_cards_in_compute && !shape.shadow_cards_in_compute);
     }
 }

@@ -75,8 +75,7 @@ const VISIBILITY: BufferDesc = BufferDesc {
         ..BufferSize::ZERO
     },
     usage: vk::BufferUsageFlags::from_raw(
-        vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
-            | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
+        vk::BufferUsageFlags::STORAGE_BUFFER.as_raw() | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
     ),
     host_read: false,
 };
@@ -139,7 +138,14 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
     let (c, ring) = (*culled, f.frame.ring);
     let mut p = f.pass(SHADOW, move |r| {
         let side = r.shared.shadow_size;
-        raster(r, r.pipeline(pipeline)?, &c, depths, [VIEW_SHADOW], [side, side])
+        raster(
+            r,
+            r.pipeline(pipeline)?,
+            &c,
+            depths,
+            [VIEW_SHADOW],
+            [side, side],
+        )
     });
     reads_cards(&mut p, culled, ring);
     p.write(depths, Access::StorageReadWrite(Stages::Compute))
@@ -216,7 +222,14 @@ pub fn declare_camera(
             &views[..1]
         };
         let pipeline = r.pipeline(raster_pipeline)?;
-        raster(r, pipeline, &c, visibility, views, [extent.width, extent.height])
+        raster(
+            r,
+            pipeline,
+            &c,
+            visibility,
+            views,
+            [extent.width, extent.height],
+        )
     });
     reads_cards(&mut p, culled, ring);
     p.write(visibility, Access::StorageReadWrite(Stages::Compute))
@@ -242,7 +255,9 @@ pub fn declare_camera(
         let depth = r.image_info(mesh_depth, screen)?;
         let shadow = match shadow_map {
             Some(map) => r.image_info(map, r.shared.samplers.shadow)?,
-            None => PassRecording::fixed_image(r.shared.samplers.no_shadow, r.shared.samplers.shadow),
+            None => {
+                PassRecording::fixed_image(r.shared.samplers.no_shadow, r.shared.samplers.shadow)
+            }
         };
         let visibility = r.buffer_info(visibility)?;
         let lists = r.buffer_info(c.draws.lists)?;

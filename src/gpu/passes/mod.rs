@@ -47,9 +47,9 @@ use forward::Forward;
 /// pass's file).
 pub mod pass {
     pub use super::card_compute::{
-        DEPTH as CARD_DEPTH, RASTER as CARD_RASTER, SHADE as CARD_SHADE,
-        SHADOW as CARD_SHADOW, SHADOW_CLEAR as CARD_SHADOW_CLEAR,
-        SHADOW_COPY as CARD_SHADOW_COPY, VISIBILITY_CLEAR as CARD_VISIBILITY_CLEAR,
+        DEPTH as CARD_DEPTH, RASTER as CARD_RASTER, SHADE as CARD_SHADE, SHADOW as CARD_SHADOW,
+        SHADOW_CLEAR as CARD_SHADOW_CLEAR, SHADOW_COPY as CARD_SHADOW_COPY,
+        VISIBILITY_CLEAR as CARD_VISIBILITY_CLEAR,
     };
     pub use super::composite::NAME as AMBIENT_COMPOSITE;
     pub use super::crowd_state::{

@@ -499,3 +499,81 @@ fn a_post_process_pass_fits_between_the_lit_passes_and_the_output() {
         assert!(at(lit) < at(pass::TONEMAP) && at(pass::TONEMAP) < at(pass::HUD));
     }
 }
+
+/// Cards in compute: the sun's cards are splatted and copied into the shadow map before the
+/// meshes' shadow pass, which then loads it instead of clearing it; the camera's are
+/// rasterized, shaded into what the last lit pass resolved and put into the depth the ambient
+/// occlusion reads; no graphics card pass is left, and the last forward pass resolves the
+/// colours itself.
+#[test]
+fn cards_in_compute_go_around_the_lit_passes() {
+    use crate::gpu::settings::CardRaster;
+    for msaa in [1, 4] {
+        let settings = RenderSettings {
+            msaa,
+            impostors: true,
+            card_raster: CardRaster::Compute,
+            ..RenderSettings::default()
+        };
+        let f = frame(ViewMode::Final, settings);
+        let order = names(&f);
+        for graphics in [
+            pass::IMPOSTOR_SHADOW,
+            pass::IMPOSTOR_DEPTH_NORMAL,
+            pass::IMPOSTOR_FORWARD,
+        ] {
+            assert!(!order.contains(&graphics), "{msaa}: {graphics} in {order:?}");
+        }
+        let at = |name| {
+            order
+                .iter()
+                .position(|n| *n == name)
+                .unwrap_or_else(|| panic!("no {name} in {order:?}"))
+        };
+        for (before, after) in [
+            (pass::CARD_SHADOW_CLEAR, pass::CARD_SHADOW),
+            (pass::CARD_SHADOW, pass::CARD_SHADOW_COPY),
+            (pass::CARD_SHADOW_COPY, pass::SHADOW),
+            (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
+            (pass::CARD_RASTER, pass::CARD_SHADE),
+            (pass::FORWARD_LATE, pass::CARD_SHADE),
+            (pass::CARD_RASTER, pass::CARD_DEPTH),
+            (pass::CARD_DEPTH, pass::SSAO),
+            (pass::CARD_SHADE, pass::SSAO),
+            (pass::CARD_SHADE, pass::AMBIENT_COMPOSITE),
+        ] {
+            assert!(at(before) < at(after), "{before} before {after}: {order:?}");
+        }
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let map = id(&f, "shadow map");
+        let copied = use_of(pass::CARD_SHADOW_COPY, map);
+        assert!(copied.writes && copied.stores, "{copied:?}");
+        assert_eq!(copied.layout, Some(vk::ImageLayout::TRANSFER_DST_OPTIMAL));
+        let meshes = use_of(pass::SHADOW, map);
+        assert!(meshes.loads && meshes.writes, "{meshes:?}");
+        for image in ["sun light", "sky light", "normals"] {
+            let merged = use_of(pass::CARD_SHADE, id(&f, image));
+            assert!(merged.loads && merged.writes, "{msaa} {image}: {merged:?}");
+            assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
+            assert!(resolved.writes && resolved.stores, "{msaa} {image}: {resolved:?}");
+        }
+        // The occlusion reads the depth with the cards in it, not the meshes' alone.
+        let ssao = step(&f, pass::SSAO);
+        assert!(declared_use(&f.plan, ssao, id(&f, "camera depth with cards")).is_ok());
+        assert!(declared_use(&f.plan, ssao, id(&f, "depth")).is_err());
+    }
+    // The camera's cards of a frame with a prepass stay quads; the sun's go to compute.
+    let f = frame(
+        ViewMode::Final,
+        RenderSettings {
+            prepass: true,
+            impostors: true,
+            card_raster: CardRaster::Compute,
+            ..RenderSettings::default()
+        },
+    );
+    let order = names(&f);
+    assert!(order.contains(&pass::IMPOSTOR_FORWARD) && order.contains(&pass::CARD_SHADOW));
+    assert!(!order.contains(&pass::CARD_RASTER) && !order.contains(&pass::IMPOSTOR_SHADOW));
+}
