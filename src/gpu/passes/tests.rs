@@ -522,7 +522,10 @@ fn cards_in_compute_go_around_the_lit_passes() {
             pass::IMPOSTOR_DEPTH_NORMAL,
             pass::IMPOSTOR_FORWARD,
         ] {
-            assert!(!order.contains(&graphics), "{msaa}: {graphics} in {order:?}");
+            assert!(
+                !order.contains(&graphics),
+                "{msaa}: {graphics} in {order:?}"
+            );
         }
         let at = |name| {
             order
@@ -556,7 +559,10 @@ fn cards_in_compute_go_around_the_lit_passes() {
             assert!(merged.loads && merged.writes, "{msaa} {image}: {merged:?}");
             assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
             let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
-            assert!(resolved.writes && resolved.stores, "{msaa} {image}: {resolved:?}");
+            assert!(
+                resolved.writes && resolved.stores,
+                "{msaa} {image}: {resolved:?}"
+            );
         }
         // The occlusion reads the depth with the cards in it, not the meshes' alone.
         let ssao = step(&f, pass::SSAO);
