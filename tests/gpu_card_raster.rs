@@ -146,15 +146,24 @@ fn nearer_shows(
     if let Ok(dir) = std::env::var("THRONG_CARD_RASTER_FRAMES") {
         for (name, p) in [("near", &alone_near), ("far", &alone_far), ("both", &both)] {
             let path = format!("{dir}/{raster:?}-{msaa}-{near_card}-{name}.png");
-            image::save_buffer(&path, &p.rgba8, WIDTH, HEIGHT, image::ExtendedColorType::Rgba8)
-                .expect("saved");
+            image::save_buffer(
+                &path,
+                &p.rgba8,
+                WIDTH,
+                HEIGHT,
+                image::ExtendedColorType::Rgba8,
+            )
+            .expect("saved");
         }
     }
     eprintln!(
         "{what}: near {near_px} px ({near_wrong} not the near one's), far {far_px} px \
          ({far_wrong} not the far one's)"
     );
-    assert!(near_px >= 25 && far_px >= 25, "{what}: both characters show");
+    assert!(
+        near_px >= 25 && far_px >= 25,
+        "{what}: both characters show"
+    );
     // Where both show, edges blend differently alone and together (a pixel's samples split
     // between them); within a pixel's edge of each outline.
     assert!(

@@ -11,7 +11,7 @@ mod common;
 
 use std::path::Path;
 
-use common::frames::{Frame, frame_dir, run_frame};
+use common::frames::{Frame, characters, compare, frame_dir, run_frame};
 use serde_json::Value;
 
 /// The goal's limits over the whole frame.
@@ -30,40 +30,6 @@ const CHARACTER_CLOSE_LIMIT: f64 = 0.84;
 /// its statistics, or `None` without a Vulkan device (outside CI).
 fn run(dir: &Path, name: &str, extra: &[&str]) -> Option<(Frame, Value)> {
     run_frame(dir, name, ["640", "360"], extra)
-}
-
-/// Mean absolute difference per channel, and the share of pixels within 8 levels in every
-/// channel, over the pixels `keep` selects.
-fn compare(a: &Frame, b: &Frame, keep: impl Fn(usize) -> bool) -> (f64, f64) {
-    assert_eq!((a.width, a.height), (b.width, b.height));
-    let (mut sum, mut close, mut n) = (0u64, 0u64, 0u64);
-    for (i, (p, q)) in a.rgb.iter().zip(&b.rgb).enumerate() {
-        if !keep(i) {
-            continue;
-        }
-        let d: Vec<u64> = (0..3).map(|k| u64::from(p[k].abs_diff(q[k]))).collect();
-        sum += d.iter().sum::<u64>();
-        close += u64::from(d.iter().all(|&v| v <= 8));
-        n += 1;
-    }
-    (
-        sum as f64 / (3 * n.max(1)) as f64,
-        close as f64 / n.max(1) as f64,
-    )
-}
-
-/// The pixels either silhouette covers, widened by `band` pixels.
-fn characters(a: &Frame, b: &Frame, band: usize) -> Vec<bool> {
-    let (w, h) = (a.width, a.height);
-    let union: Vec<bool> = (0..w * h).map(|i| a.is_white(i) || b.is_white(i)).collect();
-    (0..w * h)
-        .map(|i| {
-            let (x, y) = (i % w, i / w);
-            let ys = y.saturating_sub(band)..=(y + band).min(h - 1);
-            ys.into_iter()
-                .any(|v| (x.saturating_sub(band)..=(x + band).min(w - 1)).any(|u| union[v * w + u]))
-        })
-        .collect()
 }
 
 fn cards(stats: &Value) -> u64 {
