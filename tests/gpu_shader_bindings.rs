@@ -18,7 +18,7 @@ use throng::gpu::device::pipeline::{PipelineCache, PipelineDesc, PipelineKind};
 use throng::gpu::passes::compile;
 use throng::gpu::settings::GraphKey;
 use throng::gpu::{
-    CardDepth, Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages,
+    CardDepth, CardRaster, Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages,
 };
 
 /// Every pipeline description any frame registers, and the impostor atlas's bake (made
@@ -39,15 +39,20 @@ fn every_pipeline() -> Vec<PipelineDesc> {
         for msaa in [1, 4] {
             for (prepass, ssao) in [(true, true), (false, true), (false, false)] {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
-                    // The card passes add pipelines (one set per depth a card may leave);
-                    // the rest are the same either way.
-                    for card_depth in [CardDepth::Picture, CardDepth::Plane] {
+                    // The card passes add pipelines (one set per depth a card may leave,
+                    // quads or compute); the rest are the same either way.
+                    for (card_depth, card_raster) in [
+                        (CardDepth::Picture, CardRaster::Graphics),
+                        (CardDepth::Plane, CardRaster::Graphics),
+                        (CardDepth::Picture, CardRaster::Compute),
+                    ] {
                         let settings = RenderSettings {
                             msaa,
                             prepass,
                             ssao,
                             impostors: true,
                             card_depth,
+                            card_raster,
                             // A post-process pass adds its pipeline and changes no other.
                             tonemap: true,
                             ..RenderSettings::default()
