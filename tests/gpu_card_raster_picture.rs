@@ -149,3 +149,38 @@ fn compute_card_shadows_match_the_quads() {
     assert_close("shadow map", &frames, |_| true, (MEAN_LIMIT, CLOSE_LIMIT));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A frame in which no character can be a card (the atlas does not fit its budget) records
+/// no card pass, in compute or as quads, and no pass left to resolve what the lit passes drew.
+#[test]
+fn a_frame_without_cards_records_no_card_pass() {
+    let dir = frame_dir("card-raster-picture", "none");
+    for raster in ["compute", "graphics"] {
+        let flags = [
+            "--instances",
+            "200",
+            "--impostor-memory",
+            "1",
+            "--card-raster",
+            raster,
+            "--msaa",
+            "4",
+        ];
+        let Some((_, stats)) = run(&dir, raster, ["160", "90"], &flags) else {
+            return;
+        };
+        let passes: Vec<&String> = stats["passes"]
+            .as_object()
+            .expect("passes timed")
+            .keys()
+            .collect();
+        assert!(
+            !passes
+                .iter()
+                .any(|n| n.starts_with("card_") || n.starts_with("impostor_")),
+            "{raster}: {passes:?}"
+        );
+        assert!(passes.iter().any(|n| *n == "forward"), "{passes:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -65,6 +65,8 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             // pipelines and change no other.
                             crowd_state: true,
                             hud: true,
+                            // Atlases there: the card passes are declared.
+                            cards: true,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));

@@ -190,6 +190,9 @@ pub struct GraphKey {
     pub crowd_state: bool,
     /// Whether the heads-up display is drawn over the frame.
     pub hud: bool,
+    /// Whether some model has an impostor atlas: without one no character can be a card,
+    /// and the frame declares no card pass (nor leaves the lit passes' colours to one).
+    pub cards: bool,
 }
 
 /// What the frame's passes do, decided once from the view and settings before any pass is
@@ -231,6 +234,19 @@ impl FrameShape {
     /// colours to be resolved by the cards' pass).
     pub fn camera_cards_in_graphics(&self) -> bool {
         self.cards && !self.camera_cards_in_compute
+    }
+
+    /// The shape of the frame `key` asks for under `settings`: [`FrameShape::new`] without
+    /// cards where no model has an atlas.
+    pub fn for_key(key: &GraphKey, settings: &RenderSettings) -> Self {
+        let impostors = settings.impostors && key.cards;
+        Self::new(
+            key.view,
+            &RenderSettings {
+                impostors,
+                ..*settings
+            },
+        )
     }
 
     /// The shape of a frame showing `view` under `settings`.

@@ -66,7 +66,7 @@ impl FrameDeclaration {
         Self {
             graph,
             frame,
-            shape: FrameShape::new(key.view, settings),
+            shape: FrameShape::for_key(&key, settings),
             settings: *settings,
             key,
             color_format,

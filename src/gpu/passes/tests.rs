@@ -19,6 +19,7 @@ fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> Compil
         present: false,
         crowd_state: false,
         hud,
+        cards: true,
     };
     match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
@@ -359,6 +360,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         present: false,
         crowd_state: true,
         hud: false,
+        cards: true,
     };
     let f = compile(
         key,
@@ -582,4 +584,41 @@ fn cards_in_compute_go_around_the_lit_passes() {
     let order = names(&f);
     assert!(order.contains(&pass::IMPOSTOR_FORWARD) && order.contains(&pass::CARD_SHADOW));
     assert!(!order.contains(&pass::CARD_RASTER) && !order.contains(&pass::IMPOSTOR_SHADOW));
+}
+
+/// A frame in which no model has an atlas declares no card pass, whatever the settings ask,
+/// and its last forward pass resolves the colours itself.
+#[test]
+fn a_frame_without_atlases_has_no_card_pass() {
+    use crate::gpu::settings::CardRaster;
+    for card_raster in [CardRaster::Compute, CardRaster::Graphics] {
+        let settings = RenderSettings {
+            msaa: 4,
+            impostors: true,
+            card_raster,
+            ..RenderSettings::default()
+        };
+        let key = GraphKey {
+            view: ViewMode::Final,
+            readback: true,
+            present: false,
+            crowd_state: false,
+            hud: false,
+            cards: false,
+        };
+        let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
+            Ok(f) => f,
+            Err(e) => panic!("{card_raster:?}: {e}"),
+        };
+        let order = names(&f);
+        assert!(
+            !order
+                .iter()
+                .any(|n| n.starts_with("impostor_") || n.starts_with("card_")),
+            "{card_raster:?}: {order:?}"
+        );
+        let resolved = *declared_use(&f.plan, step(&f, pass::FORWARD_LATE), id(&f, "sun light"))
+            .expect("the late pass resolves the sun's light");
+        assert!(resolved.writes && resolved.stores, "{resolved:?}");
+    }
 }

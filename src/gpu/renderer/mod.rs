@@ -384,6 +384,8 @@ impl Renderer {
             present: self.presentation == Presentation::Swapchain,
             crowd_state: self.crowd_state.is_some(),
             hud: !self.hud.is_empty(),
+            cards: self.settings.impostors
+                && (0..self.models.len()).any(|m| self.atlases.atlas(m).is_some()),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;
