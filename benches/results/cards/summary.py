@@ -13,7 +13,11 @@ for path in sys.argv[1:]:
         parts = re.split(r"^## (.*)$", f.read(), flags=re.M)
     for i in range(1, len(parts), 2):
         raster, camera, _ = parts[i].split()
-        for row in json.loads(parts[i + 1]):
+        try:
+            rows = json.loads(parts[i + 1])
+        except json.JSONDecodeError:
+            continue  # a run still going (or cut short)
+        for row in rows:
             times[(camera, row["instances"], raster)].append(row["frame_ms"])
 
 for camera, size in sorted({(c, s) for c, s, _ in times}):

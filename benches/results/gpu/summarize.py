@@ -2,7 +2,7 @@
 """One line per run of the `## LABEL` + `bench frame --json` files beside this script (ab.sh
 writes them): crowd size, frame and GPU milliseconds, the calling thread's processor
 milliseconds, the GPU milliseconds of the mesh passes (shadow, prepass with its late half,
-forward) and of the card passes, millions of triangles per camera pass and in the shadow
+forward) and of the card passes (shadow, depth or visibility, lit: as quads or in compute), millions of triangles per camera pass and in the shadow
 map, and the cards drawn from the camera."""
 import json
 import re
@@ -19,7 +19,14 @@ def runs(text):
 def line(label, r):
     p = r["passes"].get
     mesh = (p("shadow", 0), p("depth_normal", 0) + p("depth_normal_late", 0), p("forward", 0))
-    cards = (p("impostor_shadow", 0), p("impostor_depth_normal", 0), p("impostor_forward", 0))
+    # Cards as quads (impostor_*) or in compute (card_*): into the shadow map, into depth
+    # (and the visibility buffer), lit.
+    cards = (
+        p("impostor_shadow", 0) + p("card_shadow_clear", 0) + p("card_shadow", 0)
+        + p("card_shadow_copy", 0),
+        p("impostor_depth_normal", 0) + p("card_visibility_clear", 0) + p("card_raster", 0),
+        p("impostor_forward", 0) + p("card_shade", 0) + p("card_depth", 0),
+    )
     drawn = r["drawn"]
     return (
         f"{label:34s} {r['instances']:>9,} frame {r['frame_ms']:6.1f} gpu {r['gpu_ms']:6.1f} "
