@@ -23,7 +23,8 @@ layout(std430, set = 0, binding = 16) readonly buffer CardCommands {
     CardCommand card_commands[];
 };
 
-// `card.draw.x` and `.y` of the shading pass name no command when they hold this.
+// `card.draw.x` and `.y` of the shading pass name no command when they hold this; its
+// `card.draw.z` is the samples per pixel, its `.w` 1 where the ground pass draws the ground.
 const uint NO_COMMAND = 0xffffffffu;
 
 // A card's quad in clip space: its centre and its half axes (right and up times the

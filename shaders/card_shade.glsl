@@ -14,6 +14,7 @@
 
 #include "card_compute.glsl"
 #include "lighting.glsl"
+#include "ground_ray.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -55,7 +56,9 @@ void main() {
         return;
     }
     float depth = uintBitsToFloat(0xffffffffu - uint(key >> 32));
-    // The samples at which the card is in front of the meshes (and the ground).
+    // The samples at which the card is in front of the meshes and the ground (in their depth,
+    // or where the ground pass draws it, `card.draw.w`, found where the pixel's ray meets it).
+    float ground = card.draw.w != 0u ? ground_depth_at(ndc_of_pixel(pixel)) : 1.0;
     uint samples = max(card.draw.z, 1u);
     uint covered = 0u;
     for (uint s = 0u; s < samples; s++) {
@@ -64,7 +67,7 @@ void main() {
 #else
         float mesh = texelFetch(mesh_depth, pixel, int(s)).r;
 #endif
-        covered += depth < mesh ? 1u : 0u;
+        covered += depth < min(mesh, ground) ? 1u : 0u;
     }
     if (covered == 0u) {
         return;
@@ -77,7 +80,7 @@ void main() {
     vec3 normal;
     float roughness;
     vec3 world;
-    if (!card_st_at(card_clip(p, frame.view_proj), pixel_ndc(pixel, vec2(size)), st)) {
+    if (!card_st_at(card_clip(p, frame.view_proj), ndc_of_pixel(pixel), st)) {
         return;
     }
     if (!card_surface_of(card_point(p, st), share, look, pixel, albedo, normal, roughness,

@@ -1,4 +1,4 @@
-//! Cards rasterized in compute (`CardRaster::Compute`) meet the meshes as cards drawn as quads
+//! Cards rasterized in compute (`Raster::Compute`) meet the meshes as cards drawn as quads
 //! do. Two scenes of two characters, each alone and together, through one camera: a small
 //! character (a card) in front of a giant far behind it (a mesh), and a near character (a
 //! mesh) in front of a small one far behind it (a card). Wherever a character shows alone,
@@ -14,7 +14,7 @@ use std::sync::Arc;
 use glam::{Vec3, Vec4};
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::Crowd;
-use throng::gpu::{CardRaster, HeadlessRenderer, Pixels, RenderSettings, ViewMode};
+use throng::gpu::{HeadlessRenderer, Pixels, Raster, RenderSettings, ViewMode};
 use throng::scene::{Camera, model_basis};
 
 mod gpu_common;
@@ -57,7 +57,7 @@ fn camera() -> Camera {
 
 /// A renderer drawing cards as `raster` asks, at `msaa` samples, without shadows (a shadow
 /// one character casts on the other is not what is checked here).
-fn renderer(raster: CardRaster, msaa: u32, model: &Arc<SkinnedModel>) -> Option<HeadlessRenderer> {
+fn renderer(raster: Raster, msaa: u32, model: &Arc<SkinnedModel>) -> Option<HeadlessRenderer> {
     let mut r = gpu_common::renderer_as_made(WIDTH, HEIGHT)?;
     r.add_model(model, &model_basis(model)).expect("upload");
     let settings = RenderSettings {
@@ -103,7 +103,7 @@ fn close(a: [u8; 3], b: [u8; 3]) -> bool {
 /// Checks that the pair (`near` in front of `far`) shows the near character wherever it shows
 /// alone, and the far one where only it shows; returns the pixels each covers alone.
 fn nearer_shows(
-    raster: CardRaster,
+    raster: Raster,
     msaa: u32,
     model: &Arc<SkinnedModel>,
     (near, far): (Placed, Placed),
@@ -205,7 +205,7 @@ fn a_card_in_front_of_a_mesh_always_shows_and_behind_one_never() {
         },
     );
     for msaa in [1, 4] {
-        for raster in [CardRaster::Compute, CardRaster::Graphics] {
+        for raster in [Raster::Compute, Raster::Graphics] {
             let Some(_) = nearer_shows(raster, msaa, &model, card_before_mesh, (true, false))
             else {
                 return;

@@ -18,7 +18,7 @@ use throng::gpu::device::pipeline::{PipelineCache, PipelineDesc, PipelineKind};
 use throng::gpu::passes::compile;
 use throng::gpu::settings::GraphKey;
 use throng::gpu::{
-    CardDepth, CardRaster, Culling, OFFSCREEN_FORMAT, RenderSettings, ViewMode, validation_messages,
+    CardDepth, Culling, OFFSCREEN_FORMAT, Raster, RenderSettings, ViewMode, validation_messages,
 };
 
 /// Every pipeline description any frame registers, and the impostor atlas's bake (made
@@ -42,9 +42,9 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                     // The card passes add pipelines (one set per depth a card may leave,
                     // quads or compute); the rest are the same either way.
                     for (card_depth, card_raster) in [
-                        (CardDepth::Picture, CardRaster::Graphics),
-                        (CardDepth::Plane, CardRaster::Graphics),
-                        (CardDepth::Picture, CardRaster::Compute),
+                        (CardDepth::Picture, Raster::Graphics),
+                        (CardDepth::Plane, Raster::Graphics),
+                        (CardDepth::Picture, Raster::Compute),
                     ] {
                         let settings = RenderSettings {
                             msaa,

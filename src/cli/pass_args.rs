@@ -1,7 +1,7 @@
 //! The flags that switch the renderer's passes, shared by `run` and `bench frame`.
 
 use clap::{Args, ValueEnum};
-use throng::gpu::{CardDepth, CardRaster, RenderSettings};
+use throng::gpu::{CardDepth, Raster, RenderSettings};
 
 /// `on` or `off`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -83,10 +83,17 @@ pub struct PassArgs {
     /// How cards are rasterized: `compute`, by compute passes into a visibility buffer
     /// (shaded once per pixel, merged per sample with the meshes; the shadow map's cards
     /// splatted likewise); `graphics`, as quads through the graphics pipelines. Default:
-    /// compute where the device has 64-bit buffer atomics. The camera's cards need the frame
+    /// compute on a GPU with 64-bit buffer atomics, graphics on a software rasterizer. The
+    /// camera's cards need the frame
     /// without --prepass and with ambient occlusion; other frames draw them as quads.
     #[arg(long, value_enum)]
-    card_raster: Option<CardRasterArg>,
+    card_raster: Option<RasterArg>,
+    /// How the ground and the sky are drawn in the frame without --prepass (with ambient
+    /// occlusion): `compute`, by a compute pass after the lit passes, once per pixel it shows
+    /// in; `graphics`, rasterized under them at every sample. Default: compute on a GPU,
+    /// graphics on a software rasterizer (whose compute is no faster).
+    #[arg(long, value_enum)]
+    ground: Option<RasterArg>,
     /// A filmic tone curve over the lit frame, before the heads-up display: a post-process
     /// pass between the lit passes and the output.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
@@ -102,13 +109,22 @@ pub enum CardDepthArg {
     Plane,
 }
 
-/// `--card-raster`.
+/// `--card-raster` and `--ground`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CardRasterArg {
+pub enum RasterArg {
     /// Compute passes.
     Compute,
     /// Graphics pipelines.
     Graphics,
+}
+
+/// What `--card-raster` or `--ground` asks for.
+fn raster(arg: Option<RasterArg>) -> Raster {
+    match arg {
+        None => Raster::Auto,
+        Some(RasterArg::Compute) => Raster::Compute,
+        Some(RasterArg::Graphics) => Raster::Graphics,
+    }
 }
 
 fn parse_px(s: &str) -> Result<f32, String> {
@@ -163,11 +179,8 @@ impl PassArgs {
                 Some(CardDepthArg::Picture) => CardDepth::Picture,
                 Some(CardDepthArg::Plane) => CardDepth::Plane,
             },
-            card_raster: match self.card_raster {
-                None => CardRaster::Auto,
-                Some(CardRasterArg::Compute) => CardRaster::Compute,
-                Some(CardRasterArg::Graphics) => CardRaster::Graphics,
-            },
+            card_raster: raster(self.card_raster),
+            ground: raster(self.ground),
             tonemap: self.tonemap.on(),
         }
     }

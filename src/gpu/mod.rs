@@ -62,7 +62,7 @@ pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
 pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
 pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
 pub use settings::{
-    CardDepth, CardRaster, DEFAULT_IMPOSTOR_PX, DEFAULT_MSAA, IMPOSTOR_REFERENCE_HEIGHT,
-    MAX_SCALED_IMPOSTOR_PX, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa,
+    CardDepth, DEFAULT_IMPOSTOR_PX, DEFAULT_MSAA, IMPOSTOR_REFERENCE_HEIGHT,
+    MAX_SCALED_IMPOSTOR_PX, Raster, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa,
 };
 pub use uniforms::{DrawConstants, FrameData};

@@ -64,7 +64,9 @@ pub struct RenderSettings {
     /// Which depth the camera's card passes write (`--card-depth`).
     pub card_depth: CardDepth,
     /// How cards are rasterized (`--card-raster`).
-    pub card_raster: CardRaster,
+    pub card_raster: Raster,
+    /// How the ground and the sky are drawn (`--ground`).
+    pub ground: Raster,
     /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
     /// lit passes and the output (off by default).
     pub tonemap: bool,
@@ -87,22 +89,27 @@ pub enum CardDepth {
     Plane,
 }
 
-/// How impostor cards reach the frame.
+/// How a part of the frame is drawn where a compute pass can draw it instead of the graphics
+/// pipelines: the impostor cards (`--card-raster`) and the ground (`--ground`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum CardRaster {
-    /// [`CardRaster::Compute`] where the device has 64-bit buffer atomics, else
-    /// [`CardRaster::Graphics`] ([`supported`] decides).
+pub enum Raster {
+    /// [`Raster::Compute`] on a GPU that can, [`Raster::Graphics`] on a software rasterizer,
+    /// whose compute is no faster than its rasterizer ([`supported`] decides).
     #[default]
     Auto,
-    /// Compute passes rasterize the cards: each pixel keeps its nearest card in a visibility
-    /// buffer (one 64-bit atomic of depth and card), which is then shaded once per pixel and
-    /// merged into the lit frame's resolved images, per sample against the meshes' depth; the
-    /// sun's view splats the cards' depths into the shadow map before the meshes' shadows.
-    /// A GPU's few fixed-function units then draw only the meshes. The camera's cards need
-    /// the frame without a prepass and with ambient occlusion (the light apart, in images a
-    /// compute pass can write); other frames draw them with [`CardRaster::Graphics`].
+    /// Compute passes. Cards: each pixel keeps its nearest card in a visibility buffer (one
+    /// 64-bit atomic of depth and card), which is then shaded once per pixel and merged into
+    /// the lit frame's resolved images, per sample against the meshes' depth; the sun's view
+    /// splats the cards' depths into the shadow map before the meshes' shadows (a device
+    /// without 64-bit buffer atomics draws them as quads). The ground: drawn after the lit
+    /// passes have resolved, where each pixel's ray meets it, by the share of the pixel's
+    /// samples no mesh covers. A GPU's few fixed-function units then draw only the meshes.
+    /// Both need the frame without a prepass and with ambient occlusion (the light apart, in
+    /// images a compute pass can write); other frames draw them as [`Raster::Graphics`]
+    /// (the sun's cards excepted).
     Compute,
-    /// Graphics pipelines draw the cards as quads, one indirect draw per model and view.
+    /// The graphics pipelines: cards as quads, one indirect draw per model and view; the
+    /// ground as a quad under the meshes, at every sample.
     Graphics,
 }
 
@@ -121,7 +128,8 @@ impl Default for RenderSettings {
             impostors: false,
             impostor_px: None,
             card_depth: CardDepth::Auto,
-            card_raster: CardRaster::Auto,
+            card_raster: Raster::Auto,
+            ground: Raster::Auto,
             tonemap: false,
         }
     }
@@ -223,10 +231,13 @@ pub struct FrameShape {
     /// The camera's card passes keep the card's own depth ([`CardDepth::Plane`]).
     pub card_plane_depth: bool,
     /// The camera's cards are rasterized, shaded and merged by compute passes
-    /// ([`CardRaster::Compute`]) instead of the graphics card passes.
+    /// ([`Raster::Compute`]) instead of the graphics card passes.
     pub camera_cards_in_compute: bool,
     /// The sun's cards are splatted into the shadow map by a compute pass.
     pub shadow_cards_in_compute: bool,
+    /// A compute pass draws the ground and the sky after the lit passes (which then leave the
+    /// pixels no mesh covers empty).
+    pub ground_in_compute: bool,
 }
 
 impl FrameShape {
@@ -259,7 +270,7 @@ impl FrameShape {
         let shadows = shows_frame && settings.shadows && !silhouette;
         let ao = shows_frame && settings.ssao && !silhouette;
         let shadow_lists = shadows || view == ViewMode::Shadow;
-        let compute = settings.impostors && settings.card_raster == CardRaster::Compute;
+        let compute = settings.impostors && settings.card_raster == Raster::Compute;
         Self {
             view,
             shows_frame,
@@ -274,6 +285,10 @@ impl FrameShape {
             // the lit frame without a prepass and with occlusion has.
             camera_cards_in_compute: compute && view == ViewMode::Final && !prepass && ao,
             shadow_cards_in_compute: compute && shadow_lists,
+            ground_in_compute: settings.ground == Raster::Compute
+                && view == ViewMode::Final
+                && !prepass
+                && ao,
         }
     }
 }
@@ -314,8 +329,10 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
     }
     settings.msaa = msaa;
     let asked = settings.card_raster;
-    settings.card_raster = card_raster_for(asked, ctx.physical.int64_atomics, ctx.physical.kind);
-    if asked == CardRaster::Compute && settings.card_raster != asked {
+    let kind = ctx.physical.kind;
+    settings.card_raster = raster_for(asked, ctx.physical.int64_atomics, kind);
+    settings.ground = raster_for(settings.ground, true, kind);
+    if asked == Raster::Compute && settings.card_raster != asked {
         static SAID: std::sync::Once = std::sync::Once::new();
         SAID.call_once(|| {
             log::warn!(
@@ -335,19 +352,16 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
     settings
 }
 
-/// How a device with (or without) 64-bit buffer `atomics`, of `kind`, rasterizes cards when
-/// `asked`: compute needs the atomics, whatever was asked; left to the device, a GPU draws
-/// them in compute and a software rasterizer (lavapipe), whose compute is no faster than its
-/// rasterizer, draws them as quads (docs/crowds-at-scale.md measures both).
-pub fn card_raster_for(
-    asked: CardRaster,
-    atomics: bool,
-    kind: vk::PhysicalDeviceType,
-) -> CardRaster {
+/// How a device of `kind` draws what `asked` says, where the compute path `needs` what the
+/// device may lack (the cards' 64-bit atomics): compute only where it can; left to the
+/// device, a GPU draws in compute and a software rasterizer (lavapipe), whose compute is no
+/// faster than its rasterizer, with the graphics pipelines (docs/crowds-at-scale.md measures
+/// both).
+pub fn raster_for(asked: Raster, can: bool, kind: vk::PhysicalDeviceType) -> Raster {
     match asked {
-        CardRaster::Compute if atomics => CardRaster::Compute,
-        CardRaster::Auto if atomics && kind != vk::PhysicalDeviceType::CPU => CardRaster::Compute,
-        _ => CardRaster::Graphics,
+        Raster::Compute if can => Raster::Compute,
+        Raster::Auto if can && kind != vk::PhysicalDeviceType::CPU => Raster::Compute,
+        _ => Raster::Graphics,
     }
 }
 
@@ -411,44 +425,34 @@ mod tests {
         use vk::PhysicalDeviceType as Kind;
         let gpu = Kind::DISCRETE_GPU;
         // A device without 64-bit atomics draws cards as quads whatever was asked.
-        for asked in [CardRaster::Auto, CardRaster::Compute, CardRaster::Graphics] {
-            assert_eq!(card_raster_for(asked, false, gpu), CardRaster::Graphics);
-            assert_eq!(
-                card_raster_for(asked, false, Kind::CPU),
-                CardRaster::Graphics
-            );
+        for asked in [Raster::Auto, Raster::Compute, Raster::Graphics] {
+            assert_eq!(raster_for(asked, false, gpu), Raster::Graphics);
+            assert_eq!(raster_for(asked, false, Kind::CPU), Raster::Graphics);
         }
+        assert_eq!(raster_for(Raster::Auto, true, gpu), Raster::Compute);
         assert_eq!(
-            card_raster_for(CardRaster::Auto, true, gpu),
-            CardRaster::Compute
+            raster_for(Raster::Auto, true, Kind::INTEGRATED_GPU),
+            Raster::Compute
         );
+        assert_eq!(raster_for(Raster::Auto, true, Kind::CPU), Raster::Graphics);
         assert_eq!(
-            card_raster_for(CardRaster::Auto, true, Kind::INTEGRATED_GPU),
-            CardRaster::Compute
+            raster_for(Raster::Compute, true, Kind::CPU),
+            Raster::Compute
         );
-        assert_eq!(
-            card_raster_for(CardRaster::Auto, true, Kind::CPU),
-            CardRaster::Graphics
-        );
-        assert_eq!(
-            card_raster_for(CardRaster::Compute, true, Kind::CPU),
-            CardRaster::Compute
-        );
-        assert_eq!(
-            card_raster_for(CardRaster::Graphics, true, gpu),
-            CardRaster::Graphics
-        );
+        assert_eq!(raster_for(Raster::Graphics, true, gpu), Raster::Graphics);
     }
 
     #[test]
-    fn the_camera_cards_go_to_compute_only_in_a_frame_with_the_light_apart() {
+    fn the_camera_cards_and_the_ground_go_to_compute_only_in_a_frame_with_the_light_apart() {
         let compute = RenderSettings {
             impostors: true,
-            card_raster: CardRaster::Compute,
+            card_raster: Raster::Compute,
+            ground: Raster::Compute,
             ..RenderSettings::default()
         };
         let shape = FrameShape::new(ViewMode::Final, &compute);
         assert!(shape.camera_cards_in_compute && shape.shadow_cards_in_compute);
+        assert!(shape.ground_in_compute);
         assert!(!shape.camera_cards_in_graphics());
         // A prepass, no ambient occlusion or a debug view: quads from the camera; the sun's
         // cards still in compute wherever a shadow map is drawn.
@@ -471,12 +475,13 @@ mod tests {
         ] {
             let shape = FrameShape::new(view, &settings);
             assert!(shape.camera_cards_in_graphics(), "{view:?} {settings:?}");
+            assert!(!shape.ground_in_compute, "{view:?} {settings:?}");
             assert!(shape.shadow_cards_in_compute, "{view:?} {settings:?}");
         }
         let silhouette = FrameShape::new(ViewMode::Silhouette, &compute);
         assert!(!silhouette.camera_cards_in_compute && !silhouette.shadow_cards_in_compute);
         let graphics = RenderSettings {
-            card_raster: CardRaster::Graphics,
+            card_raster: Raster::Graphics,
             ..compute
         };
         let shape = FrameShape::new(ViewMode::Final, &graphics);

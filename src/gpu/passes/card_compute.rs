@@ -1,4 +1,4 @@
-//! Impostor cards drawn by compute passes ([`crate::gpu::CardRaster::Compute`]): on a GPU
+//! Impostor cards drawn by compute passes ([`crate::gpu::Raster::Compute`]): on a GPU
 //! whose graphics units are few beside its compute units, a card (a few dozen pixels at
 //! most) costs less found pixel by pixel in a compute shader than rasterized, depth-tested
 //! and shaded as a quad.
@@ -11,8 +11,8 @@
 //! - `card_shade` lights each pixel's card once and blends it into the resolved sun, sky and
 //!   normal images by the share of samples at which it is in front of the meshes
 //!   (`shaders/card_shade.glsl`), one dispatch per model (each has its own atlas);
-//! - `card_depth` writes the camera's depth with the cards in it, which the ambient
-//!   occlusion reads instead of the resolved depth.
+//! - the camera depth pass (`super::camera_depth`) then puts the cards' depths into the
+//!   depth the ambient occlusion reads.
 //!
 //! From the sun, before the meshes' shadow pass: `card_shadow_clear` fills a buffer of the
 //! shadow map's size with the far depth, `card_shadow` keeps per texel the nearest card depth
@@ -33,10 +33,9 @@ use crate::gpu::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
 use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
-use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId, Stages};
+use crate::gpu::graph::{Access, PassBuilder, ResourceId, Stages};
 use crate::gpu::recording::pass::{Bind, PassRecording};
 use crate::gpu::resources::buffers::{BufferDesc, BufferSize};
-use crate::gpu::settings::SCALAR_FORMAT;
 
 /// Empties the camera's visibility buffer.
 pub const VISIBILITY_CLEAR: &str = "card_visibility_clear";
@@ -44,8 +43,6 @@ pub const VISIBILITY_CLEAR: &str = "card_visibility_clear";
 pub const RASTER: &str = "card_raster";
 /// The visibility buffer's cards lit and merged into the lit frame.
 pub const SHADE: &str = "card_shade";
-/// The camera's depth with its cards, for the ambient occlusion.
-pub const DEPTH: &str = "card_depth";
 /// Fills the cards' shadow depths with the far plane.
 pub const SHADOW_CLEAR: &str = "card_shadow_clear";
 /// The sun's cards into the shadow depths.
@@ -87,7 +84,8 @@ const VISIBILITY: BufferDesc = BufferDesc {
 struct CardDispatch {
     card: CardConstants,
     /// Raster: the card command, the target's width and height. Shading: the camera's and
-    /// the late list's commands ([`NO_COMMAND`] for none), samples per pixel.
+    /// the late list's commands ([`NO_COMMAND`] for none), samples per pixel, 1 when the
+    /// ground pass draws the ground (the cards test its depth where the pixel sees it).
     draw: [u32; 4],
 }
 
@@ -186,9 +184,9 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
 }
 
 /// Declares the camera's cards rasterized, lit (as `forward` lights: its shadow map) and
-/// merged into what the lit passes (without a prepass, with the light apart) resolved; nothing
-/// unless the frame's shape asks for it. Returns the camera's depth with the cards in it, for
-/// the ambient occlusion.
+/// merged into what the lit passes (without a prepass, with the light apart) resolved (and the
+/// ground pass drew); nothing unless the frame's shape asks for it. Returns the visibility
+/// buffer, which holds each pixel's nearest card and its depth.
 pub fn declare_camera(
     f: &mut FrameDeclaration,
     culled: &Culled,
@@ -244,6 +242,7 @@ pub fn declare_camera(
     });
     let (mesh_depth, normals) = (images.depth_samples, images.normals);
     let picture_depth = !f.shape.card_plane_depth;
+    let ground = f.shape.ground_in_compute;
     let mut p = f.pass(SHADE, move |r| {
         let pipeline = r.pipeline(shade_pipeline)?;
         let screen = r.shared.samplers.screen;
@@ -281,7 +280,7 @@ pub fn declare_camera(
                         NO_COMMAND
                     },
                     samples.as_raw(),
-                    0,
+                    u32::from(ground),
                 ],
             };
             let binds = [
@@ -319,38 +318,7 @@ pub fn declare_camera(
         .write(normals, merged)
         .finish();
 
-    let camera_depth = f.image(ImageDesc {
-        name: "camera depth with cards",
-        format: SCALAR_FORMAT,
-        kind: ImageKind::Color,
-        extent: Extent::Target,
-        samples: vk::SampleCountFlags::TYPE_1,
-    });
-    let resolved = images.depth;
-    let depth_pipeline = f.pipeline(compute("card depth", "card_depth.comp"));
-    f.pass(DEPTH, move |r| {
-        let depth = r.image_info(resolved, r.shared.samplers.screen)?;
-        let out = r.image_info(camera_depth, vk::Sampler::null())?;
-        let visibility = r.buffer_info(visibility)?;
-        let frame = r.frame_info();
-        let binds = [
-            Bind::buffer("Visibility", &visibility),
-            Bind::buffer("Frame", &frame),
-            Bind::image("depth_map", &depth),
-            Bind::image("camera_depth", &out),
-        ];
-        let extent = r.extent();
-        r.dispatch(
-            r.pipeline(depth_pipeline)?,
-            &binds,
-            [extent.width, extent.height],
-        )
-    })
-    .read(visibility, Access::StorageRead(Stages::Compute))
-    .read(resolved, Access::Sampled(Stages::Compute))
-    .write(camera_depth, Access::StorageWrite(Stages::Compute))
-    .finish();
-    Some(camera_depth)
+    Some(visibility)
 }
 
 /// Dispatches `pipeline` (card_raster.comp or card_shadow.comp) over the cards of every

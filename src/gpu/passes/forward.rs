@@ -357,7 +357,8 @@ pub fn declare_late(
 }
 
 /// A forward pass drawing `lists`; the `first` of the lit passes also draws the ground (in
-/// the final view), and the others draw over what it drew.
+/// the final view, unless the ground pass draws it in compute), and the others draw over what
+/// it drew.
 fn declare_pass(
     f: &mut FrameDeclaration,
     name: &'static str,
@@ -371,6 +372,9 @@ fn declare_pass(
     let mut p = f.pass(name, move |r| {
         let background = match shape.view {
             ViewMode::Silhouette => [0.0, 0.0, 0.0, 1.0],
+            // Nothing where no mesh is (alpha 0): the ground pass adds the ground and the sky
+            // there, by the share of each pixel's samples left empty.
+            _ if shape.ground_in_compute => [0.0; 4],
             _ => SKY_CLEAR,
         };
         let lit = r.lit_images(fwd.lit)?;
@@ -378,7 +382,7 @@ fn declare_pass(
         let (characters, ground_pipeline) = (characters?, ground_pipeline?);
         fwd.begin(r, background)?;
         let result = (|| {
-            if first && shape.view == ViewMode::Final {
+            if first && shape.view == ViewMode::Final && !shape.ground_in_compute {
                 r.draw_ground(ground_pipeline, &lit.binds())?;
             }
             for &list in lists {

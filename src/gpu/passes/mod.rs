@@ -12,6 +12,7 @@
 //! Adding a pass: a file here and one line in [`compile`]. Its shaders in `shaders/` are
 //! compiled and embedded by file name, and its pipeline layouts are read from them.
 
+pub mod camera_depth;
 pub mod card_compute;
 pub mod composite;
 pub mod crowd_state;
@@ -20,6 +21,7 @@ pub mod debug_view;
 mod declaration;
 pub mod depth_normal;
 pub mod forward;
+pub mod ground;
 pub mod hud;
 pub mod impostors;
 pub mod occlusion;
@@ -46,8 +48,9 @@ use forward::Forward;
 /// Pass names, as they appear in labels, timings and `--stats-json` (each defined by its
 /// pass's file).
 pub mod pass {
+    pub use super::camera_depth::NAME as CAMERA_DEPTH;
     pub use super::card_compute::{
-        DEPTH as CARD_DEPTH, RASTER as CARD_RASTER, SHADE as CARD_SHADE, SHADOW as CARD_SHADOW,
+        RASTER as CARD_RASTER, SHADE as CARD_SHADE, SHADOW as CARD_SHADOW,
         SHADOW_CLEAR as CARD_SHADOW_CLEAR, SHADOW_COPY as CARD_SHADOW_COPY,
         VISIBILITY_CLEAR as CARD_VISIBILITY_CLEAR,
     };
@@ -60,6 +63,7 @@ pub mod pass {
     pub use super::debug_view::NAME as DEBUG_VIEW;
     pub use super::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
     pub use super::forward::{LATE as FORWARD_LATE, NAME as FORWARD};
+    pub use super::ground::NAME as GROUND;
     pub use super::hud::NAME as HUD;
     pub use super::impostors::{
         DEPTH_NORMAL as IMPOSTOR_DEPTH_NORMAL, FORWARD as IMPOSTOR_FORWARD,
@@ -119,12 +123,7 @@ pub fn compile(
             forward::declare_late(&mut f, &culled, &fwd, pipelines);
         }
         let forward = forward.map(|(forward, _)| forward);
-        // Cards in compute merge into what the lit passes resolved and hand the occlusion the
-        // depth with them in it.
-        let camera_depth = forward
-            .as_ref()
-            .and_then(|fwd| card_compute::declare_camera(&mut f, &culled, fwd, &depth_normals));
-        if camera_depth.is_none() {
+        if !f.shape.camera_cards_in_compute {
             // Cards at their quad's own depth can be rejected before shading: for them a
             // depth prepass lets the lit pass shade each pixel once, where with the picture's
             // depth (written by the shader, tested after it) it would be one more pass of the
@@ -137,9 +136,17 @@ pub fn compile(
             };
             impostors::declare_forward(&mut f, &culled, cards.as_ref());
         }
+        if let Some(fwd) = forward {
+            // After every lit pass that draws into the targets and resolves them: the ground
+            // under what they left, then the cards in compute over both.
+            ground::declare(&mut f, &fwd, depth_normals.normals);
+        }
+        let visibility = forward
+            .as_ref()
+            .and_then(|fwd| card_compute::declare_camera(&mut f, &culled, fwd, &depth_normals));
         if let Some(light) = forward.and_then(|fwd| fwd.light_parts()) {
             let occluded = DepthNormals {
-                depth: camera_depth.unwrap_or(depth_normals.depth),
+                depth: camera_depth::declare(&mut f, &depth_normals, visibility),
                 ..depth_normals
             };
             ssao::declare(&mut f, &occluded, ao);

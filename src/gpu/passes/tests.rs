@@ -502,19 +502,21 @@ fn a_post_process_pass_fits_between_the_lit_passes_and_the_output() {
     }
 }
 
-/// Cards in compute: the sun's cards are splatted and copied into the shadow map before the
-/// meshes' shadow pass, which then loads it instead of clearing it; the camera's are
-/// rasterized, shaded into what the last lit pass resolved and put into the depth the ambient
-/// occlusion reads; no graphics card pass is left, and the last forward pass resolves the
-/// colours itself.
+/// Cards and the ground in compute: the sun's cards are splatted and copied into the shadow
+/// map before the meshes' shadow pass, which then loads it instead of clearing it; the ground
+/// is added to what the last lit pass resolved, and the camera's cards are rasterized and
+/// shaded over both; the camera depth pass puts the ground and the cards into the depth the
+/// ambient occlusion reads; no graphics card pass is left, and the last forward pass
+/// resolves the colours itself.
 #[test]
 fn cards_in_compute_go_around_the_lit_passes() {
-    use crate::gpu::settings::CardRaster;
+    use crate::gpu::settings::Raster;
     for msaa in [1, 4] {
         let settings = RenderSettings {
             msaa,
             impostors: true,
-            card_raster: CardRaster::Compute,
+            card_raster: Raster::Compute,
+            ground: Raster::Compute,
             ..RenderSettings::default()
         };
         let f = frame(ViewMode::Final, settings);
@@ -541,9 +543,10 @@ fn cards_in_compute_go_around_the_lit_passes() {
             (pass::CARD_SHADOW_COPY, pass::SHADOW),
             (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
             (pass::CARD_RASTER, pass::CARD_SHADE),
-            (pass::FORWARD_LATE, pass::CARD_SHADE),
-            (pass::CARD_RASTER, pass::CARD_DEPTH),
-            (pass::CARD_DEPTH, pass::SSAO),
+            (pass::FORWARD_LATE, pass::GROUND),
+            (pass::GROUND, pass::CARD_SHADE),
+            (pass::CARD_RASTER, pass::CAMERA_DEPTH),
+            (pass::CAMERA_DEPTH, pass::SSAO),
             (pass::CARD_SHADE, pass::SSAO),
             (pass::CARD_SHADE, pass::AMBIENT_COMPOSITE),
         ] {
@@ -557,18 +560,27 @@ fn cards_in_compute_go_around_the_lit_passes() {
         let meshes = use_of(pass::SHADOW, map);
         assert!(meshes.loads && meshes.writes, "{meshes:?}");
         for image in ["sun light", "sky light", "normals"] {
-            let merged = use_of(pass::CARD_SHADE, id(&f, image));
-            assert!(merged.loads && merged.writes, "{msaa} {image}: {merged:?}");
-            assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            for pass in [pass::GROUND, pass::CARD_SHADE] {
+                let merged = use_of(pass, id(&f, image));
+                assert!(
+                    merged.loads && merged.writes,
+                    "{msaa} {pass} {image}: {merged:?}"
+                );
+                assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            }
             let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
             assert!(
                 resolved.writes && resolved.stores,
                 "{msaa} {image}: {resolved:?}"
             );
         }
-        // The occlusion reads the depth with the cards in it, not the meshes' alone.
+        // The ground is lit through the shadow map the cards were splatted into.
+        let lit = use_of(pass::GROUND, map);
+        assert!(lit.loads && !lit.writes, "{lit:?}");
+        // The occlusion reads the depth with the ground and the cards in it, not the meshes'
+        // alone.
         let ssao = step(&f, pass::SSAO);
-        assert!(declared_use(&f.plan, ssao, id(&f, "camera depth with cards")).is_ok());
+        assert!(declared_use(&f.plan, ssao, id(&f, "camera depth")).is_ok());
         assert!(declared_use(&f.plan, ssao, id(&f, "depth")).is_err());
     }
     // The camera's cards of a frame with a prepass stay quads; the sun's go to compute.
@@ -577,7 +589,7 @@ fn cards_in_compute_go_around_the_lit_passes() {
         RenderSettings {
             prepass: true,
             impostors: true,
-            card_raster: CardRaster::Compute,
+            card_raster: Raster::Compute,
             ..RenderSettings::default()
         },
     );
@@ -590,8 +602,8 @@ fn cards_in_compute_go_around_the_lit_passes() {
 /// and its last forward pass resolves the colours itself.
 #[test]
 fn a_frame_without_atlases_has_no_card_pass() {
-    use crate::gpu::settings::CardRaster;
-    for card_raster in [CardRaster::Compute, CardRaster::Graphics] {
+    use crate::gpu::settings::Raster;
+    for card_raster in [Raster::Compute, Raster::Graphics] {
         let settings = RenderSettings {
             msaa: 4,
             impostors: true,

@@ -1,14 +1,15 @@
-//! Cards rasterized in compute keep the picture of cards drawn as quads: `throng run` with
-//! `--card-raster compute` and `--card-raster graphics`, same seed and frame, for the
-//! overview of 1,000 built-in characters (with either depth a card may leave) and the street
-//! among 4,000 at 640x360 on the device's default anti-aliasing (one sample on lavapipe), the
-//! overview again at four samples per pixel (the compute path's per-sample merge), and the
-//! shadow map itself (`--view shadow`: the sun's cards splatted by compute or drawn as
-//! quads). Each pair must meet the picture goal (mean difference at most 1.0 level per
-//! channel, at least 98% of pixels within 8 levels in every channel), the characters' pixels
-//! alone the impostor test's limits, both must have drawn cards, the compute run must have
-//! run the compute passes, and neither may draw a validation message. The figures are
-//! printed; docs/crowds-at-scale.md keeps them.
+//! The frame in compute keeps the picture of the frame rasterized: `throng run` with cards
+//! rasterized in compute against cards drawn as quads (`--card-raster`), the ground drawn by
+//! a compute pass against the ground rasterized under the meshes (`--ground`), and both
+//! against neither, same seed and frame, for the overview of 1,000 built-in characters (with
+//! either depth a card may leave) and the street among 4,000 at 640x360 on the device's
+//! default anti-aliasing (one sample on lavapipe), the overview again at four samples per
+//! pixel (the compute passes' per-sample merge), and the shadow map itself (`--view shadow`:
+//! the sun's cards splatted by compute or drawn as quads). Each pair must meet the picture
+//! goal (mean difference at most 1.0 level per channel, at least 98% of pixels within 8
+//! levels in every channel), the characters' pixels alone the impostor test's limits, the
+//! compute run must have run the compute passes and the other not, and neither may draw a
+//! validation message. The figures are printed; docs/crowds-at-scale.md keeps them.
 
 mod common;
 
@@ -47,32 +48,52 @@ fn ran(stats: &Value, name: &str) -> bool {
         .is_some_and(|p| p.contains_key(name))
 }
 
-/// The compute and the graphics frame of `flags` at `size`, checked to have drawn what they
-/// claim; `None` without a Vulkan device.
-fn pair(dir: &Path, name: &str, size: [&str; 2], flags: &[&str]) -> Option<[(Frame, Value); 2]> {
-    let with = |raster: &'static str| [flags, &["--card-raster", raster]].concat();
+/// What a pair of runs draws in compute in one and with the graphics pipelines in the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Cards,
+    Ground,
+    Both,
+}
+
+/// The compute and the graphics frame of `flags` at `size` for `part`, checked to have run
+/// the passes they claim; `None` without a Vulkan device.
+fn pair(
+    dir: &Path,
+    name: &str,
+    size: [&str; 2],
+    flags: &[&str],
+    part: Part,
+) -> Option<[(Frame, Value); 2]> {
+    let with = |raster: &'static str| {
+        let cards = ["--card-raster", raster];
+        let ground = ["--ground", raster];
+        let switches: Vec<&str> = match part {
+            Part::Cards => cards.to_vec(),
+            Part::Ground => ground.to_vec(),
+            Part::Both => [cards, ground].concat(),
+        };
+        [flags, &switches[..]].concat()
+    };
     let compute = run(dir, &format!("{name}-compute"), size, &with("compute"))?;
     let graphics = run(dir, &format!("{name}-graphics"), size, &with("graphics")).expect("run");
     let shadow_view = flags.contains(&"shadow");
     for (raster, (_, stats)) in [("compute", &compute), ("graphics", &graphics)] {
-        let compute_passes = ran(stats, "card_shadow");
-        assert_eq!(
-            compute_passes,
-            raster == "compute",
-            "{name} {raster}: {stats}"
-        );
-        if !shadow_view {
-            assert!(cards(stats) > 0, "{name} {raster}: no character was a card");
+        let computed = raster == "compute";
+        if part != Part::Ground {
             assert_eq!(
-                ran(stats, "card_raster"),
-                raster == "compute",
-                "{name} {raster}"
+                ran(stats, "card_shadow"),
+                computed,
+                "{name} {raster}: {stats}"
             );
-            assert_eq!(
-                ran(stats, "impostor_forward"),
-                raster == "graphics",
-                "{name}"
-            );
+            if !shadow_view {
+                assert!(cards(stats) > 0, "{name} {raster}: no character was a card");
+                assert_eq!(ran(stats, "card_raster"), computed, "{name} {raster}");
+                assert_eq!(ran(stats, "impostor_forward"), !computed, "{name} {raster}");
+            }
+        }
+        if part != Part::Cards {
+            assert_eq!(ran(stats, "ground"), computed, "{name} {raster}: {stats}");
         }
     }
     Some([compute, graphics])
@@ -88,7 +109,7 @@ fn assert_close(
 ) {
     let (mean, close) = compare(a, b, keep);
     eprintln!(
-        "{what}: compute against quads {mean:.3} levels per channel, {:.2}% within 8",
+        "{what}: compute against graphics {mean:.3} levels per channel, {:.2}% within 8",
         close * 100.0
     );
     assert!(mean <= limits.0, "{what}: mean difference {mean:.3}");
@@ -96,31 +117,59 @@ fn assert_close(
 }
 
 #[test]
-fn compute_cards_keep_the_picture_of_quads() {
-    let dir = frame_dir("card-raster-picture", "views");
+fn the_frame_in_compute_keeps_the_picture() {
+    let dir = frame_dir("compute-picture", "views");
     let size = ["640", "360"];
     let overview = ["--instances", "1000", "--camera", "overview"];
-    let Some(plain) = pair(&dir, "overview", size, &overview) else {
+    let goal = (MEAN_LIMIT, CLOSE_LIMIT);
+    let Some(plain) = pair(&dir, "overview", size, &overview, Part::Cards) else {
         return;
     };
-    let goal = (MEAN_LIMIT, CLOSE_LIMIT);
-    assert_close("overview", &plain, |_| true, goal);
+    assert_close("overview, cards", &plain, |_| true, goal);
     let silhouette = [&overview[..], &["--view", "silhouette"]].concat();
     let (a, _) = run(&dir, "overview-silhouette", size, &silhouette).expect("run");
     let region = characters(&a, &a, 2);
     let character = (CHARACTER_MEAN_LIMIT, CHARACTER_CLOSE_LIMIT);
-    assert_close("overview, characters", &plain, |i| region[i], character);
+    assert_close(
+        "overview, cards, characters",
+        &plain,
+        |i| region[i],
+        character,
+    );
     for depth in ["picture", "plane"] {
         let flags = [&overview[..], &["--card-depth", depth]].concat();
-        let frames = pair(&dir, &format!("overview-{depth}"), size, &flags).expect("run");
-        assert_close(&format!("overview, {depth} depth"), &frames, |_| true, goal);
+        let name = format!("overview-{depth}");
+        let frames = pair(&dir, &name, size, &flags, Part::Cards).expect("run");
+        assert_close(
+            &format!("overview, cards, {depth} depth"),
+            &frames,
+            |_| true,
+            goal,
+        );
     }
     let street = ["--instances", "4000", "--camera", "street"];
-    let frames = pair(&dir, "street", size, &street).expect("run");
-    assert_close("street", &frames, |_| true, goal);
     let msaa = [&overview[..], &["--msaa", "4"]].concat();
-    let frames = pair(&dir, "overview-msaa", ["320", "180"], &msaa).expect("run");
-    assert_close("overview, 4 samples", &frames, |_| true, goal);
+    for (part, what) in [
+        (Part::Cards, "cards"),
+        (Part::Ground, "ground"),
+        (Part::Both, "both"),
+    ] {
+        if part != Part::Cards {
+            let name = format!("overview-{what}");
+            let frames = pair(&dir, &name, size, &overview, part).expect("run");
+            assert_close(&format!("overview, {what}"), &frames, |_| true, goal);
+        }
+        let frames = pair(&dir, &format!("street-{what}"), size, &street, part).expect("run");
+        assert_close(&format!("street, {what}"), &frames, |_| true, goal);
+        let name = format!("overview-msaa-{what}");
+        let frames = pair(&dir, &name, ["320", "180"], &msaa, part).expect("run");
+        assert_close(
+            &format!("overview, 4 samples, {what}"),
+            &frames,
+            |_| true,
+            goal,
+        );
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -128,7 +177,7 @@ fn compute_cards_keep_the_picture_of_quads() {
 /// character a card.
 #[test]
 fn compute_card_shadows_match_the_quads() {
-    let dir = frame_dir("card-raster-picture", "shadows");
+    let dir = frame_dir("compute-picture", "shadows");
     let flags = [
         "--instances",
         "1000",
@@ -139,7 +188,7 @@ fn compute_card_shadows_match_the_quads() {
         "--view",
         "shadow",
     ];
-    let Some(frames) = pair(&dir, "shadow-map", ["640", "360"], &flags) else {
+    let Some(frames) = pair(&dir, "shadow-map", ["640", "360"], &flags, Part::Cards) else {
         return;
     };
     // The shadow view draws the map's depths: its casters differ from its far plane.
@@ -154,7 +203,7 @@ fn compute_card_shadows_match_the_quads() {
 /// no card pass, in compute or as quads, and no pass left to resolve what the lit passes drew.
 #[test]
 fn a_frame_without_cards_records_no_card_pass() {
-    let dir = frame_dir("card-raster-picture", "none");
+    let dir = frame_dir("compute-picture", "none");
     for raster in ["compute", "graphics"] {
         let flags = [
             "--instances",

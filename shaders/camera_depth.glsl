@@ -1,0 +1,48 @@
+// The camera's depth as the ambient occlusion reads it in the frame without a prepass when
+// compute passes drew part of what it sees (src/gpu/passes/camera_depth.rs): the meshes'
+// resolved depth (sample zero), the ground's where the ground pass drew it (`parts.x`), and
+// with cards in compute (CARDS: camera_depth_cards.comp) the nearest card's from the
+// visibility buffer (card_raster.comp); whichever is nearest.
+#ifndef THRONG_CAMERA_DEPTH_GLSL
+#define THRONG_CAMERA_DEPTH_GLSL
+
+#ifdef CARDS
+#extension GL_ARB_gpu_shader_int64 : require
+#endif
+#define FRAME_BINDING COMPUTE_FRAME
+#include "ground_ray.glsl"
+
+layout(local_size_x = 8, local_size_y = 8) in;
+
+#ifdef CARDS
+layout(std430, set = 0, binding = 17) readonly buffer Visibility {
+    uint64_t visibility[];
+};
+#endif
+layout(set = 0, binding = COMPUTE_DEPTH) uniform sampler2D depth_map;
+layout(set = 0, binding = COMPUTE_OUTPUT, r32f) uniform writeonly image2D camera_depth;
+
+layout(push_constant) uniform Parts {
+    uvec4 parts; // x: 1 when the ground pass drew the ground
+} depth;
+
+void main() {
+    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = ivec2(frame.target.xy);
+    if (pixel.x >= size.x || pixel.y >= size.y) {
+        return;
+    }
+    float d = texelFetch(depth_map, pixel, 0).r;
+    if (depth.parts.x != 0u) {
+        d = min(d, ground_depth_at(ndc_of_pixel(pixel)));
+    }
+#ifdef CARDS
+    uint64_t key = visibility[uint(pixel.y) * uint(size.x) + uint(pixel.x)];
+    if (key != 0UL) {
+        d = min(d, uintBitsToFloat(0xffffffffu - uint(key >> 32)));
+    }
+#endif
+    imageStore(camera_depth, pixel, vec4(d));
+}
+
+#endif

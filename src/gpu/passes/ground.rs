@@ -1,0 +1,74 @@
+//! The ground and the sky of the frame without a prepass, in compute
+//! ([`crate::gpu::RenderSettings::ground_in_compute`]): the forward passes draw the meshes into
+//! emptied targets (light and normals with alpha 0) and resolve them, and this pass adds, at
+//! each pixel, the ground the pixel's centre sees (or the sky) by the share of its samples no
+//! mesh covered (`shaders/ground.comp`). The ground was a full-screen quad shaded into three
+//! multisampled targets and their depth under everything else: on a GPU whose graphics units
+//! are few it was most of the frame's fixed cost.
+
+use bytemuck::{Pod, Zeroable};
+
+use super::FrameDeclaration;
+use super::cull::compute;
+use super::forward::{Forward, SKY_CLEAR};
+use crate::gpu::graph::{Access, ResourceId, Stages};
+use crate::gpu::recording::pass::{Bind, PassRecording};
+
+/// The pass's name in labels, timings and statistics.
+pub const NAME: &str = "ground";
+
+/// `Ground` in shaders/ground.comp.
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+struct GroundConstants {
+    /// The sky where no ground is (the forward pass's clear colour without this pass).
+    background: [f32; 4],
+}
+
+/// Declares the pass over what the lit passes of `forward` resolved (its light apart, and
+/// `normals`), when the frame's shape draws the ground in compute.
+pub fn declare(f: &mut FrameDeclaration, forward: &Forward, normals: ResourceId) {
+    let Some((sun, sky)) = forward.light_parts() else {
+        return;
+    };
+    if !f.shape.ground_in_compute {
+        return;
+    }
+    let shadow_map = forward.lit.shadow_map;
+    let pipeline = f.pipeline(compute("ground", "ground.comp"));
+    let mut p = f.pass(NAME, move |r| {
+        let samplers = &r.shared.samplers;
+        let targets = [
+            r.image_info(sun, ash::vk::Sampler::null())?,
+            r.image_info(sky, ash::vk::Sampler::null())?,
+            r.image_info(normals, ash::vk::Sampler::null())?,
+        ];
+        let shadow = match shadow_map {
+            Some(map) => r.image_info(map, samplers.shadow)?,
+            None => PassRecording::fixed_image(samplers.no_shadow, samplers.shadow),
+        };
+        let frame = r.frame_info();
+        let binds = [
+            Bind::buffer("Frame", &frame),
+            Bind::image("shadow_map", &shadow),
+            Bind::image("sun_light", &targets[0]),
+            Bind::image("sky_light", &targets[1]),
+            Bind::image("view_normals", &targets[2]),
+        ];
+        let pipeline = r.pipeline(pipeline)?;
+        let constants = GroundConstants {
+            background: SKY_CLEAR,
+        };
+        r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;
+        let extent = r.extent();
+        r.dispatch(pipeline, &binds, [extent.width, extent.height])
+    });
+    if let Some(map) = shadow_map {
+        p.read(map, Access::Sampled(Stages::Compute));
+    }
+    let merged = Access::StorageReadWrite(Stages::Compute);
+    p.write(sun, merged)
+        .write(sky, merged)
+        .write(normals, merged)
+        .finish();
+}
