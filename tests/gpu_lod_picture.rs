@@ -75,9 +75,24 @@ fn compare(a: &Pixels, b: &Pixels, region: &[bool]) -> (f64, f64) {
 /// Widening of the characters' outlines (pixels) in which differences are judged.
 const BAND: i64 = 2;
 
-/// Renders 400 characters of `model` in the overview with levels on and off; the figures
-/// over the characters' pixels (mean difference, share within 8) and the levels drawn.
-fn compare_levels(model: Arc<SkinnedModel>, name: &str) -> Option<(f64, f64)> {
+/// How a comparison is drawn: samples per pixel and the level bias.
+#[derive(Clone, Copy, Debug)]
+struct Drawn {
+    msaa: u32,
+    lod_bias: f32,
+}
+
+/// What the picture goal was set and measured at: one sample per pixel, levels at their
+/// budget (docs/crowds-at-scale.md).
+const AT_ONE_SAMPLE: Drawn = Drawn {
+    msaa: 1,
+    lod_bias: 1.0,
+};
+
+/// Renders 400 characters of `model` in the overview with levels on and off, `drawn` so; the
+/// figures over the characters' pixels (mean difference, share within 8) and the levels
+/// drawn.
+fn compare_levels(model: Arc<SkinnedModel>, name: &str, drawn: Drawn) -> Option<(f64, f64)> {
     let mut r = renderer(640, 360)?;
     assert!(!model.lods().is_empty(), "{name} has mesh levels");
     let (mut crowd, bounds) = crowd_of(&mut r, std::slice::from_ref(&model), 400, 1);
@@ -89,9 +104,8 @@ fn compare_levels(model: Arc<SkinnedModel>, name: &str) -> Option<(f64, f64)> {
         r.renderer()
             .set_settings(RenderSettings {
                 lod,
-                // The picture goal was set and measured at one sample per pixel
-                // (docs/crowds-at-scale.md).
-                msaa: 1,
+                msaa: drawn.msaa,
+                lod_bias: drawn.lod_bias,
                 ..RenderSettings::default()
             })
             .expect("settings");
@@ -119,7 +133,7 @@ fn compare_levels(model: Arc<SkinnedModel>, name: &str) -> Option<(f64, f64)> {
     let (mean, close) = compare(&full, &levels, &region);
     let everywhere = compare(&full, &levels, &vec![true; total]);
     eprintln!(
-        "{name}: levels {:?}: over the {judged} pixels of the characters and a {BAND}-pixel band \
+        "{name}, {drawn:?}: levels {:?}: over the {judged} pixels of the characters and a {BAND}-pixel band \
          ({:.1}% of the frame), mean difference {mean:.3} levels per channel, {:.2}% of pixels \
          within 8 (whole frame: {:.3}, {:.2}%)",
         drawn.camera,
@@ -142,7 +156,7 @@ fn compare_levels(model: Arc<SkinnedModel>, name: &str) -> Option<(f64, f64)> {
 
 #[test]
 fn levels_of_detail_keep_the_picture() {
-    let Some((mean, close)) = compare_levels(builtin(), "builtin") else {
+    let Some((mean, close)) = compare_levels(builtin(), "builtin", AT_ONE_SAMPLE) else {
         return;
     };
     assert!(mean <= MEAN_LIMIT, "mean absolute difference {mean:.3}");
@@ -201,7 +215,7 @@ fn flat_builtin() -> SkinnedModel {
 fn a_flat_shaded_models_levels_keep_the_picture() {
     // Without welding, such a model got no levels at all and drew every far character in
     // full.
-    let Some((mean, close)) = compare_levels(Arc::new(flat_builtin()), "flat") else {
+    let Some((mean, close)) = compare_levels(Arc::new(flat_builtin()), "flat", AT_ONE_SAMPLE) else {
         return;
     };
     assert!(
@@ -213,4 +227,21 @@ fn a_flat_shaded_models_levels_keep_the_picture() {
         "only {:.2}% of pixels within 8 levels",
         close * 100.0
     );
+}
+
+/// The level budget against the samples per pixel: the built-in character's figures at one
+/// and four samples for level biases from 1 to 3, printed (a measurement, not a check:
+/// `cargo test --release --test gpu_lod_picture -- --ignored --nocapture`;
+/// docs/crowds-at-scale.md keeps the figures).
+#[test]
+#[ignore = "a measurement: prints the figures of each bias at one and four samples"]
+fn the_level_budget_per_sample_count() {
+    for msaa in [1, 4] {
+        for lod_bias in [1.0, 1.5, 2.0, 3.0] {
+            let drawn = Drawn { msaa, lod_bias };
+            if compare_levels(builtin(), "builtin", drawn).is_none() {
+                return;
+            }
+        }
+    }
 }
