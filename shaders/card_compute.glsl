@@ -35,14 +35,40 @@ struct CardClip {
     vec4 up;
 };
 
-CardClip card_clip(CardPicture p, mat4 view_proj) {
+// A card's quad, worked out once per card: in clip space, and what card_point hands a pixel
+// at its centre with what one unit of s or t adds to its world point and atlas uv (both are
+// affine in (s, t); the picture's frame is the same all over it).
+struct CardQuad {
+    CardClip clip;
+    CardVarying centre;
+    vec3 world_s;
+    vec3 world_t;
+    vec2 uv_s;
+    vec2 uv_t;
+};
+
+CardQuad card_quad(CardPicture p, mat4 view_proj) {
     ImpostorView v = card_views[p.picture];
     float radius = v.centre.w;
-    CardClip c;
-    c.centre = view_proj * vec4(transform_point(p.m, v.centre.xyz), 1.0);
-    c.right = view_proj * vec4(transform_direction(p.m, v.right.xyz * radius), 0.0);
-    c.up = view_proj * vec4(transform_direction(p.m, v.up.xyz * radius), 0.0);
-    return c;
+    CardQuad q;
+    q.centre = card_point(p, vec2(0.0));
+    q.world_s = transform_direction(p.m, v.right.xyz * radius);
+    q.world_t = transform_direction(p.m, v.up.xyz * radius);
+    q.clip.centre = view_proj * vec4(q.centre.world, 1.0);
+    q.clip.right = view_proj * vec4(q.world_s, 0.0);
+    q.clip.up = view_proj * vec4(q.world_t, 0.0);
+    // The picture's top row is its up side: up the quad is up the atlas, towards smaller v.
+    q.uv_s = vec2(0.5, 0.0) * card.cell.xy;
+    q.uv_t = vec2(0.0, -0.5) * card.cell.xy;
+    return q;
+}
+
+// card_point of the quad at `st`, from its centre.
+CardVarying card_quad_point(CardQuad q, vec2 st) {
+    CardVarying o = q.centre;
+    o.world += st.x * q.world_s + st.y * q.world_t;
+    o.uv += st.x * q.uv_s + st.y * q.uv_t;
+    return o;
 }
 
 // The quad coordinates that project to `ndc` (x and y of normalized device coordinates):

@@ -30,8 +30,7 @@ void main() {
         uint index = command.first_instance + i;
         float share;
         uint look;
-        CardPicture p = card_picture(card_record(index, share, look));
-        CardClip quad = card_clip(p, view_proj);
+        CardQuad quad = card_quad(card_picture(card_record(index, share, look)), view_proj);
         // The pixels between the corners. A card reaching behind the eye is not drawn (the
         // culling pass makes cards only of characters small on screen, far in front of it).
         vec2 lo = vec2(1e30);
@@ -39,7 +38,7 @@ void main() {
         bool behind = false;
         for (int k = 0; k < 4; k++) {
             vec2 st = vec2((k & 1) == 0 ? -1.0 : 1.0, (k & 2) == 0 ? -1.0 : 1.0);
-            vec4 corner = quad.centre + st.x * quad.right + st.y * quad.up;
+            vec4 corner = quad.clip.centre + st.x * quad.clip.right + st.y * quad.clip.up;
             behind = behind || corner.w <= 0.0;
             vec2 at = (corner.xy / corner.w * 0.5 + 0.5) * size;
             lo = min(lo, at);
@@ -59,8 +58,8 @@ void main() {
         for (uint k = lane; k < pixels; k += THREADS_PER_CARD) {
             ivec2 pixel = first + ivec2(int(k) % span.x, int(k) / span.x);
             vec2 st;
-            if (card_st_at(quad, pixel_ndc(pixel, size), st)) {
-                raster_pixel(pixel, card_point(p, st), share, look, index);
+            if (card_st_at(quad.clip, pixel_ndc(pixel, size), st)) {
+                raster_pixel(pixel, card_quad_point(quad, st), share, look, index);
             }
         }
     }

@@ -74,17 +74,17 @@ void main() {
     }
     float share;
     uint look;
-    CardPicture p = card_picture(card_record(index, share, look));
+    CardQuad quad = card_quad(card_picture(card_record(index, share, look)), frame.view_proj);
     vec2 st;
     vec3 albedo;
     vec3 normal;
     float roughness;
     vec3 world;
-    if (!card_st_at(card_clip(p, frame.view_proj), ndc_of_pixel(pixel), st)) {
+    if (!card_st_at(quad.clip, ndc_of_pixel(pixel), st)) {
         return;
     }
-    if (!card_surface_of(card_point(p, st), share, look, pixel, albedo, normal, roughness,
-                         world)) {
+    if (!card_surface_of(card_quad_point(quad, st), share, look, pixel, albedo, normal,
+                         roughness, world)) {
         return;
     }
     SurfaceLight light = light_surface(albedo, normal, world, roughness, card.material.yzw);

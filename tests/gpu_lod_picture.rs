@@ -215,7 +215,8 @@ fn flat_builtin() -> SkinnedModel {
 fn a_flat_shaded_models_levels_keep_the_picture() {
     // Without welding, such a model got no levels at all and drew every far character in
     // full.
-    let Some((mean, close)) = compare_levels(Arc::new(flat_builtin()), "flat", AT_ONE_SAMPLE) else {
+    let Some((mean, close)) = compare_levels(Arc::new(flat_builtin()), "flat", AT_ONE_SAMPLE)
+    else {
         return;
     };
     assert!(

@@ -1,5 +1,5 @@
 //! The ground and the sky of the frame without a prepass, in compute
-//! ([`crate::gpu::RenderSettings::ground_in_compute`]): the forward passes draw the meshes into
+//! ([`crate::gpu::RenderSettings::ground`]): the forward passes draw the meshes into
 //! emptied targets (light and normals with alpha 0) and resolve them, and this pass adds, at
 //! each pixel, the ground the pixel's centre sees (or the sky) by the share of its samples no
 //! mesh covered (`shaders/ground.comp`). The ground was a full-screen quad shaded into three
