@@ -40,11 +40,14 @@ fn every_pipeline() -> Vec<PipelineDesc> {
             for (prepass, ssao) in [(true, true), (false, true), (false, false)] {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
                     // The card passes add pipelines (one set per depth a card may leave,
-                    // quads or compute); the rest are the same either way.
-                    for (card_depth, card_raster) in [
-                        (CardDepth::Picture, Raster::Graphics),
-                        (CardDepth::Plane, Raster::Graphics),
-                        (CardDepth::Picture, Raster::Compute),
+                    // quads or compute), and the ground in compute its own and the camera
+                    // depth's; the rest are the same either way.
+                    for (card_depth, card_raster, ground) in [
+                        (CardDepth::Picture, Raster::Graphics, Raster::Graphics),
+                        (CardDepth::Plane, Raster::Graphics, Raster::Graphics),
+                        (CardDepth::Picture, Raster::Compute, Raster::Graphics),
+                        (CardDepth::Picture, Raster::Graphics, Raster::Compute),
+                        (CardDepth::Picture, Raster::Compute, Raster::Compute),
                     ] {
                         let settings = RenderSettings {
                             msaa,
@@ -53,6 +56,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             impostors: true,
                             card_depth,
                             card_raster,
+                            ground,
                             // A post-process pass adds its pipeline and changes no other.
                             tonemap: true,
                             ..RenderSettings::default()

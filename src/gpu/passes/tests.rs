@@ -45,6 +45,19 @@ fn names(f: &CompiledFrame) -> Vec<&'static str> {
     f.plan.steps().iter().map(|s| s.name).collect()
 }
 
+/// Asserts that each pair's first pass runs before its second in `order`.
+fn assert_order(order: &[&str], pairs: &[(&str, &str)]) {
+    let at = |name| {
+        order
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or_else(|| panic!("no {name} in {order:?}"))
+    };
+    for &(before, after) in pairs {
+        assert!(at(before) < at(after), "{before} before {after}: {order:?}");
+    }
+}
+
 #[test]
 fn a_resource_a_pass_did_not_declare_is_refused() {
     let f = frame(ViewMode::Final, RenderSettings::default());
@@ -203,20 +216,15 @@ fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the
             !order.contains(&pass::DEPTH_NORMAL) && !order.contains(&pass::DEPTH_NORMAL_LATE),
             "{order:?}"
         );
-        let at = |name| {
-            order
-                .iter()
-                .position(|n| *n == name)
-                .unwrap_or_else(|| panic!("no {name} in {order:?}"))
-        };
-        for (before, after) in [
-            (pass::FORWARD, pass::OCCLUSION_DEPTH),
-            (pass::CULL_LATE, pass::FORWARD_LATE),
-            (pass::FORWARD_LATE, pass::SSAO),
-            (pass::SSAO_BLUR, pass::AMBIENT_COMPOSITE),
-        ] {
-            assert!(at(before) < at(after), "{before} before {after}: {order:?}");
-        }
+        assert_order(
+            &order,
+            &[
+                (pass::FORWARD, pass::OCCLUSION_DEPTH),
+                (pass::CULL_LATE, pass::FORWARD_LATE),
+                (pass::FORWARD_LATE, pass::SSAO),
+                (pass::SSAO_BLUR, pass::AMBIENT_COMPOSITE),
+            ],
+        );
         let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
         let multisampled = msaa > 1;
         let rendered = |name: &str| {
@@ -531,27 +539,22 @@ fn cards_in_compute_go_around_the_lit_passes() {
                 "{msaa}: {graphics} in {order:?}"
             );
         }
-        let at = |name| {
-            order
-                .iter()
-                .position(|n| *n == name)
-                .unwrap_or_else(|| panic!("no {name} in {order:?}"))
-        };
-        for (before, after) in [
-            (pass::CARD_SHADOW_CLEAR, pass::CARD_SHADOW),
-            (pass::CARD_SHADOW, pass::CARD_SHADOW_COPY),
-            (pass::CARD_SHADOW_COPY, pass::SHADOW),
-            (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
-            (pass::CARD_RASTER, pass::CARD_SHADE),
-            (pass::FORWARD_LATE, pass::GROUND),
-            (pass::GROUND, pass::CARD_SHADE),
-            (pass::CARD_RASTER, pass::CAMERA_DEPTH),
-            (pass::CAMERA_DEPTH, pass::SSAO),
-            (pass::CARD_SHADE, pass::SSAO),
-            (pass::CARD_SHADE, pass::AMBIENT_COMPOSITE),
-        ] {
-            assert!(at(before) < at(after), "{before} before {after}: {order:?}");
-        }
+        assert_order(
+            &order,
+            &[
+                (pass::CARD_SHADOW_CLEAR, pass::CARD_SHADOW),
+                (pass::CARD_SHADOW, pass::CARD_SHADOW_COPY),
+                (pass::CARD_SHADOW_COPY, pass::SHADOW),
+                (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
+                (pass::CARD_RASTER, pass::CARD_SHADE),
+                (pass::FORWARD_LATE, pass::GROUND),
+                (pass::GROUND, pass::CARD_SHADE),
+                (pass::CARD_RASTER, pass::CAMERA_DEPTH),
+                (pass::CAMERA_DEPTH, pass::SSAO),
+                (pass::CARD_SHADE, pass::SSAO),
+                (pass::CARD_SHADE, pass::AMBIENT_COMPOSITE),
+            ],
+        );
         let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
         let map = id(&f, "shadow map");
         let copied = use_of(pass::CARD_SHADOW_COPY, map);
