@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The picture goal between the frames cards.sh wrote: for each scene and size, the mean
+"""The picture goal between the frames compute-frame.sh wrote: for each scene and size, the mean
 absolute difference per channel between cards rasterized in compute and drawn as quads, and
 the share of pixels within 8 levels in every channel (goal: at most 1.0 and at least 98%)."""
 import pathlib
