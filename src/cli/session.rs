@@ -8,7 +8,7 @@ use std::time::Instant;
 use glam::{Vec3, Vec4};
 use throng::anim::{Mat3x4, Playback, SkinnedModel};
 use throng::crowd::{AnimationCounts, AnimationMode, BakeReport, BakeSettings, Crowd, ModelId};
-use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
+use throng::gpu::{FrameInputs, GpuError, Raster, Renderer, ViewMode};
 use throng::motion::{CrowdMotion, WalkPaths};
 use throng::scene::{
     Camera, CrowdLayout, Light, ModelHeight, OrbitCamera, Variety, crowd_bounds, footprint,
@@ -332,6 +332,10 @@ impl Session {
         renderer.set_impostor_memory(memory);
         renderer.prepare_impostors(&self.crowd)?;
         let px = renderer.impostor_px();
+        let drawn = match renderer.settings().card_raster {
+            Raster::Compute => "rasterized in compute",
+            _ => "drawn as quads",
+        };
         Ok(renderer
             .impostor_report(&self.crowd)
             .iter()
@@ -340,7 +344,8 @@ impl Session {
                 Some(format!(
                     "impostors: {} from {views} directions, {frames} frames of each of {clips} \
                      clips, {:.1} MB of GPU memory (limit {:.0} MB, --impostor-memory), baked \
-                     in {seconds:.2} s; cards under {px:.0} px (--impostor-px)",
+                     in {seconds:.2} s; cards under {px:.0} px (--impostor-px), {drawn} \
+                     (--card-raster)",
                     shown(&r.model),
                     r.bytes as f64 / 1e6,
                     memory as f64 / (1u64 << 20) as f64,
