@@ -89,6 +89,48 @@ struct CardDispatch {
     draw: [u32; 4],
 }
 
+/// What every card compute shader reads, as descriptors: the ring's records, the visible
+/// lists, the card commands, the frame and the looks.
+struct CardReads {
+    records: [vk::DescriptorBufferInfo; 1],
+    lists: [vk::DescriptorBufferInfo; 1],
+    commands: [vk::DescriptorBufferInfo; 1],
+    frame: [vk::DescriptorBufferInfo; 1],
+    looks: [vk::DescriptorBufferInfo; 1],
+}
+
+impl CardReads {
+    fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
+        Ok(Self {
+            records: r.ring_infos()?.0,
+            lists: r.buffer_info(culled.draws.lists)?,
+            commands: r.buffer_info(culled.cards)?,
+            frame: r.frame_info(),
+            looks: whole_buffer(r.shared.looks),
+        })
+    }
+
+    /// These, the buffer the shader writes or reads per pixel (`target`, by its block's
+    /// name) and `model`'s atlas, as binds.
+    fn binds<'a>(
+        &'a self,
+        target: (&'static str, &'a [vk::DescriptorBufferInfo; 1]),
+        model: &'a ModelCards,
+    ) -> [Bind<'a>; 9] {
+        [
+            Bind::buffer("Records", &self.records),
+            Bind::buffer("Visible", &self.lists),
+            Bind::buffer("CardCommands", &self.commands),
+            Bind::buffer(target.0, target.1),
+            Bind::buffer("Frame", &self.frame),
+            Bind::buffer("CardViews", &model.views),
+            Bind::image("card_color", &model.color),
+            Bind::image("card_normal_depth", &model.normal_depth),
+            Bind::buffer("Looks", &self.looks),
+        ]
+    }
+}
+
 /// Index of the card command of `view` and model `m` among `models`.
 fn command(view: usize, models: usize, m: usize) -> u32 {
     (view * models + m) as u32
@@ -252,18 +294,9 @@ pub fn declare_camera(
             r.image_info(normals, vk::Sampler::null())?,
         ];
         let depth = r.image_info(mesh_depth, screen)?;
-        let shadow = match shadow_map {
-            Some(map) => r.image_info(map, r.shared.samplers.shadow)?,
-            None => {
-                PassRecording::fixed_image(r.shared.samplers.no_shadow, r.shared.samplers.shadow)
-            }
-        };
+        let shadow = r.shadow_image(shadow_map)?;
         let visibility = r.buffer_info(visibility)?;
-        let lists = r.buffer_info(c.draws.lists)?;
-        let commands = r.buffer_info(c.cards)?;
-        let (records, _) = r.ring_infos()?;
-        let frame = r.frame_info();
-        let looks = whole_buffer(r.shared.looks);
+        let reads = CardReads::of(r, &c)?;
         let models = r.shared.models.len();
         let late = r.shared.shape.occlusion;
         for m in 0..models {
@@ -283,22 +316,18 @@ pub fn declare_camera(
                     u32::from(ground),
                 ],
             };
-            let binds = [
-                Bind::buffer("Records", &records),
-                Bind::buffer("Visible", &lists),
-                Bind::buffer("CardCommands", &commands),
-                Bind::buffer("Visibility", &visibility),
-                Bind::buffer("Frame", &frame),
-                Bind::buffer("CardViews", &model.views),
-                Bind::image("card_color", &model.color),
-                Bind::image("card_normal_depth", &model.normal_depth),
-                Bind::buffer("Looks", &looks),
+            // The reads every card shader shares, then the shading's own.
+            let common = reads.binds(("Visibility", &visibility), &model);
+            let own = [
                 Bind::image("shadow_map", &shadow),
                 Bind::image("mesh_depth", &depth),
                 Bind::image("sun_light", &targets[0]),
                 Bind::image("sky_light", &targets[1]),
                 Bind::image("view_normals", &targets[2]),
             ];
+            let mut binds = [common[0]; 14];
+            binds[..9].copy_from_slice(&common);
+            binds[9..].copy_from_slice(&own);
             r.push_constants(pipeline, bytemuck::bytes_of(&dispatch))?;
             let extent = r.extent();
             r.dispatch(pipeline, &binds, [extent.width, extent.height])?;
@@ -332,11 +361,7 @@ fn raster(
     size: [u32; 2],
 ) -> Result<(), GpuError> {
     let target = r.buffer_info(target)?;
-    let lists = r.buffer_info(culled.draws.lists)?;
-    let commands = r.buffer_info(culled.cards)?;
-    let (records, _) = r.ring_infos()?;
-    let frame = r.frame_info();
-    let looks = whole_buffer(r.shared.looks);
+    let reads = CardReads::of(r, culled)?;
     let models = r.shared.models.len();
     let sun = views.as_ref().contains(&VIEW_SHADOW);
     let eye = if sun { Eye::Sun } else { Eye::Camera };
@@ -346,17 +371,7 @@ fn raster(
         let Some(model) = ModelCards::of(r, m, eye, picture_depth) else {
             continue;
         };
-        let binds = [
-            Bind::buffer("Records", &records),
-            Bind::buffer("Visible", &lists),
-            Bind::buffer("CardCommands", &commands),
-            Bind::buffer(target_name, &target),
-            Bind::buffer("Frame", &frame),
-            Bind::buffer("CardViews", &model.views),
-            Bind::image("card_color", &model.color),
-            Bind::image("card_normal_depth", &model.normal_depth),
-            Bind::buffer("Looks", &looks),
-        ];
+        let binds = reads.binds((target_name, &target), &model);
         // As many groups as the model's crowd could need (each takes CARDS_PER_GROUP cards
         // at a time), up to a bound past which they stride.
         let crowd = r.shared.ranges.get(m).map_or(0, |range| range.len()) as u32;

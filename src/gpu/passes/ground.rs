@@ -12,7 +12,7 @@ use super::FrameDeclaration;
 use super::cull::compute;
 use super::forward::{Forward, SKY_CLEAR};
 use crate::gpu::graph::{Access, ResourceId, Stages};
-use crate::gpu::recording::pass::{Bind, PassRecording};
+use crate::gpu::recording::pass::Bind;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "ground";
@@ -37,16 +37,12 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward, normals: ResourceId)
     let shadow_map = forward.lit.shadow_map;
     let pipeline = f.pipeline(compute("ground", "ground.comp"));
     let mut p = f.pass(NAME, move |r| {
-        let samplers = &r.shared.samplers;
         let targets = [
             r.image_info(sun, ash::vk::Sampler::null())?,
             r.image_info(sky, ash::vk::Sampler::null())?,
             r.image_info(normals, ash::vk::Sampler::null())?,
         ];
-        let shadow = match shadow_map {
-            Some(map) => r.image_info(map, samplers.shadow)?,
-            None => PassRecording::fixed_image(samplers.no_shadow, samplers.shadow),
-        };
+        let shadow = r.shadow_image(shadow_map)?;
         let frame = r.frame_info();
         let binds = [
             Bind::buffer("Frame", &frame),

@@ -52,14 +52,24 @@ impl LitImages {
 }
 
 impl PassRecording<'_> {
+    /// The shadow map's descriptor, through the comparison sampler: the frame's, or without
+    /// a shadow pass the depth image that stands in for it (never sampled then).
+    pub fn shadow_image(
+        &self,
+        shadow_map: Option<ResourceId>,
+    ) -> Result<[vk::DescriptorImageInfo; 1], GpuError> {
+        let s = &self.shared.samplers;
+        match shadow_map {
+            Some(id) => self.image_info(id, s.shadow),
+            None => Ok(Self::fixed_image(s.no_shadow, s.shadow)),
+        }
+    }
+
     /// The descriptors of `lit`.
     pub fn lit_images(&self, lit: LitInputs) -> Result<LitImages, GpuError> {
         let s = &self.shared.samplers;
         Ok(LitImages {
-            shadow: match lit.shadow_map {
-                Some(id) => self.image_info(id, s.shadow)?,
-                None => Self::fixed_image(s.no_shadow, s.shadow),
-            },
+            shadow: self.shadow_image(lit.shadow_map)?,
             ao: match lit.ao {
                 Some(id) => self.image_info(id, s.ao)?,
                 None => Self::fixed_image(s.white, s.ao),
