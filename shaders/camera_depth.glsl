@@ -34,7 +34,7 @@ void main() {
     }
     float d = texelFetch(depth_map, pixel, 0).r;
     if (depth.parts.x != 0u) {
-        d = min(d, ground_depth_at(ndc_of_pixel(pixel)));
+        d = min(d, ground_depth_at(pixel_ndc(pixel, frame.target.xy)));
     }
 #ifdef CARDS
     uint64_t key = visibility[uint(pixel.y) * uint(size.x) + uint(pixel.x)];

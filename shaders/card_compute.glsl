@@ -90,12 +90,6 @@ bool card_st_at(CardClip c, vec2 ndc, out vec2 st) {
     return all(lessThanEqual(abs(st), vec2(1.0)));
 }
 
-// The centre of pixel `pixel` of a `size`-pixel target in normalized device coordinates
-// (Vulkan's: y down, the first row at -1).
-vec2 pixel_ndc(ivec2 pixel, vec2 size) {
-    return (vec2(pixel) + 0.5) / size * 2.0 - 1.0;
-}
-
 // The instance behind entry `index` of the visible lists: its record, its share of the
 // pixels kept by its mesh while it crosses over (dither.glsl) and its look.
 InstanceRecord card_record(uint index, out float share, out uint look) {

@@ -58,7 +58,7 @@ void main() {
     float depth = uintBitsToFloat(0xffffffffu - uint(key >> 32));
     // The samples at which the card is in front of the meshes and the ground (in their depth,
     // or where the ground pass draws it, `card.draw.w`, found where the pixel's ray meets it).
-    float ground = card.draw.w != 0u ? ground_depth_at(ndc_of_pixel(pixel)) : 1.0;
+    float ground = card.draw.w != 0u ? ground_depth_at(pixel_ndc(pixel, frame.target.xy)) : 1.0;
     uint samples = max(card.draw.z, 1u);
     uint covered = 0u;
     for (uint s = 0u; s < samples; s++) {
@@ -80,7 +80,7 @@ void main() {
     vec3 normal;
     float roughness;
     vec3 world;
-    if (!card_st_at(quad.clip, ndc_of_pixel(pixel), st)) {
+    if (!card_st_at(quad.clip, pixel_ndc(pixel, frame.target.xy), st)) {
         return;
     }
     if (!card_surface_of(card_quad_point(quad, st), share, look, pixel, albedo, normal,

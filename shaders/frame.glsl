@@ -37,4 +37,11 @@ float view_z_of_depth(float depth) {
     return -frame.proj[3][2] / (depth + frame.proj[2][2]);
 }
 
+// The centre of pixel `pixel` of a `size`-pixel target in normalized device coordinates
+// (Vulkan's: y down, the first row at -1). One function for every compute pass that finds
+// what a pixel sees: the card passes solve the same point for the same pixel in each.
+vec2 pixel_ndc(ivec2 pixel, vec2 size) {
+    return (vec2(pixel) + 0.5) / size * 2.0 - 1.0;
+}
+
 #endif

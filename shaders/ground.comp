@@ -30,7 +30,7 @@ void main() {
     if (open <= 0.0) {
         return; // meshes cover every sample
     }
-    vec2 ndc = ndc_of_pixel(pixel);
+    vec2 ndc = pixel_ndc(pixel, frame.target.xy);
     vec3 world;
     vec3 direct = ground.background.rgb;
     vec3 ambient = vec3(0.0);

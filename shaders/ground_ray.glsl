@@ -6,12 +6,6 @@
 
 #include "frame.glsl"
 
-// The centre of pixel `pixel` in normalized device coordinates (Vulkan's: y down, the first
-// row at -1).
-vec2 ndc_of_pixel(ivec2 pixel) {
-    return (vec2(pixel) + 0.5) * frame.target.zw * 2.0 - 1.0;
-}
-
 // The direction (not of unit length) of the camera's ray through `ndc`, in the world. The
 // inverse projection's w does not depend on x and y at a fixed depth, so the direction is
 // affine in `ndc`: one pixel across adds `ray_step(0)`, one down `ray_step(1)`. The view

@@ -143,17 +143,11 @@ fn nearer_shows(
         }
     }
     gpu_common::assert_no_validation_messages();
-    if let Ok(dir) = std::env::var("THRONG_CARD_RASTER_FRAMES") {
+    if let Ok(dir) = std::env::var("THRONG_TEST_PICTURES") {
         for (name, p) in [("near", &alone_near), ("far", &alone_far), ("both", &both)] {
-            let path = format!("{dir}/{raster:?}-{msaa}-{near_card}-{name}.png");
-            image::save_buffer(
-                &path,
-                &p.rgba8,
-                WIDTH,
-                HEIGHT,
-                image::ExtendedColorType::Rgba8,
-            )
-            .expect("saved");
+            let file = format!("card_raster_{raster:?}_{msaa}_{near_card}_{name}.png");
+            p.save_png(&std::path::Path::new(&dir).join(file))
+                .expect("png");
         }
     }
     eprintln!(

@@ -27,7 +27,7 @@ use bytemuck::{Pod, Zeroable};
 use super::FrameDeclaration;
 use super::cull::{Culled, compute};
 use super::depth_normal::DepthNormals;
-use super::forward::Forward;
+use super::forward::{Forward, ResolvedLight};
 use super::impostors::{CardConstants, Eye, ModelCards};
 use crate::gpu::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
 use crate::gpu::device::buffer::whole_buffer;
@@ -235,7 +235,7 @@ pub fn declare_camera(
     forward: &Forward,
     images: &DepthNormals,
 ) -> Option<ResourceId> {
-    let (sun, sky) = forward.light_parts()?;
+    let light = forward.resolved_light()?;
     let shadow_map = forward.lit.shadow_map;
     if !f.shape.camera_cards_in_compute {
         return None;
@@ -282,17 +282,13 @@ pub fn declare_camera(
     } else {
         compute("card shade", "card_shade.comp")
     });
-    let (mesh_depth, normals) = (images.depth_samples, images.normals);
+    let mesh_depth = images.depth_samples;
     let picture_depth = !f.shape.card_plane_depth;
     let ground = f.shape.ground_in_compute;
     let mut p = f.pass(SHADE, move |r| {
         let pipeline = r.pipeline(shade_pipeline)?;
         let screen = r.shared.samplers.screen;
-        let targets = [
-            r.image_info(sun, vk::Sampler::null())?,
-            r.image_info(sky, vk::Sampler::null())?,
-            r.image_info(normals, vk::Sampler::null())?,
-        ];
+        let targets = light.images(r)?;
         let depth = r.image_info(mesh_depth, screen)?;
         let shadow = r.shadow_image(shadow_map)?;
         let visibility = r.buffer_info(visibility)?;
@@ -318,16 +314,11 @@ pub fn declare_camera(
             };
             // The reads every card shader shares, then the shading's own.
             let common = reads.binds(("Visibility", &visibility), &model);
-            let own = [
-                Bind::image("shadow_map", &shadow),
-                Bind::image("mesh_depth", &depth),
-                Bind::image("sun_light", &targets[0]),
-                Bind::image("sky_light", &targets[1]),
-                Bind::image("view_normals", &targets[2]),
-            ];
             let mut binds = [common[0]; 14];
             binds[..9].copy_from_slice(&common);
-            binds[9..].copy_from_slice(&own);
+            binds[9] = Bind::image("shadow_map", &shadow);
+            binds[10] = Bind::image("mesh_depth", &depth);
+            binds[11..].copy_from_slice(&ResolvedLight::binds(&targets));
             r.push_constants(pipeline, bytemuck::bytes_of(&dispatch))?;
             let extent = r.extent();
             r.dispatch(pipeline, &binds, [extent.width, extent.height])?;
@@ -341,12 +332,8 @@ pub fn declare_camera(
     if let Some(map) = shadow_map {
         p.read(map, sampled);
     }
-    let merged = Access::StorageReadWrite(Stages::Compute);
-    p.write(sun, merged)
-        .write(sky, merged)
-        .write(normals, merged)
-        .finish();
-
+    light.merged_by(&mut p);
+    p.finish();
     Some(visibility)
 }
 

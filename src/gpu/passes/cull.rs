@@ -299,20 +299,12 @@ pub(super) fn dispatch(
     outputs: &[Bind<'_>],
     threads: u32,
 ) -> Result<(), GpuError> {
-    let (inputs, base, _) = r.buffer(r.frame.cull_inputs)?;
-    let range = |range: &std::ops::Range<usize>| {
-        [vk::DescriptorBufferInfo {
-            buffer: inputs,
-            offset: base + range.start as u64,
-            range: (range.end - range.start) as u64,
-        }]
-    };
     let (records, _) = r.ring_infos()?;
     let layout = &r.shared.cull_layout;
-    let frame = range(&layout.frame);
-    let models = range(&layout.models);
-    let bounds = range(&layout.bounds);
-    let draw_ranges = range(&layout.draw_ranges);
+    let frame = r.cull_input(&layout.frame)?;
+    let models = r.cull_input(&layout.models)?;
+    let bounds = r.cull_input(&layout.bounds)?;
+    let draw_ranges = r.cull_input(&layout.draw_ranges)?;
     let counters = r.buffer_info(culled.counters)?;
     let mut binds = [Bind::buffer("Records", &records); 11];
     let inputs = [

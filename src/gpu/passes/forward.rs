@@ -23,7 +23,7 @@ use crate::gpu::device::pipeline::{
 };
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId, Stages};
 use crate::gpu::recording::draws::LitInputs;
-use crate::gpu::recording::pass::{PassRecording, PipelineId};
+use crate::gpu::recording::pass::{Bind, PassRecording, PipelineId};
 use crate::gpu::settings::{DEPTH_FORMAT, LIGHT_FORMAT, NORMAL_FORMAT, ViewMode};
 
 /// The pass's name in labels, timings and statistics.
@@ -70,6 +70,16 @@ impl Forward {
     pub fn light_parts(&self) -> Option<(ResourceId, ResourceId)> {
         self.ambient_apart
             .then_some((self.colors[0].1, self.colors[1].1))
+    }
+
+    /// With the ambient apart, what its passes resolve and the compute passes after them
+    /// merge into (the ground, the cards).
+    pub fn resolved_light(&self) -> Option<ResolvedLight> {
+        self.ambient_apart.then_some(ResolvedLight {
+            sun: self.colors[0].1,
+            sky: self.colors[1].1,
+            normals: self.colors[2].1,
+        })
     }
 
     /// The colour formats of a pipeline drawing into these targets: the first, and the
@@ -165,6 +175,48 @@ impl Forward {
         };
         r.begin_rendering(r.extent(), &color[..self.color_count], Some(&depth));
         Ok(())
+    }
+}
+
+/// The single-sample images the lit passes resolve with the light apart: the sun's light, the
+/// sky's light and the view-space normals, which the compute passes drawing after them read
+/// and write as storage images (by the names `sun_light`, `sky_light`, `view_normals`).
+#[derive(Clone, Copy, Debug)]
+pub struct ResolvedLight {
+    sun: ResourceId,
+    sky: ResourceId,
+    normals: ResourceId,
+}
+
+impl ResolvedLight {
+    /// Declares that `p` reads and writes them in compute.
+    pub fn merged_by(&self, p: &mut PassBuilder<'_>) {
+        let merged = Access::StorageReadWrite(Stages::Compute);
+        p.write(self.sun, merged)
+            .write(self.sky, merged)
+            .write(self.normals, merged);
+    }
+
+    /// Their storage-image descriptors, in the layout the graph put them in.
+    pub fn images(
+        &self,
+        r: &PassRecording<'_>,
+    ) -> Result<[[vk::DescriptorImageInfo; 1]; 3], GpuError> {
+        let none = vk::Sampler::null();
+        Ok([
+            r.image_info(self.sun, none)?,
+            r.image_info(self.sky, none)?,
+            r.image_info(self.normals, none)?,
+        ])
+    }
+
+    /// [`ResolvedLight::images`] as binds, by the compute shaders' names.
+    pub fn binds(images: &[[vk::DescriptorImageInfo; 1]; 3]) -> [Bind<'_>; 3] {
+        [
+            Bind::image("sun_light", &images[0]),
+            Bind::image("sky_light", &images[1]),
+            Bind::image("view_normals", &images[2]),
+        ]
     }
 }
 

@@ -10,8 +10,8 @@ use bytemuck::{Pod, Zeroable};
 
 use super::FrameDeclaration;
 use super::cull::compute;
-use super::forward::{Forward, SKY_CLEAR};
-use crate::gpu::graph::{Access, ResourceId, Stages};
+use super::forward::{Forward, ResolvedLight, SKY_CLEAR};
+use crate::gpu::graph::{Access, Stages};
 use crate::gpu::recording::pass::Bind;
 
 /// The pass's name in labels, timings and statistics.
@@ -25,10 +25,10 @@ struct GroundConstants {
     background: [f32; 4],
 }
 
-/// Declares the pass over what the lit passes of `forward` resolved (its light apart, and
-/// `normals`), when the frame's shape draws the ground in compute.
-pub fn declare(f: &mut FrameDeclaration, forward: &Forward, normals: ResourceId) {
-    let Some((sun, sky)) = forward.light_parts() else {
+/// Declares the pass over what the lit passes of `forward` resolved (its light apart), when
+/// the frame's shape draws the ground in compute.
+pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
+    let Some(light) = forward.resolved_light() else {
         return;
     };
     if !f.shape.ground_in_compute {
@@ -37,19 +37,16 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward, normals: ResourceId)
     let shadow_map = forward.lit.shadow_map;
     let pipeline = f.pipeline(compute("ground", "ground.comp"));
     let mut p = f.pass(NAME, move |r| {
-        let targets = [
-            r.image_info(sun, ash::vk::Sampler::null())?,
-            r.image_info(sky, ash::vk::Sampler::null())?,
-            r.image_info(normals, ash::vk::Sampler::null())?,
-        ];
+        let targets = light.images(r)?;
         let shadow = r.shadow_image(shadow_map)?;
         let frame = r.frame_info();
+        let [sun, sky, normals] = ResolvedLight::binds(&targets);
         let binds = [
             Bind::buffer("Frame", &frame),
             Bind::image("shadow_map", &shadow),
-            Bind::image("sun_light", &targets[0]),
-            Bind::image("sky_light", &targets[1]),
-            Bind::image("view_normals", &targets[2]),
+            sun,
+            sky,
+            normals,
         ];
         let pipeline = r.pipeline(pipeline)?;
         let constants = GroundConstants {
@@ -62,9 +59,6 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward, normals: ResourceId)
     if let Some(map) = shadow_map {
         p.read(map, Access::Sampled(Stages::Compute));
     }
-    let merged = Access::StorageReadWrite(Stages::Compute);
-    p.write(sun, merged)
-        .write(sky, merged)
-        .write(normals, merged)
-        .finish();
+    light.merged_by(&mut p);
+    p.finish();
 }

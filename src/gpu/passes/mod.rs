@@ -139,7 +139,7 @@ pub fn compile(
         if let Some(fwd) = forward {
             // After every lit pass that draws into the targets and resolves them: the ground
             // under what they left, then the cards in compute over both.
-            ground::declare(&mut f, &fwd, depth_normals.normals);
+            ground::declare(&mut f, &fwd);
         }
         let visibility = forward
             .as_ref()

@@ -473,6 +473,20 @@ impl PassRecording<'_> {
         }]
     }
 
+    /// Bytes `range` of this frame's culling inputs (one of the parts `cull_layout` places)
+    /// as a descriptor.
+    pub fn cull_input(
+        &self,
+        range: &std::ops::Range<usize>,
+    ) -> Result<[vk::DescriptorBufferInfo; 1], GpuError> {
+        let (buffer, base, _) = self.buffer(self.frame.cull_inputs)?;
+        Ok([vk::DescriptorBufferInfo {
+            buffer,
+            offset: base + range.start as u64,
+            range: (range.end - range.start) as u64,
+        }])
+    }
+
     /// The ring slot's instance records and palettes as descriptors.
     pub fn ring_infos(
         &self,
