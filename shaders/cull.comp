@@ -35,6 +35,11 @@ void main() {
         return;
     }
     InstanceRecord r = records[i];
+    if (world_scale(r) == 0.0) {
+        // A transform of no size shows nothing and casts nothing (an empty slot of a
+        // playback's pool).
+        return;
+    }
     uint model_index = r.model_flags & RECORD_MODEL_MASK;
     CullModel model = models[model_index];
     vec3 centre;

@@ -19,6 +19,7 @@ use gpu_allocator::MemoryLocation;
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
+use super::crowd_tracks::{DeviceTracks, TracksBinding};
 use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, InstanceChange};
@@ -93,6 +94,8 @@ pub struct CrowdStateBinding {
     pub commands: vk::Buffer,
     /// How many it holds.
     pub command_count: u32,
+    /// A playback's pedestrians, when the crowd has them ([`DeviceTracks`]).
+    pub tracks: Option<TracksBinding>,
 }
 
 /// Per frame in flight: its near list, its exact instances, and the frame that listed.
@@ -148,6 +151,8 @@ pub struct DeviceCrowdState {
     /// Per instance, the number of the frame that applied its last change through the
     /// crowd's API (0: none): a near list written before it holds a clock the change replaced.
     changed_at: Vec<u64>,
+    /// A playback's pedestrians, placed and paced on the GPU before the step.
+    tracks: Option<DeviceTracks>,
 }
 
 impl DeviceCrowdState {
@@ -202,6 +207,7 @@ impl DeviceCrowdState {
             pending: Vec::with_capacity(COMMAND_CAPACITY),
             changes: Vec::with_capacity(COMMAND_CAPACITY),
             changed_at: vec![0; motion.walkers.len()],
+            tracks: None,
         })
     }
 
@@ -229,7 +235,26 @@ impl DeviceCrowdState {
             .write(0, bytemuck::cast_slice(&self.pending[..count]))?;
         buffers.command_count = count as u32;
         self.pending.drain(..count);
+        if let Some(tracks) = self.tracks.as_mut() {
+            tracks.write(slot)?;
+        }
         Ok(())
+    }
+
+    /// Gives the crowd a playback's pedestrians to place and pace on the GPU (or takes them
+    /// away).
+    pub fn set_tracks(&mut self, tracks: Option<DeviceTracks>) {
+        self.tracks = tracks;
+    }
+
+    /// The playback's pedestrians, when the crowd has them.
+    pub fn tracks_mut(&mut self) -> Option<&mut DeviceTracks> {
+        self.tracks.as_mut()
+    }
+
+    /// Whether a playback's pedestrians are placed on the GPU.
+    pub fn has_tracks(&self) -> bool {
+        self.tracks.is_some()
     }
 
     /// Reads the near list frame in flight `slot` holds (the caller waited for the frame
@@ -385,6 +410,11 @@ impl DeviceCrowdState {
         let (commands, command_count) = (buffers.commands.buffer, buffers.command_count);
         buffers.exact_count = 0;
         buffers.command_count = 0;
+        let tracks = self
+            .tracks
+            .as_mut()
+            .map(|t| t.take_binding(slot))
+            .transpose()?;
         // The next frame moves nothing unless given a step of its own.
         self.step = DeviceStep {
             dt: 0.0,
@@ -403,6 +433,7 @@ impl DeviceCrowdState {
             exact_count,
             commands,
             command_count,
+            tracks,
         })
     }
 

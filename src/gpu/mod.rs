@@ -17,6 +17,7 @@
 
 mod baked_table;
 pub mod crowd_state;
+pub mod crowd_tracks;
 pub mod culling;
 pub mod device;
 pub mod graph;

@@ -196,6 +196,8 @@ pub struct GraphKey {
     pub present: bool,
     /// Whether the crowd's state lives on the GPU (the crowd-state pass writes the records).
     pub crowd_state: bool,
+    /// Whether that state holds a playback's pedestrians, placed and paced on the GPU.
+    pub tracks: bool,
     /// Whether the heads-up display is drawn over the frame.
     pub hud: bool,
     /// Whether some model has an impostor atlas: without one no character can be a card,

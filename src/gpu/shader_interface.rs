@@ -193,6 +193,22 @@ shader_constants! {
     CROWD_COMMAND_REPLACED: u32 = crate::motion::COMMAND_REPLACED;
     /// `DeviceCommand::kind`: the instance wears another look.
     CROWD_COMMAND_RESTYLED: u32 = crate::motion::COMMAND_RESTYLED;
+    /// `DeviceTrack::flags`: the slot holds a pedestrian.
+    TRACK_OCCUPIED: u32 = crate::motion::TRACK_OCCUPIED;
+    /// `DeviceTrack::flags`: the pedestrian has entered.
+    TRACK_ENTERED: u32 = crate::motion::TRACK_ENTERED;
+    /// `DeviceTrackCommand::kind`: a pedestrian assigned to a slot.
+    TRACK_ASSIGN: u32 = crate::motion::TRACK_ASSIGN;
+    /// `DeviceTrackCommand::kind`: a slot emptied.
+    TRACK_CLEAR: u32 = crate::motion::TRACK_CLEAR;
+    /// No look, no stance profile.
+    TRACK_NONE: u32 = crate::motion::TRACK_NONE;
+    /// A ramp step not taken yet.
+    TRACK_NO_STEP: u32 = crate::motion::TRACK_NO_STEP;
+    /// Steps of the colour ramp a track's model holds looks for.
+    TRACK_RAMP_STEPS: u32 = crate::motion::RAMP_STEPS;
+    /// Invocations per workgroup of the tracks' passes.
+    TRACK_GROUP: u32 = 64;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 

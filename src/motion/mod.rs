@@ -45,11 +45,16 @@ pub use export::FootExport;
 pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
-pub use playback::{MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings, StepCounts};
+pub use playback::{
+    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
+    DeviceTrackTables, MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings,
+    StepCounts, TracksOnDevice,
+};
 pub use rules::{
     CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED,
     COMMAND_RESTYLED, ClipChangeCounts, CrowdMotion, DeviceClip, DeviceClock, DeviceCommand,
-    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, ROUTE_IN_PLACE,
-    ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP, WalkPaths, catch_up,
+    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, RAMP_STEPS,
+    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED,
+    TRACK_NO_STEP, TRACK_NONE, TRACK_OCCUPIED, WALKER_CLAMP, WalkPaths, catch_up,
 };
 pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

@@ -7,13 +7,13 @@
 use glam::DVec2;
 
 /// The farthest turning about the planted foot may move a root from its path, metres.
-const MAX_PIVOT: f64 = 0.08;
+pub(crate) const MAX_PIVOT: f64 = 0.08;
 /// How fast that offset fades back to the path, per second: the fade slides the feet a
 /// little, the offset moves the root from the file's path. Chosen on the Jülich corridor's
 /// densest 20 s (robot.glb): fading at 0.5, 1 and 2 per second with offsets held within 4, 5
 /// and 8 cm gave stance-foot medians of 0.013, 0.021 and 0.028 m/s, 95th percentiles of 0.24,
 /// 0.23 and 0.18 m/s, and 97.2-97.5% of positions within 10 cm of the file's.
-const PIVOT_FADE: f64 = 2.0;
+pub(crate) const PIVOT_FADE: f64 = 2.0;
 
 /// A member's offset from its path after a step of `dt` seconds in which it turned from
 /// `was` to `now` (world headings) with its root at `root` (file plane) and, when one is

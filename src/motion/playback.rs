@@ -12,7 +12,9 @@
 //! long file takes no more memory than a short one with the same crowd.
 
 mod census;
+mod device_tables;
 mod given;
+mod on_device;
 
 use glam::{DVec2, Quat, Vec3, Vec3A};
 
@@ -26,7 +28,12 @@ use super::trajectory::{TrackStore, TrackSummary};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
 use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
+pub use device_tables::{
+    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand,
+    DeviceTrackStep, DeviceTrackTables,
+};
 pub use given::{MemberState, PlayModel, PlaybackError, PlaybackSettings, StepCounts};
+pub use on_device::TracksOnDevice;
 
 /// One pedestrian present in the crowd.
 #[derive(Clone, Copy, Debug)]

@@ -82,6 +82,16 @@ impl ResidentPaths {
         (self.paths.iter().map(TrackPath::len).sum(), self.reads)
     }
 
+    /// The last chunk read going forward (`None` before the first read).
+    pub(crate) fn read_to(&self) -> Option<i64> {
+        self.read_to
+    }
+
+    /// Seconds held before and after the time shown.
+    pub(crate) fn window(&self) -> (f64, f64) {
+        (self.behind, self.ahead)
+    }
+
     /// Pedestrian `p`'s path around the time shown.
     pub(crate) fn path(&self, p: u32) -> &TrackPath {
         &self.paths[p as usize]

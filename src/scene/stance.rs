@@ -26,6 +26,19 @@ pub struct StanceProfile {
     travel: Vec<f32>,
 }
 
+/// A [`StanceProfile`]'s tables ([`StanceProfile::tables`]).
+#[derive(Clone, Copy, Debug)]
+pub struct StanceTables<'a> {
+    /// The clip's duration, seconds.
+    pub duration: f32,
+    /// Per bin, the planted foot's backward speed (model units per second at rate 1).
+    pub speeds: &'a [Option<f32>],
+    /// Per bin, where the planted foot stands (standing frame x, z; model units).
+    pub feet: &'a [Option<[f32; 2]>],
+    /// The travel at each bin's start, and the cycle's (one more entry than bins).
+    pub travel: &'a [f32],
+}
+
 /// Bins per clip: fine enough that a step's stance spans tens of them.
 const BINS: usize = 240;
 
@@ -175,6 +188,22 @@ impl StanceProfile {
         let phase = (time / self.duration).rem_euclid(1.0);
         let k = ((phase * self.feet.len() as f32) as usize).min(self.feet.len() - 1);
         self.feet[k]
+    }
+
+    /// The profile's tables, for a copy elsewhere (the GPU's playback reads them as
+    /// [`StanceProfile::at`], [`StanceProfile::planted_foot`] and
+    /// [`StanceProfile::time_after`] do): the clip's duration, and per bin the planted foot's
+    /// backward speed and where it stands, then the travel at each bin's start and the
+    /// cycle's end (one more). `None` for a profile without bins.
+    pub fn tables(&self) -> Option<StanceTables<'_>> {
+        (!self.speeds.is_empty() && self.travel.len() == self.speeds.len() + 1).then_some(
+            StanceTables {
+                duration: self.duration,
+                speeds: &self.speeds,
+                feet: &self.feet,
+                travel: &self.travel,
+            },
+        )
     }
 
     /// Whether the clip plants any foot at all.

@@ -42,14 +42,19 @@ pub const EXACT_LIST: &str = "crowd state exact instances";
 /// See [`WALKERS`].
 pub const COMMANDS: &str = "crowd state changes";
 
-/// The buffers of `state` by the names the passes import them under.
-pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 5] {
+/// The buffers of `state` by the names the passes import them under (its tracks' too).
+pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 9] {
+    let [a, b, c, d] = super::crowd_tracks::imports(state.tracks.as_ref());
     [
         (WALKERS, state.walkers),
         (CLOCKS, state.clocks),
         (NEAR, state.near),
         (EXACT_LIST, state.exact),
         (COMMANDS, state.commands),
+        a,
+        b,
+        c,
+        d,
     ]
 }
 
@@ -81,6 +86,7 @@ pub fn declare(f: &mut FrameDeclaration) {
         .write(walkers, read_write)
         .write(clocks, read_write)
         .finish();
+    super::crowd_tracks::declare(f, walkers, clocks);
     f.pass(NAME, move |r| record_advance(r, advance))
         .read(frame.cull_inputs, read)
         .read(walkers, read)

@@ -16,6 +16,7 @@ pub mod camera_depth;
 pub mod card_compute;
 pub mod composite;
 pub mod crowd_state;
+pub mod crowd_tracks;
 pub mod cull;
 pub mod debug_view;
 mod declaration;

@@ -18,6 +18,7 @@ fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> Compil
         readback: true,
         present: false,
         crowd_state: false,
+        tracks: false,
         hud,
         cards: true,
     };
@@ -367,6 +368,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         readback: true,
         present: false,
         crowd_state: true,
+        tracks: false,
         hud: false,
         cards: true,
     };
@@ -618,6 +620,7 @@ fn a_frame_without_atlases_has_no_card_pass() {
             readback: true,
             present: false,
             crowd_state: false,
+            tracks: false,
             hud: false,
             cards: false,
         };

@@ -7,7 +7,11 @@ use crate::anim::Mat3x4;
 use crate::crowd::{AnimationCounts, Crowd, InstanceRecord};
 use crate::gpu::crowd_state::{DeviceCrowdState, read_buffer};
 use crate::gpu::device::error::GpuError;
-use crate::motion::{DeviceClock, DeviceMotion, DeviceStep};
+use crate::gpu::crowd_tracks::DeviceTracks;
+use crate::motion::{
+    DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack, DeviceTrackCommand,
+    DeviceTrackStep, DeviceTrackTables,
+};
 
 impl Renderer {
     /// Moves `crowd`'s state to the GPU (`Some`: the tables [`CrowdMotion::on_device`] made
@@ -31,6 +35,53 @@ impl Renderer {
             .transpose()?;
         crowd.set_change_tracking(self.crowd_state.is_some());
         Ok(())
+    }
+
+    /// With the crowd's state on the GPU: its instances from the step's base on are a
+    /// playback's pool of `slots` slots (rings of `ring` samples, reading `tables`), which
+    /// each frame places and paces on the GPU from the tracks [`Self::step_crowd_tracks`]
+    /// hands it ([`crate::motion::TracksOnDevice`] makes them) before the crowd-state pass
+    /// advances them. Refused without the state on the GPU.
+    pub fn set_crowd_tracks(
+        &mut self,
+        slots: usize,
+        ring: u32,
+        tables: &DeviceTrackTables,
+    ) -> Result<(), GpuError> {
+        self.wait_idle()?;
+        let frames = self.ring.slot_count();
+        let state = self.crowd_state.as_mut().ok_or_else(|| {
+            GpuError::Other("a playback's tracks need the crowd's state on the GPU".into())
+        })?;
+        state.set_tracks(Some(DeviceTracks::new(
+            &self.ctx, slots, ring, tables, frames,
+        )?));
+        Ok(())
+    }
+
+    /// The tracks' step the next frame applies, with the slot changes and samples it brings
+    /// (from [`crate::motion::TracksOnDevice::advance_to`] and its uploads); a frame given
+    /// none shows the same time again. Does nothing without tracks.
+    pub fn step_crowd_tracks(
+        &mut self,
+        step: DeviceTrackStep,
+        commands: &[DeviceTrackCommand],
+        writes: &[DeviceSampleWrite],
+    ) {
+        if let Some(tracks) = self.crowd_state.as_mut().and_then(|s| s.tracks_mut()) {
+            tracks.set_step(step, commands, writes);
+        }
+    }
+
+    /// The pool's slots as the GPU holds them, after every frame submitted (`None` without
+    /// tracks). For tests and diagnostics: it waits for the device.
+    pub fn read_crowd_tracks(&mut self) -> Result<Option<Vec<DeviceTrack>>, GpuError> {
+        self.wait_idle()?;
+        self.crowd_state
+            .as_mut()
+            .and_then(|s| s.tracks_mut())
+            .map(|t| t.read_tracks())
+            .transpose()
     }
 
     /// With the crowd's state on the GPU: lists at most `capacity` instances a frame for exact

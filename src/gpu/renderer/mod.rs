@@ -383,6 +383,10 @@ impl Renderer {
             readback: readback.is_some(),
             present: self.presentation == Presentation::Swapchain,
             crowd_state: self.crowd_state.is_some(),
+            tracks: self
+                .crowd_state
+                .as_ref()
+                .is_some_and(DeviceCrowdState::has_tracks),
             hud: !self.hud.is_empty(),
             cards: self.settings.impostors
                 && (0..self.models.len()).any(|m| self.atlases.atlas(m).is_some()),

@@ -32,3 +32,22 @@ pub const COMMAND_REPLACED: u32 = 3;
 /// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance wears the look in
 /// `walker.flags`.
 pub const COMMAND_RESTYLED: u32 = 4;
+
+/// [`DeviceTrack::flags`](crate::motion::DeviceTrack::flags): the slot holds a pedestrian
+/// (shown from its first sample to its last).
+pub const TRACK_OCCUPIED: u32 = 1;
+/// [`DeviceTrack::flags`](crate::motion::DeviceTrack::flags): the pedestrian has entered (its
+/// gait, heading and clock are set).
+pub const TRACK_ENTERED: u32 = 2;
+/// [`DeviceTrackCommand::kind`](crate::motion::DeviceTrackCommand::kind): the slot takes the
+/// pedestrian in `track` (its samples follow).
+pub const TRACK_ASSIGN: u32 = 1;
+/// [`DeviceTrackCommand::kind`](crate::motion::DeviceTrackCommand::kind): the slot is empty.
+pub const TRACK_CLEAR: u32 = 2;
+/// [`DeviceTrack::look`](crate::motion::DeviceTrack::look) and a gait's stance profile: none.
+pub const TRACK_NONE: u32 = u32::MAX;
+/// A ramp step not taken yet ([`DeviceTrack::step`](crate::motion::DeviceTrack::step)).
+pub const TRACK_NO_STEP: u32 = 255;
+/// Steps of the colour ramp ([`STEPS`](crate::motion::STEPS)): a model's ramp looks, which
+/// the tracks' table holds inline.
+pub const RAMP_STEPS: u32 = 16;

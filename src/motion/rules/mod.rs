@@ -47,8 +47,9 @@ mod walking;
 
 pub use change_log::ClipChangeCounts;
 pub use device_codes::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, ROUTE_IN_PLACE, ROUTE_LANES,
-    ROUTE_RINGS, WALKER_CLAMP,
+    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, RAMP_STEPS, ROUTE_IN_PLACE,
+    ROUTE_LANES, ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED, TRACK_NO_STEP, TRACK_NONE,
+    TRACK_OCCUPIED, WALKER_CLAMP,
 };
 pub use on_device::{
     DeviceClip, DeviceClock, DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker,

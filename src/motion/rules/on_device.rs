@@ -166,6 +166,20 @@ pub struct DeviceStep {
     pub pad: [u32; 2],
 }
 
+impl DeviceStep {
+    /// A frame of `dt` seconds for a crowd of `count` whose clips change only when told
+    /// ([`CrowdMotion::still`]): clocks advance, nobody walks or takes a turn.
+    pub fn held(count: usize, dt: f32) -> Self {
+        Self {
+            dt,
+            count: count as u32,
+            route: ROUTE_IN_PLACE,
+            near_within: f32::MAX,
+            ..Self::default()
+        }
+    }
+}
+
 /// An instance the crowd-state pass found near enough to need exact palettes (64 bytes,
 /// std430), with what the CPU needs to evaluate them: its clock after the frame that listed
 /// it, which [`catch_up`] brings to a later frame.

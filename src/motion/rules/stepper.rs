@@ -50,6 +50,18 @@ impl CrowdMotion {
         }
     }
 
+    /// The motion of a crowd of `instances` that stand where they are put and change clips
+    /// only when told (a playback places and paces them itself): what [`Self::on_device`]
+    /// needs to move such a crowd's state to the GPU, whose steps are then
+    /// [`DeviceStep::held`](super::DeviceStep::held).
+    pub fn still(instances: usize) -> Self {
+        Self {
+            schedule: ClipChangeSchedule::new(CLIP_CHANGE_INTERVAL),
+            log: ClipChangeLog::new(instances),
+            walking: None,
+        }
+    }
+
     /// Moves `crowd` on by `dt` seconds: starts the clip changes that fall due, moves the
     /// walkers, then advances every instance's clock ([`Crowd::update`]). An error is a clip
     /// the crowd refused, which leaves this frame's walkers and clocks where they were.

@@ -1,0 +1,44 @@
+#version 460
+// The playback on the GPU, before its step: the slots the host assigned a pedestrian to or
+// emptied this frame (src/motion/playback/on_device.rs; at most one change per slot a frame,
+// so each invocation applies one, in any order). Keep the structs in step with
+// src/motion/playback/device_tables.rs.
+#include "track.glsl"
+
+layout(local_size_x = TRACK_GROUP) in;
+
+struct Command {
+    uint kind;      // TRACK_ASSIGN or TRACK_CLEAR
+    uint slot;
+    uint pad0;
+    uint pad1;
+    Track track;    // assigned: the slot's new state (its ring starts empty)
+};
+
+layout(std430, set = 0, binding = 0) readonly buffer Commands {
+    Command commands[];
+};
+
+layout(std430, set = 0, binding = 1) buffer Tracks {
+    Track tracks[];
+};
+
+layout(push_constant) uniform Count {
+    uint count;
+} command_count;
+
+void main() {
+    uint k = gl_GlobalInvocationID.x;
+    if (k >= command_count.count) {
+        return;
+    }
+    Command cmd = commands[k];
+    if (cmd.kind == TRACK_ASSIGN) {
+        tracks[cmd.slot] = cmd.track;
+    } else if (cmd.kind == TRACK_CLEAR) {
+        Track empty = cmd.track;
+        empty.flags = 0u;
+        empty.head = 0u;
+        tracks[cmd.slot] = empty;
+    }
+}
