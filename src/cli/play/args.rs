@@ -8,6 +8,7 @@ use throng::motion::trajectory::{Columns, Format, ReadOptions, Units};
 use throng::motion::{ColorBy, DEFAULT_TURN_RATE, parse_clip_names};
 
 use crate::cli::load_args::LoadArgs;
+use crate::cli::crowd_args::CrowdStateArg;
 use crate::cli::pass_args::{PassArgs, Switch};
 use crate::cli::run::ViewArg;
 use crate::cli::{CliError, parse_threads};
@@ -215,6 +216,13 @@ pub struct PlayArgs {
     /// No progress bar on the terminal.
     #[arg(long)]
     pub(super) quiet: bool,
+    /// Where the pedestrians are placed and paced: gpu (the samples are handed to the GPU in
+    /// chunks as the file is read and a compute pass places, turns and paces everyone, so the
+    /// CPU's work per frame grows with the pedestrians entering, not the crowd), cpu (every
+    /// pedestrian, every frame), or auto: the GPU unless --export, --follow or --color-by
+    /// density needs the pedestrians on the CPU.
+    #[arg(long, value_enum, default_value_t = CrowdStateArg::Auto)]
+    pub(super) crowd_state: CrowdStateArg,
     #[command(flatten)]
     pub(super) passes: PassArgs,
     #[command(flatten)]

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use glam::{DVec2, Vec3, Vec4};
 use throng::anim::{Mat3x4, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeSettings, Crowd};
-use throng::gpu::{FrameInputs, GpuError, Renderer, ViewMode};
+use throng::gpu::{FrameInputs, Renderer, ViewMode};
 use throng::motion::trajectory::TrackStore;
 use throng::motion::{
-    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, ramp_looks,
-    walkable_areas,
+    ColorBy, CrowdMotion, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback,
+    PlaybackSettings, TracksOnDevice, ramp_looks, walkable_areas,
 };
 use throng::scene::{
     Camera, DEFAULT_FOV_Y, Light, OrbitCamera, WallStyle, footprint, model_basis, model_looks,
@@ -20,6 +20,7 @@ use throng::scene::{
 
 use super::{PlayArgs, PlayCameraArg};
 use crate::cli::CliError;
+use crate::cli::crowd_args::CrowdStateArg;
 
 /// Looks per pedestrian model with `--variety on`.
 const LOOKS: usize = 64;
@@ -28,8 +29,14 @@ const LOOKS: usize = 64;
 pub struct PlayScene {
     /// The crowd: the scenery first (when the file has an area), then the pedestrians.
     pub crowd: Crowd,
-    /// The pedestrians' playback.
+    /// The pedestrians' playback (on the CPU path it moves the crowd; with `tracks` it
+    /// holds the file and the tables the GPU's copy is made from).
     pub playback: Playback,
+    /// The pedestrians placed and paced on the GPU (`--crowd-state`): the pool's slots and
+    /// the samples handed to them.
+    tracks: Option<TracksOnDevice>,
+    /// Where the pedestrians are placed and paced, for the start-up line.
+    state_line: String,
     /// The floor and walls, when the file has a walkable area.
     scenery: Option<Arc<SkinnedModel>>,
     /// The pedestrians' models, in crowd order after the scenery.
@@ -107,7 +114,32 @@ impl PlayScene {
             color_by: args.color_by.map(ColorBy::from),
         };
         let mut playback = Playback::new(file, play_models, settings, base);
-        playback.reserve(&mut crowd)?;
+        let (tracks, state_line) = match on_gpu(args)
+            .and_then(|()| TracksOnDevice::new(&playback))
+        {
+            Ok(mut tracks) => {
+                tracks.spawn_pool(&playback, &mut crowd)?;
+                let line = format!(
+                    "pedestrians: placed and paced on the GPU, a pool of {} with {} samples \
+                     each held (--crowd-state)",
+                    tracks.slots(),
+                    tracks.ring()
+                );
+                (Some(tracks), line)
+            }
+            Err(why) if args.crowd_state == CrowdStateArg::Gpu => {
+                return Err(CliError::Argument(format!("--crowd-state gpu: {why}")));
+            }
+            Err(why) => {
+                playback.reserve(&mut crowd)?;
+                let line = if why.is_empty() {
+                    "pedestrians: placed and paced on the CPU".to_string()
+                } else {
+                    format!("pedestrians: placed and paced on the CPU: {why}")
+                };
+                (None, line)
+            }
+        };
         crowd.set_animation(AnimationMode::Auto);
         crowd.bake(BakeSettings::default());
         let tallest = args.person_height * 1.04;
@@ -120,6 +152,8 @@ impl PlayScene {
         Ok(Self {
             crowd,
             playback,
+            tracks,
+            state_line,
             scenery,
             models,
             light: Light::default_sun(),
@@ -134,8 +168,8 @@ impl PlayScene {
     }
 
     /// Uploads the scenery and the models to `renderer`, in crowd order, with the crowd's
-    /// baked frames and looks.
-    pub fn upload(&self, renderer: &mut Renderer) -> Result<(), GpuError> {
+    /// baked frames and looks, and on the GPU path the crowd's state and the pool's tables.
+    pub fn upload(&mut self, renderer: &mut Renderer) -> Result<(), CliError> {
         if let Some(s) = &self.scenery {
             renderer.add_scenery(s, &model_basis(s))?;
         }
@@ -143,7 +177,55 @@ impl PlayScene {
             renderer.add_model(m, &model_basis(m))?;
         }
         renderer.upload_baked(&self.crowd)?;
-        renderer.upload_looks(&self.crowd)
+        renderer.upload_looks(&self.crowd)?;
+        if let Some(tracks) = &self.tracks {
+            let tables = CrowdMotion::still(self.crowd.len())
+                .on_device(&self.crowd)
+                .map_err(|e| CliError::Argument(format!("--crowd-state gpu: {e}")))?;
+            renderer.set_crowd_state(&mut self.crowd, Some(&tables))?;
+            let pool = tracks.tables(&self.playback, self.crowd.models().len());
+            renderer.set_crowd_tracks(tracks.slots(), tracks.ring(), &pool)?;
+        }
+        Ok(())
+    }
+
+    /// Shows file time `t` in `renderer`'s next frame: on the CPU path the playback moves the
+    /// crowd; on the GPU path the slots' changes and the samples read are handed to the
+    /// renderer with the step.
+    pub fn advance(&mut self, renderer: &mut Renderer, t: f64) -> Result<(), CliError> {
+        match self.tracks.as_mut() {
+            Some(tracks) => {
+                let step = tracks.advance_to(&self.playback, t)?;
+                let (commands, writes) = tracks.uploads();
+                renderer.step_crowd_tracks(step, commands, writes);
+                renderer.step_crowd_state(DeviceStep::held(self.crowd.len(), step.dt));
+            }
+            None => {
+                self.playback.advance_to(&mut self.crowd, t)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Pedestrians present at the time shown.
+    pub fn present(&self) -> usize {
+        match &self.tracks {
+            Some(tracks) => tracks.present(&self.playback),
+            None => self.playback.present(),
+        }
+    }
+
+    /// Samples held for the pedestrians (on the GPU path, the rings' room).
+    pub fn held_samples(&self) -> usize {
+        match &self.tracks {
+            Some(tracks) => tracks.slots() * tracks.ring() as usize,
+            None => self.playback.held_samples().0,
+        }
+    }
+
+    /// Where the pedestrians are placed and paced, as the start-up line says it.
+    pub fn state_line(&self) -> &str {
+        &self.state_line
     }
 
     /// "builtin", or "builtin + robot".
@@ -216,6 +298,21 @@ impl PlayScene {
     fn shadow_box(&self) -> (Vec3, Vec3) {
         shadow_casting_box(self.light.sun.direction, self.area.0, self.area.1)
     }
+}
+
+/// Whether `args` let the pedestrians be placed on the GPU: `Err` says why not (empty when
+/// `--crowd-state cpu` asked for the CPU).
+fn on_gpu(args: &PlayArgs) -> Result<(), String> {
+    if args.crowd_state == CrowdStateArg::Cpu {
+        return Err(String::new());
+    }
+    if args.export.is_some() {
+        return Err("--export reads every pedestrian on the CPU".into());
+    }
+    if args.follow.is_some() {
+        return Err("--follow rides behind a pedestrian the CPU places".into());
+    }
+    Ok(())
 }
 
 /// Straight down on `lo..hi`, the file's +y up the picture (the world's -z).

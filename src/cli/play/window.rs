@@ -168,7 +168,7 @@ impl App<'_> {
         )?;
         let default_msaa = renderer.default_msaa();
         renderer.set_settings(args.passes.settings(default_msaa))?;
-        let scene = PlayScene::build(args, file)?;
+        let mut scene = PlayScene::build(args, file)?;
         scene.upload(&mut renderer)?;
         renderer.set_impostor_memory(args.passes.impostor_memory());
         renderer.prepare_impostors(&scene.crowd)?;
@@ -182,6 +182,7 @@ impl App<'_> {
             scene.model_names(),
             shown(ctx.device_name())
         )?;
+        say!("{}", scene.state_line())?;
         window.request_redraw();
         self.live = Some(Live {
             scene,
@@ -220,9 +221,7 @@ impl App<'_> {
         let dt = (now - self.last).as_secs_f64().min(MAX_DT);
         self.last = now;
         self.clock.advance(dt);
-        live.scene
-            .playback
-            .advance_to(&mut live.scene.crowd, self.clock.time)?;
+        live.scene.advance(&mut live.renderer, self.clock.time)?;
         let extent = live.swapchain.extent;
         let aspect = extent.width as f32 / extent.height.max(1) as f32;
         let inputs = live.scene.inputs(aspect);
@@ -231,7 +230,7 @@ impl App<'_> {
                 hud.compose(&PlayHudState {
                     time: self.clock.time,
                     end: self.clock.end,
-                    present: live.scene.playback.present(),
+                    present: live.scene.present(),
                     pedestrians: live.scene.playback.store().summaries().len(),
                     speed: self.clock.speed,
                     paused: self.clock.paused,
@@ -256,7 +255,6 @@ impl App<'_> {
         Ok(())
     }
 
-    /// A key pressed: the playback's controls.
     /// A key pressed: the playback's controls, each said in a line on the terminal.
     fn key(&mut self, key: &Key) -> Result<(), CliError> {
         let c = &mut self.clock;
