@@ -129,7 +129,8 @@ impl TracksOnDevice {
             behind,
             ahead,
             commands: Vec::with_capacity(slots),
-            writes: Vec::new(),
+            // A step reads a chunk or two: room for two of the largest up front.
+            writes: Vec::with_capacity(2 * playback.store.largest_chunk()),
             time: None,
             epoch: playback.start(),
             overruns: 0,

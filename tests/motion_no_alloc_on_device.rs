@@ -1,0 +1,97 @@
+//! The playback's host side on the GPU path allocates nothing per frame once it has started:
+//! pedestrians assigned to slots as their first samples are read and their slots given back
+//! after their last, the samples of every chunk read handed out, over the Jülich corridor
+//! streamed from a temporary file, where pedestrians come and go all the time. This file
+//! holds a single test so that no other test allocates concurrently.
+
+mod common;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+
+use std::sync::Arc;
+
+use glam::DVec2;
+use throng::crowd::Crowd;
+use throng::motion::{
+    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, TracksOnDevice,
+    ramp_looks,
+};
+use throng::scene::{footprint, standing_basis};
+
+#[global_allocator]
+static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
+
+#[test]
+fn steps_on_the_gpu_path_assign_and_free_slots_without_allocating() {
+    let _serial = counting_alloc::serial();
+    let options = throng::motion::trajectory::ReadOptions {
+        max_memory: Some(1 << 20),
+        ..common::corridor_options()
+    };
+    let file = throng::motion::trajectory::open_store(
+        &common::shared_asset("trajectories/uo-180-180-120.txt"),
+        &options,
+    )
+    .expect("the corridor reads");
+    assert!(file.spilled_bytes() > 0, "the corridor streams");
+    let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
+    let mut crowd = Crowd::new(1).expect("crowd");
+    let id = crowd.add_model(model.clone());
+    let ramp = ramp_looks(&model)
+        .into_iter()
+        .map(|l| crowd.add_look(l).expect("look"))
+        .collect();
+    let (lo, hi) = file.bounds();
+    let settings = PlaybackSettings {
+        smooth: 1.5,
+        turn_rate: throng::motion::DEFAULT_TURN_RATE,
+        fade: 0.25,
+        speeds: GaitSpeeds::default(),
+        default_height: 1.75,
+        height_variety: 0.04,
+        origin: 0.5 * (DVec2::from(lo) + DVec2::from(hi)),
+        color_by: Some(ColorBy::Speed),
+    };
+    let m = PlayModel {
+        id,
+        standing: standing_basis(&model),
+        height: footprint(&model).1,
+        gaits: GaitClips::of(&model, &[None, None, None]).expect("gaits"),
+        looks: Vec::new(),
+        ramp,
+    };
+    let playback = Playback::new(file, vec![m], settings, 0);
+    let mut tracks = TracksOnDevice::new(&playback).expect("tracks");
+    tracks.spawn_pool(&playback, &mut crowd).expect("pool");
+    let start = playback.start();
+    let dt = 1.0 / 30.0;
+    // The first step reads everyone present in (a seek).
+    tracks.advance_to(&playback, start).expect("first step");
+    let (mut assigned, mut samples, mut most) = (0usize, 0usize, 0usize);
+    let mut seen = Vec::with_capacity(16);
+    let before = counting_alloc::allocations();
+    let mut last_count = before;
+    for f in 1..=(70.0 / dt) as usize {
+        let step = tracks
+            .advance_to(&playback, start + f as f64 * dt)
+            .expect("step");
+        let now = counting_alloc::allocations();
+        if now != last_count && seen.len() < seen.capacity() {
+            seen.push((f, now - last_count));
+        }
+        last_count = now;
+        assigned += step.commands as usize;
+        samples += step.writes as usize;
+        most = most.max(tracks.present(&playback));
+    }
+    let allocated = counting_alloc::allocations() - before;
+    assert!(
+        seen.is_empty(),
+        "steps that allocated (step, calls): {seen:?}"
+    );
+    assert_eq!(allocated, 0, "{allocated} allocations over 2100 steps");
+    // Pedestrians came and went through the pool, their samples handed out as read.
+    assert!(assigned > 100 && samples > 10_000, "{assigned} assigned, {samples} samples");
+    assert!(most > 30 && most <= tracks.slots(), "{most} present, {} slots", tracks.slots());
+    assert_eq!(tracks.overruns(), 0);
+}
