@@ -53,7 +53,13 @@ fn track(id: u64, from: f64, to: f64, at: impl Fn(f64) -> DVec2) -> Track {
 fn tracks() -> Vec<Track> {
     // Distance along a stand-walk-run-walk-stop profile (speeds 0, 1.23, 2.93, 1.17, 0; no frame's speed lands on a threshold).
     let profile = |t: f64| {
-        let legs = [(3.0, 0.0), (5.0, 1.23), (4.0, 2.93), (3.0, 1.17), (5.0, 0.0)];
+        let legs = [
+            (3.0, 0.0),
+            (5.0, 1.23),
+            (4.0, 2.93),
+            (3.0, 1.17),
+            (5.0, 0.0),
+        ];
         let (mut start, mut d) = (1.0, 0.0);
         for (length, speed) in legs {
             let s = (t - start).clamp(0.0, length);
@@ -74,7 +80,11 @@ fn tracks() -> Vec<Track> {
         }),
         track(5, 10.0, 14.0, |t| DVec2::new(0.0, -6.0 + 1.5 * (t - 10.0))),
         track(6, 0.0, 20.0, |t| {
-            let x = if t < 8.0 { 1.0 * t } else { 8.0 - 1.0 * (t - 8.0) };
+            let x = if t < 8.0 {
+                1.0 * t
+            } else {
+                8.0 - 1.0 * (t - 8.0)
+            };
             DVec2::new(-4.0 + x, -5.0)
         }),
     ];
@@ -206,10 +216,22 @@ fn compare(r: &mut HeadlessRenderer, smooth: f64) -> Apart {
         r.renderer()
             .step_crowd_state(DeviceStep::held(gpu.len(), step.dt));
         r.render(&mut gpu, &inputs).expect("frame");
-        let slots = r.renderer().read_crowd_tracks().expect("read").expect("tracks");
-        let clocks = r.renderer().read_crowd_clocks().expect("read").expect("clocks");
+        let slots = r
+            .renderer()
+            .read_crowd_tracks()
+            .expect("read")
+            .expect("tracks");
+        let clocks = r
+            .renderer()
+            .read_crowd_clocks()
+            .expect("read")
+            .expect("clocks");
         let records: Vec<InstanceRecord> = r.renderer().read_records(gpu.len()).expect("records");
-        assert_eq!(tracks.overruns(), 0, "frame {f}: a ring or the pool was too small");
+        assert_eq!(
+            tracks.overruns(),
+            0,
+            "frame {f}: a ring or the pool was too small"
+        );
         let mut slot_of = HashMap::new();
         for (s, slot) in slots.iter().enumerate() {
             let entered = slot.flags & TRACK_ENTERED != 0;

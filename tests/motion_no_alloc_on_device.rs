@@ -91,7 +91,14 @@ fn steps_on_the_gpu_path_assign_and_free_slots_without_allocating() {
     );
     assert_eq!(allocated, 0, "{allocated} allocations over 2100 steps");
     // Pedestrians came and went through the pool, their samples handed out as read.
-    assert!(assigned > 100 && samples > 10_000, "{assigned} assigned, {samples} samples");
-    assert!(most > 30 && most <= tracks.slots(), "{most} present, {} slots", tracks.slots());
+    assert!(
+        assigned > 100 && samples > 10_000,
+        "{assigned} assigned, {samples} samples"
+    );
+    assert!(
+        most > 30 && most <= tracks.slots(),
+        "{most} present, {} slots",
+        tracks.slots()
+    );
     assert_eq!(tracks.overruns(), 0);
 }

@@ -16,10 +16,10 @@ use std::sync::Arc;
 use ash::vk;
 use gpu_allocator::MemoryLocation;
 
+use super::crowd_tracks::{DeviceTracks, TracksBinding};
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
-use super::crowd_tracks::{DeviceTracks, TracksBinding};
 use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, InstanceChange};

@@ -115,17 +115,18 @@ impl DeviceTracks {
         })
     }
 
-    /// The next frame's step, with the uploads it brings (added to any not yet handed to a
-    /// frame).
+    /// The next frame's step, with the uploads it brings, taken from `commands` and `writes`
+    /// (exchanged for the emptied lists held, so no sample is copied here: the frame copies
+    /// them once into its upload buffers; added to those not yet handed to a frame).
     pub fn set_step(
         &mut self,
         step: DeviceTrackStep,
-        commands: &[DeviceTrackCommand],
-        writes: &[DeviceSampleWrite],
+        commands: &mut Vec<DeviceTrackCommand>,
+        writes: &mut Vec<DeviceSampleWrite>,
     ) {
         self.step = step;
-        self.commands.extend_from_slice(commands);
-        self.writes.extend_from_slice(writes);
+        take_into(&mut self.commands, commands);
+        take_into(&mut self.writes, writes);
     }
 
     /// Hands the uploads given since the last frame to frame in flight `slot` (the caller
@@ -191,6 +192,17 @@ impl DeviceTracks {
         )?;
         Ok(tracks)
     }
+}
+
+/// Moves `from`'s items to the end of `to`, leaving `from` empty: an exchange of the lists
+/// when `to` is empty (its room goes back to the caller).
+fn take_into<T>(to: &mut Vec<T>, from: &mut Vec<T>) {
+    if to.is_empty() {
+        std::mem::swap(to, from);
+    } else {
+        to.append(from);
+    }
+    from.clear();
 }
 
 /// Frame in flight `slot`'s upload buffers, with room for `commands` and `writes`.

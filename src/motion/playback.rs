@@ -12,9 +12,11 @@
 //! long file takes no more memory than a short one with the same crowd.
 
 mod census;
+mod chunk_reader;
 mod device_tables;
 mod given;
 mod on_device;
+mod slot_schedule;
 
 use glam::{DVec2, Quat, Vec3, Vec3A};
 
@@ -29,8 +31,8 @@ use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
 use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
 pub use device_tables::{
-    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand,
-    DeviceTrackStep, DeviceTrackTables,
+    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
+    DeviceTrackTables,
 };
 pub use given::{MemberState, PlayModel, PlaybackError, PlaybackSettings, StepCounts};
 pub use on_device::TracksOnDevice;
@@ -63,7 +65,8 @@ const ENTRY_WINDOW: f64 = 1.0;
 
 /// See the module documentation.
 pub struct Playback {
-    store: TrackStore,
+    /// Shared with the GPU path's reader thread ([`TracksOnDevice`]).
+    store: std::sync::Arc<TrackStore>,
     resident: ResidentPaths,
     /// Per pedestrian: its model (index into `models`), its scale, and its slot in `members`.
     model_of: Vec<u32>,
@@ -144,7 +147,7 @@ impl Playback {
             positions: Vec::with_capacity(most_present),
             densities: Vec::with_capacity(most_present),
             grid: DensityGrid::with_capacity(most_present),
-            store,
+            store: std::sync::Arc::new(store),
             resident,
         }
     }

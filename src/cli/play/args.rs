@@ -7,8 +7,8 @@ use clap::{Args, ValueEnum};
 use throng::motion::trajectory::{Columns, Format, ReadOptions, Units};
 use throng::motion::{ColorBy, DEFAULT_TURN_RATE, parse_clip_names};
 
-use crate::cli::load_args::LoadArgs;
 use crate::cli::crowd_args::CrowdStateArg;
+use crate::cli::load_args::LoadArgs;
 use crate::cli::pass_args::{PassArgs, Switch};
 use crate::cli::run::ViewArg;
 use crate::cli::{CliError, parse_threads};

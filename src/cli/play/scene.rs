@@ -10,8 +10,8 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{FrameInputs, Renderer, ViewMode};
 use throng::motion::trajectory::TrackStore;
 use throng::motion::{
-    ColorBy, CrowdMotion, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback,
-    PlaybackSettings, TracksOnDevice, ramp_looks, walkable_areas,
+    ColorBy, CrowdMotion, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings,
+    TracksOnDevice, ramp_looks, walkable_areas,
 };
 use throng::scene::{
     Camera, DEFAULT_FOV_Y, Light, OrbitCamera, WallStyle, footprint, model_basis, model_looks,
@@ -114,8 +114,7 @@ impl PlayScene {
             color_by: args.color_by.map(ColorBy::from),
         };
         let mut playback = Playback::new(file, play_models, settings, base);
-        let (tracks, state_line) = match on_gpu(args)
-            .and_then(|()| TracksOnDevice::new(&playback))
+        let (tracks, state_line) = match on_gpu(args).and_then(|()| TracksOnDevice::new(&playback))
         {
             Ok(mut tracks) => {
                 tracks.spawn_pool(&playback, &mut crowd)?;

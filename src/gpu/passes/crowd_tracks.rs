@@ -102,7 +102,13 @@ fn record_apply(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuEr
         Bind::buffer("Commands", &commands),
         Bind::buffer("Tracks", &tracks),
     ];
-    run(r, pipeline, bytemuck::bytes_of(&t.step.commands), &binds, t.step.commands)
+    run(
+        r,
+        pipeline,
+        bytemuck::bytes_of(&t.step.commands),
+        &binds,
+        t.step.commands,
+    )
 }
 
 fn record_samples(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
@@ -121,7 +127,13 @@ fn record_samples(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), Gpu
         Bind::buffer("Samples", &rings),
     ];
     let constants = [t.step.writes, t.step.ring];
-    run(r, pipeline, bytemuck::cast_slice(&constants), &binds, t.step.writes)
+    run(
+        r,
+        pipeline,
+        bytemuck::cast_slice(&constants),
+        &binds,
+        t.step.writes,
+    )
 }
 
 fn record_step(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuError> {
@@ -144,7 +156,13 @@ fn record_step(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuErr
         Bind::buffer("Models", &models),
         Bind::buffer("Clips", &clips),
     ];
-    run(r, pipeline, bytemuck::bytes_of(&t.step), &binds, t.step.count)
+    run(
+        r,
+        pipeline,
+        bytemuck::bytes_of(&t.step),
+        &binds,
+        t.step.count,
+    )
 }
 
 /// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.

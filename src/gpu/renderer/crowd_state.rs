@@ -6,8 +6,8 @@ use super::Renderer;
 use crate::anim::Mat3x4;
 use crate::crowd::{AnimationCounts, Crowd, InstanceRecord};
 use crate::gpu::crowd_state::{DeviceCrowdState, read_buffer};
-use crate::gpu::device::error::GpuError;
 use crate::gpu::crowd_tracks::DeviceTracks;
+use crate::gpu::device::error::GpuError;
 use crate::motion::{
     DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack, DeviceTrackCommand,
     DeviceTrackStep, DeviceTrackTables,
@@ -60,13 +60,14 @@ impl Renderer {
     }
 
     /// The tracks' step the next frame applies, with the slot changes and samples it brings
-    /// (from [`crate::motion::TracksOnDevice::advance_to`] and its uploads); a frame given
-    /// none shows the same time again. Does nothing without tracks.
+    /// (from [`crate::motion::TracksOnDevice::advance_to`] and its uploads), taken from the
+    /// lists given (which are left empty, holding the room of lists the renderer is done
+    /// with); a frame given none shows the same time again. Does nothing without tracks.
     pub fn step_crowd_tracks(
         &mut self,
         step: DeviceTrackStep,
-        commands: &[DeviceTrackCommand],
-        writes: &[DeviceSampleWrite],
+        commands: &mut Vec<DeviceTrackCommand>,
+        writes: &mut Vec<DeviceSampleWrite>,
     ) {
         if let Some(tracks) = self.crowd_state.as_mut().and_then(|s| s.tracks_mut()) {
             tracks.set_step(step, commands, writes);

@@ -205,10 +205,10 @@ impl DeviceTrackTables {
                 can_run: u32::from(clips.can_run),
                 strides: clips.strides,
                 frozen_stand: u32::from(clips.clips[0] == clips.clips[1]),
-                stances: clips
-                    .stances
-                    .each_ref()
-                    .map(|s| s.tables().map_or(TRACK_NONE, |t| push_stance(&mut stances, t))),
+                stances: clips.stances.each_ref().map(|s| {
+                    s.tables()
+                        .map_or(TRACK_NONE, |t| push_stance(&mut stances, t))
+                }),
                 ramp_len: m.ramp.len().min(RAMP_STEPS as usize) as u32,
                 ramp,
             };

@@ -1,32 +1,37 @@
 //! The host's side of the playback on the GPU: a fixed pool of crowd instances (slots,
-//! grouped by model) that pedestrians are assigned to as their first samples are read, and
-//! the samples handed to each slot's ring as chunks of the file are read. The GPU does the
-//! rest every frame for every slot (`shaders/track_step.comp`): hidden before its
-//! pedestrian's first sample and after its last, entered, placed on its smoothed path,
-//! turned, paced and tinted by the rules [`Playback`] applies on the CPU.
+//! grouped by model), each pedestrian's slot decided once from the file's index
+//! ([`SlotSchedule`]), and the samples handed to each slot's ring as chunks of the file are
+//! read ([`ChunkReader`]). The GPU does the rest every frame for every slot
+//! (`shaders/track_step.comp`): hidden before its pedestrian's first sample and after its
+//! last, entered, placed on its smoothed path, turned, paced and tinted by the rules
+//! [`Playback`] applies on the CPU.
 //!
-//! So a frame's work here grows with the pedestrians assigned and the samples read, not with
-//! the crowd: a step that reads no chunk visits nobody. A seek (or the first step) clears
-//! every slot and assigns those present, their paths read as [`ResidentPaths`] reads them
-//! (going back for those inside a gap). Nothing is allocated per step once the lists have
-//! grown to the largest chunk.
+//! The next chunk is read ahead on a thread of its own while frames are drawn, so the calling
+//! thread's work per frame does not grow with the crowd: it takes the chunk read when the
+//! time shown comes to need it (an exchange of lists), and hands it to the renderer. A seek
+//! (or the first step, or a step past more than one chunk) clears every slot and reads the
+//! pedestrians present and about to come, going back for those inside a gap. Nothing is
+//! allocated per step once the lists have grown to the largest chunk.
 
-use glam::DVec2;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 
-use super::census::most_overlapping;
-use super::device_tables::{DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand};
-use super::device_tables::{DeviceTrackStep, DeviceTrackTables};
+use super::chunk_reader::{Arrival, Batch, ChunkReader, ReaderParts};
+use super::device_tables::{
+    DeviceSampleWrite, DeviceTrackCommand, DeviceTrackStep, DeviceTrackTables,
+};
+use super::slot_schedule::SlotSchedule;
 use super::{ABSENT, ENTRY_WINDOW, Playback, PlaybackError};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
 use crate::motion::coloring::ColorBy;
 use crate::motion::gait::MAX_RATE;
-use crate::motion::pivot::{MAX_PIVOT, PIVOT_FADE};
-use crate::motion::track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW};
 use crate::motion::identity::{mix, unit};
+use crate::motion::pivot::{MAX_PIVOT, PIVOT_FADE};
 use crate::motion::resident::ResidentPaths;
-use crate::motion::rules::{TRACK_ASSIGN, TRACK_CLEAR, TRACK_NO_STEP, TRACK_OCCUPIED};
-use crate::motion::trajectory::{CHUNK_SECONDS, StoredSample, chunk_of};
+use crate::motion::rules::TRACK_CLEAR;
+use crate::motion::track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW};
+use crate::motion::trajectory::{CHUNK_SECONDS, TrajectoryError, chunk_of};
 
 /// The most samples a slot's ring holds (a file sampled faster smooths over what fits).
 const MAX_RING: u32 = 1024;
@@ -37,38 +42,22 @@ pub struct TracksOnDevice {
     base: usize,
     /// Per slot, its model (index into the playback's models).
     slot_model: Vec<u32>,
-    /// Per slot, the look a pedestrian without one of its own wears (the spawn's).
-    default_look: Vec<u32>,
-    /// Per slot, its pedestrian ([`ABSENT`]: free), samples written, the last one's time, and
-    /// whether the GPU's copy may hold an earlier pedestrian (a seek clears it).
-    ped_in: Vec<u32>,
-    written: Vec<u32>,
-    last_time: Vec<f64>,
-    dirty: Vec<bool>,
-    /// Per slot and ring place, the time of the sample there (after the epoch).
-    ring_times: Vec<f32>,
     ring: u32,
-    /// Per model, its free slots.
-    free: Vec<Vec<u32>>,
-    /// Per pedestrian, its slot ([`ABSENT`]: none).
-    slot_of: Vec<u32>,
-    /// How far the playback's list by last sample has been passed.
-    next_end: usize,
-    /// The last chunk read going forward.
+    reader: Arc<Mutex<ChunkReader>>,
+    prefetch: Prefetcher,
+    /// Per slot, the pedestrian it holds or will hold ([`ABSENT`]: none), and whether the
+    /// GPU's copy may hold one (a seek clears those it does not fill again).
+    ped_in: Vec<u32>,
+    dirty: Vec<bool>,
+    /// The last chunk read going forward, and the reader's seeks so far.
     read_to: Option<i64>,
-    records: Vec<StoredSample>,
-    /// Reads the paths around a seek's time.
-    seeker: ResidentPaths,
-    behind: f64,
-    ahead: f64,
+    seeks: u64,
     /// What the coming frame applies.
-    commands: Vec<DeviceTrackCommand>,
-    writes: Vec<DeviceSampleWrite>,
+    batch: Batch,
     time: Option<f64>,
     /// Sample times are sent as seconds after this (the file's first).
     epoch: f64,
-    /// Samples written over one still needed, and pedestrians who found no free slot.
-    overruns: u64,
+    ahead: f64,
 }
 
 impl TracksOnDevice {
@@ -77,28 +66,13 @@ impl TracksOnDevice {
     /// which only the CPU path does).
     pub fn new(playback: &Playback) -> Result<Self, String> {
         if playback.settings.color_by == Some(ColorBy::Density) {
-            return Err("colouring by density is done on the CPU".into());
+            return Err("colouring by density counts neighbours on the CPU".into());
         }
         let peds = playback.store.summaries();
-        let n = peds.len();
-        let seeker = ResidentPaths::new(n, playback.settings.smooth, ENTRY_WINDOW, 0);
+        let seeker = ResidentPaths::new(peds.len(), playback.settings.smooth, ENTRY_WINDOW, 0);
         let (behind, ahead) = seeker.window();
         let lead = ahead + CHUNK_SECONDS;
-        let mut slot_model = Vec::new();
-        let mut free = Vec::with_capacity(playback.models.len());
-        for m in 0..playback.models.len() as u32 {
-            let own: Vec<_> = peds
-                .iter()
-                .zip(&playback.model_of)
-                .filter(|&(_, &of)| of == m)
-                .map(|(p, _)| *p)
-                .collect();
-            let count = most_overlapping(&own, lead);
-            let first = slot_model.len() as u32;
-            slot_model.extend(std::iter::repeat_n(m, count));
-            // Popped from the back: the lowest slot first.
-            free.push((first..first + count as u32).rev().collect::<Vec<u32>>());
-        }
+        let schedule = SlotSchedule::new(peds, &playback.model_of, playback.models.len(), lead);
         // The most samples any pedestrian has in the span a ring must hold.
         let rate = peds
             .iter()
@@ -109,31 +83,50 @@ impl TracksOnDevice {
         let ring = ((span * rate).ceil() as u32 + 8)
             .next_power_of_two()
             .min(MAX_RING);
-        let slots = slot_model.len();
+        let arrivals = peds
+            .iter()
+            .zip(&playback.model_of)
+            .zip(&playback.scale)
+            .map(|((s, &m), &scale)| {
+                let looks = &playback.models[m as usize].looks;
+                Arrival {
+                    scale,
+                    phase: unit(mix(s.id, 4)),
+                    // A spawned instance wears look 0 until told otherwise.
+                    look: if looks.is_empty() {
+                        0
+                    } else {
+                        looks[(mix(s.id, 3) % looks.len() as u64) as usize].0
+                    },
+                }
+            })
+            .collect();
+        let slots = schedule.slot_model.len();
+        let slot_model = schedule.slot_model.clone();
+        let largest = playback.store.largest_chunk();
+        let reader = Arc::new(Mutex::new(ChunkReader::new(ReaderParts {
+            store: playback.store.clone(),
+            schedule: Arc::new(schedule),
+            arrivals,
+            ring,
+            seeker,
+            epoch: playback.start(),
+            origin: playback.settings.origin,
+        })));
         Ok(Self {
             base: playback.base,
-            default_look: vec![0; slots],
-            ped_in: vec![ABSENT; slots],
-            written: vec![0; slots],
-            last_time: vec![f64::NEG_INFINITY; slots],
-            dirty: vec![false; slots],
-            ring_times: vec![f32::NEG_INFINITY; slots * ring as usize],
-            ring,
             slot_model,
-            free,
-            slot_of: vec![ABSENT; n],
-            next_end: 0,
+            ring,
+            prefetch: Prefetcher::start(reader.clone(), ahead)?,
+            reader,
+            ped_in: vec![ABSENT; slots],
+            dirty: vec![false; slots],
             read_to: None,
-            records: Vec::with_capacity(playback.store.largest_chunk()),
-            seeker,
-            behind,
-            ahead,
-            commands: Vec::with_capacity(slots),
-            // A step reads a chunk or two: room for two of the largest up front.
-            writes: Vec::with_capacity(2 * playback.store.largest_chunk()),
+            seeks: 0,
+            batch: Batch::with_capacity(slots, largest),
             time: None,
             epoch: playback.start(),
-            overruns: 0,
+            ahead,
         })
     }
 
@@ -141,9 +134,8 @@ impl TracksOnDevice {
     /// base), every slot with its model at the origin; the GPU hides those without a
     /// pedestrian.
     pub fn spawn_pool(&mut self, playback: &Playback, crowd: &mut Crowd) -> Result<(), CrowdError> {
-        for (s, &m) in self.slot_model.iter().enumerate() {
-            let i = crowd.spawn(playback.models[m as usize].id, Mat3x4::IDENTITY)?;
-            self.default_look[s] = crowd.look_of(i).0;
+        for &m in &self.slot_model {
+            crowd.spawn(playback.models[m as usize].id, Mat3x4::IDENTITY)?;
         }
         Ok(())
     }
@@ -168,20 +160,21 @@ impl TracksOnDevice {
         self.ring
     }
 
-    /// The pedestrian (index in the store's summaries) slot `s` shows or will show.
+    /// The pedestrian (index in the store's summaries) slot `s` shows, showed last or will
+    /// show next.
     pub fn pedestrian_in(&self, s: usize) -> Option<u32> {
         self.ped_in.get(s).copied().filter(|&p| p != ABSENT)
     }
 
-    /// Samples written over one still needed, and pedestrians who found no free slot: 0
-    /// unless the pool or the rings were sized too small.
+    /// Samples written over one still needed: 0 unless the rings were sized too small.
     pub fn overruns(&self) -> u64 {
-        self.overruns
+        self.reader.lock().map_or(u64::MAX, |r| r.overruns)
     }
 
-    /// The slot changes and samples the coming frame applies (from the last step).
-    pub fn uploads(&self) -> (&[DeviceTrackCommand], &[DeviceSampleWrite]) {
-        (&self.commands, &self.writes)
+    /// The slot changes and samples the coming frame applies (from the last step), for the
+    /// renderer to take (its `step_crowd_tracks` exchanges the lists: nothing is copied).
+    pub fn uploads(&mut self) -> (&mut Vec<DeviceTrackCommand>, &mut Vec<DeviceSampleWrite>) {
+        (&mut self.batch.commands, &mut self.batch.writes)
     }
 
     /// Pedestrians present at the time shown (from their first sample to their last).
@@ -199,19 +192,20 @@ impl TracksOnDevice {
         started.saturating_sub(ended)
     }
 
-    /// Moves to file time `t`: forward, the pedestrians gone free their slots and the chunks
-    /// now needed are read; backwards, or first, a seek. Returns the frame's step; the
-    /// changes and samples it brings are [`Self::uploads`].
+    /// Moves to file time `t`: forward by a chunk at most, the chunk now needed (read ahead)
+    /// is taken; backwards, further or first, a seek. Returns the frame's step; the changes
+    /// and samples it brings are [`Self::uploads`].
     pub fn advance_to(
         &mut self,
         playback: &Playback,
         t: f64,
     ) -> Result<DeviceTrackStep, PlaybackError> {
-        self.commands.clear();
-        self.writes.clear();
-        let dt = match self.time {
-            Some(now) if t >= now => {
-                self.forward(playback, t)?;
+        self.batch.clear();
+        let forward = self.time.filter(|&now| t >= now);
+        let due = self.chunks_due(playback, t);
+        let dt = match forward {
+            Some(now) if due.is_some() => {
+                self.forward(playback, t, due)?;
                 (t - now) as f32
             }
             _ => {
@@ -238,8 +232,8 @@ impl TracksOnDevice {
                 Some(by @ ColorBy::Speed) => by.top(),
                 _ => 0.0,
             },
-            commands: self.commands.len() as u32,
-            writes: self.writes.len() as u32,
+            commands: self.batch.commands.len() as u32,
+            writes: self.batch.writes.len() as u32,
             pad: 0,
             entry_window: ENTRY_WINDOW as f32,
             min_velocity_half_window: MIN_VELOCITY_HALF_WINDOW as f32,
@@ -251,163 +245,196 @@ impl TracksOnDevice {
         })
     }
 
-    fn forward(&mut self, playback: &Playback, t: f64) -> Result<(), PlaybackError> {
-        let peds = playback.store.summaries();
-        while let Some(&p) = playback.by_end.get(self.next_end) {
-            if !(peds[p as usize].end < t) {
-                break;
-            }
-            self.release(playback, p);
-            self.next_end += 1;
-        }
+    /// Going forward to `t`, the chunk it needs that has not been read (`Some(None)`: none);
+    /// `None` when it needs more than one (a seek reads them) or nothing was read yet.
+    fn chunks_due(&self, playback: &Playback, t: f64) -> Option<Option<i64>> {
+        let read_to = self.read_to?;
         let want = chunk_of(t + self.ahead);
-        let from = self.read_to.map_or(chunk_of(t - self.behind), |k| k + 1);
-        if from <= want {
-            for key in playback.store.keys(from..=want) {
-                playback.store.load(key, &mut self.records)?;
-                for k in 0..self.records.len() {
-                    let r = self.records[k];
-                    if peds.get(r.ped as usize).is_some_and(|s| s.end >= t) {
-                        self.take(playback, r.ped, r.time, r.position, t);
-                    }
-                }
+        if want <= read_to {
+            return Some(None);
+        }
+        let mut keys = playback.store.keys(read_to + 1..=want);
+        match (keys.next(), keys.next()) {
+            (None, _) => Some(None),
+            (Some(key), None) => Some(Some(key)),
+            _ => None,
+        }
+    }
+
+    fn forward(
+        &mut self,
+        playback: &Playback,
+        t: f64,
+        due: Option<Option<i64>>,
+    ) -> Result<(), PlaybackError> {
+        let want = chunk_of(t + self.ahead);
+        if let Some(Some(key)) = due {
+            let mut reader = lock(&self.reader)?;
+            if reader.ready.take() != Some(key) {
+                reader.batch.clear();
+                reader.read(key, t)?;
             }
+            std::mem::swap(&mut self.batch, &mut reader.batch);
+            drop(reader);
+            self.take_assignments();
+        }
+        if self.read_to.is_some_and(|k| k < want) {
             self.read_to = Some(want);
+            if let Some(next) = playback.store.keys(want + 1..).next() {
+                self.prefetch.ask(next, self.seeks);
+            }
         }
         Ok(())
     }
 
     fn seek(&mut self, playback: &Playback, t: f64) -> Result<(), PlaybackError> {
-        let was_dirty: Vec<usize> = (0..self.slots()).filter(|&s| self.dirty[s]).collect();
-        for s in 0..self.slots() {
-            if let Some(p) = self.pedestrian_in(s) {
-                self.release(playback, p);
-            }
-            self.dirty[s] = false;
-        }
         let peds = playback.store.summaries();
-        self.next_end = playback.by_end.partition_point(|&p| peds[p as usize].end < t);
         let started = playback
             .by_start
             .partition_point(|&p| peds[p as usize].start <= t);
+        let soon_end = playback
+            .by_start
+            .partition_point(|&p| peds[p as usize].start <= t + self.ahead + CHUNK_SECONDS);
         let present: Vec<u32> = playback.by_start[..started]
             .iter()
             .copied()
             .filter(|&p| peds[p as usize].end >= t)
             .collect();
-        self.seeker.seek(&playback.store, t, &present)?;
-        self.read_to = self.seeker.read_to();
-        let lead = self.ahead + CHUNK_SECONDS;
-        let soon = playback
-            .by_start
-            .partition_point(|&p| peds[p as usize].start <= t + lead);
-        for &p in &playback.by_start[..soon] {
-            if peds[p as usize].end < t {
-                continue;
-            }
-            for k in 0..self.seeker.path(p).len() {
-                let path = self.seeker.path(p);
-                let (time, at) = (path.times()[k], path.positions()[k]);
-                self.take(playback, p, time, at.to_array(), t);
-            }
-            self.seeker.release(p);
-        }
-        // Slots an earlier pedestrian left that nobody took now: emptied on the GPU too.
-        for s in was_dirty {
-            if !self.dirty[s] {
-                self.commands.push(DeviceTrackCommand {
+        let soon = &playback.by_start[started..soon_end];
+        let mut reader = lock(&self.reader)?;
+        reader.batch.clear();
+        reader.seek(t, &present, soon)?;
+        let read_to = reader.read_to();
+        self.seeks = reader.seeks;
+        std::mem::swap(&mut self.batch, &mut reader.batch);
+        drop(reader);
+        let was_dirty = std::mem::take(&mut self.dirty);
+        self.dirty = vec![false; was_dirty.len()];
+        self.ped_in.fill(ABSENT);
+        self.take_assignments();
+        // Slots an earlier pedestrian held that nobody took now: emptied on the GPU too.
+        for (s, was) in was_dirty.into_iter().enumerate() {
+            if was && !self.dirty[s] {
+                self.batch.commands.push(DeviceTrackCommand {
                     kind: TRACK_CLEAR,
                     slot: s as u32,
                     ..DeviceTrackCommand::default()
                 });
             }
         }
+        self.read_to = read_to;
+        if let Some(next) = read_to.and_then(|k| playback.store.keys(k + 1..).next()) {
+            self.prefetch.ask(next, self.seeks);
+        }
         Ok(())
     }
 
-    /// Pedestrian `p` leaves: its slot is free (the GPU hides it from its last sample on).
-    fn release(&mut self, playback: &Playback, p: u32) {
-        let Some(&s) = self.slot_of.get(p as usize).filter(|&&s| s != ABSENT) else {
-            return;
-        };
-        self.slot_of[p as usize] = ABSENT;
-        self.ped_in[s as usize] = ABSENT;
-        let m = playback.model_of[p as usize] as usize;
-        if let Some(free) = self.free.get_mut(m) {
-            free.push(s);
+    /// Notes who the batch's slots now hold.
+    fn take_assignments(&mut self) {
+        for &(s, p) in &self.batch.assigned {
+            if let Some(slot) = self.ped_in.get_mut(s as usize) {
+                *slot = p;
+                self.dirty[s as usize] = true;
+            }
         }
     }
+}
 
-    /// A sample of pedestrian `p` read at time shown `now`, for its slot's ring (the slot
-    /// assigned with its first).
-    fn take(&mut self, playback: &Playback, p: u32, time: f64, at: [f64; 2], now: f64) {
-        let mut s = self.slot_of[p as usize];
-        if s == ABSENT {
-            let Some(free) = self.assign(playback, p) else {
-                self.overruns += 1;
-                return;
-            };
-            s = free;
+/// The reader, or an error when its thread panicked holding it.
+fn lock(reader: &Mutex<ChunkReader>) -> Result<MutexGuard<'_, ChunkReader>, TrajectoryError> {
+    reader.lock().map_err(|_| {
+        TrajectoryError::file(
+            "the playback",
+            "the thread reading ahead stopped with an error".to_string(),
+        )
+    })
+}
+
+/// The thread that reads the next chunk ahead: asked for a chunk (through the reader, under
+/// its lock, woken by a condition variable: asking allocates nothing), it reads it into the
+/// reader's batch for the earliest time that will take it, unless the ask is older than the
+/// last seek, the chunk was read already, or a batch is waiting to be taken.
+struct Prefetcher {
+    reader: Arc<Mutex<ChunkReader>>,
+    wake: Arc<Condvar>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Prefetcher {
+    fn start(reader: Arc<Mutex<ChunkReader>>, ahead: f64) -> Result<Self, String> {
+        let wake = Arc::new(Condvar::new());
+        let (shared, woken) = (reader.clone(), wake.clone());
+        let thread = std::thread::Builder::new()
+            .name("throng-track-reader".into())
+            .spawn(move || {
+                let Ok(mut r) = shared.lock() else {
+                    return;
+                };
+                r.started = true;
+                woken.notify_all();
+                loop {
+                    while r.asked.is_none() && !r.stop {
+                        r = match woken.wait(r) {
+                            Ok(r) => r,
+                            Err(_) => return,
+                        };
+                    }
+                    if r.stop {
+                        return;
+                    }
+                    let Some((key, seeks)) = r.asked.take() else {
+                        continue;
+                    };
+                    let stale = r.seeks != seeks || r.last_read.is_some_and(|k| key <= k);
+                    if stale || r.ready.is_some() || !r.batch.writes.is_empty() {
+                        continue;
+                    }
+                    // Taken once the time shown plus the look ahead reaches the chunk.
+                    let earliest = key as f64 * CHUNK_SECONDS - ahead;
+                    if r.read(key, earliest).is_ok() {
+                        r.ready = Some(key);
+                    } else {
+                        // Read again, and the error said, when the chunk is taken.
+                        r.batch.clear();
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the thread reading ahead: {e}"))?;
+        // Running before the first step, so that what starting it allocates is not a step's.
+        let mut r = reader
+            .lock()
+            .map_err(|_| "the thread reading ahead stopped".to_string())?;
+        while !r.started {
+            r = wake
+                .wait(r)
+                .map_err(|_| "the thread reading ahead stopped".to_string())?;
         }
-        let slot = s as usize;
-        if !(time > self.last_time[slot]) {
-            // A chunk's copy of a sample already written.
-            return;
-        }
-        let index = self.written[slot];
-        let place = slot * self.ring as usize + (index % self.ring) as usize;
-        let relative = (time - self.epoch) as f32;
-        if index >= self.ring && f64::from(self.ring_times[place]) >= now - self.behind - self.epoch
-        {
-            self.overruns += 1;
-        }
-        self.ring_times[place] = relative;
-        let d = DVec2::from(at) - playback.settings.origin;
-        self.writes.push(DeviceSampleWrite {
-            slot: s,
-            index,
-            sample: DeviceSample {
-                time: relative,
-                position: [d.x as f32, d.y as f32],
-            },
-            pad: 0,
-        });
-        self.written[slot] = index + 1;
-        self.last_time[slot] = time;
+        drop(r);
+        Ok(Self {
+            reader,
+            wake,
+            thread: Some(thread),
+        })
     }
 
-    /// Gives pedestrian `p` a free slot of its model and tells the GPU who it is.
-    fn assign(&mut self, playback: &Playback, p: u32) -> Option<u32> {
-        let m = playback.model_of[p as usize] as usize;
-        let s = self.free.get_mut(m)?.pop()?;
-        let slot = s as usize;
-        self.slot_of[p as usize] = s;
-        self.ped_in[slot] = p;
-        self.written[slot] = 0;
-        self.last_time[slot] = f64::NEG_INFINITY;
-        self.dirty[slot] = true;
-        let summary = &playback.store.summaries()[p as usize];
-        let model = &playback.models[m];
-        let look = if model.looks.is_empty() {
-            self.default_look[slot]
-        } else {
-            model.looks[(mix(summary.id, 3) % model.looks.len() as u64) as usize].0
-        };
-        self.commands.push(DeviceTrackCommand {
-            kind: TRACK_ASSIGN,
-            slot: s,
-            pad: [0; 2],
-            track: DeviceTrack {
-                flags: TRACK_OCCUPIED,
-                start: (summary.start - self.epoch) as f32,
-                end: (summary.end - self.epoch) as f32,
-                scale: playback.scale[p as usize],
-                phase: unit(mix(summary.id, 4)),
-                look,
-                step: TRACK_NO_STEP,
-                ..DeviceTrack::default()
-            },
-        });
-        Some(s)
+    /// Asks for chunk `key` to be read ahead, by a reader that has seeked `seeks` times.
+    fn ask(&self, key: i64, seeks: u64) {
+        // A reader whose thread stopped leaves the chunk to be read when it is taken.
+        if let Ok(mut r) = self.reader.lock() {
+            r.asked = Some((key, seeks));
+            self.wake.notify_one();
+        }
+    }
+}
+
+impl Drop for Prefetcher {
+    fn drop(&mut self) {
+        if let Ok(mut r) = self.reader.lock() {
+            r.stop = true;
+        }
+        self.wake.notify_one();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
