@@ -201,7 +201,7 @@ pub fn run(args: &PlayArgs, file: TrackStore, (start, end): (f64, f64)) -> Resul
         .map_or(String::new(), |ms| format!(", GPU {ms:.2} ms a frame"));
     say!(
         "rendered {rendered} frames in {seconds:.2} s ({:.1} frames/s){gpu}, playback {:.2} ms a \
-         frame on the calling thread ({first_ms:.2} ms the first, {:.3} ms the rest), holding at \
+         frame on the calling thread ({first_ms:.2} ms the first, {:.4} ms the rest), holding at \
          most {} samples of {}{}",
         rendered as f64 / seconds.max(1e-9),
         motion_ms / rendered.max(1) as f64,
