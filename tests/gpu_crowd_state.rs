@@ -352,20 +352,9 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> Seen {
     seen
 }
 
-/// A small renderer of `width` x `height`: the pass is under test, not the pictures (no
-/// shadows, ambient occlusion or cards, whose atlases would take longer to bake than the 600
-/// frames to draw).
+/// A small renderer of `width` x `height`: the pass is under test, not the pictures.
 fn renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
-    let mut r = gpu_common::renderer(width, height)?;
-    let settings = RenderSettings {
-        shadows: false,
-        ssao: false,
-        msaa: 1,
-        impostors: false,
-        ..r.renderer().settings()
-    };
-    r.renderer().set_settings(settings).expect("settings");
-    Some(r)
+    gpu_common::state_renderer(width, height)
 }
 
 #[test]

@@ -17,14 +17,15 @@ use std::sync::Arc;
 use glam::DVec2;
 use throng::anim::{Bounds, SkinnedModel};
 use throng::crowd::{AnimationMode, BakeSettings, Crowd, InstanceRecord};
-use throng::gpu::{FrameInputs, HeadlessRenderer, RenderSettings, ViewMode};
+use throng::gpu::{FrameInputs, HeadlessRenderer, ViewMode};
 use throng::motion::trajectory::{Format, Sample, Track, TrackStore, Trajectories};
 use throng::motion::{
-    ColorBy, CrowdMotion, DEFAULT_TURN_RATE, DeviceStep, GaitClips, GaitSpeeds, PlayModel,
-    Playback, PlaybackSettings, TRACK_ENTERED, TracksOnDevice, ramp_looks, wrap,
+    ColorBy, CrowdMotion, DEFAULT_TURN_RATE, DeviceStep, GaitSpeeds, Playback, PlaybackSettings,
+    TRACK_ENTERED, TracksOnDevice, wrap,
 };
-use throng::scene::{footprint, model_basis, play_models_in_place, standing_basis};
+use throng::scene::{model_basis, play_models_in_place};
 
+mod common;
 mod gpu_common;
 
 const FRAMES: usize = 600;
@@ -111,22 +112,10 @@ fn store() -> TrackStore {
 /// A crowd of `models` and the playback of the test's file in it.
 fn playback(models: &[Arc<SkinnedModel>], smooth: f64) -> (Crowd, Playback) {
     let mut crowd = Crowd::new(2).expect("crowd");
-    let mut play = Vec::new();
-    for m in models {
-        let id = crowd.add_model(m.clone());
-        let ramp = ramp_looks(m)
-            .into_iter()
-            .map(|look| crowd.add_look(look).expect("look"))
-            .collect();
-        play.push(PlayModel {
-            id,
-            standing: standing_basis(m),
-            height: footprint(m).1,
-            gaits: GaitClips::of(m, &[None, None, None]).expect("gaits"),
-            looks: Vec::new(),
-            ramp,
-        });
-    }
+    let play = models
+        .iter()
+        .map(|m| common::playback::ramp_model(&mut crowd, m))
+        .collect();
     let settings = PlaybackSettings {
         smooth,
         turn_rate: DEFAULT_TURN_RATE,
@@ -156,16 +145,7 @@ struct Apart {
 }
 
 fn renderer() -> Option<HeadlessRenderer> {
-    let mut r = gpu_common::renderer(64, 48)?;
-    let settings = RenderSettings {
-        shadows: false,
-        ssao: false,
-        msaa: 1,
-        impostors: false,
-        ..r.renderer().settings()
-    };
-    r.renderer().set_settings(settings).expect("settings");
-    Some(r)
+    gpu_common::state_renderer(64, 48)
 }
 
 /// Plays the file for [`FRAMES`] frames both ways with a smoothing window of `smooth`

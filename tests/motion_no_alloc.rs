@@ -10,12 +10,8 @@ mod counting_alloc;
 
 use std::sync::Arc;
 
-use glam::DVec2;
 use throng::crowd::{Crowd, HostAllocator, NoConsumer, PaletteRing};
-use throng::motion::{
-    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, ramp_looks,
-};
-use throng::scene::{footprint, standing_basis};
+use throng::motion::{ColorBy, Playback};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -23,44 +19,13 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 #[test]
 fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
     let _serial = counting_alloc::serial();
-    // Streamed as `throng play` streams a long file: a budget of 1 MB keeps a quarter of it
-    // of samples in memory, and the rest of the corridor's 2.6 MB goes to a temporary file.
-    let options = throng::motion::trajectory::ReadOptions {
-        max_memory: Some(1 << 20),
-        ..common::corridor_options()
-    };
-    let file = throng::motion::trajectory::open_store(
-        &common::shared_asset("trajectories/uo-180-180-120.txt"),
-        &options,
-    )
-    .expect("the corridor reads");
-    assert!(file.spilled_bytes() > 0, "the corridor streams");
+    // Streamed as `throng play` streams a long file.
+    let file = common::playback::streamed_corridor();
     let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
     let mut crowd = Crowd::new(1).expect("crowd");
-    let id = crowd.add_model(model.clone());
-    let ramp = ramp_looks(&model)
-        .into_iter()
-        .map(|l| crowd.add_look(l).expect("look"))
-        .collect();
-    let (lo, hi) = file.bounds();
-    let settings = PlaybackSettings {
-        smooth: 1.5,
-        turn_rate: throng::motion::DEFAULT_TURN_RATE,
-        fade: 0.25,
-        speeds: GaitSpeeds::default(),
-        default_height: 1.75,
-        height_variety: 0.04,
-        origin: 0.5 * (DVec2::from(lo) + DVec2::from(hi)),
-        color_by: Some(ColorBy::Density),
-    };
-    let m = PlayModel {
-        id,
-        standing: standing_basis(&model),
-        height: footprint(&model).1,
-        gaits: GaitClips::of(&model, &[None, None, None]).expect("gaits"),
-        looks: Vec::new(),
-        ramp,
-    };
+    let m = common::playback::ramp_model(&mut crowd, &model);
+    let id = m.id;
+    let settings = common::playback::settings_for(&file, Some(ColorBy::Density), 0.04);
     let mut playback = Playback::new(file, vec![m], settings, 0);
     playback.reserve(&mut crowd).expect("reserve");
     // The palette ring is the renderer's: warmed up here at the crowd's largest, as a

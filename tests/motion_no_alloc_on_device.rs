@@ -10,13 +10,8 @@ mod counting_alloc;
 
 use std::sync::Arc;
 
-use glam::DVec2;
 use throng::crowd::Crowd;
-use throng::motion::{
-    ColorBy, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings, TracksOnDevice,
-    ramp_looks,
-};
-use throng::scene::{footprint, standing_basis};
+use throng::motion::{ColorBy, Playback, TracksOnDevice};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -24,42 +19,11 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 #[test]
 fn steps_on_the_gpu_path_assign_and_free_slots_without_allocating() {
     let _serial = counting_alloc::serial();
-    let options = throng::motion::trajectory::ReadOptions {
-        max_memory: Some(1 << 20),
-        ..common::corridor_options()
-    };
-    let file = throng::motion::trajectory::open_store(
-        &common::shared_asset("trajectories/uo-180-180-120.txt"),
-        &options,
-    )
-    .expect("the corridor reads");
-    assert!(file.spilled_bytes() > 0, "the corridor streams");
+    let file = common::playback::streamed_corridor();
     let model = Arc::new(throng::asset::load_model(None).expect("builtin"));
     let mut crowd = Crowd::new(1).expect("crowd");
-    let id = crowd.add_model(model.clone());
-    let ramp = ramp_looks(&model)
-        .into_iter()
-        .map(|l| crowd.add_look(l).expect("look"))
-        .collect();
-    let (lo, hi) = file.bounds();
-    let settings = PlaybackSettings {
-        smooth: 1.5,
-        turn_rate: throng::motion::DEFAULT_TURN_RATE,
-        fade: 0.25,
-        speeds: GaitSpeeds::default(),
-        default_height: 1.75,
-        height_variety: 0.04,
-        origin: 0.5 * (DVec2::from(lo) + DVec2::from(hi)),
-        color_by: Some(ColorBy::Speed),
-    };
-    let m = PlayModel {
-        id,
-        standing: standing_basis(&model),
-        height: footprint(&model).1,
-        gaits: GaitClips::of(&model, &[None, None, None]).expect("gaits"),
-        looks: Vec::new(),
-        ramp,
-    };
+    let m = common::playback::ramp_model(&mut crowd, &model);
+    let settings = common::playback::settings_for(&file, Some(ColorBy::Speed), 0.04);
     let playback = Playback::new(file, vec![m], settings, 0);
     let mut tracks = TracksOnDevice::new(&playback).expect("tracks");
     tracks.spawn_pool(&playback, &mut crowd).expect("pool");

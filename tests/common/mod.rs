@@ -6,6 +6,7 @@ pub mod cli;
 pub mod crowds;
 pub mod frames;
 pub mod naive;
+pub mod playback;
 pub mod silhouette;
 
 use std::path::PathBuf;

@@ -91,6 +91,22 @@ pub fn single_sample_renderer(width: u32, height: u32) -> Option<HeadlessRendere
     Some(r)
 }
 
+/// A small renderer for checks of the crowd's state and motion, not of pictures: no shadows,
+/// ambient occlusion or cards (whose atlases would take longer to bake than hundreds of
+/// frames to draw), one sample per pixel.
+pub fn state_renderer(width: u32, height: u32) -> Option<HeadlessRenderer> {
+    let mut r = renderer(width, height)?;
+    let settings = throng::gpu::RenderSettings {
+        shadows: false,
+        ssao: false,
+        msaa: 1,
+        impostors: false,
+        ..r.renderer().settings()
+    };
+    r.renderer().set_settings(settings).expect("settings");
+    Some(r)
+}
+
 /// Sends the renderer's log (validation messages among it: warnings and errors) to the
 /// test's captured output, so that a failing test shows what the layers said.
 pub fn init_log() {

@@ -180,7 +180,7 @@ fn record_exact(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuEr
 }
 
 /// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.
-fn run(
+pub(super) fn run(
     r: &PassRecording<'_>,
     pipeline: PipelineId,
     constants: &[u8],

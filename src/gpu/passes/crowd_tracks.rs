@@ -11,6 +11,7 @@
 use ash::vk;
 
 use super::FrameDeclaration;
+use super::crowd_state::run;
 use super::cull::compute;
 use crate::gpu::crowd_state::CrowdStateBinding;
 use crate::gpu::crowd_tracks::TracksBinding;
@@ -163,18 +164,4 @@ fn record_step(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuErr
         &binds,
         t.step.count,
     )
-}
-
-/// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.
-fn run(
-    r: &PassRecording<'_>,
-    pipeline: PipelineId,
-    constants: &[u8],
-    binds: &[Bind<'_>],
-    threads: u32,
-) -> Result<(), GpuError> {
-    let p = r.pipeline(pipeline)?;
-    r.bind(p);
-    r.push_constants(p, constants)?;
-    r.dispatch(p, binds, [threads, 1])
 }

@@ -183,13 +183,10 @@ impl TracksOnDevice {
             return 0;
         };
         let peds = playback.store.summaries();
-        let started = playback
-            .by_start
-            .partition_point(|&p| peds[p as usize].start <= t);
         let ended = playback
             .by_end
             .partition_point(|&p| peds[p as usize].end < t);
-        started.saturating_sub(ended)
+        started_by(playback, t).saturating_sub(ended)
     }
 
     /// Moves to file time `t`: forward by a chunk at most, the chunk now needed (read ahead)
@@ -289,12 +286,8 @@ impl TracksOnDevice {
 
     fn seek(&mut self, playback: &Playback, t: f64) -> Result<(), PlaybackError> {
         let peds = playback.store.summaries();
-        let started = playback
-            .by_start
-            .partition_point(|&p| peds[p as usize].start <= t);
-        let soon_end = playback
-            .by_start
-            .partition_point(|&p| peds[p as usize].start <= t + self.ahead + CHUNK_SECONDS);
+        let started = started_by(playback, t);
+        let soon_end = started_by(playback, t + self.ahead + CHUNK_SECONDS);
         let present: Vec<u32> = playback.by_start[..started]
             .iter()
             .copied()
@@ -338,6 +331,15 @@ impl TracksOnDevice {
             }
         }
     }
+}
+
+/// How many of `playback`'s pedestrians have their first sample at or before `t` (the first
+/// so many of its list by first sample).
+fn started_by(playback: &Playback, t: f64) -> usize {
+    let peds = playback.store.summaries();
+    playback
+        .by_start
+        .partition_point(|&p| peds[p as usize].start <= t)
 }
 
 /// The reader, or an error when its thread panicked holding it.
