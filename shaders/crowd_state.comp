@@ -13,47 +13,10 @@
 // rounds one at a time are `precise` here, so the compiler does not fuse them: the clocks
 // then come out bit for bit as the CPU's (additions and multiplications round correctly in
 // Vulkan); only divisions and the rings' trigonometry differ by an ulp or so.
+#include "crowd_tables.glsl"
 #include "record.glsl"
 
 layout(local_size_x = CROWD_STATE_GROUP) in;
-
-struct Walker {
-    vec4 start[3];  // where the layout put it (rows of a column-vector affine matrix)
-    uint turn;      // its place in the clip-change schedule's round
-    uint slot;      // its record's index
-    uint model;
-    uint flags;     // CROWD_WALKER_CLAMP; its look from RECORD_LOOK_SHIFT up
-};
-
-struct Clock {
-    uint clips;          // clip playing (low 16), clip faded from (high 16)
-    float time;
-    float from_time;
-    float fade_elapsed;
-    float fade_duration; // 0: not fading
-    float speed;
-    float distance;      // walked along the route
-    float stride;        // its height over its model's: its walking speed's scale
-};
-
-struct Model {
-    uint first_clip;
-    uint clips;
-    uint joints;
-    uint pad;
-};
-
-struct Clip {
-    float duration;
-    float walk_speed;
-    uint baked_base;
-    uint baked_frames;
-    uint bound;
-    float baked_error;  // model units
-    uint times_base;    // its frames' times in FrameTimes
-    uint pad0;
-    vec4 sphere;        // model space: centre, radius
-};
 
 struct NearInstance {
     uint instance;

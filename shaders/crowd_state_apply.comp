@@ -5,45 +5,9 @@
 // in the order they were made (a few a frame; an instance changed twice must end as the CPU
 // would leave it). Keep the structs in step with src/motion/rules/on_device.rs.
 
+#include "crowd_tables.glsl"
+
 layout(local_size_x = 1) in;
-
-struct Walker {
-    vec4 start[3];
-    uint turn;
-    uint slot;
-    uint model;
-    uint flags;
-};
-
-struct Clock {
-    uint clips;
-    float time;
-    float from_time;
-    float fade_elapsed;
-    float fade_duration;
-    float speed;
-    float distance;
-    float stride;        // its height over its model's: its walking speed's scale
-};
-
-struct Model {
-    uint first_clip;
-    uint clips;
-    uint joints;
-    uint pad;
-};
-
-struct Clip {
-    float duration;
-    float walk_speed;
-    uint baked_base;
-    uint baked_frames;
-    uint bound;
-    float baked_error;
-    uint times_base;
-    uint pad0;
-    vec4 sphere;
-};
 
 struct Command {
     uint kind;      // CROWD_COMMAND_*

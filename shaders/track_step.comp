@@ -11,48 +11,11 @@
 // shaders/crowd_state.comp then advances and records. Positions are metres from the
 // playback's origin and times seconds after its epoch, in single precision (the CPU works in
 // double): the two agree within a millimetre and a few microseconds of clip time.
+#include "crowd_tables.glsl"
 #include "record.glsl"
 #include "track.glsl"
 
 layout(local_size_x = TRACK_GROUP) in;
-
-struct Walker {
-    vec4 start[3];
-    uint turn;
-    uint slot;
-    uint model;
-    uint flags;
-};
-
-struct Clock {
-    uint clips;
-    float time;
-    float from_time;
-    float fade_elapsed;
-    float fade_duration;
-    float speed;
-    float distance;
-    float stride;
-};
-
-struct Model {
-    uint first_clip;
-    uint clips;
-    uint joints;
-    uint pad;
-};
-
-struct Clip {
-    float duration;
-    float walk_speed;
-    uint baked_base;
-    uint baked_frames;
-    uint bound;
-    float baked_error;
-    uint times_base;
-    uint pad0;
-    vec4 sphere;
-};
 
 // 160 bytes: src/motion/playback/device_tables.rs, DeviceGaits.
 struct Gaits {

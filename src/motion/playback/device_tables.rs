@@ -180,7 +180,7 @@ pub struct DeviceTrackTables {
     pub gaits: Vec<DeviceGaits>,
     /// The stance profiles, each: its duration, its bins, then per bin the planted foot's
     /// backward speed (0 where none is planted: the rate ignores a speed that is not
-    /// positive), its x and its z ([`NO_FOOT`] where none is planted), then the travel at
+    /// positive), its x and its z (`NO_FOOT`, 3e38, where none is planted), then the travel at
     /// each bin's start and the cycle's end.
     pub stances: Vec<f32>,
 }
