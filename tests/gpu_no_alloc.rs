@@ -1,10 +1,12 @@
 //! After warm-up, a rendered frame performs no heap allocation on the CPU side: the crowd's
 //! choice of exact or baked palettes, its records and palettes in the ring, the culling
 //! inputs, the graph's replay with its barriers, the draws, the submission, and the
-//! statistics read back. Counted with a global allocator wrapper (the Vulkan driver and
+//! statistics read back; with the crowd's state on the GPU, and with a playback's pedestrians
+//! placed there. Counted with a global allocator wrapper (the Vulkan driver and
 //! layers allocate with their own allocators, outside it); one test in this binary, so no
 //! other test allocates concurrently.
 
+mod common;
 mod gpu_common;
 
 #[path = "common/counting_alloc.rs"]
@@ -13,7 +15,7 @@ mod counting_alloc;
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
-use throng::motion::WalkPaths;
+use throng::motion::{ColorBy, CrowdMotion, DeviceStep, Playback, TracksOnDevice, WalkPaths};
 use throng::scene::crowd_bounds;
 
 #[global_allocator]
@@ -70,6 +72,7 @@ fn frames_after_warm_up_do_not_allocate() {
         "meshes and cards both drawn: {drawn:?}"
     );
     frames_with_the_state_on_the_gpu_do_not_allocate(r, &model);
+    frames_of_a_playback_on_the_gpu_do_not_allocate();
     assert_no_validation_messages();
 }
 
@@ -101,4 +104,71 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
     );
     let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");
     assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
+}
+
+/// A playback whose pedestrians are placed on the GPU allocates nothing per frame either:
+/// the chunks read ahead on the reader's thread, taken when due and handed to the renderer
+/// (lists exchanged, not copied), the slots' changes and samples copied into the frame's
+/// upload buffers, the track passes and the crowd state. Over 5 s of the streamed corridor
+/// (two chunks and more) after 5 s of warm-up.
+fn frames_of_a_playback_on_the_gpu_do_not_allocate() {
+    let Some(mut r) = renderer(320, 180) else {
+        return;
+    };
+    let file = common::playback::streamed_corridor();
+    let model = builtin();
+    let mut crowd = throng::crowd::Crowd::new(2).expect("crowd");
+    let m = common::playback::ramp_model(&mut crowd, &model);
+    let settings = common::playback::settings_for(&file, Some(ColorBy::Speed), 0.04);
+    let (lo, hi) = file.bounds();
+    let playback = Playback::new(file, vec![m], settings, 0);
+    let mut tracks = TracksOnDevice::new(&playback).expect("tracks");
+    tracks.spawn_pool(&playback, &mut crowd).expect("pool");
+    crowd.bake(BakeSettings::default());
+    crowd.set_animation(AnimationMode::Auto);
+    r.add_model(&model, &throng::scene::model_basis(&model))
+        .expect("model");
+    r.renderer().upload_baked(&crowd).expect("baked");
+    r.renderer().upload_looks(&crowd).expect("looks");
+    let tables = CrowdMotion::still(crowd.len())
+        .on_device(&crowd)
+        .expect("tables");
+    r.renderer()
+        .set_crowd_state(&mut crowd, Some(&tables))
+        .expect("state");
+    let pool = tracks.tables(&playback, crowd.models().len());
+    r.renderer()
+        .set_crowd_tracks(tracks.slots(), tracks.ring(), &pool)
+        .expect("tracks");
+    let to_world = |p: [f64; 2]| playback.to_world(glam::DVec2::from(p));
+    let bounds = throng::anim::Bounds {
+        min: to_world(lo).min(to_world(hi)),
+        max: to_world(lo).max(to_world(hi)) + glam::Vec3::Y * 2.0,
+    };
+    let frame = inputs(&r, &framing(&r, &bounds), &bounds, ViewMode::Final);
+    let start = playback.start() + 20.0;
+    let mut play = |r: &mut throng::gpu::HeadlessRenderer, f: usize| {
+        let step = tracks
+            .advance_to(&playback, start + f as f64 / 30.0)
+            .expect("step");
+        let (commands, writes) = tracks.uploads();
+        r.renderer().step_crowd_tracks(step, commands, writes);
+        r.renderer()
+            .step_crowd_state(DeviceStep::held(crowd.len(), step.dt));
+        r.render(&mut crowd, &frame).expect("frame");
+    };
+    for f in 0..150 {
+        play(&mut r, f);
+    }
+    let before = counting_alloc::allocations();
+    for f in 150..300 {
+        play(&mut r, f);
+    }
+    let during = counting_alloc::allocations() - before;
+    r.renderer().gpu_ms_average().expect("wait");
+    assert_eq!(
+        during, 0,
+        "{during} allocations in 150 frames of a playback on the GPU"
+    );
+    assert!(tracks.present(&playback) > 20);
 }
