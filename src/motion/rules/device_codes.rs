@@ -45,7 +45,7 @@ pub const TRACK_ASSIGN: u32 = 1;
 /// [`DeviceTrackCommand::kind`](crate::motion::DeviceTrackCommand::kind): the slot is empty.
 pub const TRACK_CLEAR: u32 = 2;
 /// [`DeviceTrack::look`](crate::motion::DeviceTrack::look) and a gait's stance profile: none.
-pub const TRACK_NONE: u32 = u32::MAX;
+pub const TRACK_NONE: u32 = 0xffff_ffff;
 /// A ramp step not taken yet ([`DeviceTrack::step`](crate::motion::DeviceTrack::step)).
 pub const TRACK_NO_STEP: u32 = 255;
 /// Steps of the colour ramp ([`STEPS`](crate::motion::STEPS)): a model's ramp looks, which
