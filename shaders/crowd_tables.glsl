@@ -1,7 +1,7 @@
 // The crowd's state on the GPU as its passes share it: per instance what stays (Walker) and
 // what advances (Clock), per model and per clip what the rules read. Keep in step with
 // src/motion/rules/on_device.rs (DeviceWalker, DeviceClock, DeviceModel, DeviceClip);
-// src/gpu/crowd_state.rs's tests check the sizes.
+// tests/gpu_layouts.rs checks every shader reading them against those structs.
 #ifndef THRONG_CROWD_TABLES_GLSL
 #define THRONG_CROWD_TABLES_GLSL
 
@@ -43,7 +43,7 @@ struct Clip {
     uint bound;
     float baked_error;  // model units
     uint times_base;    // its frames' times in FrameTimes
-    uint pad0;
+    uint pad;
     vec4 sphere;        // model space: centre, radius
 };
 

@@ -1,5 +1,6 @@
 // The playback on the GPU: what it keeps per slot and per sample. Keep in step with
-// src/motion/playback/device_tables.rs (DeviceTrack, DeviceSample).
+// src/motion/playback/device_tables.rs (DeviceTrack, DeviceSample); tests/gpu_layouts.rs
+// checks every shader reading them against those structs.
 #ifndef THRONG_TRACK_GLSL
 #define THRONG_TRACK_GLSL
 
@@ -23,9 +24,8 @@ struct Track {
 
 // 12 bytes (std430).
 struct Sample {
-    float time;     // seconds after the epoch
-    float x;        // file plane, metres from the origin
-    float y;
+    float time;         // seconds after the epoch
+    float position[2];  // file plane, metres from the origin
 };
 
 #endif

@@ -10,8 +10,7 @@ layout(local_size_x = TRACK_GROUP) in;
 struct Command {
     uint kind;      // TRACK_ASSIGN or TRACK_CLEAR
     uint slot;
-    uint pad0;
-    uint pad1;
+    uint pad[2];
     Track track;    // assigned: the slot's new state (its ring starts empty)
 };
 

@@ -86,8 +86,7 @@ layout(push_constant) uniform Step {
     float max_pivot;
     float pivot_fade;
     float max_rate;
-    uint pad2;
-    uint pad3;
+    uint pad2[2];
 } step;
 
 const float PI = 3.14159265358979;
@@ -103,7 +102,7 @@ Sample sample_at(uint k) {
 }
 
 vec2 at_of(Sample s) {
-    return vec2(s.x, s.y);
+    return vec2(s.position[0], s.position[1]);
 }
 
 // The first sample held later than `t` (ring_hi when none).

@@ -1585,3 +1585,97 @@ fn the_shader_interface_copies_of_crowd_constants_agree() {
     assert_eq!(si::MAX_LOOK_TINTS, throng::crowd::MAX_LOOK_TINTS);
     assert_eq!(si::LOD_LEVELS, throng::crowd::visibility::LOD_LEVELS);
 }
+
+/// The crowd state's tables and a playback's, as every shader that reads them lays them out,
+/// match motion's structs (names, offsets, sizes): `shaders/crowd_tables.glsl`,
+/// `shaders/track.glsl` and the track passes' own structs and push constants.
+#[test]
+fn the_crowd_and_track_tables_match_motions_structs() {
+    use throng::motion::{
+        DeviceClip, DeviceClock, DeviceGaits, DeviceModel, DeviceSample, DeviceSampleWrite,
+        DeviceTrack, DeviceTrackCommand, DeviceTrackStep, DeviceWalker,
+    };
+    let state = [
+        "crowd_state.comp",
+        "crowd_state_apply.comp",
+        "track_step.comp",
+    ];
+    let tables: Vec<(&str, Vec<(String, u32, u32)>, usize, &[&str])> = vec![
+        (
+            "Walker",
+            rust_layout!(DeviceWalker; start, turn, slot, model, flags),
+            size_of::<DeviceWalker>(),
+            &state,
+        ),
+        (
+            "Clock",
+            rust_layout!(DeviceClock; clips, time, from_time, fade_elapsed, fade_duration,
+                speed, distance, stride),
+            size_of::<DeviceClock>(),
+            &state,
+        ),
+        (
+            "Model",
+            rust_layout!(DeviceModel; first_clip, clips, joints, pad),
+            size_of::<DeviceModel>(),
+            &state,
+        ),
+        (
+            "Clip",
+            rust_layout!(DeviceClip; duration, walk_speed, baked_base, baked_frames, bound,
+                baked_error, times_base, pad, sphere),
+            size_of::<DeviceClip>(),
+            &state,
+        ),
+        (
+            "Track",
+            rust_layout!(DeviceTrack; flags, head, start, end, scale, phase, look, gait,
+                heading, speed, step, pad, position, pivot),
+            size_of::<DeviceTrack>(),
+            &["track_apply.comp", "track_samples.comp", "track_step.comp"],
+        ),
+        (
+            "Sample",
+            rust_layout!(DeviceSample; time, position),
+            size_of::<DeviceSample>(),
+            &["track_samples.comp", "track_step.comp"],
+        ),
+        (
+            "SampleWrite",
+            rust_layout!(DeviceSampleWrite; slot, index, value, pad),
+            size_of::<DeviceSampleWrite>(),
+            &["track_samples.comp"],
+        ),
+        (
+            "Command",
+            rust_layout!(DeviceTrackCommand; kind, slot, pad, track),
+            size_of::<DeviceTrackCommand>(),
+            &["track_apply.comp"],
+        ),
+        (
+            "Gaits",
+            rust_layout!(DeviceGaits; standing, clips, can_run, strides, frozen_stand, stances,
+                ramp_len, ramp),
+            size_of::<DeviceGaits>(),
+            &["track_step.comp"],
+        ),
+        (
+            "Step",
+            rust_layout!(DeviceTrackStep; time, dt, count, base, window, turn_rate, fade, ring,
+                walk_above, stand_below, run_above, walk_below, color_top, commands, writes,
+                pad, entry_window, min_velocity_half_window, max_departure, max_pivot,
+                pivot_fade, max_rate, pad2),
+            size_of::<DeviceTrackStep>(),
+            &["track_step.comp"],
+        ),
+    ];
+    for (name, rust, size, shaders) in tables {
+        for &shader in shaders {
+            let m = Module::parse(shader, compiled(shader));
+            let id = m
+                .laid_out_struct(name)
+                .unwrap_or_else(|| panic!("{shader}: no laid-out {name}"));
+            assert_block_matches(&m, id, &rust, size);
+        }
+    }
+}

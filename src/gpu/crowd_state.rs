@@ -17,7 +17,7 @@ use ash::vk;
 use gpu_allocator::MemoryLocation;
 
 use super::crowd_tracks::{DeviceTracks, TracksBinding};
-use super::device::buffer::GpuBuffer;
+use super::device::buffer::{GpuBuffer, read_buffer};
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
 use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
@@ -492,51 +492,6 @@ fn slot_buffers(ctx: &Arc<GpuContext>, slot: usize) -> Result<SlotBuffers, GpuEr
         listed_by: None,
         listed_capacity: 0,
     })
-}
-
-/// Copies `out.len()` bytes of `buffer` from `offset` to the host, waiting for the copy (the
-/// caller waited for the device's writes).
-pub fn read_buffer(
-    ctx: &Arc<GpuContext>,
-    what: &str,
-    buffer: vk::Buffer,
-    offset: u64,
-    out: &mut [u8],
-) -> Result<(), GpuError> {
-    if out.is_empty() {
-        return Ok(());
-    }
-    let size = out.len() as u64;
-    let host = GpuBuffer::new(
-        ctx,
-        what,
-        size,
-        vk::BufferUsageFlags::TRANSFER_DST,
-        MemoryLocation::GpuToCpu,
-        16,
-    )?;
-    ctx.run_once(what, |cmd| {
-        let region = vk::BufferCopy::default().src_offset(offset).size(size);
-        let to_host = [vk::BufferMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COPY)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)
-            .buffer(host.buffer)
-            .offset(0)
-            .size(vk::WHOLE_SIZE)];
-        // SAFETY: a one-off command buffer; both buffers outlive the wait run_once does and
-        // are large enough for the region.
-        unsafe {
-            ctx.device
-                .cmd_copy_buffer(cmd, buffer, host.buffer, &[region]);
-            ctx.cmd_pipeline_barrier2(
-                cmd,
-                &vk::DependencyInfo::default().buffer_memory_barriers(&to_host),
-            );
-        }
-    })?;
-    host.read(0, out)
 }
 
 #[cfg(test)]

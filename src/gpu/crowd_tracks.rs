@@ -183,7 +183,7 @@ impl DeviceTracks {
     pub fn read_tracks(&self) -> Result<Vec<DeviceTrack>, GpuError> {
         let count = self.step.count as usize;
         let mut tracks = vec![DeviceTrack::default(); count];
-        super::crowd_state::read_buffer(
+        super::device::buffer::read_buffer(
             &self.ctx,
             "reading the crowd's tracks",
             self.tracks.buffer,

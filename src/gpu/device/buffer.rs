@@ -207,3 +207,48 @@ impl Drop for GpuBuffer {
         }
     }
 }
+
+/// Copies `out.len()` bytes of `buffer` from `offset` to the host, waiting for the copy (the
+/// caller waited for the device's writes).
+pub fn read_buffer(
+    ctx: &Arc<GpuContext>,
+    what: &str,
+    buffer: vk::Buffer,
+    offset: u64,
+    out: &mut [u8],
+) -> Result<(), GpuError> {
+    if out.is_empty() {
+        return Ok(());
+    }
+    let size = out.len() as u64;
+    let host = GpuBuffer::new(
+        ctx,
+        what,
+        size,
+        vk::BufferUsageFlags::TRANSFER_DST,
+        MemoryLocation::GpuToCpu,
+        16,
+    )?;
+    ctx.run_once(what, |cmd| {
+        let region = vk::BufferCopy::default().src_offset(offset).size(size);
+        let to_host = [vk::BufferMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)
+            .buffer(host.buffer)
+            .offset(0)
+            .size(vk::WHOLE_SIZE)];
+        // SAFETY: a one-off command buffer; both buffers outlive the wait run_once does and
+        // are large enough for the region.
+        unsafe {
+            ctx.device
+                .cmd_copy_buffer(cmd, buffer, host.buffer, &[region]);
+            ctx.cmd_pipeline_barrier2(
+                cmd,
+                &vk::DependencyInfo::default().buffer_memory_barriers(&to_host),
+            );
+        }
+    })?;
+    host.read(0, out)
+}

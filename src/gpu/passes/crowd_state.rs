@@ -137,7 +137,7 @@ fn record_apply(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuEr
         Bind::buffer("Clips", &clips),
     ];
     let count = bytemuck::bytes_of(&state.command_count);
-    run(r, pipeline, count, &binds, 1)
+    r.run_compute(pipeline, count, &binds, 1)
 }
 
 /// The frame's step: every instance advanced and its record written.
@@ -160,7 +160,7 @@ fn record_advance(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), Gpu
         Bind::buffer("FrameTimes", &times),
     ];
     let step = bytemuck::bytes_of(&state.step);
-    run(r, pipeline, step, &binds, state.step.count)
+    r.run_compute(pipeline, step, &binds, state.step.count)
 }
 
 /// The records of the instances the CPU evaluated exact palettes for, pointed at them.
@@ -176,19 +176,5 @@ fn record_exact(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuEr
         Bind::buffer("Exact", &exact),
     ];
     let count = bytemuck::bytes_of(&state.exact_count);
-    run(r, pipeline, count, &binds, state.exact_count)
-}
-
-/// Binds `pipeline`, pushes `constants` and `binds`, and dispatches `threads` invocations.
-pub(super) fn run(
-    r: &PassRecording<'_>,
-    pipeline: PipelineId,
-    constants: &[u8],
-    binds: &[Bind<'_>],
-    threads: u32,
-) -> Result<(), GpuError> {
-    let p = r.pipeline(pipeline)?;
-    r.bind(p);
-    r.push_constants(p, constants)?;
-    r.dispatch(p, binds, [threads, 1])
+    r.run_compute(pipeline, count, &binds, state.exact_count)
 }

@@ -11,7 +11,6 @@
 use ash::vk;
 
 use super::FrameDeclaration;
-use super::crowd_state::run;
 use super::cull::compute;
 use crate::gpu::crowd_state::CrowdStateBinding;
 use crate::gpu::crowd_tracks::TracksBinding;
@@ -103,8 +102,7 @@ fn record_apply(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuEr
         Bind::buffer("Commands", &commands),
         Bind::buffer("Tracks", &tracks),
     ];
-    run(
-        r,
+    r.run_compute(
         pipeline,
         bytemuck::bytes_of(&t.step.commands),
         &binds,
@@ -128,8 +126,7 @@ fn record_samples(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), Gpu
         Bind::buffer("Samples", &rings),
     ];
     let constants = [t.step.writes, t.step.ring];
-    run(
-        r,
+    r.run_compute(
         pipeline,
         bytemuck::cast_slice(&constants),
         &binds,
@@ -157,11 +154,5 @@ fn record_step(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), GpuErr
         Bind::buffer("Models", &models),
         Bind::buffer("Clips", &clips),
     ];
-    run(
-        r,
-        pipeline,
-        bytemuck::bytes_of(&t.step),
-        &binds,
-        t.step.count,
-    )
+    r.run_compute(pipeline, bytemuck::bytes_of(&t.step), &binds, t.step.count)
 }

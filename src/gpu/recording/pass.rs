@@ -434,6 +434,21 @@ impl PassRecording<'_> {
         Ok(())
     }
 
+    /// Binds compute pipeline `pipeline`, pushes `constants` and `binds`, and dispatches
+    /// `threads` invocations (a compute pass's whole recording, most of the time).
+    pub fn run_compute(
+        &self,
+        pipeline: PipelineId,
+        constants: &[u8],
+        binds: &[Bind<'_>],
+        threads: u32,
+    ) -> Result<(), GpuError> {
+        let p = self.pipeline(pipeline)?;
+        self.bind(p);
+        self.push_constants(p, constants)?;
+        self.dispatch(p, binds, [threads, 1])
+    }
+
     /// Binds a compute `pipeline`, pushes `binds` and dispatches enough workgroups to cover
     /// `threads` (x, y) invocations at the shader's workgroup size (nothing when a count is
     /// zero).

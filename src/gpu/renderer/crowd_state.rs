@@ -5,8 +5,9 @@
 use super::Renderer;
 use crate::anim::Mat3x4;
 use crate::crowd::{AnimationCounts, Crowd, InstanceRecord};
-use crate::gpu::crowd_state::{DeviceCrowdState, read_buffer};
+use crate::gpu::crowd_state::DeviceCrowdState;
 use crate::gpu::crowd_tracks::DeviceTracks;
+use crate::gpu::device::buffer::read_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::motion::{
     DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack, DeviceTrackCommand,

@@ -203,7 +203,7 @@ impl ChunkReader {
         self.batch.writes.push(DeviceSampleWrite {
             slot: s,
             index,
-            sample: DeviceSample {
+            value: DeviceSample {
                 time: relative,
                 position: [d.x as f32, d.y as f32],
             },

@@ -70,7 +70,7 @@ pub struct DeviceSampleWrite {
     /// ring).
     pub index: u32,
     /// The sample.
-    pub sample: DeviceSample,
+    pub value: DeviceSample,
     /// Unused.
     pub pad: u32,
 }
