@@ -1600,7 +1600,14 @@ fn the_crowd_and_track_tables_match_motions_structs() {
         "crowd_state_apply.comp",
         "track_step.comp",
     ];
-    let tables: Vec<(&str, Vec<(String, u32, u32)>, usize, &[&str])> = vec![
+    // (GLSL struct, the Rust struct's layout and size, the shaders declaring it)
+    type Table<'a> = (
+        &'static str,
+        Vec<(String, u32, u32)>,
+        usize,
+        &'a [&'static str],
+    );
+    let tables: Vec<Table> = vec![
         (
             "Walker",
             rust_layout!(DeviceWalker; start, turn, slot, model, flags),
