@@ -15,7 +15,7 @@ mod counting_alloc;
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
 use throng::gpu::{RenderSettings, ViewMode};
-use throng::motion::{ColorBy, CrowdMotion, DeviceStep, Playback, TracksOnDevice, WalkPaths};
+use throng::motion::{ColorBy, DeviceStep, Playback, TracksOnDevice, WalkPaths};
 use throng::scene::crowd_bounds;
 
 #[global_allocator]
@@ -130,16 +130,9 @@ fn frames_of_a_playback_on_the_gpu_do_not_allocate() {
         .expect("model");
     r.renderer().upload_baked(&crowd).expect("baked");
     r.renderer().upload_looks(&crowd).expect("looks");
-    let tables = CrowdMotion::still(crowd.len())
-        .on_device(&crowd)
-        .expect("tables");
     r.renderer()
-        .set_crowd_state(&mut crowd, Some(&tables))
-        .expect("state");
-    let pool = tracks.tables(&playback, crowd.models().len());
-    r.renderer()
-        .set_crowd_tracks(tracks.slots(), tracks.ring(), &pool)
-        .expect("tracks");
+        .set_crowd_playback(&mut crowd, &tracks, &playback)
+        .expect("playback on the GPU");
     let to_world = |p: [f64; 2]| playback.to_world(glam::DVec2::from(p));
     let bounds = throng::anim::Bounds {
         min: to_world(lo).min(to_world(hi)),

@@ -20,8 +20,8 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd, InstanceRecord};
 use throng::gpu::{FrameInputs, HeadlessRenderer, ViewMode};
 use throng::motion::trajectory::{Format, Sample, Track, TrackStore, Trajectories};
 use throng::motion::{
-    ColorBy, CrowdMotion, DEFAULT_TURN_RATE, DeviceStep, GaitSpeeds, Playback, PlaybackSettings,
-    TRACK_ENTERED, TracksOnDevice, wrap,
+    ColorBy, DEFAULT_TURN_RATE, DeviceStep, GaitSpeeds, Playback, PlaybackSettings, TRACK_ENTERED,
+    TracksOnDevice, wrap,
 };
 use throng::scene::{model_basis, play_models_in_place};
 
@@ -167,16 +167,9 @@ fn compare(r: &mut HeadlessRenderer, smooth: f64) -> Apart {
     }
     r.renderer().upload_baked(&gpu).expect("baked");
     r.renderer().upload_looks(&gpu).expect("looks");
-    let tables = CrowdMotion::still(gpu.len())
-        .on_device(&gpu)
-        .expect("tables");
     r.renderer()
-        .set_crowd_state(&mut gpu, Some(&tables))
-        .expect("state");
-    let track_tables = tracks.tables(&gpu_play, gpu.models().len());
-    r.renderer()
-        .set_crowd_tracks(tracks.slots(), tracks.ring(), &track_tables)
-        .expect("tracks");
+        .set_crowd_playback(&mut gpu, &tracks, &gpu_play)
+        .expect("playback on the GPU");
     let bounds = Bounds {
         min: glam::Vec3::new(-12.0, 0.0, -9.0),
         max: glam::Vec3::new(12.0, 2.0, 9.0),

@@ -10,7 +10,7 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{FrameInputs, Renderer, ViewMode};
 use throng::motion::trajectory::TrackStore;
 use throng::motion::{
-    ColorBy, CrowdMotion, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings,
+    ColorBy, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings,
     TracksOnDevice, ramp_looks, walkable_areas,
 };
 use throng::scene::{
@@ -178,12 +178,7 @@ impl PlayScene {
         renderer.upload_baked(&self.crowd)?;
         renderer.upload_looks(&self.crowd)?;
         if let Some(tracks) = &self.tracks {
-            let tables = CrowdMotion::still(self.crowd.len())
-                .on_device(&self.crowd)
-                .map_err(|e| CliError::Argument(format!("--crowd-state gpu: {e}")))?;
-            renderer.set_crowd_state(&mut self.crowd, Some(&tables))?;
-            let pool = tracks.tables(&self.playback, self.crowd.models().len());
-            renderer.set_crowd_tracks(tracks.slots(), tracks.ring(), &pool)?;
+            renderer.set_crowd_playback(&mut self.crowd, tracks, &self.playback)?;
         }
         Ok(())
     }

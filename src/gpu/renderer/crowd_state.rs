@@ -10,8 +10,8 @@ use crate::gpu::crowd_tracks::DeviceTracks;
 use crate::gpu::device::buffer::read_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::motion::{
-    DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack, DeviceTrackCommand,
-    DeviceTrackStep, DeviceTrackTables,
+    CrowdMotion, DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack,
+    DeviceTrackCommand, DeviceTrackStep, DeviceTrackTables, Playback, TracksOnDevice,
 };
 
 impl Renderer {
@@ -58,6 +58,27 @@ impl Renderer {
             &self.ctx, slots, ring, tables, frames,
         )?));
         Ok(())
+    }
+
+    /// Puts `playback`'s pedestrians on the GPU: `crowd` (the scenery, then the pool `tracks`
+    /// spawned) has its state moved to the GPU, standing where it is put and changing clips
+    /// only when told ([`CrowdMotion::still`]), and the pool's tables are uploaded
+    /// ([`Self::set_crowd_tracks`]). The crowd's models, baked frames and looks are uploaded
+    /// first; each frame then takes [`TracksOnDevice::advance_to`]'s step and uploads
+    /// ([`Self::step_crowd_tracks`]) and a held step for the crowd state
+    /// ([`DeviceStep::held`]).
+    pub fn set_crowd_playback(
+        &mut self,
+        crowd: &mut Crowd,
+        tracks: &TracksOnDevice,
+        playback: &Playback,
+    ) -> Result<(), GpuError> {
+        let tables = CrowdMotion::still(crowd.len())
+            .on_device(crowd)
+            .map_err(|e| GpuError::Other(e.to_string()))?;
+        self.set_crowd_state(crowd, Some(&tables))?;
+        let pool = tracks.tables(playback, crowd.models().len());
+        self.set_crowd_tracks(tracks.slots(), tracks.ring(), &pool)
     }
 
     /// The tracks' step the next frame applies, with the slot changes and samples it brings
