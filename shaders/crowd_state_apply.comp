@@ -58,20 +58,7 @@ void main() {
             if (cmd.clip >= m.clips) {
                 continue;
             }
-            uint clip = c.clips & 0xffffu;
-            uint from = cmd.clip;
-            if (cmd.fade > 0.0) {
-                from = clip;
-                c.from_time = c.time;
-                c.fade_elapsed = 0.0;
-                c.fade_duration = cmd.fade;
-            } else {
-                c.from_time = 0.0;
-                c.fade_elapsed = 0.0;
-                c.fade_duration = 0.0;
-            }
-            c.time = c.speed >= 0.0 ? 0.0 : clips[m.first_clip + cmd.clip].duration;
-            c.clips = cmd.clip | (from << 16);
+            play_clip(c, cmd.clip, clips[m.first_clip + cmd.clip].duration, cmd.fade);
             clocks[i] = c;
         } else if (cmd.kind == CROWD_COMMAND_REPLACED) {
             // Another instance in its place walks on from where it is, at its stride.

@@ -47,4 +47,22 @@ struct Clip {
     vec4 sphere;        // model space: centre, radius
 };
 
+// SkinnedModelInstance::play on a clock: `clip` (of `duration` seconds) from its start (its
+// end backwards), cross-fading from where the clock is over `fade` seconds (0: a cut).
+void play_clip(inout Clock c, uint clip, float duration, float fade) {
+    uint from = clip;
+    if (fade > 0.0) {
+        from = c.clips & 0xffffu;
+        c.from_time = c.time;
+        c.fade_elapsed = 0.0;
+        c.fade_duration = fade;
+    } else {
+        c.from_time = 0.0;
+        c.fade_elapsed = 0.0;
+        c.fade_duration = 0.0;
+    }
+    c.time = c.speed >= 0.0 ? 0.0 : duration;
+    c.clips = clip | (from << 16);
+}
+
 #endif

@@ -384,24 +384,6 @@ void world_rows(vec2 p, float heading, float scale, vec4 standing[3], out vec4 r
     }
 }
 
-// SkinnedModelInstance::play: from the clip's start (its end backwards), cross-fading from
-// where it is.
-void play(inout Clock c, Model m, uint clip, float fade) {
-    uint from = clip;
-    if (fade > 0.0) {
-        from = c.clips & 0xffffu;
-        c.from_time = c.time;
-        c.fade_elapsed = 0.0;
-        c.fade_duration = fade;
-    } else {
-        c.from_time = 0.0;
-        c.fade_elapsed = 0.0;
-        c.fade_duration = 0.0;
-    }
-    c.time = c.speed >= 0.0 ? 0.0 : clips[m.first_clip + clip].duration;
-    c.clips = clip | (from << 16);
-}
-
 // ColorBy::step for speed.
 uint color_step(float speed) {
     float x = clamp(speed / step.color_top, 0.0, 1.0);
@@ -475,7 +457,8 @@ void main() {
     float speed = length(v);
     uint gait = next_gait(tr.gait, speed, can_run);
     if (gait != tr.gait) {
-        play(c, m, g.clips[gait], step.fade);
+        uint clip = g.clips[gait];
+        play_clip(c, clip, clips[m.first_clip + clip].duration, step.fade);
     }
     float heading = tr.heading;
     if (gait != 0u && speed > 1e-6) {

@@ -296,16 +296,9 @@ impl Playback {
             let p = m.ped;
             self.remove(crowd, p)?;
         }
-        let peds = self.store.summaries();
-        self.next_start = self
-            .by_start
-            .partition_point(|&p| peds[p as usize].start <= t);
-        self.next_end = self.by_end.partition_point(|&p| peds[p as usize].end < t);
-        let present: Vec<u32> = self.by_start[..self.next_start]
-            .iter()
-            .copied()
-            .filter(|&p| peds[p as usize].end >= t)
-            .collect();
+        let (started, present) = self.present_at(t);
+        self.next_start = started;
+        self.next_end = self.ended_by(t);
         self.resident.seek(&self.store, t, &present)?;
         for &p in &present {
             self.enter(crowd, p, t)?;
@@ -316,6 +309,34 @@ impl Playback {
             entered: present.len(),
             ..StepCounts::default()
         })
+    }
+
+    /// How many pedestrians have their first sample at or before `t` (the first so many of
+    /// the list by first sample).
+    fn started_by(&self, t: f64) -> usize {
+        let peds = self.store.summaries();
+        self.by_start
+            .partition_point(|&p| peds[p as usize].start <= t)
+    }
+
+    /// How many pedestrians have their last sample before `t` (the first so many of the list
+    /// by last sample).
+    fn ended_by(&self, t: f64) -> usize {
+        let peds = self.store.summaries();
+        self.by_end.partition_point(|&p| peds[p as usize].end < t)
+    }
+
+    /// [`Self::started_by`] `t`, and the pedestrians present at `t` (started, and not ended
+    /// before it), in the order of their first samples.
+    fn present_at(&self, t: f64) -> (usize, Vec<u32>) {
+        let peds = self.store.summaries();
+        let started = self.started_by(t);
+        let present = self.by_start[..started]
+            .iter()
+            .copied()
+            .filter(|&p| peds[p as usize].end >= t)
+            .collect();
+        (started, present)
     }
 
     /// Adds pedestrian `p` to the crowd at time `t`, in the gait of its speed then, facing

@@ -150,11 +150,6 @@ impl TracksOnDevice {
         self.slot_model.len()
     }
 
-    /// The crowd index of the first slot.
-    pub fn base(&self) -> usize {
-        self.base
-    }
-
     /// Samples a slot's ring holds.
     pub fn ring(&self) -> u32 {
         self.ring
@@ -179,14 +174,9 @@ impl TracksOnDevice {
 
     /// Pedestrians present at the time shown (from their first sample to their last).
     pub fn present(&self, playback: &Playback) -> usize {
-        let Some(t) = self.time else {
-            return 0;
-        };
-        let peds = playback.store.summaries();
-        let ended = playback
-            .by_end
-            .partition_point(|&p| peds[p as usize].end < t);
-        started_by(playback, t).saturating_sub(ended)
+        self.time.map_or(0, |t| {
+            playback.started_by(t).saturating_sub(playback.ended_by(t))
+        })
     }
 
     /// Moves to file time `t`: forward by a chunk at most, the chunk now needed (read ahead)
@@ -200,9 +190,9 @@ impl TracksOnDevice {
         self.batch.clear();
         let forward = self.time.filter(|&now| t >= now);
         let due = self.chunks_due(playback, t);
-        let dt = match forward {
-            Some(now) if due.is_some() => {
-                self.forward(playback, t, due)?;
+        let dt = match (forward, due) {
+            (Some(now), Some((want, key))) => {
+                self.forward(playback, t, want, key)?;
                 (t - now) as f32
             }
             _ => {
@@ -242,30 +232,31 @@ impl TracksOnDevice {
         })
     }
 
-    /// Going forward to `t`, the chunk it needs that has not been read (`Some(None)`: none);
-    /// `None` when it needs more than one (a seek reads them) or nothing was read yet.
-    fn chunks_due(&self, playback: &Playback, t: f64) -> Option<Option<i64>> {
+    /// Going forward to `t`: the last chunk it needs, and the one of those not read yet
+    /// (`None`: all were); `None` when it needs more than one (a seek reads them) or nothing
+    /// was read yet.
+    fn chunks_due(&self, playback: &Playback, t: f64) -> Option<(i64, Option<i64>)> {
         let read_to = self.read_to?;
         let want = chunk_of(t + self.ahead);
         if want <= read_to {
-            return Some(None);
+            return Some((want, None));
         }
         let mut keys = playback.store.keys(read_to + 1..=want);
         match (keys.next(), keys.next()) {
-            (None, _) => Some(None),
-            (Some(key), None) => Some(Some(key)),
+            (key, None) => Some((want, key)),
             _ => None,
         }
     }
 
+    /// Takes chunk `key` (read ahead, or read now), and asks for the one after `want`.
     fn forward(
         &mut self,
         playback: &Playback,
         t: f64,
-        due: Option<Option<i64>>,
+        want: i64,
+        key: Option<i64>,
     ) -> Result<(), PlaybackError> {
-        let want = chunk_of(t + self.ahead);
-        if let Some(Some(key)) = due {
+        if let Some(key) = key {
             let mut reader = lock(&self.reader)?;
             if reader.ready.take() != Some(key) {
                 reader.batch.clear();
@@ -285,14 +276,8 @@ impl TracksOnDevice {
     }
 
     fn seek(&mut self, playback: &Playback, t: f64) -> Result<(), PlaybackError> {
-        let peds = playback.store.summaries();
-        let started = started_by(playback, t);
-        let soon_end = started_by(playback, t + self.ahead + CHUNK_SECONDS);
-        let present: Vec<u32> = playback.by_start[..started]
-            .iter()
-            .copied()
-            .filter(|&p| peds[p as usize].end >= t)
-            .collect();
+        let (started, present) = playback.present_at(t);
+        let soon_end = playback.started_by(t + self.ahead + CHUNK_SECONDS);
         let soon = &playback.by_start[started..soon_end];
         let mut reader = lock(&self.reader)?;
         reader.batch.clear();
@@ -331,15 +316,6 @@ impl TracksOnDevice {
             }
         }
     }
-}
-
-/// How many of `playback`'s pedestrians have their first sample at or before `t` (the first
-/// so many of its list by first sample).
-fn started_by(playback: &Playback, t: f64) -> usize {
-    let peds = playback.store.summaries();
-    playback
-        .by_start
-        .partition_point(|&p| peds[p as usize].start <= t)
 }
 
 /// The reader, or an error when its thread panicked holding it.
