@@ -1,9 +1,10 @@
 #version 460
 // The changes the application made through the crowd's API since the last frame (moved an
-// instance, played a clip on it, replaced its clock), applied to the GPU's copy of the
+// instance, played a clip on it, replaced its clock, spawned or despawned one), applied to the GPU's copy of the
 // crowd's state before shaders/crowd_state.comp advances it. One invocation applies them all,
 // in the order they were made (a few a frame; an instance changed twice must end as the CPU
-// would leave it). Keep the structs in step with src/motion/rules/on_device.rs.
+// would leave it; a despawn renumbers the last instance). Keep the structs in step with
+// src/motion/rules/on_device.rs; src/motion/rules/device_changes.rs makes the commands.
 
 #include "crowd_tables.glsl"
 
@@ -12,10 +13,10 @@ layout(local_size_x = 1) in;
 struct Command {
     uint kind;      // CROWD_COMMAND_*
     uint instance;
-    uint clip;      // played
+    uint clip;      // played; despawned: the index taking this one's place
     float fade;     // played
-    Walker walker;  // moved: start; replaced: flags
-    Clock clock;    // replaced
+    Walker walker;  // moved: start; replaced: flags; spawned: all; reslotted: slot
+    Clock clock;    // replaced, spawned; paced: speed
 };
 
 layout(std430, set = 0, binding = 0) readonly buffer Commands {
@@ -67,6 +68,18 @@ void main() {
             c.stride = clocks[i].stride;
             clocks[i] = c;
             walkers[i].flags = cmd.walker.flags;
+        } else if (cmd.kind == CROWD_COMMAND_PACED) {
+            clocks[i].speed = cmd.clock.speed;
+        } else if (cmd.kind == CROWD_COMMAND_SPAWNED) {
+            walkers[i] = cmd.walker;
+            clocks[i] = cmd.clock;
+        } else if (cmd.kind == CROWD_COMMAND_DESPAWNED) {
+            // Crowd::despawn: the last instance takes the removed one's index.
+            walkers[i] = walkers[cmd.clip];
+            clocks[i] = clocks[cmd.clip];
+        } else if (cmd.kind == CROWD_COMMAND_RESLOTTED) {
+            // Records stay dense: it takes the slot a removal freed.
+            walkers[i].slot = cmd.walker.slot;
         } else if (cmd.kind == CROWD_COMMAND_RESTYLED) {
             // The look's bits of the flags (their place in the record's model_flags).
             walkers[i].flags = (walkers[i].flags & ~RECORD_LOOK_MASK)

@@ -12,7 +12,9 @@ use common::crowds::{arm_model, mixed_crowd};
 use common::naive;
 use throng::anim::{Mat3x4, PoseScratch};
 use throng::asset::builtin;
-use throng::crowd::{Crowd, HostAllocator, InstanceRecord, NoConsumer, PaletteRing};
+use throng::crowd::{
+    Crowd, HostAllocator, InstanceChange, InstanceRecord, ModelId, NoConsumer, PaletteRing,
+};
 
 fn run_frames(crowd: &mut Crowd, ring: &mut PaletteRing<HostAllocator>, frames: usize) -> usize {
     let mut index = 0;
@@ -295,13 +297,28 @@ fn despawning_moves_the_last_instance_into_the_gap() {
             assert!(g.abs_diff_eq(e, 2e-6), "instance {i}: {g:?} against {e:?}");
         }
     }
-    // With the state on the GPU (changes tracked for its copy) despawning is refused.
+    // With the state on the GPU (changes tracked for its copy) spawning and despawning are
+    // told to the copy, in order, with the indices as they were at each call.
     crowd.set_change_tracking(true);
-    assert!(matches!(
-        crowd.despawn(0),
-        Err(throng::crowd::CrowdError::DespawnOnGpu)
-    ));
-    assert_eq!(crowd.len(), 38);
+    assert_eq!(crowd.despawn(0).expect("despawn"), Some(37));
+    let i = crowd.spawn(ModelId(0), Mat3x4::IDENTITY).expect("spawn");
+    assert_eq!(crowd.despawn(i).expect("despawn the last"), None);
+    let changes: Vec<InstanceChange> = crowd.take_changes().collect();
+    assert_eq!(
+        changes,
+        [
+            InstanceChange::Despawned {
+                instance: 0,
+                last: 37
+            },
+            InstanceChange::Spawned(37),
+            InstanceChange::Despawned {
+                instance: 37,
+                last: 37
+            },
+        ]
+    );
+    assert_eq!(crowd.len(), 37);
 }
 
 #[test]

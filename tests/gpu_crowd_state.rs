@@ -80,17 +80,7 @@ fn models() -> Vec<Arc<SkinnedModel>> {
                 retimed("run", 1.25, "slow run"),
                 retimed("walk", 0.8, "quick walk"),
             ];
-            let mut other = SkinnedModel::new(
-                "builtin, retimed",
-                "test",
-                builtin.skeleton().clone(),
-                clips,
-                builtin.mesh().clone(),
-            )
-            .expect("the retimed model");
-            other
-                .set_lods(builtin.lods().to_vec())
-                .expect("the built-in's levels");
+            let other = gpu_common::with_clips(&builtin, "builtin, retimed", clips);
             vec![Arc::new(builtin), Arc::new(other)]
         })
         .clone()
@@ -209,17 +199,6 @@ impl Pair {
     }
 }
 
-/// The records the CPU path writes for `crowd`'s frame as it stands, by instance (written
-/// into `ring`, a one-slot ring on the host).
-fn cpu_records(crowd: &mut Crowd, ring: &mut PaletteRing<HostAllocator>) -> Vec<InstanceRecord> {
-    let index = crowd.write_frame(ring, &mut NoConsumer).expect("CPU frame");
-    let slot = ring.acquire(&mut NoConsumer).expect("the slot");
-    assert_eq!(slot.index, index, "a ring of one slot");
-    (0..crowd.len())
-        .map(|i| slot.records[crowd.placement(i).expect("placed").record])
-        .collect()
-}
-
 /// What a comparison saw: instance-frames fading, per model; instance-frames per model and
 /// clip; how far the walkers went on the CPU; the largest differences found in the weights,
 /// in places (as a share of the ring's radius) and in turns, and in the phase.
@@ -252,7 +231,7 @@ fn compare(r: &mut HeadlessRenderer, paths: WalkPaths) -> Seen {
             .expect("clocks")
             .expect("on the GPU");
         let records: Vec<InstanceRecord> = r.renderer().read_records(INSTANCES).expect("records");
-        let expected = cpu_records(cpu, &mut ring);
+        let expected = gpu_common::cpu_records(cpu, &mut ring);
         assert_eq!(clocks.len(), INSTANCES);
         for (i, clock) in clocks.iter().enumerate() {
             let inst = cpu.instance(i);

@@ -30,10 +30,6 @@ pub enum CrowdError {
     /// An instance index the crowd does not have.
     #[error("the crowd has no instance {0}")]
     UnknownInstance(usize),
-    /// Despawning while the crowd's state lives on the GPU, whose copy numbers the
-    /// instances as they were spawned.
-    #[error("instances cannot be despawned while the crowd's state lives on the GPU")]
-    DespawnOnGpu,
     /// A look id the crowd never handed out.
     #[error("look {0} was never added to this crowd")]
     UnknownLook(u32),

@@ -72,6 +72,36 @@ pub enum InstanceChange {
     Replaced(usize),
     /// [`Crowd::set_look`]: it wears another look.
     Restyled(usize),
+    /// [`Crowd::set_speed`]: it plays at another rate.
+    Paced {
+        /// The instance.
+        instance: usize,
+        /// The playback rate.
+        speed: f32,
+    },
+    /// [`Crowd::spawn`]: a new instance at this index (the crowd's length before the call).
+    Spawned(usize),
+    /// [`Crowd::despawn`]: `instance` was removed and the instance at `last` took its index
+    /// (`instance == last`: the last was removed).
+    Despawned {
+        /// The index removed.
+        instance: usize,
+        /// The crowd's last index before the call.
+        last: usize,
+    },
+}
+
+impl InstanceChange {
+    /// The index of the instance changed, as it was when the change was made (for a despawn,
+    /// the index removed).
+    pub fn instance(&self) -> usize {
+        match *self {
+            Self::Moved(i) | Self::Replaced(i) | Self::Restyled(i) | Self::Spawned(i) => i,
+            Self::Played { instance, .. }
+            | Self::Paced { instance, .. }
+            | Self::Despawned { instance, .. } => instance,
+        }
+    }
 }
 
 impl Crowd {
@@ -197,22 +227,26 @@ impl Crowd {
         self.order.invalidate();
         let reach = reach_source(&self.bounds, &self.baked).of(&self.members.all()[i]);
         self.reach.push(reach);
+        if self.tracking {
+            self.changes.push(InstanceChange::Spawned(i));
+        }
         Ok(i)
     }
 
     /// Removes instance `i`. The last instance takes its index (the crowd stays dense, so a
     /// frame still costs what is there): returns that instance's index before the call, `None`
     /// when `i` was the last. Allocates nothing; a later [`Crowd::spawn`] reuses the room.
-    /// Refused while the crowd's state lives on the GPU ([`Crowd::set_change_tracking`]),
-    /// whose copy numbers the instances as they were spawned.
+    /// With the crowd's state on the GPU ([`Crowd::set_change_tracking`]) its copy does the
+    /// same, in the order of the calls.
     pub fn despawn(&mut self, i: usize) -> Result<Option<usize>, CrowdError> {
         if i >= self.members.len() {
             return Err(CrowdError::UnknownInstance(i));
         }
-        if self.tracking {
-            return Err(CrowdError::DespawnOnGpu);
-        }
         let last = self.members.len() - 1;
+        if self.tracking {
+            self.changes
+                .push(InstanceChange::Despawned { instance: i, last });
+        }
         self.members.swap_remove(i);
         self.reach.swap_remove(i);
         self.order.invalidate();
@@ -272,8 +306,21 @@ impl Crowd {
         Ok(())
     }
 
-    /// Starts (`true`) or stops recording the changes made through [`Crowd::set_world`],
-    /// [`Crowd::play`] and [`Crowd::instance_mut`], for a copy of the crowd's state kept
+    /// Instance `i` plays at `speed` times its clip's pace (negative: backwards), from where it
+    /// is; with the crowd's state on the GPU, from where it is there (unlike
+    /// [`Crowd::instance_mut`], which hands the GPU this crowd's whole clock).
+    pub fn set_speed(&mut self, i: usize, speed: f32) {
+        self.members.anim_mut(i).set_speed(speed);
+        self.reach.touch(i);
+        if self.tracking {
+            self.changes
+                .push(InstanceChange::Paced { instance: i, speed });
+        }
+    }
+
+    /// Starts (`true`) or stops recording the changes made through [`Crowd::spawn`],
+    /// [`Crowd::despawn`], [`Crowd::set_world`], [`Crowd::play`], [`Crowd::set_speed`],
+    /// [`Crowd::set_look`] and [`Crowd::instance_mut`], for a copy of the crowd's state kept
     /// elsewhere; either way the changes recorded so far are forgotten.
     pub fn set_change_tracking(&mut self, on: bool) {
         self.tracking = on;

@@ -14,7 +14,6 @@
 use std::sync::Arc;
 
 use ash::vk;
-use gpu_allocator::MemoryLocation;
 
 use super::crowd_tracks::{DeviceTracks, TracksBinding};
 use super::device::buffer::{GpuBuffer, read_buffer};
@@ -23,7 +22,11 @@ use super::device::error::GpuError;
 use super::shader_interface::{NEAR_BAND_FIRST_OCTAVE, NEAR_BANDS, NEAR_BANDS_PER_OCTAVE};
 use crate::anim::{Mat3x4, SkinnedModel, SkinnedModelInstance};
 use crate::crowd::{Crowd, InstanceChange};
-use crate::motion::{DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, NearInstance, catch_up};
+use crate::motion::{
+    DeviceChanges, DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, DeviceWalker,
+    NearInstance, catch_up,
+};
+use buffers::{commands_buffer, grown, slot_buffers, slot_buffers_mut};
 
 /// The most instances one frame lists as needing exact palettes (those beyond read baked
 /// frames).
@@ -63,8 +66,8 @@ pub fn near_within(
     }
     f32::MAX
 }
-/// The most changes made through the crowd's API one frame applies (more wait for the next
-/// frames, in order).
+/// The changes made through the crowd's API a frame in flight has room for at first (its
+/// buffer grows to the most a frame has made).
 pub const COMMAND_CAPACITY: usize = 4096;
 
 /// What the crowd-state pass binds (plain handles, copied into the frame's shared data).
@@ -105,6 +108,8 @@ struct SlotBuffers {
     exact_count: u32,
     commands: GpuBuffer,
     command_count: u32,
+    /// The commands `commands` has room for.
+    command_room: usize,
     /// The number of the frame whose pass last wrote `near` (`None`: never).
     listed_by: Option<u64>,
     /// The most entries that frame could write.
@@ -120,6 +125,10 @@ pub struct DeviceCrowdState {
     clips: GpuBuffer,
     times: GpuBuffer,
     count: usize,
+    /// The instances `walkers` and `clocks` have room for.
+    room: usize,
+    /// The copy's instances and record slots as the commands given leave them.
+    changes_of: DeviceChanges,
     /// The step the next frame applies (a zero step until the caller gives one: the records
     /// are written, nothing moves).
     step: DeviceStep,
@@ -140,12 +149,12 @@ pub struct DeviceCrowdState {
     near_within: f32,
     /// The palette matrices the last frame had room for (the near set's bound, with
     /// [`NEAR_CAPACITY`]).
-    room: usize,
+    matrix_room: usize,
     /// The near list's header as last read (count, padding, the two band counts).
     header: Vec<u32>,
     /// The most instances a frame lists ([`Self::set_near_capacity`]).
     capacity: usize,
-    /// Changes made through the crowd's API not yet handed to a frame.
+    /// The commands of the changes made through the crowd's API since the last frame.
     pending: Vec<DeviceCommand>,
     changes: Vec<InstanceChange>,
     /// Per instance, the number of the frame that applied its last change through the
@@ -176,7 +185,11 @@ impl DeviceCrowdState {
         };
         Ok(Self {
             ctx: ctx.clone(),
-            walkers: upload("crowd walkers", storage, bytes(&motion.walkers))?,
+            walkers: upload(
+                "crowd walkers",
+                storage | vk::BufferUsageFlags::TRANSFER_SRC,
+                bytes(&motion.walkers),
+            )?,
             clocks: upload(
                 "crowd clocks",
                 storage | vk::BufferUsageFlags::TRANSFER_SRC,
@@ -186,6 +199,8 @@ impl DeviceCrowdState {
             clips: upload("crowd state clips", storage, bytes(&motion.clips))?,
             times: upload("baked frame times", storage, bytes(&motion.frame_times))?,
             count: motion.walkers.len(),
+            room: motion.walkers.len().max(1),
+            changes_of: DeviceChanges::new(&motion.walkers),
             step: DeviceStep {
                 count: motion.walkers.len() as u32,
                 ..DeviceStep::default()
@@ -201,7 +216,7 @@ impl DeviceCrowdState {
             instances: Vec::with_capacity(NEAR_CAPACITY),
             last_exact: (0, 0),
             near_within: f32::MAX,
-            room: usize::MAX,
+            matrix_room: usize::MAX,
             header: vec![0; NEAR_HEADER / 4],
             capacity: NEAR_CAPACITY,
             pending: Vec::with_capacity(COMMAND_CAPACITY),
@@ -211,33 +226,73 @@ impl DeviceCrowdState {
         })
     }
 
-    /// Hands the changes made through `crowd`'s API since the last frame (and any left over)
-    /// to frame in flight `slot`, up to [`COMMAND_CAPACITY`].
+    /// Hands the changes made through `crowd`'s API since the last frame to frame in flight
+    /// `slot`, all of them, in order: spawns and despawns included, so that the copy holds
+    /// `crowd.len()` instances from that frame on. The copy's tables grow (waiting for the
+    /// device) when the crowd is larger than ever; the frame's list of commands when it has
+    /// more than ever.
     pub fn write_changes(&mut self, slot: usize, crowd: &mut Crowd) -> Result<(), GpuError> {
         self.changes.clear();
         self.changes.extend(crowd.take_changes());
-        self.pending.extend(
-            self.changes
-                .iter()
-                .filter_map(|&change| DeviceCommand::of(change, crowd)),
-        );
-        let count = self.pending.len().min(COMMAND_CAPACITY);
+        self.pending.clear();
+        let most = self
+            .changes_of
+            .commands(&self.changes, crowd, &mut self.pending);
+        self.ensure_room(most)?;
+        self.count = self.changes_of.len();
+        if self.changed_at.len() < most {
+            self.changed_at.resize(most, 0);
+        }
         // Applied by the coming frame, whose number is one on.
         let frame = self.frames + 1;
-        for command in &self.pending[..count] {
+        for command in &self.pending {
             if let Some(at) = self.changed_at.get_mut(command.instance as usize) {
                 *at = frame;
             }
         }
+        let ctx = self.ctx.clone();
         let buffers = slot_buffers_mut(&mut self.slots, slot)?;
+        if self.pending.len() > buffers.command_room {
+            let room = self.pending.len().next_power_of_two();
+            buffers.commands = commands_buffer(&ctx, slot, room)?;
+            buffers.command_room = room;
+        }
         buffers
             .commands
-            .write(0, bytemuck::cast_slice(&self.pending[..count]))?;
-        buffers.command_count = count as u32;
-        self.pending.drain(..count);
+            .write(0, bytemuck::cast_slice(&self.pending))?;
+        buffers.command_count = self.pending.len() as u32;
         if let Some(tracks) = self.tracks.as_mut() {
             tracks.write(slot)?;
         }
+        Ok(())
+    }
+
+    /// Grows the walkers and clocks to hold `instances` (at least doubling), keeping what the
+    /// device holds: the frames in flight are waited for, the old tables copied on the device.
+    fn ensure_room(&mut self, instances: usize) -> Result<(), GpuError> {
+        if instances <= self.room {
+            return Ok(());
+        }
+        let room = instances.max(2 * self.room);
+        self.ctx.wait_idle();
+        let walker = size_of::<DeviceWalker>();
+        let clock = size_of::<DeviceClock>();
+        self.walkers = grown(
+            &self.ctx,
+            "crowd walkers",
+            &self.walkers,
+            self.room * walker,
+            room * walker,
+        )?;
+        self.clocks = grown(
+            &self.ctx,
+            "crowd clocks",
+            &self.clocks,
+            self.room * clock,
+            room * clock,
+        )?;
+        log::debug!("crowd state on the GPU grew to {room} instances");
+        self.room = room;
         Ok(())
     }
 
@@ -276,7 +331,7 @@ impl DeviceCrowdState {
             .read(0, bytemuck::cast_slice_mut(&mut self.header))?;
         let bands = NEAR_BANDS as usize;
         let (instances, matrices) = self.header[4..].split_at(bands);
-        self.near_within = near_within(instances, matrices, self.capacity, self.room);
+        self.near_within = near_within(instances, matrices, self.capacity, self.matrix_room);
         log::debug!(
             "near list of slot {slot}: {} needed exact palettes, {} listed; the next lists within {}",
             instances.iter().sum::<u32>(),
@@ -327,7 +382,7 @@ impl DeviceCrowdState {
         let room = palettes.len().min(max_matrices);
         // The ring grows to what a list needs, up to `max_matrices`: that, not this slot's
         // present size, bounds the lists to come.
-        self.room = max_matrices;
+        self.matrix_room = max_matrices;
         let mut base = 0usize;
         for near in &self.listed {
             let Some(model) = crowd.models().get(near.model as usize) else {
@@ -379,6 +434,11 @@ impl DeviceCrowdState {
         self.count
     }
 
+    /// Instance `i`'s record slot, as the changes handed to frames so far leave it.
+    pub fn record_of(&self, i: usize) -> Option<usize> {
+        self.changes_of.slot_of(i).map(|s| s as usize)
+    }
+
     /// Whether it holds no instance.
     pub fn is_empty(&self) -> bool {
         self.count == 0
@@ -395,6 +455,8 @@ impl DeviceCrowdState {
     pub fn take_binding(&mut self, slot: usize, near: bool) -> Result<CrowdStateBinding, GpuError> {
         self.frames += 1;
         let mut step = self.step;
+        // The copy's own count: the changes handed to this frame set it.
+        step.count = self.count as u32;
         step.near_capacity = if near { self.capacity as u32 } else { 0 };
         step.near_within = self.near_within;
         self.history[self.frames as usize % HISTORY] = (self.frames, step);
@@ -452,47 +514,6 @@ impl DeviceCrowdState {
     }
 }
 
-/// Frame in flight `slot`'s buffers, or an error naming it.
-fn slot_buffers_mut(slots: &mut [SlotBuffers], slot: usize) -> Result<&mut SlotBuffers, GpuError> {
-    slots
-        .get_mut(slot)
-        .ok_or_else(|| GpuError::Other(format!("no crowd-state buffers for slot {slot}")))
-}
-
-/// Frame in flight `slot`'s near list (read by the CPU) and exact list (written by it).
-fn slot_buffers(ctx: &Arc<GpuContext>, slot: usize) -> Result<SlotBuffers, GpuError> {
-    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    Ok(SlotBuffers {
-        near: GpuBuffer::new(
-            ctx,
-            &format!("near list {slot}"),
-            (NEAR_HEADER + NEAR_CAPACITY * size_of::<NearInstance>()) as u64,
-            storage | vk::BufferUsageFlags::TRANSFER_DST,
-            MemoryLocation::GpuToCpu,
-            16,
-        )?,
-        exact: GpuBuffer::new(
-            ctx,
-            &format!("exact instances {slot}"),
-            (NEAR_CAPACITY * 8) as u64,
-            storage,
-            MemoryLocation::CpuToGpu,
-            16,
-        )?,
-        exact_count: 0,
-        commands: GpuBuffer::new(
-            ctx,
-            &format!("crowd changes {slot}"),
-            (COMMAND_CAPACITY * size_of::<DeviceCommand>()) as u64,
-            storage,
-            MemoryLocation::CpuToGpu,
-            16,
-        )?,
-        command_count: 0,
-        listed_by: None,
-        listed_capacity: 0,
-    })
-}
-
+mod buffers;
 #[cfg(test)]
 mod tests;

@@ -193,6 +193,14 @@ shader_constants! {
     CROWD_COMMAND_REPLACED: u32 = crate::motion::COMMAND_REPLACED;
     /// `DeviceCommand::kind`: the instance wears another look.
     CROWD_COMMAND_RESTYLED: u32 = crate::motion::COMMAND_RESTYLED;
+    /// `DeviceCommand::kind`: a new instance.
+    CROWD_COMMAND_SPAWNED: u32 = crate::motion::COMMAND_SPAWNED;
+    /// `DeviceCommand::kind`: an instance removed, the last taking its place.
+    CROWD_COMMAND_DESPAWNED: u32 = crate::motion::COMMAND_DESPAWNED;
+    /// `DeviceCommand::kind`: an instance's record moved.
+    CROWD_COMMAND_RESLOTTED: u32 = crate::motion::COMMAND_RESLOTTED;
+    /// `DeviceCommand::kind`: the instance plays at another rate.
+    CROWD_COMMAND_PACED: u32 = crate::motion::COMMAND_PACED;
     /// `DeviceTrack::flags`: the slot holds a pedestrian.
     TRACK_OCCUPIED: u32 = crate::motion::TRACK_OCCUPIED;
     /// `DeviceTrack::flags`: the pedestrian has entered.

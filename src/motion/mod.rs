@@ -51,8 +51,9 @@ pub use playback::{
     StepCounts, TracksOnDevice,
 };
 pub use rules::{
-    CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED,
-    COMMAND_RESTYLED, ClipChangeCounts, CrowdMotion, DeviceClip, DeviceClock, DeviceCommand,
+    CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED,
+    COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED,
+    ClipChangeCounts, CrowdMotion, DeviceChanges, DeviceClip, DeviceClock, DeviceCommand,
     DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, RAMP_STEPS,
     ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED,
     TRACK_NO_STEP, TRACK_NONE, TRACK_OCCUPIED, WALKER_CLAMP, WalkPaths, catch_up,

@@ -376,3 +376,42 @@ pub fn default_device_capabilities() -> Option<DeviceCapabilities> {
     let ctx = or_skip(unsafe { GpuContext::new(&options, None) }, "device")?;
     Some(DeviceCapabilities::of(&ctx))
 }
+
+/// A copy of `model` (its skeleton, mesh and mesh levels) playing `clips` instead, named
+/// `name`: a second model whose clip table differs from the first's.
+pub fn with_clips(
+    model: &SkinnedModel,
+    name: &str,
+    clips: Vec<throng::anim::AnimationClip>,
+) -> SkinnedModel {
+    let mut other = SkinnedModel::new(
+        name,
+        "test",
+        model.skeleton().clone(),
+        clips,
+        model.mesh().clone(),
+    )
+    .expect("the copy");
+    other
+        .set_lods(model.lods().to_vec())
+        .expect("the model's levels");
+    other
+}
+
+/// The records the CPU path writes for `crowd`'s frame as it stands, by instance (written
+/// into `ring`, a one-slot ring on the host).
+pub fn cpu_records(
+    crowd: &mut Crowd,
+    ring: &mut throng::crowd::PaletteRing<throng::crowd::HostAllocator>,
+) -> Vec<throng::crowd::InstanceRecord> {
+    let index = crowd
+        .write_frame(ring, &mut throng::crowd::NoConsumer)
+        .expect("CPU frame");
+    let slot = ring
+        .acquire(&mut throng::crowd::NoConsumer)
+        .expect("the slot");
+    assert_eq!(slot.index, index, "a ring of one slot");
+    (0..crowd.len())
+        .map(|i| slot.records[crowd.placement(i).expect("placed").record])
+        .collect()
+}

@@ -148,6 +148,14 @@ impl Renderer {
         }
     }
 
+    /// Where instance `i`'s record is in a frame's ring slot while the crowd's state lives on
+    /// the GPU (records stay dense as instances come and go, so the slot of an instance may
+    /// change when another is despawned); `None` on the CPU path ([`Crowd::placement`]) or
+    /// for an instance the GPU's copy does not hold.
+    pub fn crowd_record_of(&self, i: usize) -> Option<usize> {
+        self.crowd_state.as_ref()?.record_of(i)
+    }
+
     /// The crowd's clocks as the GPU holds them, after every frame submitted (`None` while
     /// the state lives on the CPU). For tests and diagnostics: it waits for the device.
     pub fn read_crowd_clocks(&mut self) -> Result<Option<Vec<DeviceClock>>, GpuError> {

@@ -23,22 +23,14 @@ use crate::gpu::settings::GraphKey;
 use crate::gpu::uniforms::packing::pack_frame;
 
 impl Renderer {
-    /// Refuses a crowd of other models, or of another size than its state on the GPU.
+    /// Refuses a crowd of other models (a crowd whose state lives on the GPU may have
+    /// spawned or despawned since the last frame: the frame hands its copy those changes).
     pub(super) fn check_call(&self, crowd: &Crowd) -> Result<(), GpuError> {
         if crowd.models().len() != self.models.len() {
             return Err(GpuError::Other(format!(
                 "the crowd has {} models, the renderer {}",
                 crowd.models().len(),
                 self.models.len()
-            )));
-        }
-        if let Some(state) = &self.crowd_state
-            && state.len() != crowd.len()
-        {
-            return Err(GpuError::Other(format!(
-                "the crowd has {} instances, its state on the GPU {}",
-                crowd.len(),
-                state.len()
             )));
         }
         Ok(())

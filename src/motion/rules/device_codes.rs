@@ -32,6 +32,18 @@ pub const COMMAND_REPLACED: u32 = 3;
 /// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance wears the look in
 /// `walker.flags`.
 pub const COMMAND_RESTYLED: u32 = 4;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): a new instance at `instance`, whole
+/// (`walker` and `clock`).
+pub const COMMAND_SPAWNED: u32 = 5;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): `instance` was removed and the
+/// instance at index `clip` (the last) takes its place, walker and clock.
+pub const COMMAND_DESPAWNED: u32 = 6;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance's record moves to
+/// `walker.slot` (records stay dense after a removal).
+pub const COMMAND_RESLOTTED: u32 = 7;
+/// [`DeviceCommand::kind`](super::DeviceCommand::kind): the instance plays at the rate
+/// `clock.speed`, from where it is.
+pub const COMMAND_PACED: u32 = 8;
 
 /// [`DeviceTrack::flags`](crate::motion::DeviceTrack::flags): the slot holds a pedestrian
 /// (shown from its first sample to its last).

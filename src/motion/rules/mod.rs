@@ -37,6 +37,7 @@
 //! [`stride_speed`]: crate::scene::stride_speed
 
 mod change_log;
+mod device_changes;
 mod device_codes;
 mod on_device;
 mod paths;
@@ -46,9 +47,11 @@ mod stepper;
 mod walking;
 
 pub use change_log::ClipChangeCounts;
+pub use device_changes::DeviceChanges;
 pub use device_codes::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, RAMP_STEPS, ROUTE_IN_PLACE,
-    ROUTE_LANES, ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED, TRACK_NO_STEP, TRACK_NONE,
+    COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
+    COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED, RAMP_STEPS, ROUTE_IN_PLACE, ROUTE_LANES,
+    ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED, TRACK_NO_STEP, TRACK_NONE,
     TRACK_OCCUPIED, WALKER_CLAMP,
 };
 pub use on_device::{
@@ -82,4 +85,25 @@ fn spawn_walking(
     let placed = layout.spawn(&mut crowd, &ids).expect("spawn");
     let motion = CrowdMotion::new(paths, &layout, &models, &placed);
     (crowd, placed, motion)
+}
+
+/// A crowd of two models (the built-in character twice, the second with one clip fewer),
+/// `n` instances laid out for `paths`, and its motion; baked when `bake`.
+#[cfg(test)]
+fn two_models(n: usize, paths: WalkPaths, bake: bool) -> (crate::crowd::Crowd, CrowdMotion) {
+    let full = crate::asset::builtin::model().expect("builtin");
+    let fewer = crate::anim::SkinnedModel::new(
+        "fewer",
+        "test",
+        full.skeleton().clone(),
+        full.clips()[..full.clips().len() - 1].to_vec(),
+        full.mesh().clone(),
+    )
+    .expect("model");
+    let models = vec![std::sync::Arc::new(full), std::sync::Arc::new(fewer)];
+    let (mut crowd, _, motion) = crate::motion::rules::spawn_walking(models, n, 3, paths);
+    if bake {
+        crowd.bake(crate::crowd::BakeSettings::default());
+    }
+    (crowd, motion)
 }

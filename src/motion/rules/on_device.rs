@@ -17,19 +17,21 @@
 
 use bytemuck::{Pod, Zeroable};
 
+#[cfg(doc)]
 use super::device_codes::{
-    COMMAND_MOVED, COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESTYLED, ROUTE_IN_PLACE, ROUTE_LANES,
-    ROUTE_RINGS, WALKER_CLAMP,
+    COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
+    COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED,
 };
+use super::device_codes::{ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP};
 use super::route::Route;
 use super::schedule::TurnOrder;
 use super::stepper::{CLIP_FADE, CrowdMotion};
 use std::sync::Arc;
 
 use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
-use crate::crowd::{
-    Crowd, InstanceChange, RECORD_JOINTS_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK,
-};
+#[cfg(doc)]
+use crate::crowd::InstanceChange;
+use crate::crowd::{Crowd, RECORD_JOINTS_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK};
 
 /// Per instance, what stays while the crowd moves (64 bytes, std430; `shaders/crowd_state.comp`
 /// mirrors it).
@@ -207,65 +209,25 @@ pub struct NearInstance {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
 #[repr(C)]
 pub struct DeviceCommand {
-    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`], [`COMMAND_REPLACED`] or [`COMMAND_RESTYLED`].
+    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`], [`COMMAND_REPLACED`], [`COMMAND_RESTYLED`],
+    /// [`COMMAND_PACED`], [`COMMAND_SPAWNED`], [`COMMAND_DESPAWNED`] or [`COMMAND_RESLOTTED`]
+    /// (made by
+    /// [`DeviceChanges`](super::DeviceChanges)).
     pub kind: u32,
     /// The instance.
     pub instance: u32,
-    /// Played: the clip.
+    /// Played: the clip. Despawned: the index whose instance takes this one's place.
     pub clip: u32,
     /// Played: the cross-fade, seconds.
     pub fade: f32,
-    /// Moved: `start`; replaced and restyled: `flags`.
+    /// Moved: `start`; replaced and restyled: `flags`; spawned: all of it; reslotted: `slot`.
     pub walker: DeviceWalker,
-    /// Replaced: the clock.
+    /// Replaced and spawned: the clock; paced: its `speed`.
     pub clock: DeviceClock,
 }
 
-impl DeviceCommand {
-    /// The command for `change`, read from `crowd` as it stands (`None` for an instance it
-    /// does not have).
-    pub fn of(change: InstanceChange, crowd: &Crowd) -> Option<Self> {
-        let instance = match change {
-            InstanceChange::Moved(i)
-            | InstanceChange::Replaced(i)
-            | InstanceChange::Restyled(i) => i,
-            InstanceChange::Played { instance, .. } => instance,
-        };
-        if instance >= crowd.len() {
-            return None;
-        }
-        let mut command = Self {
-            instance: instance as u32,
-            ..Self::default()
-        };
-        match change {
-            InstanceChange::Moved(_) => {
-                command.kind = COMMAND_MOVED;
-                command.walker.start = *crowd.world(instance);
-            }
-            InstanceChange::Played { clip, fade, .. } => {
-                command.kind = COMMAND_PLAYED;
-                command.clip = clip as u32;
-                command.fade = fade;
-            }
-            InstanceChange::Replaced(_) => {
-                let inst = crowd.instance(instance);
-                command.kind = COMMAND_REPLACED;
-                command.walker.flags = walker_flags(inst.playback(), crowd.look_of(instance).0);
-                // Its place's distance and stride are kept (crowd_state_apply.comp).
-                command.clock = clock_of(inst, 0.0, 1.0);
-            }
-            InstanceChange::Restyled(_) => {
-                command.kind = COMMAND_RESTYLED;
-                command.walker.flags = walker_flags(Playback::Loop, crowd.look_of(instance).0);
-            }
-        }
-        Some(command)
-    }
-}
-
 /// [`DeviceWalker::flags`] for `playback` and look `look`.
-fn walker_flags(playback: Playback, look: u32) -> u32 {
+pub(super) fn walker_flags(playback: Playback, look: u32) -> u32 {
     let clamp = if playback == Playback::Clamp {
         WALKER_CLAMP
     } else {
@@ -276,7 +238,7 @@ fn walker_flags(playback: Playback, look: u32) -> u32 {
 
 /// `inst`'s clock as the GPU keeps it, having walked `distance` at `stride` times its model's
 /// speeds.
-fn clock_of(inst: &SkinnedModelInstance, distance: f32, stride: f32) -> DeviceClock {
+pub(super) fn clock_of(inst: &SkinnedModelInstance, distance: f32, stride: f32) -> DeviceClock {
     let (from, from_time) = inst.fade_source().unwrap_or((inst.clip(), 0.0));
     let (fade_elapsed, fade_duration) = inst.fade_progress().unwrap_or((0.0, 0.0));
     DeviceClock {

@@ -1,30 +1,8 @@
-use std::sync::Arc;
-
 use super::*;
-use crate::anim::SkinnedModel;
-use crate::asset::builtin;
-use crate::crowd::{BakeSettings, ModelId};
+use crate::crowd::ModelId;
 use crate::motion::rules::WalkPaths;
 
-/// A crowd of two models (the built-in character twice, the second with one clip fewer),
-/// `n` instances laid out for `paths`, and its motion; baked when `bake`.
-fn crowd(n: usize, paths: WalkPaths, bake: bool) -> (Crowd, CrowdMotion) {
-    let full = builtin::model().expect("builtin");
-    let fewer = SkinnedModel::new(
-        "fewer",
-        "test",
-        full.skeleton().clone(),
-        full.clips()[..full.clips().len() - 1].to_vec(),
-        full.mesh().clone(),
-    )
-    .expect("model");
-    let models = vec![Arc::new(full), Arc::new(fewer)];
-    let (mut crowd, _, motion) = crate::motion::rules::spawn_walking(models, n, 3, paths);
-    if bake {
-        crowd.bake(BakeSettings::default());
-    }
-    (crowd, motion)
-}
+use crate::motion::rules::two_models as crowd;
 
 #[test]
 fn records_keep_the_crowds_model_ranges_and_clocks_start_where_the_crowd_is() {
@@ -79,54 +57,6 @@ fn a_step_hands_out_the_schedules_turns_and_the_route() {
         motion.advance_on_device(crowd.len(), 0.1).route,
         ROUTE_IN_PLACE
     );
-}
-
-#[test]
-fn changes_are_recorded_only_while_tracked_and_become_commands_in_order() {
-    let (mut crowd, _) = crowd(4, WalkPaths::InPlace, true);
-    crowd.set_world(1, Mat3x4::IDENTITY);
-    assert_eq!(crowd.take_changes().count(), 0, "not tracked");
-    crowd.set_change_tracking(true);
-    let to = Mat3x4::from_trs(
-        glam::Vec3A::new(1.0, 0.0, 2.0),
-        glam::Quat::IDENTITY,
-        glam::Vec3A::ONE,
-    );
-    crowd.set_world(3, to);
-    crowd.play(2, 1, 0.25).expect("clip");
-    crowd.instance_mut(0).set_speed(-0.5);
-    assert!(crowd.play(2, 99, 0.0).is_err(), "no such clip");
-    let changes: Vec<InstanceChange> = crowd.take_changes().collect();
-    assert_eq!(
-        changes,
-        [
-            InstanceChange::Moved(3),
-            InstanceChange::Played {
-                instance: 2,
-                clip: 1,
-                fade: 0.25
-            },
-            InstanceChange::Replaced(0),
-        ]
-    );
-    let commands: Vec<DeviceCommand> = changes
-        .iter()
-        .filter_map(|&c| DeviceCommand::of(c, &crowd))
-        .collect();
-    assert_eq!(commands[0].kind, COMMAND_MOVED);
-    assert_eq!(commands[0].walker.start, to);
-    assert_eq!(
-        (commands[1].kind, commands[1].clip, commands[1].fade),
-        (COMMAND_PLAYED, 1, 0.25)
-    );
-    assert_eq!(
-        (commands[2].kind, commands[2].clock.speed),
-        (COMMAND_REPLACED, -0.5)
-    );
-    assert_eq!(DeviceCommand::of(InstanceChange::Moved(4), &crowd), None);
-    crowd.set_change_tracking(false);
-    crowd.set_world(1, to);
-    assert_eq!(crowd.take_changes().count(), 0);
 }
 
 #[test]
