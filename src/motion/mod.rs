@@ -31,6 +31,7 @@ mod from_file;
 mod gait;
 mod heading;
 mod identity;
+mod locomotion;
 mod pivot;
 mod playback;
 mod resident;
@@ -45,6 +46,7 @@ pub use export::FootExport;
 pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
+pub use locomotion::{Arrival, Locomotion};
 pub use playback::{
     DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
     DeviceTrackTables, MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings,

@@ -18,16 +18,12 @@ mod given;
 mod on_device;
 mod slot_schedule;
 
-use glam::{DVec2, Quat, Vec3, Vec3A};
+use glam::{DVec2, Vec3};
 
-use super::coloring::{ColorBy, DensityGrid};
-use super::gait::Gait;
-use super::heading::{heading_of, turn_towards};
 use super::identity::{mix, unit};
-use super::pivot::pivoted;
+use super::locomotion::{Arrival, Locomotion};
 use super::resident::ResidentPaths;
 use super::trajectory::{TrackStore, TrackSummary};
-use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
 use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
 pub use device_tables::{
@@ -36,26 +32,6 @@ pub use device_tables::{
 };
 pub use given::{MemberState, PlayModel, PlaybackError, PlaybackSettings, StepCounts};
 pub use on_device::TracksOnDevice;
-
-/// One pedestrian present in the crowd.
-#[derive(Clone, Copy, Debug)]
-struct Member {
-    ped: u32,
-    gait: Gait,
-    heading: f32,
-    speed: f32,
-    position: DVec2,
-    /// Its step of the colour ramp ([`NO_STEP`] before the first).
-    step: u8,
-    /// Its local density, persons per m² (0 unless colouring by density).
-    density: f32,
-    /// How far its root stands from its path, metres (file plane): what turning about the
-    /// planted foot instead of the root moved it by.
-    pivot: DVec2,
-}
-
-/// A member's ramp step before it has one.
-const NO_STEP: u8 = u8::MAX;
 
 /// Marks a pedestrian not in the crowd.
 const ABSENT: u32 = u32::MAX;
@@ -68,7 +44,8 @@ pub struct Playback {
     /// Shared with the GPU path's reader thread ([`TracksOnDevice`]).
     store: std::sync::Arc<TrackStore>,
     resident: ResidentPaths,
-    /// Per pedestrian: its model (index into `models`), its scale, and its slot in `members`.
+    /// Per pedestrian: its model (index into the models), its scale, and its index among the
+    /// characters present.
     model_of: Vec<u32>,
     scale: Vec<f32>,
     slot: Vec<u32>,
@@ -77,16 +54,12 @@ pub struct Playback {
     by_end: Vec<u32>,
     next_start: usize,
     next_end: usize,
-    members: Vec<Member>,
-    base: usize,
-    models: Vec<PlayModel>,
+    /// The pedestrians present, as characters in the crowd (each one's key its index in
+    /// the file).
+    present: Locomotion,
     settings: PlaybackSettings,
     time: Option<f64>,
     most_present: usize,
-    /// Scratch of a step: members' positions and densities, and the density grid.
-    positions: Vec<DVec2>,
-    densities: Vec<f32>,
-    grid: DensityGrid,
 }
 
 impl Playback {
@@ -138,15 +111,10 @@ impl Playback {
             by_end,
             next_start: 0,
             next_end: 0,
-            members: Vec::with_capacity(most_present),
-            base,
-            models,
+            present: Locomotion::new(models, settings, base, most_present),
             settings,
             time: None,
             most_present,
-            positions: Vec::with_capacity(most_present),
-            densities: Vec::with_capacity(most_present),
-            grid: DensityGrid::with_capacity(most_present),
             store: std::sync::Arc::new(store),
             resident,
         }
@@ -164,17 +132,7 @@ impl Playback {
             samples.min(MAX_RESERVED_SAMPLES),
             self.store.largest_chunk(),
         );
-        let Some(model) = self.models.first() else {
-            return Ok(());
-        };
-        let before = crowd.len();
-        for _ in 0..self.most_present {
-            crowd.spawn(model.id, Mat3x4::IDENTITY)?;
-        }
-        while crowd.len() > before {
-            crowd.despawn(crowd.len() - 1)?;
-        }
-        Ok(())
+        self.present.reserve(crowd, self.most_present)
     }
 
     /// The most pedestrians present at once.
@@ -217,37 +175,27 @@ impl Playback {
 
     /// Pedestrians present.
     pub fn present(&self) -> usize {
-        self.members.len()
+        self.present.len()
     }
 
     /// The `k`-th pedestrian present (crowd index `base + k`).
     pub fn member(&self, k: usize) -> Option<MemberState> {
-        let m = self.members.get(k)?;
-        Some(MemberState {
-            id: self.summary(m.ped).id,
-            position: m.position,
-            heading: m.heading,
-            speed: m.speed,
-            gait: m.gait,
-            scale: self.scale[m.ped as usize],
-            density: m.density,
-        })
+        self.present.member(k)
     }
 
     /// The crowd index of the first pedestrian.
     pub fn base(&self) -> usize {
-        self.base
+        self.present.base()
     }
 
     /// The models pedestrians are drawn as.
     pub fn models(&self) -> &[PlayModel] {
-        &self.models
+        self.present.models()
     }
 
     /// The model (index into [`Playback::models`]) the `k`-th pedestrian present is drawn as.
     pub fn member_model(&self, k: usize) -> Option<usize> {
-        let m = self.members.get(k)?;
-        Some(self.model_of[m.ped as usize] as usize)
+        self.present.member_model(k)
     }
 
     /// Shows the file at time `t`: forward from the last step, pedestrians enter and leave
@@ -292,9 +240,8 @@ impl Playback {
     /// Rebuilds the crowd at time `t`: every pedestrian present at `t` is there, in the gait
     /// of its speed, facing where it goes.
     pub fn seek(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, PlaybackError> {
-        while let Some(m) = self.members.last() {
-            let p = m.ped;
-            self.remove(crowd, p)?;
+        while let Some(p) = self.present.key(self.present.len().wrapping_sub(1)) {
+            self.remove(crowd, p as u32)?;
         }
         let (started, present) = self.present_at(t);
         self.next_start = started;
@@ -343,186 +290,58 @@ impl Playback {
     /// where it goes (or where it will go first, when it enters standing), somewhere in its
     /// clip.
     fn enter(&mut self, crowd: &mut Crowd, p: u32, t: f64) -> Result<(), CrowdError> {
-        let id = self.summary(p).id;
         let path = self.resident.path(p);
-        let model = &self.models[self.model_of[p as usize] as usize];
-        let velocity = path.velocity(t, self.settings.smooth);
-        let speed = velocity.length() as f32;
-        let mut look_ahead = path.velocity(t + 0.5 * ENTRY_WINDOW, ENTRY_WINDOW);
-        if look_ahead.length() < 1e-6 {
-            look_ahead = velocity;
-        }
-        let heading = if look_ahead.length() > 1e-6 {
-            heading_of(look_ahead.as_vec2())
-        } else {
-            0.0
-        };
-        let gait = self.settings.speeds.first(speed, model.gaits.can_run);
-        let position = path.smoothed(t, self.settings.smooth);
-        let scale = self.scale[p as usize];
-        let world = self.world(position, heading, scale, &model.standing);
-        let i = crowd.spawn(model.id, world)?;
-        crowd.play(i, model.gaits.clips[gait.index()], 0.0)?;
-        if !model.looks.is_empty() {
-            let look = model.looks[(mix(id, 3) % model.looks.len() as u64) as usize];
-            crowd.set_look(i, look)?;
-        }
-        let inst = crowd.instance_mut(i);
-        let duration = inst.model().clips()[inst.clip()].duration();
-        let time = unit(mix(id, 4)) * duration;
-        inst.set_time(time);
-        inst.set_speed(model.gaits.rate(gait, speed, scale, time));
-        self.slot[p as usize] = self.members.len() as u32;
-        self.members.push(Member {
-            ped: p,
-            gait,
-            heading,
-            speed,
-            position,
-            step: NO_STEP,
-            density: 0.0,
-            pivot: DVec2::ZERO,
-        });
+        let smooth = self.settings.smooth;
+        let k = self.present.enter(
+            crowd,
+            Arrival {
+                key: u64::from(p),
+                id: self.summary(p).id,
+                model: self.model_of[p as usize] as usize,
+                scale: self.scale[p as usize],
+                position: path.smoothed(t, smooth),
+                velocity: path.velocity(t, smooth),
+                facing: path.velocity(t + 0.5 * ENTRY_WINDOW, ENTRY_WINDOW),
+            },
+        )?;
+        self.slot[p as usize] = k as u32;
         Ok(())
     }
 
-    /// Takes pedestrian `p` out of the crowd; the last member takes its place, in the crowd
+    /// Takes pedestrian `p` out of the crowd; the last present takes its place, in the crowd
     /// and in the list.
     fn remove(&mut self, crowd: &mut Crowd, p: u32) -> Result<(), CrowdError> {
         let k = self.slot[p as usize] as usize;
-        crowd.despawn(self.base + k)?;
-        self.members.swap_remove(k);
-        if let Some(moved) = self.members.get(k) {
-            self.slot[moved.ped as usize] = k as u32;
+        if let Some(moved) = self.present.leave(crowd, k)? {
+            self.slot[moved as usize] = k as u32;
         }
         self.slot[p as usize] = ABSENT;
         Ok(())
     }
 
-    /// Places, turns, paces (and tints) every member for time `t`, `dt` after the last step;
-    /// returns the gait changes.
+    /// Places, turns, paces (and tints) every pedestrian present for time `t`, `dt` after
+    /// the last step, where its (smoothed) path is; returns the gait changes.
     fn move_members(&mut self, crowd: &mut Crowd, t: f64, dt: f32) -> Result<usize, CrowdError> {
-        let s = self.settings;
-        self.positions.clear();
-        for m in &self.members {
-            let path = self.resident.path(m.ped);
-            self.positions.push(path.smoothed(t, s.smooth));
+        let smooth = self.settings.smooth;
+        for k in 0..self.present.len() {
+            let Some(p) = self.present.key(k) else {
+                break;
+            };
+            let path = self.resident.path(p as u32);
+            self.present
+                .place(k, path.smoothed(t, smooth), path.velocity(t, smooth));
         }
-        self.densities.clear();
-        self.densities.resize(self.members.len(), 0.0);
-        if s.color_by == Some(ColorBy::Density) {
-            self.grid.densities(&self.positions, &mut self.densities);
-        }
-        let mut changes = 0;
-        for k in 0..self.members.len() {
-            let m = self.members[k];
-            let p = m.ped as usize;
-            let path = self.resident.path(m.ped);
-            let model = &self.models[self.model_of[p] as usize];
-            let velocity = path.velocity(t, s.smooth);
-            let speed = velocity.length() as f32;
-            let gait = s.speeds.next(m.gait, speed, model.gaits.can_run);
-            let i = self.base + k;
-            if gait != m.gait {
-                crowd.play(i, model.gaits.clips[gait.index()], s.fade)?;
-                changes += 1;
-            }
-            let heading = if gait != Gait::Stand && speed > 1e-6 {
-                let target = heading_of(velocity.as_vec2());
-                turn_towards(m.heading, target, s.turn_rate, dt)
-            } else {
-                m.heading
-            };
-            let position = self.positions[k];
-            let scale = self.scale[p];
-            let pivot = if s.smooth > 0.0 {
-                let time = crowd.instance(i).time();
-                let foot = model.gaits.stances[gait.index()].planted_foot(time);
-                pivoted(
-                    m.pivot,
-                    m.position + m.pivot,
-                    m.heading,
-                    heading,
-                    foot,
-                    scale,
-                    dt,
-                )
-            } else {
-                // The file's positions exactly, as asked.
-                DVec2::ZERO
-            };
-            crowd.set_world(
-                i,
-                self.world(position + pivot, heading, scale, &model.standing),
-            );
-            // How far forward the body went since the last step: the clip's planted foot
-            // slides back as far over the same step.
-            let forward = DVec2::new(f64::from(heading.sin()), -f64::from(heading.cos()));
-            let distance = ((position - m.position).dot(forward) as f32).max(0.0);
-            let inst = crowd.instance_mut(i);
-            let time = inst.time();
-            let rate = if gait == m.gait {
-                model
-                    .gaits
-                    .step_rate(gait, (distance, dt), speed, scale, time)
-            } else {
-                model.gaits.rate(gait, speed, scale, time)
-            };
-            inst.set_speed(rate);
-            let density = self.densities[k];
-            let mut step = m.step;
-            if let Some(by) = s.color_by {
-                let value = match by {
-                    ColorBy::Speed => speed,
-                    ColorBy::Density => density,
-                };
-                let want = by.step(value) as u8;
-                if want != m.step
-                    && let Some(&look) = model.ramp.get(usize::from(want))
-                {
-                    crowd.set_look(i, look)?;
-                    step = want;
-                }
-            }
-            self.members[k] = Member {
-                gait,
-                heading,
-                speed,
-                position,
-                step,
-                density,
-                pivot,
-                ..m
-            };
-        }
-        Ok(changes)
-    }
-
-    /// The world transform of a character at `position` (file coordinates) facing `heading`,
-    /// scaled by `scale`, its model stood on the ground by `standing`.
-    fn world(&self, position: DVec2, heading: f32, scale: f32, standing: &Mat3x4) -> Mat3x4 {
-        let at = self.to_world(position);
-        Mat3x4::from_trs(
-            Vec3A::from(at),
-            Quat::from_rotation_y(heading),
-            Vec3A::splat(scale),
-        )
-        .mul(standing)
+        self.present.step(crowd, dt)
     }
 
     /// A point of the file's ground plane in the world (on the ground, y = 0).
     pub fn to_world(&self, position: DVec2) -> Vec3 {
-        let d = position - self.settings.origin;
-        Vec3::new(d.x as f32, 0.0, -d.y as f32)
+        self.present.to_world(position)
     }
 
     /// A world point in the file's coordinates: (x, y) on the ground plane and z up.
     pub fn to_file(&self, world: Vec3) -> [f64; 3] {
-        [
-            f64::from(world.x) + self.settings.origin.x,
-            -f64::from(world.z) + self.settings.origin.y,
-            f64::from(world.y),
-        ]
+        self.present.to_file(world)
     }
 
     /// The settings it plays with.

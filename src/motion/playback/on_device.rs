@@ -72,7 +72,7 @@ impl TracksOnDevice {
         let seeker = ResidentPaths::new(peds.len(), playback.settings.smooth, ENTRY_WINDOW, 0);
         let (behind, ahead) = seeker.window();
         let lead = ahead + CHUNK_SECONDS;
-        let schedule = SlotSchedule::new(peds, &playback.model_of, playback.models.len(), lead);
+        let schedule = SlotSchedule::new(peds, &playback.model_of, playback.models().len(), lead);
         // The most samples any pedestrian has in the span a ring must hold.
         let rate = peds
             .iter()
@@ -88,7 +88,7 @@ impl TracksOnDevice {
             .zip(&playback.model_of)
             .zip(&playback.scale)
             .map(|((s, &m), &scale)| {
-                let looks = &playback.models[m as usize].looks;
+                let looks = &playback.models()[m as usize].looks;
                 Arrival {
                     scale,
                     phase: unit(mix(s.id, 4)),
@@ -114,7 +114,7 @@ impl TracksOnDevice {
             origin: playback.settings.origin,
         })));
         Ok(Self {
-            base: playback.base,
+            base: playback.base(),
             slot_model,
             ring,
             prefetch: Prefetcher::start(reader.clone(), ahead)?,
@@ -135,14 +135,14 @@ impl TracksOnDevice {
     /// pedestrian.
     pub fn spawn_pool(&mut self, playback: &Playback, crowd: &mut Crowd) -> Result<(), CrowdError> {
         for &m in &self.slot_model {
-            crowd.spawn(playback.models[m as usize].id, Mat3x4::IDENTITY)?;
+            crowd.spawn(playback.models()[m as usize].id, Mat3x4::IDENTITY)?;
         }
         Ok(())
     }
 
     /// The tables the GPU's rules read, for a crowd of `crowd_models` models.
     pub fn tables(&self, playback: &Playback, crowd_models: usize) -> DeviceTrackTables {
-        DeviceTrackTables::new(&playback.models, crowd_models)
+        DeviceTrackTables::new(playback.models(), crowd_models)
     }
 
     /// Slots in the pool.

@@ -4,7 +4,7 @@ use glam::{DVec2, Vec3};
 
 use super::*;
 use crate::anim::{PoseScratch, SkinnedModel};
-use crate::motion::gait::{GaitClips, GaitSpeeds};
+use crate::motion::gait::{Gait, GaitClips, GaitSpeeds};
 use crate::motion::heading::{DEFAULT_TURN_RATE, wrap};
 use crate::motion::track_path::TrackPath;
 use crate::motion::trajectory::{Format, Sample, Track, Trajectories};
@@ -236,10 +236,10 @@ fn feet_slide_less_at_the_stride_rate_than_at_a_wrong_one() {
     assert!(median <= 0.15, "median {median} m/s");
     // The fault: clips played as if their stride were half again as long.
     let (mut crowd, mut playback) = play(&model, vec![stand_walk_run_stop(3)], 0.0);
-    for s in &mut playback.models[0].gaits.strides {
+    for s in &mut playback.present.models_mut()[0].gaits.strides {
         *s *= 1.5;
     }
-    for s in &mut playback.models[0].gaits.stances {
+    for s in &mut playback.present.models_mut()[0].gaits.stances {
         *s = crate::scene::StanceProfile::default();
     }
     let (wrong, _, _) = stance_slide(&mut crowd, &mut playback, &model, times());
