@@ -2,40 +2,54 @@
 //! makes throng's renderer on it, and drives a crowd of the built-in character from its own
 //! simulation. Its characters gather around a point that wanders the square: each keeps its own
 //! distance from it, runs to it from far, walks when near, stands once there, and keeps apart
-//! from its neighbours; each plays idle, walk or run by its speed, at the rate that keeps its
-//! feet from sliding. Characters come and go while it runs: each stays 2 to 14 seconds, and
-//! newcomers run in from the edge as the crowd's size swells and ebbs between 120 and 240.
-//! Only the library's public API is used.
+//! from its neighbours. The program says only where each one is and how it moves; throng's
+//! locomotion ([`Locomotion`], the same that plays trajectory files) picks stand, walk or run
+//! by its speed with cross-fades, the rate that keeps its feet from sliding, and a heading
+//! turning at a bounded rate. Characters come and go while it runs: each stays 2 to 14
+//! seconds, and newcomers run in from the edge as the crowd's size swells and ebbs between 120
+//! and 240. The crowd's state lives on the GPU (`--crowd-state cpu` keeps it on the CPU). Only
+//! the library's public API is used.
 //!
 //! ```sh
 //! cargo run --release --example steering_crowd                    # a window; Esc quits
 //! cargo run --release --example steering_crowd -- --frames 600    # a window, 600 frames
 //! cargo run --release --example steering_crowd -- --headless 300 steering.png
+//! cargo run --release --example steering_crowd -- --crowd-state cpu --headless 300 cpu.png
 //! ```
 //!
 //! Once, before the first frame ([`Scene::new`]):
 //!
 //! 1. load the model, add it to the [`Crowd`] and to the renderer ([`Renderer::add_model`]
-//!    with [`model_basis`]), and give the crowd some looks ([`model_looks`],
-//!    [`Crowd::add_look`], then [`Renderer::upload_looks`]) to dress new characters in;
-//! 2. spawn the first characters ([`Crowd::spawn`], [`Crowd::play`], [`Crowd::set_look`]): as
-//!    many as the crowd will ever hold, so that later spawns reuse their room.
+//!    with [`model_basis`]), find its clips for each gait ([`PlayModel::of`]), and give the
+//!    crowd some looks ([`model_looks`], [`Crowd::add_look`], then
+//!    [`Renderer::upload_looks`]) to dress new characters in;
+//! 2. spawn the first characters through the locomotion ([`Locomotion::enter`]): as many as
+//!    the crowd will ever hold, so that later spawns reuse their room;
+//! 3. room in the renderer's palette ring for the most it will draw
+//!    ([`Renderer::reserve_palettes`]), so that no later frame grows it;
+//! 4. move the crowd's state to the GPU: bake its clips ([`Crowd::bake`],
+//!    [`Renderer::upload_baked`]) and hand it over ([`CrowdMotion::still`],
+//!    [`Renderer::set_crowd_state`]).
 //!
 //! Then every frame, in this order ([`Scene::step`], then the renderer):
 //!
 //! 1. the program's own simulation moves its characters;
-//! 2. the crowd hears of it: [`Crowd::despawn`] for those whose time is up (the last
-//!    character takes the freed index, so the program moves its own record the same way),
-//!    [`Crowd::spawn`] for newcomers, [`Crowd::set_world`] for everyone's place and heading,
-//!    [`Crowd::play`] with a cross-fade when a speed crosses into another gait, and the
-//!    playback rate through [`Crowd::instance_mut`];
-//! 3. [`Crowd::update`]: every character's clock and cross-fade advance;
+//! 2. the locomotion hears of it: [`Locomotion::leave`] for those whose time is up (the last
+//!    character takes the freed index, in the crowd and in the locomotion's list, so the
+//!    program moves its own record the same way), [`Locomotion::enter`] for newcomers,
+//!    [`Locomotion::place`] with everyone's place and velocity, then [`Locomotion::step`],
+//!    which spawns, despawns, places, turns, re-clips and paces them through the crowd's API
+//!    (a crowd whose state is on the GPU hands every change on to it);
+//! 3. [`Crowd::update`]: every character's clock and cross-fade advance (the locomotion reads
+//!    the clip times), and with the state on the GPU [`Renderer::step_crowd_state`] with
+//!    [`DeviceStep::held`]: the GPU advances its copy by the same step;
 //! 4. the renderer draws it: [`Renderer::render`] between [`Swapchain::acquire`] and
 //!    [`Swapchain::present`] in a window, [`HeadlessRenderer::render`] without one. The
-//!    renderer writes the crowd's palettes and records into its ring itself.
+//!    renderer writes the records (on the GPU) and the near characters' exact palettes.
 //!
-//! After warm-up, none of this allocates: the crowd and the program's own list never hold more
-//! characters than at the start (`tests/example_steering_crowd.rs` counts).
+//! After warm-up, none of this allocates: the crowd, the locomotion and the program's own list
+//! never hold more characters than at the start (`tests/example_steering_crowd.rs` counts, on
+//! both paths).
 
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -43,15 +57,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ash::vk;
-use glam::{Quat, Vec2, Vec3, Vec3A, Vec4};
+use glam::{DVec2, Vec2, Vec3, Vec4};
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle};
-use throng::anim::{Mat3x4, SkinnedModel};
-use throng::crowd::{Crowd, LookId, ModelId};
+use throng::anim::SkinnedModel;
+use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{
     ContextOptions, FrameInputs, GpuContext, GpuError, HeadlessRenderer, PresentMode, Presentation,
     Renderer, Swapchain, ViewMode, WindowHandles, validation_wanted,
 };
-use throng::scene::{Camera, Light, model_basis, model_looks, standing_basis, stride_speed};
+use throng::motion::{Arrival, CrowdMotion, DeviceStep, Locomotion, PlayModel, PlaybackSettings};
+use throng::scene::{Camera, Light, model_basis, model_looks};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
@@ -71,39 +86,11 @@ pub const DT: f32 = 1.0 / 60.0;
 /// The longest step a window frame takes (after a stall the crowd jumps no further).
 const MAX_DT: f32 = 0.1;
 
-/// How a character moves, chosen from its speed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Gait {
-    Idle,
-    Walk,
-    Run,
-}
-
-impl Gait {
-    /// The gait for `speed` (m/s) coming from `self`: the thresholds up lie above those down,
-    /// so a speed hovering near one does not flip the clip every frame.
-    fn next(self, speed: f32) -> Gait {
-        match self {
-            Gait::Idle if speed > 0.5 => Gait::Walk,
-            Gait::Walk if speed < 0.15 => Gait::Idle,
-            Gait::Walk if speed > 2.8 => Gait::Run,
-            Gait::Run if speed < 2.0 => Gait::Walk,
-            g => g,
-        }
-    }
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
 /// One character as the program's own simulation knows it. Its index in [`Scene::agents`] is
 /// its index in the crowd.
 struct Agent {
     at: Vec2,
     velocity: Vec2,
-    heading: f32,
-    gait: Gait,
     /// How far from the goal it likes to stand, metres.
     comfort: f32,
     /// Seconds left to stay.
@@ -138,22 +125,28 @@ pub struct Tally {
     pub gait_changes: usize,
     /// The fewest characters at once, after the start.
     pub fewest: usize,
-    /// Characters idle, walking and running at the last frame.
+    /// Characters standing, walking and running at the last frame.
     pub gaits: [usize; 3],
+}
+
+/// Where the crowd's state lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// A compute pass advances the clocks again and writes every record; the CPU evaluates only
+    /// the near characters' exact palettes.
+    Gpu,
+    /// The CPU writes every record and palette.
+    Cpu,
 }
 
 /// The program's world: its characters, the crowd that draws them, and its clock.
 pub struct Scene {
     /// The crowd the renderer draws (index `i` is `agents[i]`).
     pub crowd: Crowd,
-    model: ModelId,
-    /// The model stood on the ground (`standing_basis`), under every character's place.
-    standing: Mat3x4,
-    /// The clip of each gait, and its stride speed (m/s at playback rate 1).
-    clips: [usize; 3],
-    strides: [f32; 3],
-    looks: Vec<LookId>,
+    /// Each character's clip, rate and heading from where the simulation puts it.
+    motion: Locomotion,
     agents: Vec<Agent>,
+    next_id: u64,
     rng: Rng,
     time: f32,
     /// What happened so far.
@@ -161,30 +154,26 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// Loads the built-in character into a new crowd and into `renderer`, and spawns the first
-    /// [`MOST`] characters.
-    pub fn new(renderer: &mut Renderer) -> Result<Self, Box<dyn Error>> {
+    /// Loads the built-in character into a new crowd and into `renderer`, spawns the first
+    /// [`MOST`] characters and puts the crowd's state where `state` says.
+    pub fn new(renderer: &mut Renderer, state: State) -> Result<Self, Box<dyn Error>> {
         let model: Arc<SkinnedModel> = Arc::new(throng::asset::load_model(None)?);
         renderer.add_model(&model, &model_basis(&model))?;
         let mut crowd = Crowd::new(0)?;
         let id = crowd.add_model(model.clone());
-        let clip = |name: &str| model.resolve_clip(name);
-        let clips = [clip("idle")?, clip("walk")?, clip("run")?];
-        let strides = clips.map(|c| stride_speed(&model, c));
-        let looks = model_looks(&model, 7, LOOKS)
+        let mut character = PlayModel::of(id, &model)?;
+        character.looks = model_looks(&model, 7, LOOKS)
             .into_iter()
             .map(|look| crowd.add_look(look))
             .collect::<Result<Vec<_>, _>>()?;
         // Before the first frame, so that frame does not wait for the upload.
         renderer.upload_looks(&crowd)?;
+        let motion = Locomotion::new(vec![character], PlaybackSettings::default(), 0, MOST);
         let mut scene = Scene {
             crowd,
-            model: id,
-            standing: standing_basis(&model),
-            clips,
-            strides,
-            looks,
+            motion,
             agents: Vec::with_capacity(MOST),
+            next_id: 0,
             rng: Rng(0x9E37_79B9_7F4A_7C15),
             time: 0.0,
             tally: Tally::default(),
@@ -200,6 +189,17 @@ impl Scene {
             fewest: MOST,
             ..Tally::default()
         };
+        // Room for every character's exact palette in every frame in flight, once: no frame
+        // grows the ring later (near characters get exact palettes, the rest baked frames).
+        renderer.reserve_palettes(MOST, MOST * model.joint_count())?;
+        if state == State::Gpu {
+            // The GPU's copy reads baked frames for all but the near characters.
+            scene.crowd.bake(BakeSettings::default());
+            scene.crowd.set_animation(AnimationMode::Auto);
+            renderer.upload_baked(&scene.crowd)?;
+            let tables = CrowdMotion::still(MOST).on_device(&scene.crowd)?;
+            renderer.set_crowd_state(&mut scene.crowd, Some(&tables))?;
+        }
         Ok(scene)
     }
 
@@ -237,25 +237,26 @@ impl Scene {
         FEWEST + ((MOST - FEWEST) as f32 * swell) as usize
     }
 
-    /// A newcomer at `at` moving at `velocity`, in a look of its own, for 2 to 14 seconds.
+    /// A newcomer at `at` moving at `velocity`, for 2 to 14 seconds: the locomotion spawns it
+    /// in the gait of its speed, facing where it goes, in a look and at a point of its clip
+    /// drawn from its id.
     fn spawn(&mut self, at: Vec2, velocity: Vec2) -> Result<(), Box<dyn Error>> {
-        let look = self.looks[(self.rng.unit() * LOOKS as f32) as usize % LOOKS];
-        let heading = velocity.x.atan2(velocity.y);
-        let gait = Gait::Idle.next(velocity.length());
-        let i = self
-            .crowd
-            .spawn(self.model, place(&self.standing, at, heading))?;
-        self.crowd.set_look(i, look)?;
-        self.crowd.play(i, self.clips[gait.index()], 0.0)?;
-        // Not all in step: each starts somewhere in its clip.
-        let inst = self.crowd.instance_mut(i);
-        let duration = inst.model().clips()[inst.clip()].duration();
-        inst.set_time(self.rng.unit() * duration);
+        self.next_id += 1;
+        self.motion.enter(
+            &mut self.crowd,
+            Arrival {
+                key: self.next_id,
+                id: self.next_id,
+                model: 0,
+                scale: 1.0,
+                position: at.as_dvec2(),
+                velocity: velocity.as_dvec2(),
+                facing: DVec2::ZERO,
+            },
+        )?;
         self.agents.push(Agent {
             at,
             velocity,
-            heading,
-            gait,
             comfort: self.rng.range(1.5, 7.0),
             life: self.rng.range(2.0, 14.0),
         });
@@ -263,18 +264,19 @@ impl Scene {
     }
 
     /// One frame of `dt` seconds: the simulation, then what the crowd hears of it, then the
-    /// crowd's clocks (see the module documentation).
-    pub fn step(&mut self, dt: f32) -> Result<(), Box<dyn Error>> {
+    /// crowd's clocks, and with the state on the GPU `renderer`'s step (see the module
+    /// documentation).
+    pub fn step(&mut self, dt: f32, renderer: &mut Renderer) -> Result<(), Box<dyn Error>> {
         self.time += dt;
         self.steer(dt);
 
         // Those whose time is up leave; the crowd moves its last character into the gap, and
-        // so does the program's list.
+        // so do the locomotion's list and the program's.
         let mut i = 0;
         while i < self.agents.len() {
             self.agents[i].life -= dt;
             if self.agents[i].life <= 0.0 && self.agents.len() > FEWEST {
-                self.crowd.despawn(i)?;
+                self.motion.leave(&mut self.crowd, i)?;
                 self.agents.swap_remove(i);
                 self.tally.despawned += 1;
             } else {
@@ -295,33 +297,24 @@ impl Scene {
         }
         self.tally.fewest = self.tally.fewest.min(self.agents.len());
 
-        // Everyone's place, gait and rate.
+        // Everyone's place and velocity; the locomotion turns them into clips, rates and
+        // headings.
+        for (k, a) in self.agents.iter().enumerate() {
+            self.motion.place(k, a.at.as_dvec2(), a.velocity.as_dvec2());
+        }
+        self.tally.gait_changes += self.motion.step(&mut self.crowd, dt)?;
         let mut gaits = [0; 3];
-        for (i, a) in self.agents.iter_mut().enumerate() {
-            let speed = a.velocity.length();
-            if speed > 0.1 {
-                a.heading = a.velocity.x.atan2(a.velocity.y);
+        for k in 0..self.motion.len() {
+            if let Some(m) = self.motion.member(k) {
+                gaits[m.gait.index()] += 1;
             }
-            self.crowd
-                .set_world(i, place(&self.standing, a.at, a.heading));
-            let gait = a.gait.next(speed);
-            if gait != a.gait {
-                self.crowd.play(i, self.clips[gait.index()], 0.25)?;
-                a.gait = gait;
-                self.tally.gait_changes += 1;
-            }
-            // The clip's own pace at this speed (idling at its own).
-            let stride = self.strides[gait.index()];
-            let rate = if gait == Gait::Idle || stride <= 0.0 {
-                1.0
-            } else {
-                (speed / stride).clamp(0.5, 1.8)
-            };
-            self.crowd.instance_mut(i).set_speed(rate);
-            gaits[gait.index()] += 1;
         }
         self.tally.gaits = gaits;
+        // The clocks on the CPU too: the locomotion reads each clip's time for its rate.
         self.crowd.update(dt);
+        if renderer.has_crowd_state() {
+            renderer.step_crowd_state(DeviceStep::held(self.crowd.len(), dt));
+        }
         Ok(())
     }
 
@@ -357,29 +350,19 @@ impl Scene {
     }
 }
 
-/// The crowd's transform for a character at `at` (on the ground) facing `heading` (radians
-/// from +Z towards +X), the model stood on the ground by `standing`.
-fn place(standing: &Mat3x4, at: Vec2, heading: f32) -> Mat3x4 {
-    let turn = Mat3x4::from_trs(
-        Vec3A::new(at.x, 0.0, at.y),
-        Quat::from_rotation_y(heading),
-        Vec3A::ONE,
-    );
-    turn.mul(standing)
-}
-
-/// Renders `frames` frames (at least one) headless with `renderer` and writes the last to
-/// `png`; returns what the characters did.
+/// Renders `frames` frames (at least one) headless with `renderer`, the crowd's state where
+/// `state` says, and writes the last to `png`; returns what the characters did.
 pub fn run_headless(
     renderer: &mut HeadlessRenderer,
+    state: State,
     frames: u32,
     png: &Path,
 ) -> Result<Tally, Box<dyn Error>> {
-    let mut scene = Scene::new(renderer.renderer())?;
+    let mut scene = Scene::new(renderer.renderer(), state)?;
     let extent = renderer.extent();
     let inputs = scene.inputs(extent.width as f32 / extent.height.max(1) as f32);
     for frame in 1..=frames.max(1) {
-        scene.step(DT)?;
+        scene.step(DT, renderer.renderer())?;
         if frame == frames.max(1) {
             renderer.render_for_readback(&mut scene.crowd, &inputs)?;
         } else {
@@ -391,7 +374,16 @@ pub fn run_headless(
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut state = State::Gpu;
+    if let Some(at) = args.iter().position(|a| a == "--crowd-state") {
+        state = match args.get(at + 1).map(String::as_str) {
+            Some("gpu") => State::Gpu,
+            Some("cpu") => State::Cpu,
+            other => return Err(format!("--crowd-state gpu|cpu, not {other:?}").into()),
+        };
+        args.drain(at..at + 2);
+    }
     let number = |s: Option<&String>| -> Result<Option<u32>, Box<dyn Error>> {
         s.map(|n| {
             n.parse()
@@ -410,7 +402,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                 .get(2)
                 .map_or_else(|| PathBuf::from("steering-crowd.png"), PathBuf::from);
             let mut renderer = HeadlessRenderer::new(&options, 960, 540)?;
-            let tally = run_headless(&mut renderer, frames, &png)?;
+            let tally = run_headless(&mut renderer, state, frames, &png)?;
             println!("{tally:?}; wrote {}", png.display());
         }
         Some("--frames") | None => {
@@ -418,6 +410,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             let event_loop = EventLoop::new()?;
             let mut app = App {
                 options,
+                state,
                 frames,
                 live: None,
                 error: None,
@@ -448,6 +441,7 @@ struct Live {
 /// The program's event loop.
 struct App {
     options: ContextOptions,
+    state: State,
     /// Quit after this many frames (`None`: on Esc or closing the window).
     frames: Option<u32>,
     live: Option<Live>,
@@ -486,7 +480,7 @@ impl App {
             swapchain.extent,
             Presentation::Swapchain,
         )?;
-        let scene = Scene::new(&mut renderer)?;
+        let scene = Scene::new(&mut renderer, self.state)?;
         println!(
             "{} characters on {}; Esc quits",
             scene.crowd.len(),
@@ -532,7 +526,7 @@ impl App {
         let dt = (now - self.last).as_secs_f32().min(MAX_DT);
         self.last = now;
         live.scene
-            .step(dt)
+            .step(dt, &mut live.renderer)
             .map_err(|e| GpuError::Other(e.to_string()))?;
         let extent = live.swapchain.extent;
         let inputs = live

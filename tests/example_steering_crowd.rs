@@ -1,8 +1,8 @@
 //! `examples/steering_crowd.rs` runs: a program of its own drives a crowd through the public
 //! API, its characters steering, changing clip by speed, leaving and joining while it runs.
 //! The example's own scene is stepped and drawn here on a renderer with validation on, with a
-//! counting allocator: after warm-up, frames in which characters are despawned and spawned
-//! allocate nothing on the CPU side. Then its headless entry point writes its picture, which
+//! counting allocator, with the crowd's state on the GPU and on the CPU: after warm-up, frames
+//! in which characters are despawned and spawned allocate nothing on the CPU side. Then its headless entry point writes its picture, which
 //! must show its characters: it differs from the same frame drawn with the crowd left out,
 //! and the differences lie where the characters stand (their boxes projected through the
 //! example's own camera, from a twin of its scene stepped as the entry point steps it).
@@ -18,7 +18,7 @@ mod gpu_common;
 #[allow(dead_code)] // Its `main` and window, which open a display.
 mod steering_crowd;
 
-use steering_crowd::{DT, FEWEST, MOST, Scene};
+use steering_crowd::{DT, FEWEST, MOST, Scene, State};
 
 #[global_allocator]
 static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
@@ -26,22 +26,31 @@ static ALLOCATOR: counting_alloc::Counting = counting_alloc::Counting;
 #[test]
 fn the_steering_crowd_example_comes_and_goes_without_allocating() {
     let _serial = counting_alloc::serial();
+    for state in [State::Gpu, State::Cpu] {
+        comes_and_goes_without_allocating(state);
+    }
+    gpu_common::assert_no_validation_messages();
+}
+
+/// The example's scene with its state where `state` says, 240 frames.
+fn comes_and_goes_without_allocating(state: State) {
     let Some(mut r) = gpu_common::renderer_as_made(160, 90) else {
         return;
     };
-    let mut scene = Scene::new(r.renderer()).expect("the scene");
+    let mut scene = Scene::new(r.renderer(), state).expect("the scene");
+    assert_eq!(r.renderer().has_crowd_state(), state == State::Gpu);
     assert_eq!(scene.crowd.len(), MOST);
     let extent = r.extent();
     let inputs = scene.inputs(extent.width as f32 / extent.height as f32);
     for _ in 0..20 {
-        scene.step(DT).expect("step");
+        scene.step(DT, r.renderer()).expect("step");
         r.render(&mut scene.crowd, &inputs).expect("frame");
     }
     let warm = scene.tally;
     let mut seen = [0usize; 3];
     let before = counting_alloc::allocations();
     for _ in 0..220 {
-        scene.step(DT).expect("step");
+        scene.step(DT, r.renderer()).expect("step");
         r.render(&mut scene.crowd, &inputs).expect("frame");
         for (s, g) in seen.iter_mut().zip(scene.tally.gaits) {
             *s = (*s).max(g);
@@ -49,8 +58,8 @@ fn the_steering_crowd_example_comes_and_goes_without_allocating() {
     }
     let during = counting_alloc::allocations() - before;
     let tally = scene.tally;
-    eprintln!("after 240 frames: {tally:?}");
-    assert_eq!(during, 0, "{during} allocations in 220 frames");
+    eprintln!("{state:?}, after 240 frames: {tally:?}");
+    assert_eq!(during, 0, "{state:?}: {during} allocations in 220 frames");
     assert!(
         tally.despawned > warm.despawned && tally.spawned > warm.spawned,
         "characters must leave and join in the counted frames: {warm:?} then {tally:?}"
@@ -66,7 +75,6 @@ fn the_steering_crowd_example_comes_and_goes_without_allocating() {
         "idle, walking and running characters: at most {seen:?} at once"
     );
     assert!(tally.gait_changes > warm.gait_changes);
-    gpu_common::assert_no_validation_messages();
 }
 
 /// The example's headless picture, its size.
@@ -93,7 +101,7 @@ fn the_steering_crowd_examples_picture_shows_its_characters() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("example_steering_crowd");
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let png = dir.join(format!("picture-{}.png", std::process::id()));
-    steering_crowd::run_headless(&mut r, FRAMES, &png).expect("the example");
+    steering_crowd::run_headless(&mut r, State::Gpu, FRAMES, &png).expect("the example");
     let picture = image::open(&png).expect("the example's PNG").to_rgba8();
     let _ = std::fs::remove_file(&png);
     assert_eq!((picture.width(), picture.height()), (WIDTH, HEIGHT));
@@ -101,9 +109,9 @@ fn the_steering_crowd_examples_picture_shows_its_characters() {
     // A twin of the example's scene (its own seed and fixed step put the same characters in
     // the same places), on a renderer of its own that draws nothing, and its camera.
     let mut elsewhere = gpu_common::renderer_as_made(16, 16).expect("a second renderer");
-    let mut twin = Scene::new(elsewhere.renderer()).expect("the scene");
+    let mut twin = Scene::new(elsewhere.renderer(), State::Cpu).expect("the scene");
     for _ in 0..FRAMES {
-        twin.step(DT).expect("step");
+        twin.step(DT, elsewhere.renderer()).expect("step");
     }
     let inputs = twin.inputs(WIDTH as f32 / HEIGHT as f32);
     // The frame without its characters: an empty crowd of the same model, through the
@@ -111,6 +119,9 @@ fn the_steering_crowd_examples_picture_shows_its_characters() {
     let model = twin.crowd.models()[0].clone();
     let mut empty = throng::crowd::Crowd::new(0).expect("crowd");
     empty.add_model(model.clone());
+    r.renderer()
+        .set_crowd_state(&mut empty, None)
+        .expect("the state back on the CPU");
     let background = r
         .render_pixels(&mut empty, &inputs)
         .expect("the empty frame");

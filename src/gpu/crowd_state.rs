@@ -200,7 +200,7 @@ impl DeviceCrowdState {
             times: upload("baked frame times", storage, bytes(&motion.frame_times))?,
             count: motion.walkers.len(),
             room: motion.walkers.len().max(1),
-            changes_of: DeviceChanges::new(&motion.walkers),
+            changes_of: DeviceChanges::new(&motion.walkers, COMMAND_CAPACITY),
             step: DeviceStep {
                 count: motion.walkers.len() as u32,
                 ..DeviceStep::default()
@@ -234,6 +234,26 @@ impl DeviceCrowdState {
     pub fn write_changes(&mut self, slot: usize, crowd: &mut Crowd) -> Result<(), GpuError> {
         self.changes.clear();
         self.changes.extend(crowd.take_changes());
+        // What the copy will hold once these changes are made: refused up front, so that a
+        // wrong crowd leaves the copy as it was.
+        let after = self
+            .changes
+            .iter()
+            .fold(self.changes_of.len(), |n, c| match c {
+                InstanceChange::Spawned(_) => n + 1,
+                InstanceChange::Despawned { .. } => n.saturating_sub(1),
+                _ => n,
+            });
+        if after != crowd.len() {
+            // Another crowd than the one whose state moved to the GPU (or one whose changes
+            // were not tracked).
+            return Err(GpuError::Other(format!(
+                "the crowd has {} instances, its state on the GPU {}: render the crowd whose \
+                 state moved there (Renderer::set_crowd_state)",
+                crowd.len(),
+                self.changes_of.len()
+            )));
+        }
         self.pending.clear();
         let most = self
             .changes_of

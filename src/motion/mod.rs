@@ -14,8 +14,12 @@
 //! - locomotion from motion: [`GaitClips`] and [`GaitSpeeds`] (standing, walking or running
 //!   from the speed, the clip's rate from its stride so the feet stay planted), the heading
 //!   along the smoothed velocity at a bounded turn rate ([`turn_towards`]);
-//! - [`Playback`]: the crowd at a file time: pedestrians spawned at their first sample and
-//!   despawned after their last, placed, turned and paced every frame, each one's path held
+//! - [`Locomotion`]: characters whose source says where each one is and how it moves (a
+//!   file's paths, a program's own simulation) turned into a crowd that walks: spawned,
+//!   placed, turned, re-clipped and paced through the crowd's API, on either path of the
+//!   crowd's state;
+//! - [`Playback`]: the crowd at a file time: pedestrians entering [`Locomotion`] at their first
+//!   sample and leaving after their last, each one's path held
 //!   only around the time shown and read from a [`TrackStore`](trajectory::TrackStore) (the
 //!   file filed by chunk of time, spilled to a temporary file when large) as time goes on;
 //! - [`ColorBy`]: pedestrians tinted by speed or local density on one colour ramp;

@@ -279,6 +279,16 @@ impl Renderer {
         self.ring.generation()
     }
 
+    /// Makes every frame's slot of the palette ring hold at least `instances` records and
+    /// `matrices` palette matrices now, for a program that knows the most it will draw: the
+    /// ring otherwise grows (allocating) the first time a frame needs more, for example when
+    /// characters walk near enough for exact palettes with the crowd's state on the GPU.
+    pub fn reserve_palettes(&mut self, instances: usize, matrices: usize) -> Result<(), GpuError> {
+        let most = self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>();
+        self.ring.reserve(instances, matrices.clamp(1, most))?;
+        Ok(())
+    }
+
     /// Changes the render size: waits for frames in flight, then recreates the transient
     /// images and recompiles the graphs for the new size.
     pub fn resize(&mut self, extent: vk::Extent2D) -> Result<(), GpuError> {

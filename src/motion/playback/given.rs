@@ -3,11 +3,13 @@
 
 use glam::DVec2;
 
-use crate::anim::Mat3x4;
+use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{CrowdError, LookId, ModelId};
 use crate::motion::coloring::ColorBy;
-use crate::motion::gait::{Gait, GaitClips, GaitSpeeds};
+use crate::motion::gait::{Gait, GaitClips, GaitError, GaitSpeeds};
+use crate::motion::heading::DEFAULT_TURN_RATE;
 use crate::motion::trajectory::TrajectoryError;
+use crate::scene::{footprint, standing_basis};
 
 /// Why a playback step failed: the crowd refused a change, or the file's samples could not
 /// be read back.
@@ -38,6 +40,22 @@ pub struct PlayModel {
     pub ramp: Vec<LookId>,
 }
 
+impl PlayModel {
+    /// `model`, added to the crowd as `id`, with its clips for standing, walking and running
+    /// found by name (idle, stand or survey; walk; run), in the plain look: refused when it has
+    /// no walk. Its looks and colour ramp can be set afterwards.
+    pub fn of(id: ModelId, model: &SkinnedModel) -> Result<Self, GaitError> {
+        Ok(Self {
+            id,
+            standing: standing_basis(model),
+            height: footprint(model).1,
+            gaits: GaitClips::of(model, &[None, None, None])?,
+            looks: Vec::new(),
+            ramp: Vec::new(),
+        })
+    }
+}
+
 /// How pedestrians are played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlaybackSettings {
@@ -59,6 +77,25 @@ pub struct PlaybackSettings {
     /// Tint pedestrians by their speed or their local density (each model needs its
     /// [`PlayModel::ramp`]).
     pub color_by: Option<ColorBy>,
+}
+
+impl Default for PlaybackSettings {
+    /// For characters a program moves itself ([`Locomotion`](crate::motion::Locomotion)):
+    /// exactly where it puts them (no window), turning at [`DEFAULT_TURN_RATE`], a quarter
+    /// second's cross-fade between gaits at the default speeds, 1.75 m tall, no colouring, the
+    /// program's origin at the world's.
+    fn default() -> Self {
+        Self {
+            smooth: 0.0,
+            turn_rate: DEFAULT_TURN_RATE,
+            fade: 0.25,
+            speeds: GaitSpeeds::default(),
+            default_height: 1.75,
+            height_variety: 0.0,
+            origin: DVec2::ZERO,
+            color_by: None,
+        }
+    }
 }
 
 /// What a pedestrian present is doing, as [`Playback::member`](super::Playback::member) reports it.

@@ -54,8 +54,9 @@ pub struct DeviceChanges {
 }
 
 impl DeviceChanges {
-    /// The copy made of a crowd whose walkers are `walkers` (by index, with their slots).
-    pub fn new(walkers: &[DeviceWalker]) -> Self {
+    /// The copy made of a crowd whose walkers are `walkers` (by index, with their slots), with
+    /// room for `changes` changes a frame before its lists grow.
+    pub fn new(walkers: &[DeviceWalker], changes: usize) -> Self {
         let n = walkers.len();
         let mut instance_at = vec![0u32; n];
         let slot_of: Vec<u32> = walkers.iter().map(|w| w.slot).collect();
@@ -67,8 +68,11 @@ impl DeviceChanges {
         Self {
             slot_of,
             instance_at,
+            now: Vec::with_capacity(changes),
             ends: (0..n as u32).collect(),
-            ..Self::default()
+            touched: Vec::with_capacity(changes),
+            whole: vec![0; n],
+            call: 0,
         }
     }
 

@@ -66,7 +66,7 @@ fn spawns_and_despawns_mixed_with_every_other_change_leave_the_copy_as_the_crowd
     let look = crowd.add_look(Look::default()).expect("look");
     let tables = motion.on_device(&crowd).expect("tables");
     let (mut walkers, mut clocks) = (tables.walkers.clone(), tables.clocks.clone());
-    let mut changes_of = DeviceChanges::new(&walkers);
+    let mut changes_of = DeviceChanges::new(&walkers, 16);
     crowd.set_change_tracking(true);
     let mut dice = Dice(7);
     let mut commands = Vec::new();
@@ -147,7 +147,7 @@ fn spawns_and_despawns_mixed_with_every_other_change_leave_the_copy_as_the_crowd
 fn a_change_to_an_instance_despawned_later_in_the_frame_gives_no_command() {
     let (mut crowd, motion) = two_models(6, WalkPaths::InPlace, true);
     let tables = motion.on_device(&crowd).expect("tables");
-    let mut changes_of = DeviceChanges::new(&tables.walkers);
+    let mut changes_of = DeviceChanges::new(&tables.walkers, 16);
     crowd.set_change_tracking(true);
     crowd.set_world(2, Mat3x4::IDENTITY);
     crowd.set_world(5, Mat3x4::IDENTITY);
@@ -194,7 +194,7 @@ fn changes_are_recorded_only_while_tracked_and_become_commands_in_order() {
         ]
     );
     let mut commands = Vec::new();
-    let mut changes_of = DeviceChanges::new(&tables.walkers);
+    let mut changes_of = DeviceChanges::new(&tables.walkers, 16);
     assert_eq!(changes_of.commands(&changes, &crowd, &mut commands), 4);
     assert_eq!(commands[0].kind, COMMAND_MOVED);
     assert_eq!(commands[0].walker.start, to);
