@@ -26,9 +26,12 @@ use super::gait::Gait;
 use super::heading::{heading_of, turn_towards};
 use super::identity::{mix, unit};
 use super::pivot::pivoted;
-use super::playback::{MemberState, PlayModel, PlaybackSettings};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
+
+mod given;
+
+pub use given::{MemberState, PlayModel, PlaybackSettings};
 
 /// A character joining: who it is and where its source says it is.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -50,11 +50,10 @@ pub use export::FootExport;
 pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
-pub use locomotion::{Arrival, Locomotion};
+pub use locomotion::{Arrival, Locomotion, MemberState, PlayModel, PlaybackSettings};
 pub use playback::{
     DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
-    DeviceTrackTables, MemberState, PlayModel, Playback, PlaybackError, PlaybackSettings,
-    StepCounts, TracksOnDevice,
+    DeviceTrackTables, Playback, PlaybackError, StepCounts, TracksOnDevice,
 };
 pub use rules::{
     CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED,

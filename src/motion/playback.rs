@@ -21,7 +21,7 @@ mod slot_schedule;
 use glam::{DVec2, Vec3};
 
 use super::identity::{mix, unit};
-use super::locomotion::{Arrival, Locomotion};
+use super::locomotion::{Arrival, Locomotion, MemberState, PlayModel, PlaybackSettings};
 use super::resident::ResidentPaths;
 use super::trajectory::{TrackStore, TrackSummary};
 use crate::crowd::{Crowd, CrowdError};
@@ -30,7 +30,7 @@ pub use device_tables::{
     DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
     DeviceTrackTables,
 };
-pub use given::{MemberState, PlayModel, PlaybackError, PlaybackSettings, StepCounts};
+pub use given::{PlaybackError, StepCounts};
 pub use on_device::TracksOnDevice;
 
 /// Marks a pedestrian not in the crowd.

@@ -10,8 +10,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::given::PlayModel;
 use crate::anim::Mat3x4;
+use crate::motion::locomotion::PlayModel;
 use crate::motion::rules::{RAMP_STEPS, TRACK_NONE};
 
 /// Per slot, what the GPU keeps of its pedestrian (64 bytes, std430).
