@@ -21,13 +21,50 @@ mod shader_interface {
 /// `crate::motion` (their one definition): the same file, so those paths resolve here too.
 #[allow(dead_code)]
 mod motion {
-    include!("src/motion/rules/device_codes.rs");
+    include!("src/motion/device_codes.rs");
 }
 
-/// Where `shader_interface` and the codes it reads come from, relative to the manifest.
+/// The crowd's numbers the shaders read (the record's bits, the looks' tints, the mesh
+/// levels), which `shader_interface` takes from `crate::crowd` (their one definition).
+#[allow(dead_code)]
+mod crowd {
+    include!("src/crowd/gpu_codes.rs");
+}
+
+/// The layouts of motion's tables on the GPU, as (Rust name, GLSL name, members as (name, Rust
+/// type, GLSL spelling or "")): the same file the library makes its structs from.
+#[allow(dead_code)]
+mod motion_layouts {
+    macro_rules! gpu_layouts {
+        (@spelled $spelled:literal) => { $spelled };
+        (@spelled) => { "" };
+        ($(
+            $(#[$doc:meta])*
+            $name:ident => $glsl:ident {
+                $($(#[$field_doc:meta])* $field:ident: $ty:ty $(= $spelled:literal)?,)*
+            }
+        )*) => {
+            pub const LAYOUTS: &[(&str, &str, &[(&str, &str, &str)])] = &[$((
+                stringify!($name),
+                stringify!($glsl),
+                &[$((stringify!($field), stringify!($ty), gpu_layouts!(@spelled $($spelled)?))),*],
+            )),*];
+        };
+    }
+
+    include!("src/motion/device_layouts.rs");
+}
+
+/// The include the shaders read motion's layouts from (made here, not a file in shaders/).
+const MOTION_LAYOUTS: &str = "motion_layouts.glsl";
+
+/// Where `shader_interface`, the codes it reads and the generated layouts come from,
+/// relative to the manifest.
 const SHADER_INTERFACE: &[&str] = &[
     "src/gpu/shader_interface.rs",
-    "src/motion/rules/device_codes.rs",
+    "src/crowd/gpu_codes.rs",
+    "src/motion/device_codes.rs",
+    "src/motion/device_layouts.rs",
 ];
 
 fn main() {
@@ -57,6 +94,7 @@ fn compile_all() -> Result<(), String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
+    let layouts = motion_glsl()?;
     let mut errors = Vec::new();
     // Every compiled shader by file name, for `shaders::named`: a new shader needs no line of
     // Rust to be embedded.
@@ -64,7 +102,7 @@ fn compile_all() -> Result<(), String> {
     for path in entries {
         println!("cargo::rerun-if-changed={}", path.display());
         let Some(kind) = stage(&path) else { continue };
-        match compile(&compiler, &dir, &path, kind, &out) {
+        match compile(&compiler, &dir, &path, kind, &out, &layouts) {
             Ok(name) => table.push_str(&format!(
                 "    ({name:?}, include_bytes!(concat!(env!(\"OUT_DIR\"), \"/shaders/{name}.spv\"))),\n"
             )),
@@ -79,6 +117,78 @@ fn compile_all() -> Result<(), String> {
     } else {
         Err(errors.join("\n"))
     }
+}
+
+/// GLSL for motion's layouts: per entry a `NAME_FIELDS` macro of its members (for a
+/// push-constant block) and the struct made of them.
+fn motion_glsl() -> Result<String, String> {
+    let mut text = String::from(
+        "// Made by build.rs from src/motion/device_layouts.rs (the one definition, with the\n\
+         // members' meanings): do not edit.\n\
+         #ifndef THRONG_MOTION_LAYOUTS_GLSL\n#define THRONG_MOTION_LAYOUTS_GLSL\n",
+    );
+    let named = |rust: &str| {
+        motion_layouts::LAYOUTS
+            .iter()
+            .find(|(r, _, _)| *r == rust)
+            .map(|(_, g, _)| *g)
+    };
+    for (rust, glsl, fields) in motion_layouts::LAYOUTS {
+        let mut members = Vec::new();
+        for (field, ty, spelled) in *fields {
+            let member = if !spelled.is_empty() {
+                spelled.to_string()
+            } else {
+                glsl_member(field, ty, named)
+                    .ok_or_else(|| format!("{rust}.{field}: no GLSL type for `{ty}`: spell it"))?
+            };
+            members.push(format!("{member};"));
+        }
+        let macro_name = upper_snake(glsl);
+        text.push_str(&format!(
+            "\n#define {macro_name}_FIELDS {}\nstruct {glsl} {{ {macro_name}_FIELDS }};\n",
+            members.join(" ")
+        ));
+    }
+    text.push_str("\n#endif\n");
+    Ok(text)
+}
+
+/// A member `field` of Rust type `ty` in GLSL, another entry by its GLSL name (`named`).
+fn glsl_member<'a>(
+    field: &str,
+    ty: &str,
+    named: impl Fn(&str) -> Option<&'a str>,
+) -> Option<String> {
+    let ty = ty.replace(' ', "");
+    let scalar = |t: &str| match t {
+        "u32" => Some("uint".to_string()),
+        "f32" => Some("float".to_string()),
+        other => named(other).map(str::to_string),
+    };
+    Some(match ty.as_str() {
+        "[f32;2]" => format!("vec2 {field}"),
+        "[f32;4]" => format!("vec4 {field}"),
+        "Mat3x4" => format!("vec4 {field}[3]"),
+        t if t.starts_with('[') && t.ends_with(']') => {
+            let (element, count) = t[1..t.len() - 1].split_once(';')?;
+            count.parse::<u32>().ok()?;
+            format!("{} {field}[{count}]", scalar(element)?)
+        }
+        t => format!("{} {field}", scalar(t)?),
+    })
+}
+
+/// `CrowdStep` as `CROWD_STEP`.
+fn upper_snake(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
 }
 
 fn env(name: &str) -> Result<String, String> {
@@ -100,6 +210,7 @@ fn compile(
     path: &Path,
     kind: shaderc::ShaderKind,
     out: &Path,
+    layouts: &str,
 ) -> Result<String, String> {
     let name = path
         .file_name()
@@ -127,7 +238,14 @@ fn compile(
         options.add_macro_definition("STAGE_COMPUTE", Some("1"));
     }
     let include_dir = dir.to_path_buf();
+    let layouts = layouts.to_string();
     options.set_include_callback(move |requested, _type, from, _depth| {
+        if requested == MOTION_LAYOUTS {
+            return Ok(shaderc::ResolvedInclude {
+                resolved_name: requested.to_string(),
+                content: layouts.clone(),
+            });
+        }
         // Plain file names only: every include lives in shaders/.
         if requested.contains(['/', '\\']) {
             return Err(format!(

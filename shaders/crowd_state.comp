@@ -9,26 +9,15 @@
 // needs_exact), it is listed for the CPU, which evaluates its exact palettes for a later
 // frame (shaders/crowd_state_exact.comp then points its record at them).
 //
-// Keep the structs in step with src/motion/rules/on_device.rs. Float operations that the CPU
-// rounds one at a time are `precise` here, so the compiler does not fuse them: the clocks
-// then come out bit for bit as the CPU's (additions and multiplications round correctly in
-// Vulkan); only divisions and the rings' trigonometry differ by an ulp or so.
+// The structs are src/motion/device_layouts.rs's (through crowd_tables.glsl). Float
+// operations that the CPU rounds one at a time are `precise` here, so the compiler does not
+// fuse them: the clocks then come out bit for bit as the CPU's (additions and
+// multiplications round correctly in Vulkan); only divisions and the rings' trigonometry
+// differ by an ulp or so.
 #include "crowd_tables.glsl"
 #include "record.glsl"
 
 layout(local_size_x = CROWD_STATE_GROUP) in;
-
-struct NearInstance {
-    uint instance;
-    uint slot;
-    uint model;
-    uint turn;
-    uint flags;
-    uint pad0;
-    uint pad1;
-    uint pad2;
-    Clock clock;
-};
 
 layout(std430, set = 0, binding = 0) writeonly buffer Records {
     InstanceRecord records[];
@@ -80,18 +69,7 @@ layout(std430, set = 0, binding = 6) buffer NearList {
 };
 
 layout(push_constant) uniform Step {
-    float dt;
-    uint count;
-    uint turn;      // the frame's first turn, modulo count
-    uint changes;   // turns this frame
-    float fade;     // a clip change's cross-fade, seconds
-    uint route;     // 0 in place, CROWD_ROUTE_LANES, CROWD_ROUTE_RINGS
-    float route_a;  // lanes: front; rings: smallest radius walked
-    float route_b;  // lanes: depth
-    uint near_capacity; // 0: nobody is listed
-    float near_within;  // listed only nearer than this (the eye to the sphere)
-    uint step_pad1;
-    uint step_pad2;
+    CROWD_STEP_FIELDS
 } step;
 
 // The distance band of `distance` (NEAR_BANDS in src/gpu/shader_interface.rs says how they
@@ -360,9 +338,7 @@ void main() {
                 e.model = w.model;
                 e.turn = w.turn;
                 e.flags = w.flags;
-                e.pad0 = 0u;
-                e.pad1 = 0u;
-                e.pad2 = 0u;
+                e.pad = uint[3](0u, 0u, 0u);
                 e.clock = c;
                 near[k] = e;
             }

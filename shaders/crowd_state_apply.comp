@@ -3,24 +3,15 @@
 // instance, played a clip on it, replaced its clock, spawned or despawned one), applied to the GPU's copy of the
 // crowd's state before shaders/crowd_state.comp advances it. One invocation applies them all,
 // in the order they were made (a few a frame; an instance changed twice must end as the CPU
-// would leave it; a despawn renumbers the last instance). Keep the structs in step with
-// src/motion/rules/on_device.rs; src/motion/rules/device_changes.rs makes the commands.
+// would leave it; a despawn renumbers the last instance). The structs are
+// src/motion/device_layouts.rs's; src/motion/rules/device_changes.rs makes the commands.
 
 #include "crowd_tables.glsl"
 
 layout(local_size_x = 1) in;
 
-struct Command {
-    uint kind;      // CROWD_COMMAND_*
-    uint instance;
-    uint clip;      // played; despawned: the index taking this one's place
-    float fade;     // played
-    Walker walker;  // moved: start; replaced: flags; spawned: all; reslotted: slot
-    Clock clock;    // replaced, spawned; paced: speed
-};
-
 layout(std430, set = 0, binding = 0) readonly buffer Commands {
-    Command commands[];
+    CrowdCommand commands[];
 };
 
 layout(std430, set = 0, binding = 1) buffer Walkers {
@@ -45,7 +36,7 @@ layout(push_constant) uniform Count {
 
 void main() {
     for (uint k = 0u; k < command_count.count; ++k) {
-        Command cmd = commands[k];
+        CrowdCommand cmd = commands[k];
         uint i = cmd.instance;
         if (cmd.kind == CROWD_COMMAND_MOVED) {
             // It stands, or starts its walk, where it was put.

@@ -1,21 +1,14 @@
 #version 460
 // The playback on the GPU, before its step: the slots the host assigned a pedestrian to or
 // emptied this frame (src/motion/playback/on_device.rs; at most one change per slot a frame,
-// so each invocation applies one, in any order). Keep the structs in step with
-// src/motion/playback/device_tables.rs.
+// so each invocation applies one, in any order). The structs are
+// src/motion/device_layouts.rs's.
 #include "track.glsl"
 
 layout(local_size_x = TRACK_GROUP) in;
 
-struct Command {
-    uint kind;      // TRACK_ASSIGN or TRACK_CLEAR
-    uint slot;
-    uint pad[2];
-    Track track;    // assigned: the slot's new state (its ring starts empty)
-};
-
 layout(std430, set = 0, binding = 0) readonly buffer Commands {
-    Command commands[];
+    TrackCommand commands[];
 };
 
 layout(std430, set = 0, binding = 1) buffer Tracks {
@@ -31,7 +24,7 @@ void main() {
     if (k >= command_count.count) {
         return;
     }
-    Command cmd = commands[k];
+    TrackCommand cmd = commands[k];
     if (cmd.kind == TRACK_ASSIGN) {
         tracks[cmd.slot] = cmd.track;
     } else if (cmd.kind == TRACK_CLEAR) {

@@ -1,18 +1,11 @@
 #version 460
 // The playback on the GPU, after the slots' changes and before its step: the samples the
 // host read this frame, each into its slot's ring (its index modulo the ring); the slot's
-// head becomes the count written. Keep the structs in step with
-// src/motion/playback/device_tables.rs.
+// head becomes the count written. The structs are
+// src/motion/device_layouts.rs's.
 #include "track.glsl"
 
 layout(local_size_x = TRACK_GROUP) in;
-
-struct SampleWrite {
-    uint slot;
-    uint index;
-    Sample value;
-    uint pad;
-};
 
 layout(std430, set = 0, binding = 0) readonly buffer Writes {
     SampleWrite writes[];

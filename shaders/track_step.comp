@@ -17,18 +17,6 @@
 
 layout(local_size_x = TRACK_GROUP) in;
 
-// 160 bytes: src/motion/playback/device_tables.rs, DeviceGaits.
-struct Gaits {
-    vec4 standing[3];
-    uint clips[3];
-    uint can_run;
-    float strides[3];
-    uint frozen_stand;
-    uint stances[3];
-    uint ramp_len;
-    uint ramp[TRACK_RAMP_STEPS];
-};
-
 layout(std430, set = 0, binding = 0) buffer Tracks {
     Track tracks[];
 };
@@ -64,29 +52,7 @@ layout(std430, set = 0, binding = 7) readonly buffer Clips {
 };
 
 layout(push_constant) uniform Step {
-    float time;
-    float dt;
-    uint count;
-    uint base;
-    float window;
-    float turn_rate;
-    float fade;
-    uint ring;
-    float walk_above;
-    float stand_below;
-    float run_above;
-    float walk_below;
-    float color_top;   // 0: no colouring
-    uint commands;
-    uint writes;
-    uint pad;
-    float entry_window;
-    float min_velocity_half_window;
-    float max_departure;
-    float max_pivot;
-    float pivot_fade;
-    float max_rate;
-    uint pad2[2];
+    TRACK_STEP_FIELDS
 } step;
 
 const float PI = 3.14159265358979;

@@ -1523,18 +1523,25 @@ fn literal_value(text: &str) -> u64 {
     }
 }
 
-/// The value `shader_interface.rs` gives a constant: a literal, or one of motion's device
-/// codes by its path (`crate::motion::NAME`), read from that code's line in
-/// `src/motion/rules/device_codes.rs`.
+/// The value `shader_interface.rs` gives a constant: a literal, or one of the crowd's or
+/// motion's codes by its path (`crate::crowd::NAME`, `crate::motion::NAME`), read from that
+/// code's line in `src/crowd/gpu_codes.rs` or `src/motion/device_codes.rs`.
 fn interface_value(text: &str) -> u64 {
-    let Some(code) = text.strip_prefix("crate::motion::") else {
+    let (code, codes) = if let Some(code) = text.strip_prefix("crate::motion::") {
+        (code, include_str!("../src/motion/device_codes.rs"))
+    } else if let Some(code) = text.strip_prefix("crate::crowd::") {
+        (code, include_str!("../src/crowd/gpu_codes.rs"))
+    } else {
         return literal_value(text);
     };
-    let codes = include_str!("../src/motion/rules/device_codes.rs");
     let line = codes
         .lines()
-        .find_map(|l| l.strip_prefix(&format!("pub const {code}: u32 = ")))
-        .unwrap_or_else(|| panic!("device_codes.rs has no `pub const {code}: u32`"));
+        .find_map(|l| {
+            ["u32", "usize"]
+                .iter()
+                .find_map(|ty| l.strip_prefix(&format!("pub const {code}: {ty} = ")))
+        })
+        .unwrap_or_else(|| panic!("no `pub const {code}` where {text} says"));
     literal_value(line.trim_end_matches(';'))
 }
 
@@ -1569,21 +1576,6 @@ fn every_shader_interface_constant_is_a_shader_define() {
         constants.len(),
         "SHADER_DEFINES has names that are not constants of shader_interface.rs"
     );
-}
-
-/// The copies in `shader_interface.rs` of constants the crowd owns (it does not depend on the
-/// renderer) agree with the crowd's.
-#[test]
-fn the_shader_interface_copies_of_crowd_constants_agree() {
-    use throng::gpu::shader_interface as si;
-    assert_eq!(si::RECORD_BAKED, throng::crowd::RECORD_BAKED);
-    assert_eq!(si::RECORD_MODEL_MASK, throng::crowd::RECORD_MODEL_MASK);
-    assert_eq!(si::RECORD_JOINTS_MASK, throng::crowd::RECORD_JOINTS_MASK);
-    assert_eq!(si::RECORD_PHASE_SHIFT, throng::crowd::RECORD_PHASE_SHIFT);
-    assert_eq!(si::RECORD_LOOK_SHIFT, throng::crowd::RECORD_LOOK_SHIFT);
-    assert_eq!(si::RECORD_LOOK_MASK, throng::crowd::RECORD_LOOK_MASK);
-    assert_eq!(si::MAX_LOOK_TINTS, throng::crowd::MAX_LOOK_TINTS);
-    assert_eq!(si::LOD_LEVELS, throng::crowd::visibility::LOD_LEVELS);
 }
 
 /// The crowd state's tables and a playback's, as every shader that reads them lays them out,
@@ -1654,7 +1646,7 @@ fn the_crowd_and_track_tables_match_motions_structs() {
             &["track_samples.comp"],
         ),
         (
-            "Command",
+            "TrackCommand",
             rust_layout!(DeviceTrackCommand; kind, slot, pad, track),
             size_of::<DeviceTrackCommand>(),
             &["track_apply.comp"],

@@ -16,7 +16,8 @@
 //!   name anything.
 //!
 //! The check reads the source, not the compiler's view: the module tree is followed from the
-//! crate roots through `mod name;` declarations, and every `use` tree and every path starting
+//! crate roots through `mod name;` declarations (a file pasted into a module with
+//! `include!("name.rs")` is read as part of it), and every `use` tree and every path starting
 //! with `crate::`, `super::`, `self::` or a child module's name is resolved to the file that
 //! defines what it names, following re-exports (`pub use`) to the file they come from.
 //! Comments, strings and `pub(in path)` visibilities are not references.
@@ -134,15 +135,15 @@ fn source_tree() -> Result<Tree, String> {
     rust_files(dir, Path::new("src"), &mut on_disk)?;
     let unreached: Vec<String> = on_disk
         .iter()
-        .filter(|f| !tree.files.contains_key(*f))
+        .filter(|f| !tree.files.contains_key(*f) && !tree.included.contains(*f))
         .map(|f| f.display().to_string())
         .collect();
     if unreached.is_empty() {
         Ok(tree)
     } else {
         Err(format!(
-            "not reached from {ROOTS:?} through `mod` declarations, so not checked: \
-             {unreached:?}"
+            "not reached from {ROOTS:?} through `mod` declarations or `include!`, so not \
+             checked: {unreached:?}"
         ))
     }
 }
@@ -181,6 +182,8 @@ struct Tree {
     /// For each file, what its code outside tests names: crate paths resolved to files, and
     /// external paths as written.
     names: BTreeMap<PathBuf, Vec<Named>>,
+    /// Files a module's file pastes in with `include!("name.rs")` (read as part of it).
+    included: BTreeSet<PathBuf>,
 }
 
 /// Where one file first refers to another: the line and the path as written.
@@ -208,13 +211,29 @@ impl Tree {
         read: impl Fn(&Path) -> Option<String>,
     ) -> Result<Self, String> {
         let mut files = BTreeMap::new();
+        let mut included = BTreeSet::new();
         let mut parsed = Vec::new();
         let mut queue: Vec<(PathBuf, Module)> = roots
             .iter()
             .map(|&root| (PathBuf::from(root), (root, Vec::new())))
             .collect();
         while let Some((file, module)) = queue.pop() {
-            let text = read(&file).ok_or_else(|| format!("{}: cannot be read", file.display()))?;
+            let mut text =
+                read(&file).ok_or_else(|| format!("{}: cannot be read", file.display()))?;
+            // A file pasted in with `include!` (next to the includer) is read as its text.
+            let pasted: Vec<PathBuf> = text
+                .split("include!(\"")
+                .skip(1)
+                .filter_map(|rest| rest.split_once('"'))
+                .map(|(name, _)| file.parent().unwrap_or(Path::new("")).join(name))
+                .collect();
+            for path in pasted {
+                if let Some(more) = read(&path) {
+                    text.push('\n');
+                    text.push_str(&more);
+                    included.insert(path);
+                }
+            }
             let source = Source::parse(&text);
             // A file's children live in its own folder: `a/mod.rs` (or a root) declares
             // `a/x.rs`, `a.rs` declares `a/x.rs`.
@@ -255,6 +274,7 @@ impl Tree {
             reexports,
             edges: BTreeMap::new(),
             names: BTreeMap::new(),
+            included,
         };
         for (file, (root, path), source) in parsed {
             let test_file = file.file_stem().is_some_and(|s| s == "tests");

@@ -11,9 +11,7 @@
 use super::error::CrowdError;
 use super::record::MAX_LOOKS;
 
-/// Materials a look tints: a model's first eight (by index in its mesh); the rest keep their
-/// own colour.
-pub const MAX_LOOK_TINTS: usize = 8;
+pub use super::gpu_codes::MAX_LOOK_TINTS;
 // An impostor atlas texel names its material in four bits, 15 meaning none tinted
 // (`pack_material` in shaders/impostor.glsl); `Look::hidden` has a bit per material.
 const _: () = assert!(MAX_LOOK_TINTS < 15 && MAX_LOOK_TINTS <= 8);

@@ -11,6 +11,7 @@ mod dispatch;
 mod error;
 mod evaluate;
 mod exact_cap;
+mod gpu_codes;
 mod looks;
 mod members;
 mod model_bounds;
@@ -30,6 +31,7 @@ mod workers;
 
 pub use baked::{BakeReport, BakeSettings, BakedEntry, BakedLibrary};
 pub use error::{CrowdError, RingError};
+pub use gpu_codes::LOD_LEVELS;
 pub use looks::{Look, LookId, MAX_LOOK_TINTS};
 pub use members::ModelId;
 pub use palette_choice::{AnimationCounts, AnimationMode};

@@ -6,22 +6,14 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::anim::Mat3x4;
 
-/// Set in [`InstanceRecord::model_flags`] when the palette comes from the baked frames.
-pub const RECORD_BAKED: u32 = 1 << 16;
-/// The model index's bits in [`InstanceRecord::model_flags`].
-pub const RECORD_MODEL_MASK: u32 = 0xffff;
-/// Where the instance's look ([`crate::crowd::LookId`]) starts in
-/// [`InstanceRecord::model_flags`].
-pub const RECORD_LOOK_SHIFT: u32 = 17;
-/// The look's bits in [`InstanceRecord::model_flags`] (above [`RECORD_BAKED`]).
-pub const RECORD_LOOK_MASK: u32 = !0 << RECORD_LOOK_SHIFT;
+pub use super::gpu_codes::{
+    RECORD_BAKED, RECORD_JOINTS_MASK, RECORD_LOOK_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK,
+    RECORD_PHASE_SHIFT,
+};
+
 /// Looks a crowd can hold, the plain look included (the ids [`RECORD_LOOK_MASK`] has room
 /// for).
 pub const MAX_LOOKS: usize = (RECORD_LOOK_MASK >> RECORD_LOOK_SHIFT) as usize + 1;
-/// The joint count's bits in [`InstanceRecord::joints`]; the clip's phase is above them.
-pub const RECORD_JOINTS_MASK: u32 = 0xffff;
-/// Where the clip's phase starts in [`InstanceRecord::joints`].
-pub const RECORD_PHASE_SHIFT: u32 = 16;
 /// Models a crowd can tell apart in an [`InstanceRecord`] (the bits of [`RECORD_MODEL_MASK`]).
 pub(crate) const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
 

@@ -12,8 +12,7 @@ use glam::{Mat4, Vec3, Vec4};
 
 use crate::anim::{Bounds, Mat3x4};
 
-/// Mesh levels a model may draw with: the full mesh and up to four coarser ones.
-pub const LOD_LEVELS: usize = 5;
+pub use super::gpu_codes::LOD_LEVELS;
 
 /// The smallest distance, in world units, at which projected sizes are computed: a box the eye
 /// is in (or touches) counts as this near, so it gets the finest level.

@@ -11,11 +11,12 @@
 // constant and its SHADER_DEFINES entry from the same name and value: the two cannot differ.
 //
 // Plain constants only: no `use`, no paths into the crate, no inner doc comments, since the
-// build script compiles this file on its own (`include!`). The one exception is
-// `crate::motion`'s device codes (src/motion/rules/device_codes.rs, itself plain constants),
-// which the crowd-state shaders read and motion owns: build.rs includes that file as its own
-// `motion` module, so those paths resolve there as in the library. tests/gpu_layouts.rs
-// checks that the SPIR-V's bindings are these.
+// build script compiles this file on its own (`include!`). The exceptions are the numbers the
+// crowd and motion own and the shaders read (src/crowd/gpu_codes.rs,
+// src/motion/device_codes.rs, themselves plain constants): build.rs includes those files as
+// its own `crowd` and `motion` modules, so `crate::crowd::...` and `crate::motion::...`
+// resolve there as in the library. tests/gpu_layouts.rs checks that the SPIR-V's bindings are
+// these.
 
 /// Defines each constant and lists it, by the same name and value, in `SHADER_DEFINES`.
 macro_rules! shader_constants {
@@ -133,9 +134,8 @@ shader_constants! {
     /// Workgroup width and height of `ssao.comp` and `ssao_blur.comp`.
     SSAO_GROUP: u32 = 8;
 
-    /// Mesh levels a model may draw with. A copy of `crowd::visibility::LOD_LEVELS` (the crowd
-    /// does not depend on the renderer); tests/gpu_layouts.rs checks they agree.
-    LOD_LEVELS: usize = 5;
+    /// Mesh levels a model may draw with (the crowd's).
+    LOD_LEVELS: usize = crate::crowd::LOD_LEVELS;
     /// The list after the mesh levels: the instances drawn as impostor cards.
     CARD_LEVEL: usize = 5;
     /// Lists per view and model: the mesh levels, then the cards.
@@ -148,24 +148,24 @@ shader_constants! {
     /// each in its share of a dither pattern).
     VISIBLE_SHARE_SHIFT: u32 = 24;
 
-    // ---- Instance records (copies of src/crowd/record.rs; tests/gpu_layouts.rs checks them) ----
+    // ---- Instance records (the crowd's own: src/crowd/gpu_codes.rs) ----
 
     /// `InstanceRecord::model_flags`: the palette comes from the baked frames.
-    RECORD_BAKED: u32 = 1 << 16;
+    RECORD_BAKED: u32 = crate::crowd::RECORD_BAKED;
     /// `InstanceRecord::model_flags`: the model index's bits.
-    RECORD_MODEL_MASK: u32 = 0xffff;
+    RECORD_MODEL_MASK: u32 = crate::crowd::RECORD_MODEL_MASK;
     /// `InstanceRecord::model_flags`: where the instance's look starts.
-    RECORD_LOOK_SHIFT: u32 = 17;
+    RECORD_LOOK_SHIFT: u32 = crate::crowd::RECORD_LOOK_SHIFT;
     /// `InstanceRecord::model_flags`: the look's bits.
-    RECORD_LOOK_MASK: u32 = 0xfffe_0000;
-    /// Materials a look tints (`crowd::MAX_LOOK_TINTS`).
-    MAX_LOOK_TINTS: usize = 8;
+    RECORD_LOOK_MASK: u32 = crate::crowd::RECORD_LOOK_MASK;
+    /// Materials a look tints.
+    MAX_LOOK_TINTS: usize = crate::crowd::MAX_LOOK_TINTS;
     /// `InstanceRecord::joints`: the joint count's bits (the clip's phase is above them).
-    RECORD_JOINTS_MASK: u32 = 0xffff;
+    RECORD_JOINTS_MASK: u32 = crate::crowd::RECORD_JOINTS_MASK;
     /// `InstanceRecord::joints`: where the clip's phase starts.
-    RECORD_PHASE_SHIFT: u32 = 16;
+    RECORD_PHASE_SHIFT: u32 = crate::crowd::RECORD_PHASE_SHIFT;
 
-    // ---- The crowd's state on the GPU (the codes are motion's own: crate::motion::rules) ----
+    // ---- The crowd's state on the GPU (the codes are motion's own: src/motion/device_codes.rs) ----
 
     /// Invocations per workgroup of the crowd-state pass.
     CROWD_STATE_GROUP: u32 = 64;

@@ -38,7 +38,7 @@ pub const RAMP: [[f32; 3]; 5] = [
 ];
 
 /// Steps of the ramp a pedestrian's look can take.
-pub const STEPS: usize = super::rules::RAMP_STEPS as usize;
+pub const STEPS: usize = super::device_codes::RAMP_STEPS as usize;
 
 impl ColorBy {
     /// The value at the ramp's red end.

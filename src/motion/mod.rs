@@ -30,9 +30,11 @@
 //! basis of a model), which never names it; knows nothing of Vulkan.
 
 mod coloring;
+mod device_codes;
 mod export;
 mod from_file;
 mod gait;
+mod gpu_layouts;
 mod heading;
 mod identity;
 mod locomotion;
@@ -46,21 +48,25 @@ pub mod trajectory;
 pub use coloring::{
     ColorBy, DENSITY_RADIUS, DENSITY_TOP, DensityGrid, RAMP, SPEED_TOP, STEPS, ramp, ramp_looks,
 };
+pub use device_codes::{
+    COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
+    COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED, RAMP_STEPS, ROUTE_IN_PLACE, ROUTE_LANES,
+    ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED, TRACK_NO_STEP, TRACK_NONE,
+    TRACK_OCCUPIED, WALKER_CLAMP,
+};
 pub use export::FootExport;
 pub use from_file::walkable_areas;
 pub use gait::{Gait, GaitClips, GaitError, GaitSpeeds, MAX_RATE, parse_clip_names};
+pub use gpu_layouts::{
+    DeviceClip, DeviceClock, DeviceCommand, DeviceGaits, DeviceModel, DeviceSample,
+    DeviceSampleWrite, DeviceStep, DeviceTrack, DeviceTrackCommand, DeviceTrackStep, DeviceWalker,
+    NearInstance,
+};
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
 pub use locomotion::{Arrival, Locomotion, MemberState, PlayModel, PlaybackSettings};
-pub use playback::{
-    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
-    DeviceTrackTables, Playback, PlaybackError, StepCounts, TracksOnDevice,
-};
+pub use playback::{DeviceTrackTables, Playback, PlaybackError, StepCounts, TracksOnDevice};
 pub use rules::{
-    CLIP_CHANGE_INTERVAL, CLIP_FADE, COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED,
-    COMMAND_PLAYED, COMMAND_REPLACED, COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED,
-    ClipChangeCounts, CrowdMotion, DeviceChanges, DeviceClip, DeviceClock, DeviceCommand,
-    DeviceModel, DeviceMotion, DeviceStep, DeviceWalker, NearInstance, NotOnDevice, RAMP_STEPS,
-    ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED,
-    TRACK_NO_STEP, TRACK_NONE, TRACK_OCCUPIED, WALKER_CLAMP, WalkPaths, catch_up,
+    CLIP_CHANGE_INTERVAL, CLIP_FADE, ClipChangeCounts, CrowdMotion, DeviceChanges, DeviceMotion,
+    NotOnDevice, WalkPaths, catch_up,
 };
 pub use track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW, TrackPath};

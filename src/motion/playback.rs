@@ -26,10 +26,7 @@ use super::resident::ResidentPaths;
 use super::trajectory::{TrackStore, TrackSummary};
 use crate::crowd::{Crowd, CrowdError};
 use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
-pub use device_tables::{
-    DeviceGaits, DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand, DeviceTrackStep,
-    DeviceTrackTables,
-};
+pub use device_tables::DeviceTrackTables;
 pub use given::{PlaybackError, StepCounts};
 pub use on_device::TracksOnDevice;
 

@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use glam::DVec2;
 
-use super::device_tables::{DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand};
 use super::slot_schedule::{NO_SLOT, SlotSchedule};
+use crate::motion::device_codes::{TRACK_ASSIGN, TRACK_NO_STEP, TRACK_OCCUPIED};
+use crate::motion::gpu_layouts::{
+    DeviceSample, DeviceSampleWrite, DeviceTrack, DeviceTrackCommand,
+};
 use crate::motion::resident::ResidentPaths;
-use crate::motion::rules::{TRACK_ASSIGN, TRACK_NO_STEP, TRACK_OCCUPIED};
 use crate::motion::trajectory::{StoredSample, TrackStore, TrajectoryError};
 
 /// What reading brings a frame: slot changes, samples, and which pedestrian each assigned

@@ -17,19 +17,18 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use super::chunk_reader::{Arrival, Batch, ChunkReader, ReaderParts};
-use super::device_tables::{
-    DeviceSampleWrite, DeviceTrackCommand, DeviceTrackStep, DeviceTrackTables,
-};
+use super::device_tables::DeviceTrackTables;
 use super::slot_schedule::SlotSchedule;
 use super::{ABSENT, ENTRY_WINDOW, Playback, PlaybackError};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
 use crate::motion::coloring::ColorBy;
+use crate::motion::device_codes::TRACK_CLEAR;
 use crate::motion::gait::MAX_RATE;
+use crate::motion::gpu_layouts::{DeviceSampleWrite, DeviceTrackCommand, DeviceTrackStep};
 use crate::motion::identity::{mix, unit};
 use crate::motion::pivot::{MAX_PIVOT, PIVOT_FADE};
 use crate::motion::resident::ResidentPaths;
-use crate::motion::rules::TRACK_CLEAR;
 use crate::motion::track_path::{MAX_DEPARTURE, MIN_VELOCITY_HALF_WINDOW};
 use crate::motion::trajectory::{CHUNK_SECONDS, TrajectoryError, chunk_of};
 

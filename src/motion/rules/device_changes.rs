@@ -20,13 +20,14 @@
 //! Knows nothing of Vulkan. Allocates only while a frame brings more changes, or the crowd
 //! more instances, than ever before.
 
-use super::device_codes::{
+use super::on_device::{clock_of, walker_flags};
+use crate::anim::Playback;
+use crate::crowd::{Crowd, InstanceChange};
+use crate::motion::device_codes::{
     COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
     COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED,
 };
-use super::on_device::{DeviceCommand, DeviceWalker, clock_of, walker_flags};
-use crate::anim::Playback;
-use crate::crowd::{Crowd, InstanceChange};
+use crate::motion::gpu_layouts::{DeviceCommand, DeviceWalker};
 
 /// Marks an instance despawned later in the frame.
 const GONE: u32 = u32::MAX;

@@ -29,16 +29,16 @@
 //! frame), `change_log` (what the schedule did, [`ClipChangeCounts`]), `route` (where a walker
 //! is after walking a distance along lanes or a ring), `paths` ([`WalkPaths`], the choice of
 //! route), `walking` (each walker's distance and the speed its clips carry it at), `stepper`
-//! ([`CrowdMotion`], one frame of all of it), `device_codes` (the numbers the GPU's tables
-//! code routes, flags and commands with, which the shaders read too) and `on_device` (the
-//! same rules as tables the GPU advances: [`DeviceMotion`]).
+//! ([`CrowdMotion`], one frame of all of it), `on_device` (the same rules as tables the GPU
+//! advances: [`DeviceMotion`]) and `device_changes` (the crowd's changes as the commands the
+//! GPU's copy applies). The numbers the tables code routes, flags and commands with are
+//! motion's `device_codes`, shared with the playback's tables and read by the shaders too.
 //!
 //! [`play_models_in_place`]: crate::scene::play_models_in_place
 //! [`stride_speed`]: crate::scene::stride_speed
 
 mod change_log;
 mod device_changes;
-mod device_codes;
 mod on_device;
 mod paths;
 mod route;
@@ -48,16 +48,7 @@ mod walking;
 
 pub use change_log::ClipChangeCounts;
 pub use device_changes::DeviceChanges;
-pub use device_codes::{
-    COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
-    COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED, RAMP_STEPS, ROUTE_IN_PLACE, ROUTE_LANES,
-    ROUTE_RINGS, TRACK_ASSIGN, TRACK_CLEAR, TRACK_ENTERED, TRACK_NO_STEP, TRACK_NONE,
-    TRACK_OCCUPIED, WALKER_CLAMP,
-};
-pub use on_device::{
-    DeviceClip, DeviceClock, DeviceCommand, DeviceModel, DeviceMotion, DeviceStep, DeviceWalker,
-    NearInstance, NotOnDevice, catch_up,
-};
+pub use on_device::{DeviceMotion, NotOnDevice, catch_up};
 pub use paths::WalkPaths;
 pub use stepper::{CLIP_CHANGE_INTERVAL, CLIP_FADE, CrowdMotion};
 

@@ -8,73 +8,25 @@
 //! record's place) and what the GPU advances every frame ([`DeviceClock`]); per model and clip
 //! what the rules read ([`DeviceModel`], [`DeviceClip`]). Each frame the CPU only hands out
 //! the schedule's turns ([`CrowdMotion::advance_on_device`], a few numbers: [`DeviceStep`]).
-//! Knows nothing of Vulkan; the renderer uploads the tables and runs the pass.
+//! Knows nothing of Vulkan; the renderer uploads the tables and runs the pass. The tables'
+//! layouts are defined once for Rust and GLSL in `motion/device_layouts.rs`.
 //!
 //! What the device copy does not do: clip queues (an instance with clips queued is refused),
 //! and exact palettes: every record it writes reads the baked frames, so every clip must be
 //! baked. The CPU path ([`CrowdMotion::advance`], [`Crowd::update`]) stays the reference the
 //! GPU's state is tested against.
 
-use bytemuck::{Pod, Zeroable};
+use std::sync::Arc;
 
-#[cfg(doc)]
-use super::device_codes::{
-    COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,
-    COMMAND_RESLOTTED, COMMAND_RESTYLED, COMMAND_SPAWNED,
-};
-use super::device_codes::{ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP};
 use super::route::Route;
 use super::schedule::TurnOrder;
 use super::stepper::{CLIP_FADE, CrowdMotion};
-use std::sync::Arc;
-
 use crate::anim::{Mat3x4, Playback, SkinnedModel, SkinnedModelInstance};
-#[cfg(doc)]
-use crate::crowd::InstanceChange;
 use crate::crowd::{Crowd, RECORD_JOINTS_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK};
-
-/// Per instance, what stays while the crowd moves (64 bytes, std430; `shaders/crowd_state.comp`
-/// mirrors it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceWalker {
-    /// Where the layout put it (a walker's route starts there).
-    pub start: Mat3x4,
-    /// Its place in the clip-change schedule's round ([`DeviceStep::turn`]).
-    pub turn: u32,
-    /// Its record's index in the ring slot (slot order: grouped by model, spawn order within).
-    pub slot: u32,
-    /// Its model's index.
-    pub model: u32,
-    /// [`WALKER_CLAMP`], and its look from [`RECORD_LOOK_SHIFT`] up (where the record keeps
-    /// it).
-    pub flags: u32,
-}
-
-/// Per instance, what the GPU advances every frame (32 bytes, std430): a
-/// [`SkinnedModelInstance`]'s clock without its queue, and how far it has walked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceClock {
-    /// The clip playing (low 16 bits) and the clip faded from (high 16; the same when not
-    /// fading).
-    pub clips: u32,
-    /// Seconds into the clip playing.
-    pub time: f32,
-    /// Seconds into the clip faded from.
-    pub from_time: f32,
-    /// Seconds of the fade gone.
-    pub fade_elapsed: f32,
-    /// The fade's length, seconds; 0 when not fading.
-    pub fade_duration: f32,
-    /// Playback rate.
-    pub speed: f32,
-    /// How far along its route it has walked, world units.
-    pub distance: f32,
-    /// Its height as a fraction of its model's: the scale of its walking speed (a taller
-    /// character strides further).
-    pub stride: f32,
-}
+use crate::motion::device_codes::{ROUTE_IN_PLACE, ROUTE_LANES, ROUTE_RINGS, WALKER_CLAMP};
+use crate::motion::gpu_layouts::{
+    DeviceClip, DeviceClock, DeviceModel, DeviceStep, DeviceWalker, NearInstance,
+};
 
 impl DeviceClock {
     /// The clip playing.
@@ -93,81 +45,6 @@ impl DeviceClock {
     }
 }
 
-/// Per model (16 bytes): where its clips are in the clip table, and its palette's length.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceModel {
-    /// Its first clip's index in the clip table.
-    pub first_clip: u32,
-    /// Its clips.
-    pub clips: u32,
-    /// Palette matrices per pose.
-    pub joints: u32,
-    /// Unused.
-    pub pad: u32,
-}
-
-/// Per model clip (48 bytes): what the rules, the record and the choice of exact palettes
-/// read of it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceClip {
-    /// Seconds.
-    pub duration: f32,
-    /// How fast it carries a walker forward, world units per second at playback rate 1 (0:
-    /// it does not walk).
-    pub walk_speed: f32,
-    /// Its baked frames' first matrix in the baked table.
-    pub baked_base: u32,
-    /// Its baked frames (at least 2).
-    pub baked_frames: u32,
-    /// Its index among the model's clip bounds ([`InstanceRecord::bounds`]).
-    ///
-    /// [`InstanceRecord::bounds`]: crate::crowd::InstanceRecord::bounds
-    pub bound: u32,
-    /// How far, in model units, its baked frames may put a vertex from where exact palettes
-    /// would ([`BakedEntry::error`](crate::crowd::BakedEntry::error)).
-    pub baked_error: f32,
-    /// Its baked frames' times' first index in [`DeviceMotion::frame_times`].
-    pub times_base: u32,
-    /// Unused.
-    pub pad: u32,
-    /// The sphere around the mesh over the whole clip, model space (xyz: centre, w: radius).
-    pub sphere: [f32; 4],
-}
-
-/// One frame's step (32 bytes, the pass's push constants).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceStep {
-    /// Seconds.
-    pub dt: f32,
-    /// Instances.
-    pub count: u32,
-    /// The frame's first turn, modulo the crowd's size: instance `i` changes clip when
-    /// `(walker.turn - turn) mod count < changes`.
-    pub turn: u32,
-    /// Turns this frame (at most the crowd's size: more would give someone two).
-    pub changes: u32,
-    /// A clip change's cross-fade, seconds.
-    pub fade: f32,
-    /// [`ROUTE_IN_PLACE`], [`ROUTE_LANES`] or [`ROUTE_RINGS`].
-    pub route: u32,
-    /// Lanes: the front (world z). Rings: the smallest radius walked.
-    pub route_a: f32,
-    /// Lanes: the depth.
-    pub route_b: f32,
-    /// The most instances the pass lists as needing exact palettes (0: none is listed, every
-    /// instance stays baked).
-    pub near_capacity: u32,
-    /// Instances needing exact palettes are listed only nearer than this (world units, from
-    /// the eye to their sphere): the CPU sets it from an earlier frame's distances so that
-    /// the nearest fill the list and the palettes' room, never whichever came first.
-    pub near_within: f32,
-    /// Unused.
-    pub pad: [u32; 2],
-}
-
 impl DeviceStep {
     /// A frame of `dt` seconds for a crowd of `count` whose clips change only when told
     /// ([`CrowdMotion::still`]): clocks advance, nobody walks or takes a turn.
@@ -180,50 +57,6 @@ impl DeviceStep {
             ..Self::default()
         }
     }
-}
-
-/// An instance the crowd-state pass found near enough to need exact palettes (64 bytes,
-/// std430), with what the CPU needs to evaluate them: its clock after the frame that listed
-/// it, which [`catch_up`] brings to a later frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct NearInstance {
-    /// Its spawn index.
-    pub instance: u32,
-    /// Its record's index.
-    pub slot: u32,
-    /// Its model.
-    pub model: u32,
-    /// Its place in the schedule's round.
-    pub turn: u32,
-    /// [`WALKER_CLAMP`].
-    pub flags: u32,
-    /// Unused.
-    pub pad: [u32; 3],
-    /// Its clock after the frame that listed it.
-    pub clock: DeviceClock,
-}
-
-/// A change the application made through the crowd's API ([`InstanceChange`]), for the GPU's
-/// copy of the state to apply before it advances the frame (112 bytes, std430).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct DeviceCommand {
-    /// [`COMMAND_MOVED`], [`COMMAND_PLAYED`], [`COMMAND_REPLACED`], [`COMMAND_RESTYLED`],
-    /// [`COMMAND_PACED`], [`COMMAND_SPAWNED`], [`COMMAND_DESPAWNED`] or [`COMMAND_RESLOTTED`]
-    /// (made by
-    /// [`DeviceChanges`](super::DeviceChanges)).
-    pub kind: u32,
-    /// The instance.
-    pub instance: u32,
-    /// Played: the clip. Despawned: the index whose instance takes this one's place.
-    pub clip: u32,
-    /// Played: the cross-fade, seconds.
-    pub fade: f32,
-    /// Moved: `start`; replaced and restyled: `flags`; spawned: all of it; reslotted: `slot`.
-    pub walker: DeviceWalker,
-    /// Replaced and spawned: the clock; paced: its `speed`.
-    pub clock: DeviceClock,
 }
 
 /// [`DeviceWalker::flags`] for `playback` and look `look`.

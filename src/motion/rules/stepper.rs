@@ -53,7 +53,7 @@ impl CrowdMotion {
     /// The motion of a crowd of `instances` that stand where they are put and change clips
     /// only when told (a playback places and paces them itself): what [`Self::on_device`]
     /// needs to move such a crowd's state to the GPU, whose steps are then
-    /// [`DeviceStep::held`](super::DeviceStep::held).
+    /// [`DeviceStep::held`](crate::motion::DeviceStep::held).
     pub fn still(instances: usize) -> Self {
         Self {
             schedule: ClipChangeSchedule::new(CLIP_CHANGE_INTERVAL),

@@ -3,7 +3,8 @@ use glam::{Quat, Vec3A};
 use super::*;
 use crate::anim::Mat3x4;
 use crate::crowd::{Look, ModelId, RECORD_LOOK_MASK};
-use crate::motion::rules::{DeviceClock, WalkPaths, two_models};
+use crate::motion::DeviceClock;
+use crate::motion::rules::{WalkPaths, two_models};
 
 /// The GPU's copy of the state, applied as `shaders/crowd_state_apply.comp` applies commands
 /// (what a command writes; a played clip only as the clip's index).
