@@ -31,32 +31,57 @@ mod crowd {
     include!("src/crowd/gpu_codes.rs");
 }
 
-/// The layouts of motion's tables on the GPU, as (Rust name, GLSL name, members as (name, Rust
-/// type, GLSL spelling or "")): the same file the library makes its structs from.
-#[allow(dead_code)]
-mod motion_layouts {
-    macro_rules! gpu_layouts {
-        (@spelled $spelled:literal) => { $spelled };
-        (@spelled) => { "" };
-        ($(
-            $(#[$doc:meta])*
-            $name:ident => $glsl:ident {
-                $($(#[$field_doc:meta])* $field:ident: $ty:ty $(= $spelled:literal)?,)*
-            }
-        )*) => {
-            pub const LAYOUTS: &[(&str, &str, &[(&str, &str, &str)])] = &[$((
-                stringify!($name),
-                stringify!($glsl),
-                &[$((stringify!($field), stringify!($ty), gpu_layouts!(@spelled $($spelled)?))),*],
-            )),*];
-        };
-    }
+/// Makes a layout list (`src/layouts.rs` explains them) a table of (Rust name, GLSL name,
+/// members as (name, Rust type, GLSL spelling or "")).
+macro_rules! gpu_layouts {
+    (@spelled $spelled:literal) => { $spelled };
+    (@spelled) => { "" };
+    ($(
+        $(#[$doc:meta])*
+        $name:ident => $glsl:ident {
+            $($(#[$field_doc:meta])* $field:ident: $ty:ty $(= $spelled:literal)?,)*
+        }
+    )*) => {
+        pub const LAYOUTS: Layouts = &[$((
+            stringify!($name),
+            stringify!($glsl),
+            &[$((stringify!($field), stringify!($ty), gpu_layouts!(@spelled $($spelled)?))),*],
+        )),*];
+    };
+}
 
+/// A layout list as `gpu_layouts!` tables it.
+type Layouts = &'static [(
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str, &'static str)],
+)];
+
+/// The crowd's structs the GPU reads (the instance record).
+mod crowd_layouts {
+    use super::Layouts;
+    include!("src/crowd/device_layouts.rs");
+}
+
+/// Motion's tables on the GPU (the crowd's state, the playback's tracks).
+mod motion_layouts {
+    use super::Layouts;
     include!("src/motion/device_layouts.rs");
 }
 
-/// The include the shaders read motion's layouts from (made here, not a file in shaders/).
-const MOTION_LAYOUTS: &str = "motion_layouts.glsl";
+/// The renderer's own structs the GPU reads (the looks).
+mod renderer_layouts {
+    use super::Layouts;
+    include!("src/gpu/device_layouts.rs");
+}
+
+/// The includes the shaders read the layouts from (made here, not files in shaders/), each
+/// with its list.
+const GENERATED: &[(&str, Layouts)] = &[
+    ("crowd_layouts.glsl", crowd_layouts::LAYOUTS),
+    ("motion_layouts.glsl", motion_layouts::LAYOUTS),
+    ("renderer_layouts.glsl", renderer_layouts::LAYOUTS),
+];
 
 /// Where `shader_interface`, the codes it reads and the generated layouts come from,
 /// relative to the manifest.
@@ -64,7 +89,9 @@ const SHADER_INTERFACE: &[&str] = &[
     "src/gpu/shader_interface.rs",
     "src/crowd/gpu_codes.rs",
     "src/motion/device_codes.rs",
+    "src/crowd/device_layouts.rs",
     "src/motion/device_layouts.rs",
+    "src/gpu/device_layouts.rs",
 ];
 
 fn main() {
@@ -94,7 +121,10 @@ fn compile_all() -> Result<(), String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .collect();
     entries.sort();
-    let layouts = motion_glsl()?;
+    let layouts = GENERATED
+        .iter()
+        .map(|(name, list)| Ok((name.to_string(), layouts_glsl(name, list)?)))
+        .collect::<Result<Vec<_>, String>>()?;
     let mut errors = Vec::new();
     // Every compiled shader by file name, for `shaders::named`: a new shader needs no line of
     // Rust to be embedded.
@@ -119,21 +149,16 @@ fn compile_all() -> Result<(), String> {
     }
 }
 
-/// GLSL for motion's layouts: per entry a `NAME_FIELDS` macro of its members (for a
-/// push-constant block) and the struct made of them.
-fn motion_glsl() -> Result<String, String> {
-    let mut text = String::from(
-        "// Made by build.rs from src/motion/device_layouts.rs (the one definition, with the\n\
-         // members' meanings): do not edit.\n\
-         #ifndef THRONG_MOTION_LAYOUTS_GLSL\n#define THRONG_MOTION_LAYOUTS_GLSL\n",
+/// The GLSL include `name` for a layout list: per entry a `NAME_FIELDS` macro of its members
+/// (for a push-constant block) and the struct made of them.
+fn layouts_glsl(name: &str, list: Layouts) -> Result<String, String> {
+    let guard = format!("THRONG_{}", upper_snake(&name.replace(".glsl", "")));
+    let mut text = format!(
+        "// Made by build.rs from a layout list (src/layouts.rs), the one definition, with the\n\
+         // members' meanings: do not edit.\n#ifndef {guard}\n#define {guard}\n"
     );
-    let named = |rust: &str| {
-        motion_layouts::LAYOUTS
-            .iter()
-            .find(|(r, _, _)| *r == rust)
-            .map(|(_, g, _)| *g)
-    };
-    for (rust, glsl, fields) in motion_layouts::LAYOUTS {
+    let named = |rust: &str| list.iter().find(|(r, _, _)| *r == rust).map(|(_, g, _)| *g);
+    for (rust, glsl, fields) in list {
         let mut members = Vec::new();
         for (field, ty, spelled) in *fields {
             let member = if !spelled.is_empty() {
@@ -171,15 +196,21 @@ fn glsl_member<'a>(
         "[f32;4]" => format!("vec4 {field}"),
         "Mat3x4" => format!("vec4 {field}[3]"),
         t if t.starts_with('[') && t.ends_with(']') => {
-            let (element, count) = t[1..t.len() - 1].split_once(';')?;
-            count.parse::<u32>().ok()?;
-            format!("{} {field}[{count}]", scalar(element)?)
+            // The length is the last `;`'s (an element may be an array itself), a number or a
+            // constant the shaders are given by that name.
+            let (element, count) = t[1..t.len() - 1].rsplit_once(';')?;
+            let element = match element {
+                "[f32;2]" => "vec2".to_string(),
+                "[f32;4]" => "vec4".to_string(),
+                e => scalar(e)?,
+            };
+            format!("{element} {field}[{count}]")
         }
         t => format!("{} {field}", scalar(t)?),
     })
 }
 
-/// `CrowdStep` as `CROWD_STEP`.
+/// `CrowdStep` as `CROWD_STEP` (`motion_layouts` as `MOTION_LAYOUTS`).
 fn upper_snake(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
@@ -210,7 +241,7 @@ fn compile(
     path: &Path,
     kind: shaderc::ShaderKind,
     out: &Path,
-    layouts: &str,
+    layouts: &[(String, String)],
 ) -> Result<String, String> {
     let name = path
         .file_name()
@@ -238,12 +269,12 @@ fn compile(
         options.add_macro_definition("STAGE_COMPUTE", Some("1"));
     }
     let include_dir = dir.to_path_buf();
-    let layouts = layouts.to_string();
+    let layouts = layouts.to_vec();
     options.set_include_callback(move |requested, _type, from, _depth| {
-        if requested == MOTION_LAYOUTS {
+        if let Some((_, content)) = layouts.iter().find(|(name, _)| name == requested) {
             return Ok(shaderc::ResolvedInclude {
                 resolved_name: requested.to_string(),
-                content: layouts.clone(),
+                content: content.clone(),
             });
         }
         // Plain file names only: every include lives in shaders/.

@@ -5,9 +5,9 @@
 #ifndef THRONG_LOOKS_GLSL
 #define THRONG_LOOKS_GLSL
 
-struct Look {
-    vec4 tints[MAX_LOOK_TINTS]; // per material index: rgb, and 1 if drawn (0: hidden)
-};
+// Look: per material index its rgb tint, and 1 if drawn (0: hidden); made by build.rs from
+// src/gpu/device_layouts.rs (GpuLook).
+#include "renderer_layouts.glsl"
 
 layout(std430, set = 0, binding = BINDING_LOOKS) readonly buffer Looks {
     Look looks[];

@@ -1,23 +1,10 @@
-// The per-instance record the crowd writes into the ring slot. Keep in step with
-// src/crowd/record.rs (InstanceRecord); tests/gpu_layouts.rs checks the offsets.
+// The per-instance record the crowd writes into the ring slot (InstanceRecord, made by
+// build.rs from its one definition, src/crowd/device_layouts.rs, with its members' meanings),
+// and what the stages do with it.
 #ifndef THRONG_RECORD_GLSL
 #define THRONG_RECORD_GLSL
 
-// 80 bytes (std430): the world transform as three rows of a column-vector affine matrix,
-// where the palette is, and what the culling pass tests.
-struct InstanceRecord {
-    vec4 world[3];
-    uint palette_base;      // exact: first matrix in the slot's palettes; baked: first matrix
-                            // of the frame before its time, in the baked table
-    uint joints;            // matrices per pose (RECORD_JOINTS_MASK bits); above them
-                            // (RECORD_PHASE_SHIFT) the clip's phase in 65535ths
-    uint model_flags;       // model index (RECORD_MODEL_MASK bits) | RECORD_BAKED
-    uint bounds;            // bound of the clip playing (low 16) and faded from (high 16)
-    float frame_weight;     // baked: weight of the next frame
-    uint fade_base;         // baked, fading: the faded-from clip's frame
-    float fade_frame_weight;
-    float fade;             // baked: weight of the faded-from pose (0 when not fading)
-};
+#include "crowd_layouts.glsl"
 
 // The look an instance wears (an index into the crowd's looks, shaders/looks.glsl).
 uint record_look(InstanceRecord r) {

@@ -18,6 +18,9 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 #![warn(missing_docs)]
 
+#[macro_use]
+mod layouts;
+
 pub mod anim;
 pub mod asset;
 pub mod crowd;

@@ -12,6 +12,7 @@ mod error;
 mod evaluate;
 mod exact_cap;
 mod gpu_codes;
+mod gpu_layouts;
 mod looks;
 mod members;
 mod model_bounds;

@@ -2,52 +2,17 @@
 //! where its palette is (exact, in the ring slot; or baked, in the clip's table of frames),
 //! and which clip bounds the culling pass tests.
 
-use bytemuck::{Pod, Zeroable};
-
-use crate::anim::Mat3x4;
-
 pub use super::gpu_codes::{
     RECORD_BAKED, RECORD_JOINTS_MASK, RECORD_LOOK_MASK, RECORD_LOOK_SHIFT, RECORD_MODEL_MASK,
     RECORD_PHASE_SHIFT,
 };
+pub use super::gpu_layouts::InstanceRecord;
 
 /// Looks a crowd can hold, the plain look included (the ids [`RECORD_LOOK_MASK`] has room
 /// for).
 pub const MAX_LOOKS: usize = (RECORD_LOOK_MASK >> RECORD_LOOK_SHIFT) as usize + 1;
 /// Models a crowd can tell apart in an [`InstanceRecord`] (the bits of [`RECORD_MODEL_MASK`]).
 pub(crate) const MAX_MODELS: usize = RECORD_MODEL_MASK as usize + 1;
-
-/// Per-instance data written next to the palettes in the same pass (80 bytes, std430-ready;
-/// `shaders/record.glsl` mirrors it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct InstanceRecord {
-    /// Model-to-world transform, three rows of a column-vector affine matrix.
-    pub world: Mat3x4,
-    /// Exact: index of the instance's first palette matrix in the slot's palette array.
-    /// Baked: index, in the baked table, of the first matrix of the frame before its time.
-    pub palette_base: u32,
-    /// Low 16 bits ([`RECORD_JOINTS_MASK`]): palette matrices per pose (its model's joint
-    /// count, at most 65,535; a baked frame's length). High 16 bits: how far through the clip
-    /// playing the instance is, in 65,535ths of its duration (what an impostor card shows).
-    pub joints: u32,
-    /// The model's index in its crowd (low 16 bits), [`RECORD_BAKED`], and the instance's
-    /// look above them ([`RECORD_LOOK_SHIFT`]).
-    pub model_flags: u32,
-    /// The bound the culling pass tests, as indices into the model's bounds (one per clip,
-    /// then the bind pose): the clip playing in the low 16 bits, the clip faded from in the
-    /// high 16 (the same when not fading), so a cross-fading instance is tested against the
-    /// union of both.
-    pub bounds: u32,
-    /// Baked: the weight of the frame after `palette_base`'s (0 to 1).
-    pub frame_weight: f32,
-    /// Baked and fading: the baked-table index of the faded-from clip's frame.
-    pub fade_base: u32,
-    /// Baked and fading: the weight of the frame after `fade_base`'s.
-    pub fade_frame_weight: f32,
-    /// Baked: the weight of the faded-from pose (0 when not fading).
-    pub fade: f32,
-}
 
 impl InstanceRecord {
     /// The model's index in its crowd.

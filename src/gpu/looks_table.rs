@@ -5,21 +5,12 @@
 use std::sync::Arc;
 
 use ash::vk;
-use bytemuck::{Pod, Zeroable};
 
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
+pub use super::gpu_layouts::GpuLook;
 use crate::crowd::{Crowd, Look, MAX_LOOK_TINTS};
-
-/// One look as the shaders read it (std430): a linear RGB factor per material, and 1 where the
-/// material is drawn, 0 where the look hides it.
-#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
-#[repr(C)]
-pub struct GpuLook {
-    /// Per material index: RGB, and whether it is drawn (1 or 0).
-    pub tints: [[f32; 4]; MAX_LOOK_TINTS],
-}
 
 impl From<&Look> for GpuLook {
     fn from(look: &Look) -> Self {

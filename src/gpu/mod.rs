@@ -20,6 +20,7 @@ pub mod crowd_state;
 pub mod crowd_tracks;
 pub mod culling;
 pub mod device;
+mod gpu_layouts;
 pub mod graph;
 mod headless_renderer;
 pub mod hud;

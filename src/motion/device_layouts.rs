@@ -22,8 +22,7 @@ gpu_layouts! {
         /// Its model's index.
         model: u32,
         /// [`WALKER_CLAMP`](crate::motion::WALKER_CLAMP), and its look from
-        /// [`RECORD_LOOK_SHIFT`](crate::crowd::RECORD_LOOK_SHIFT) up (where the record keeps
-        /// it).
+        /// [`RECORD_LOOK_SHIFT`](crate::crowd::RECORD_LOOK_SHIFT) up (where the record keeps it).
         flags: u32,
     }
 
@@ -63,13 +62,13 @@ gpu_layouts! {
         pad: u32,
     }
 
-    /// Per model clip (48 bytes): what the rules, the record and the choice of exact palettes
-    /// read of it.
+    /// Per model clip (48 bytes): what the rules, the record and the choice of exact palettes read
+    /// of it.
     DeviceClip => Clip {
         /// Seconds.
         duration: f32,
-        /// How fast it carries a walker forward, world units per second at playback rate 1 (0:
-        /// it does not walk).
+        /// How fast it carries a walker forward, world units per second at playback rate 1 (0: it
+        /// does not walk).
         walk_speed: f32,
         /// Its baked frames' first matrix in the baked table.
         baked_base: u32,
@@ -115,17 +114,17 @@ gpu_layouts! {
         /// The most instances the pass lists as needing exact palettes (0: none is listed, every
         /// instance stays baked).
         near_capacity: u32,
-        /// Instances needing exact palettes are listed only nearer than this (world units, from
-        /// the eye to their sphere): the CPU sets it from an earlier frame's distances so that
-        /// the nearest fill the list and the palettes' room, never whichever came first.
+        /// Instances needing exact palettes are listed only nearer than this (world units, from the
+        /// eye to their sphere): the CPU sets it from an earlier frame's distances so that the
+        /// nearest fill the list and the palettes' room, never whichever came first.
         near_within: f32,
         /// Unused.
         pad: [u32; 2],
     }
 
     /// An instance the crowd-state pass found near enough to need exact palettes (64 bytes,
-    /// std430), with what the CPU needs to evaluate them: its clock after the frame that listed
-    /// it, which [`catch_up`](crate::motion::catch_up) brings to a later frame.
+    /// std430), with what the CPU needs to evaluate them: its clock after the frame that listed it,
+    /// which [`catch_up`](crate::motion::catch_up) brings to a later frame.
     NearInstance => NearInstance {
         /// Its spawn index.
         instance: u32,
@@ -144,8 +143,8 @@ gpu_layouts! {
     }
 
     /// A change the application made through the crowd's API
-    /// ([`InstanceChange`](crate::crowd::InstanceChange)), for the GPU's
-    /// copy of the state to apply before it advances the frame (112 bytes, std430).
+    /// ([`InstanceChange`](crate::crowd::InstanceChange)), for the GPU's copy of the state to apply
+    /// before it advances the frame (112 bytes, std430).
     DeviceCommand => CrowdCommand {
         /// [`COMMAND_MOVED`](crate::motion::COMMAND_MOVED),
         /// [`COMMAND_PLAYED`](crate::motion::COMMAND_PLAYED),
@@ -154,8 +153,7 @@ gpu_layouts! {
         /// [`COMMAND_PACED`](crate::motion::COMMAND_PACED),
         /// [`COMMAND_SPAWNED`](crate::motion::COMMAND_SPAWNED),
         /// [`COMMAND_DESPAWNED`](crate::motion::COMMAND_DESPAWNED) or
-        /// [`COMMAND_RESLOTTED`](crate::motion::COMMAND_RESLOTTED)
-        /// (made by
+        /// [`COMMAND_RESLOTTED`](crate::motion::COMMAND_RESLOTTED) (made by
         /// [`DeviceChanges`](super::DeviceChanges)).
         kind: u32,
         /// The instance.
@@ -203,8 +201,8 @@ gpu_layouts! {
         pivot: [f32; 2],
     }
 
-    /// One sample of a ring (12 bytes, std430): time (seconds after the epoch) and position
-    /// (metres from the origin).
+    /// One sample of a ring (12 bytes, std430): time (seconds after the epoch) and position (metres
+    /// from the origin).
     DeviceSample => Sample {
         /// Seconds after the step's epoch.
         time: f32,
@@ -294,10 +292,9 @@ gpu_layouts! {
         writes: u32,
         /// Unused.
         pad: u32,
-        /// The rules' constants, written once on the Rust side: the window a pedestrian
-        /// entering looks ahead over (seconds), [`MIN_VELOCITY_HALF_WINDOW`],
-        /// [`MAX_DEPARTURE`], the farthest and the fade of turning about the planted foot, and
-        /// [`MAX_RATE`].
+        /// The rules' constants, written once on the Rust side: the window a pedestrian entering
+        /// looks ahead over (seconds), [`MIN_VELOCITY_HALF_WINDOW`], [`MAX_DEPARTURE`], the
+        /// farthest and the fade of turning about the planted foot, and [`MAX_RATE`].
         ///
         /// [`MIN_VELOCITY_HALF_WINDOW`]: crate::motion::MIN_VELOCITY_HALF_WINDOW
         /// [`MAX_DEPARTURE`]: crate::motion::MAX_DEPARTURE

@@ -2,34 +2,15 @@
 //! [`DeviceClock`], [`DeviceModel`], [`DeviceClip`], [`DeviceStep`], [`NearInstance`],
 //! [`DeviceCommand`]; the playback's tracks: [`DeviceTrack`], [`DeviceSample`],
 //! [`DeviceSampleWrite`], [`DeviceTrackCommand`], [`DeviceGaits`], [`DeviceTrackStep`]), made
-//! from their one definition in `device_layouts.rs`, which `build.rs` reads too to write the
-//! GLSL the shaders include (`motion_layouts.glsl`): nothing is copied. Their methods live
+//! by `gpu_layouts!` (`crate::layouts`) from their one definition in `device_layouts.rs`,
+//! which `build.rs` reads too to write the GLSL the shaders include (`motion_layouts.glsl`):
+//! nothing is copied. Their methods live
 //! with the code that fills them (`rules/on_device.rs`, `playback/device_tables.rs`).
 
 use bytemuck::{Pod, Zeroable};
 
 use super::device_codes::RAMP_STEPS;
 use crate::anim::Mat3x4;
-
-/// Makes each entry of `device_layouts.rs` a `#[repr(C)]` struct of public fields (the GLSL
-/// name and any GLSL spelling are `build.rs`'s).
-macro_rules! gpu_layouts {
-    ($(
-        $(#[$doc:meta])*
-        $name:ident => $glsl:ident {
-            $($(#[$field_doc:meta])* $field:ident: $ty:ty $(= $spelled:literal)?,)*
-        }
-    )*) => {
-        $(
-            $(#[$doc])*
-            #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-            #[repr(C)]
-            pub struct $name {
-                $($(#[$field_doc])* pub $field: $ty,)*
-            }
-        )*
-    };
-}
 
 include!("device_layouts.rs");
 
