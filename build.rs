@@ -186,27 +186,29 @@ fn glsl_member<'a>(
     named: impl Fn(&str) -> Option<&'a str>,
 ) -> Option<String> {
     let ty = ty.replace(' ', "");
-    let scalar = |t: &str| match t {
+    // A type that is one GLSL value (a scalar, a vector, a matrix, another entry).
+    let single = |t: &str| match t {
         "u32" => Some("uint".to_string()),
+        "i32" => Some("int".to_string()),
         "f32" => Some("float".to_string()),
+        "[f32;2]" => Some("vec2".to_string()),
+        "[f32;4]" | "Vec4" => Some("vec4".to_string()),
+        "[u32;4]" => Some("uvec4".to_string()),
+        "Mat4" => Some("mat4".to_string()),
         other => named(other).map(str::to_string),
     };
     Some(match ty.as_str() {
-        "[f32;2]" => format!("vec2 {field}"),
-        "[f32;4]" => format!("vec4 {field}"),
         "Mat3x4" => format!("vec4 {field}[3]"),
-        t if t.starts_with('[') && t.ends_with(']') => {
-            // The length is the last `;`'s (an element may be an array itself), a number or a
-            // constant the shaders are given by that name.
-            let (element, count) = t[1..t.len() - 1].rsplit_once(';')?;
-            let element = match element {
-                "[f32;2]" => "vec2".to_string(),
-                "[f32;4]" => "vec4".to_string(),
-                e => scalar(e)?,
-            };
-            format!("{element} {field}[{count}]")
-        }
-        t => format!("{} {field}", scalar(t)?),
+        t => match single(t) {
+            Some(glsl) => format!("{glsl} {field}"),
+            // An array: the length is the last `;`'s (an element may be an array itself), a
+            // number or a constant the shaders are given by that name.
+            None if t.starts_with('[') && t.ends_with(']') => {
+                let (element, count) = t[1..t.len() - 1].rsplit_once(';')?;
+                format!("{} {field}[{count}]", single(element)?)
+            }
+            None => return None,
+        },
     })
 }
 

@@ -10,14 +10,7 @@
 #define CARD_COMPUTE
 #include "card_surface.glsl"
 
-// As src/gpu/culling/data.rs (CardCommand): a draw's vertex count, its cards, its first
-// vertex and the start of its cards in the visible lists.
-struct CardCommand {
-    uint vertex_count;
-    uint instance_count;
-    uint first_vertex;
-    uint first_instance;
-};
+#include "renderer_layouts.glsl"
 
 layout(std430, set = 0, binding = 16) readonly buffer CardCommands {
     CardCommand card_commands[];

@@ -16,6 +16,7 @@
 // differ by an ulp or so.
 #include "crowd_tables.glsl"
 #include "record.glsl"
+#include "renderer_layouts.glsl"
 
 layout(local_size_x = CROWD_STATE_GROUP) in;
 
@@ -44,15 +45,9 @@ layout(std430, set = 0, binding = 7) readonly buffer FrameTimes {
     float frame_times[];
 };
 
-// The camera, as the culling inputs give it (the start of shaders/cull.glsl's CullFrame).
+// The camera, as the culling inputs give it (src/gpu/device_layouts.rs, CullFrame).
 layout(std430, set = 0, binding = 5) readonly buffer CullFrame {
-    vec4 camera_planes[6]; // n.xyz, d: n . p + d >= 0 inside
-    vec4 light_planes[6];
-    vec4 eye;              // xyz: the eye; w: pixels per world unit one unit in front of it
-    vec4 light;
-    vec4 lod;              // y: the nearest distance sizes are computed at
-    uvec4 counts;
-    vec4 shadow;           // z: the pixels of error baked frames may show
+    CULL_VIEW_FIELDS
 } view;
 
 // The instances that need exact palettes, for the CPU (read after the frame): how many there

@@ -1,7 +1,7 @@
 // What the culling passes share (shaders/cull.comp, shaders/cull_late.comp,
 // shaders/cull_draws.comp): the frame's view data, the models and their bounds, the
 // counters, lists and draws they fill, and the rules they apply to one instance.
-// Keep in step with src/gpu/cull_data.rs; tests/gpu_layouts.rs checks the offsets.
+// The tables' layouts are src/gpu/device_layouts.rs's (made GLSL by build.rs).
 #ifndef THRONG_CULL_GLSL
 #define THRONG_CULL_GLSL
 
@@ -17,45 +17,18 @@
 // CULL_IMPOSTORS (instances short on screen become impostor cards). Each view and model has
 // LIST_LEVELS lists: the mesh levels, then CARD_LEVEL, the cards.
 
+#include "renderer_layouts.glsl"
+
 layout(std430, set = 0, binding = CULL_RECORDS) readonly buffer Records {
     InstanceRecord records[];
 };
 
 layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
-    vec4 camera_planes[6]; // n.xyz, d: n . p + d >= 0 inside
-    vec4 light_planes[6];  // the shadow map's volume
-    vec4 eye;              // xyz: the eye; w: pixels per world unit one unit in front of it
-    vec4 light;            // xyz: unit vector towards the sun; w: ground height
-    vec4 lod;              // x: allowed error in pixels; y: nearest distance; z: lowest sun
-                           // (sine of its elevation) a shadow is swept for; w: how many
-                           // times the error a shadow's level may have
-    uvec4 counts;          // x: instances; y: models; z: CULL_* flags; w: most subsets of a model
-    vec4 shadow;           // x: a shadow-map texel's size in world units; y: the texels of
-                           // error a shadow's level may have; z: the pixels of error baked
-                           // frames may show (shaders/crowd_state.comp reads it)
-    mat4 view_proj;        // world -> the camera's clip space
-    vec4 occlusion;        // x: projected radius (pixels) from which an instance is drawn
-                           // first, as an occluder; y: pixels per occlusion texel; zw: the
-                           // occlusion image's size in texels
-    vec4 impostor;         // x: height on screen (pixels) under which an instance is a card
-                           // (in part); y: under which it is a card alone (between the two
-                           // both are drawn, dithered)
+    CULL_VIEW_FIELDS // src/gpu/device_layouts.rs, CullFrame
 } cull;
-
-struct CullModel {
-    uvec4 range;   // x: first record; y: records; z: first bound; w: levels (1 to LOD_LEVELS)
-    vec4 errors;   // levels 1 to 4: error in model units
-    uvec4 draws;   // x: first draw range; y: subsets; z: clips its impostor atlas holds
-                   // (0: none, meshes only)
-};
 
 layout(std430, set = 0, binding = CULL_MODELS) readonly buffer Models {
     CullModel models[];
-};
-
-struct Bound {
-    vec4 lo;
-    vec4 hi;
 };
 
 layout(std430, set = 0, binding = CULL_BOUNDS) readonly buffer Bounds {

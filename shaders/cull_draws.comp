@@ -11,17 +11,8 @@ layout(local_size_x = CULL_GROUP) in;
 // Which views this dispatch builds the draws of: the early views before the occlusion test,
 // the late camera view after it.
 layout(push_constant) uniform Views {
-    uint first;
-    uint count;
+    DRAW_VIEW_RANGE_FIELDS
 } views;
-
-struct DrawCommand {
-    uint index_count;
-    uint instance_count;
-    uint first_index;
-    int vertex_offset;
-    uint first_instance;
-};
 
 // [view][model][subset]: how many commands follow.
 layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer DrawCounts {
@@ -31,13 +22,6 @@ layout(std430, set = 0, binding = CULL_OUTPUT) writeonly buffer DrawCounts {
 // [view][model][subset][level]
 layout(std430, set = 0, binding = CULL_COMMANDS) writeonly buffer DrawCommands {
     DrawCommand commands[];
-};
-
-struct CardCommand {
-    uint vertex_count;
-    uint instance_count;
-    uint first_vertex;
-    uint first_instance;
 };
 
 // [view][model]

@@ -1,5 +1,5 @@
 // The per-frame uniform block, shared by every pass (graphics and compute) but the culling
-// ones. Keep in step with src/gpu/frame_data.rs (FrameData).
+// ones: its members are FrameData's (src/gpu/device_layouts.rs, made GLSL by build.rs).
 #ifndef THRONG_FRAME_GLSL
 #define THRONG_FRAME_GLSL
 
@@ -9,26 +9,11 @@
 #define FRAME_BINDING BINDING_FRAME
 #endif
 
+#include "renderer_layouts.glsl"
+
 // Per frame.
 layout(std140, set = 0, binding = FRAME_BINDING) uniform Frame {
-    mat4 view_proj;      // world -> Vulkan clip space
-    mat4 view;           // world -> view space (right-handed, looking down -Z)
-    mat4 proj;           // view -> clip
-    mat4 inv_proj;       // clip -> view
-    mat4 light_view_proj; // world -> the shadow map's clip space
-    vec4 light_dir;      // xyz: unit vector towards the light
-    vec4 light_color;    // rgb: colour times intensity
-    vec4 sky_color;      // hemisphere ambient from above
-    vec4 ground_color;   // hemisphere ambient from below
-    vec4 camera_pos;     // xyz: eye in world space
-    vec4 ground_plane;   // xy: centre (world x, z), z: half size, w: height
-    vec4 ground_tile;    // x: checker tile size (scaled to the characters)
-    vec4 target;         // xy: render size in pixels, zw: 1 / size
-    vec4 shadow;         // x: shadows on (0/1), y: one shadow-map texel in uv, z: normal
-                         // offset (world units), w: shadow strength
-    vec4 ssao;           // x: AO on (0/1), y: radius (world units), z: bias, w: power
-    uvec4 view_mode;     // x: VIEW_MODE_* (src/gpu/shader_interface.rs)
-    vec4 ssao_kernel[SSAO_KERNEL]; // hemisphere samples (z up), denser near the centre
+    FRAME_UNIFORMS_FIELDS // src/gpu/device_layouts.rs, FrameData
 } frame;
 
 // View-space z (negative in front of the eye) of a depth-buffer value, for the perspective

@@ -17,7 +17,7 @@ layout(set = 0, binding = 20, rgba16f) uniform image2D sky_light;
 layout(set = 0, binding = 21, rgba16f) uniform image2D view_normals;
 
 layout(push_constant) uniform Ground {
-    vec4 background; // the sky where no ground is: the sun's light, linear
+    GROUND_CONSTANTS_FIELDS // src/gpu/device_layouts.rs
 } ground;
 
 void main() {

@@ -4,11 +4,8 @@
 // pixels; the frame uniforms give the target's size.
 #include "frame.glsl"
 
-// Keep in step with src/gpu/hud.rs (HudGlyph).
-struct HudGlyph {
-    uint cell; // column (low 16 bits), line (high 16)
-    uint code; // ASCII (low 8 bits), colour above
-};
+// HudGlyph: src/gpu/device_layouts.rs.
+#include "renderer_layouts.glsl"
 
 layout(std430, set = 0, binding = 0) readonly buffer HudGlyphs {
     HudGlyph glyphs[];

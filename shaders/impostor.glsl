@@ -4,13 +4,8 @@
 #ifndef THRONG_IMPOSTOR_GLSL
 #define THRONG_IMPOSTOR_GLSL
 
-struct ImpostorView {
-    mat4 view_proj;  // model space -> the cell's clip space (orthographic over the sphere)
-    vec4 right;      // xyz: the cell's x axis, model space
-    vec4 up;         // xyz: the cell's y axis
-    vec4 towards;    // xyz: from the sphere's centre towards the camera
-    vec4 centre;     // xyz: the sphere's centre, w: its radius (model units)
-};
+// ImpostorView: src/gpu/device_layouts.rs (ViewData).
+#include "renderer_layouts.glsl"
 
 // A unit vector in two numbers from -1 to 1 (the octahedral map: the sphere folded onto the
 // octahedron |x| + |y| + |z| = 1 and that onto a square): the atlas keeps a normal in two

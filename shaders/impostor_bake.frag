@@ -8,12 +8,7 @@
 layout(set = 0, binding = 2) uniform sampler2D base_color_map;
 
 layout(push_constant) uniform BakeDraw {
-    uint view;
-    uint pose;
-    uint material;      // the subset's material index (which tint of a look applies)
-    uint pad0;
-    vec4 base_color;
-    vec4 params;        // x: roughness; y: alpha clip (0/1)
+    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, BakeDraw
 } bake;
 
 layout(location = 0) in vec3 in_view_normal;

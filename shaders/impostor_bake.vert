@@ -14,12 +14,7 @@ layout(std430, set = 0, binding = 1) readonly buffer Cells {
 };
 
 layout(push_constant) uniform BakeDraw {
-    uint view;          // which cell camera
-    uint pose;          // first palette matrix of the pose
-    uint pad0;
-    uint pad1;
-    vec4 base_color;    // the subset's material colour
-    vec4 params;        // y: alpha clip (0/1)
+    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, BakeDraw
 } bake;
 
 layout(location = 0) in vec3 in_position;

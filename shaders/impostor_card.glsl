@@ -35,10 +35,7 @@ layout(set = 0, binding = 12) uniform sampler2D card_normal_depth;
 
 // Per model drawn (`CardConstants` in src/gpu/passes/impostors.rs).
 layout(push_constant) uniform Card {
-    uvec4 grid;      // x: directions per ring, y: rings, z: frames per clip, w: clips
-    vec4 cell;       // xy: a picture's size in the atlas's uv; z: 1 drawn from the sun;
-                     // w: 1 when the fragments write the picture's depth (card_corner)
-    vec4 material;   // yzw: the model's reflectance at normal incidence (its subsets' mean)
+    CARD_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, CardConstants
 #ifdef CARD_COMPUTE
     uvec4 draw;      // the compute passes' own (`CardDispatch` in src/gpu/passes/card_compute)
 #endif

@@ -2,8 +2,8 @@
 // instance a vertex belongs to (from the culling pass's lists), its palette (exact, from the
 // ring slot, or baked frames), and where the vertex lands. No samplers: the shadow pass
 // includes only this and the frame uniforms.
-// Keep in step with src/crowd/record.rs (InstanceRecord) and src/anim/matrix.rs (Mat3x4);
-// tests/gpu_layouts.rs checks the offsets.
+// The record is src/crowd/device_layouts.rs's; a palette matrix is three vec4 rows, as
+// src/anim/matrix.rs lays out Mat3x4 (tests/gpu_layouts.rs checks the stride).
 #ifndef THRONG_SKINNING_GLSL
 #define THRONG_SKINNING_GLSL
 

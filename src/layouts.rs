@@ -6,9 +6,11 @@
 //! the shaders include, so no shader repeats a struct the Rust side defines.
 //!
 //! An entry: its docs, `RustName => GlslName { member: Type [= "glsl spelling"], ... }`. A
-//! member's GLSL type follows from its Rust type (`u32` uint, `f32` float, `[f32; 2]` vec2,
-//! `[f32; 4]` vec4, `Mat3x4` three vec4 rows, another entry of the same list its GLSL name,
-//! other arrays arrays of their element, with the length as written) unless spelled out. The
+//! member's GLSL type follows from its Rust type (`u32` uint, `i32` int, `f32` float, `[f32; 2]`
+//! vec2, `[f32; 4]` and `Vec4` vec4, `[u32; 4]` uvec4, `Mat4` mat4, `Mat3x4` three vec4 rows,
+//! another entry of the same list its GLSL name, other arrays arrays of their element, with the
+//! length as written) unless spelled out. Attributes before an entry's name (a `derive`)
+//! reach its Rust struct. The
 //! module that includes a list imports what its Rust types name (`Mat3x4`, `Pod`,
 //! `Zeroable`, constants). `tests/gpu_layouts.rs` checks the compiled shaders against the
 //! Rust structs.

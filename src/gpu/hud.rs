@@ -6,23 +6,12 @@
 //! nothing) and hands it to [`Renderer::set_hud`](super::Renderer::set_hud); the renderer
 //! copies it into the frame in flight's glyph buffer before each frame it draws.
 
-use bytemuck::{Pod, Zeroable};
+pub use crate::gpu::gpu_layouts::HudGlyph;
 
 /// Glyphs a HUD holds (characters past it are dropped).
 pub const MAX_HUD_GLYPHS: usize = 4096;
 /// A glyph cell, pixels at scale 1: eight wide, ten high (two rows between lines).
 pub const HUD_CELL: [u32; 2] = [8, 10];
-
-/// One character as the HUD pass reads it (8 bytes; `shaders/hud.vert` mirrors it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
-#[repr(C)]
-pub struct HudGlyph {
-    /// Its cell: column in the low 16 bits, line in the high 16.
-    pub cell: u32,
-    /// The character (ASCII, 0 to 127) in the low 8 bits; its colour above them
-    /// ([`HudColor`]).
-    pub code: u32,
-}
 
 /// The colours a HUD's characters come in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

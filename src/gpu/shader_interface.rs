@@ -100,7 +100,7 @@ shader_constants! {
     /// Compute: the storage image written.
     COMPUTE_OUTPUT: u32 = 4;
 
-    // ---- Culling: views, flags, sizes (src/gpu/cull_data.rs re-exports them) ----
+    // ---- Culling: views, flags, sizes (src/gpu/culling/data.rs re-exports them) ----
 
     /// Views the culling passes fill lists for: the camera (the instances drawn first), what
     /// shadows it, and the camera's late list (what the occlusion test let through).

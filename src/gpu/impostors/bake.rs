@@ -10,8 +10,7 @@
 use std::sync::Arc;
 
 use ash::vk;
-use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Vec3, Vec4};
+use glam::Vec3;
 use gpu_allocator::MemoryLocation;
 
 use super::layout::{AZIMUTHS, AtlasLayout, ELEVATIONS_DEG, MAX_FRAMES, MIN_FRAMES};
@@ -24,6 +23,8 @@ use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, Pipeline, PipelineCache, PipelineDesc, PipelineKind,
     VertexInput,
 };
+use crate::gpu::gpu_layouts::BakeDraw;
+pub use crate::gpu::gpu_layouts::ViewData;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::samplers::Samplers;
 use crate::gpu::settings::DEPTH_FORMAT;
@@ -38,35 +39,6 @@ pub const NORMAL_DEPTH_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 /// bought little (the overview of 1,000 cards 1.61 levels per channel from its meshes
 /// against 1.67) for 78% more memory.
 pub const CELL: u32 = 48;
-
-/// One cell camera as the shaders read it (`ImpostorView` in shaders/impostor.glsl).
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
-pub struct ViewData {
-    /// Model space to the cell's clip space.
-    pub view_proj: Mat4,
-    /// The cell's x axis (w unused).
-    pub right: Vec4,
-    /// Its y axis.
-    pub up: Vec4,
-    /// From the centre towards the camera.
-    pub towards: Vec4,
-    /// The sphere's centre (xyz) and radius (w).
-    pub centre: Vec4,
-}
-
-/// The push constants of one bake draw (`BakeDraw` in shaders/impostor_bake.*).
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
-struct BakeDraw {
-    view: u32,
-    pose: u32,
-    /// The subset's material index.
-    material: u32,
-    pad: u32,
-    base_color: Vec4,
-    params: Vec4,
-}
 
 /// A model's baked atlas; see the module documentation.
 pub struct ModelAtlas {

@@ -6,24 +6,15 @@
 //! multisampled targets and their depth under everything else: on a GPU whose graphics units
 //! are few it was most of the frame's fixed cost.
 
-use bytemuck::{Pod, Zeroable};
-
 use super::FrameDeclaration;
 use super::cull::compute;
 use super::forward::{Forward, ResolvedLight, SKY_CLEAR};
+use crate::gpu::gpu_layouts::GroundConstants;
 use crate::gpu::graph::{Access, Stages};
 use crate::gpu::recording::pass::Bind;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "ground";
-
-/// `Ground` in shaders/ground.comp.
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
-struct GroundConstants {
-    /// The sky where no ground is (the forward pass's clear colour without this pass).
-    background: [f32; 4],
-}
 
 /// Declares the pass over what the lit passes of `forward` resolved (its light apart), when
 /// the frame's shape draws the ground in compute.

@@ -8,7 +8,6 @@
 //! settings turn impostors on.
 
 use ash::vk;
-use bytemuck::{Pod, Zeroable};
 use glam::{Vec3, Vec4};
 
 use super::FrameDeclaration;
@@ -21,6 +20,7 @@ use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::{
     Culling, DepthState, GraphicsDesc, Pipeline, PipelineDesc, PipelineKind, VertexInput,
 };
+pub use crate::gpu::gpu_layouts::CardConstants;
 use crate::gpu::graph::{Access, ResourceId};
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::recording::draws::LitImages;
@@ -33,21 +33,6 @@ pub const SHADOW: &str = "impostor_shadow";
 pub const DEPTH_NORMAL: &str = "impostor_depth_normal";
 /// The cards lit.
 pub const FORWARD: &str = "impostor_forward";
-
-/// The card shaders' push constants (`Card` in shaders/impostor_card.glsl).
-#[derive(Clone, Copy, Debug, Pod, Zeroable)]
-#[repr(C)]
-pub struct CardConstants {
-    /// Directions per ring, rings, frames per clip, clips.
-    pub grid: [u32; 4],
-    /// xy: a picture's size in the atlas's uv; z: 1 when drawn from the sun; w: 1 when the
-    /// fragment shader writes the picture's depth (the quad is then rasterized at a depth in
-    /// front of every surface its picture stores: see `card_corner`).
-    pub cell: Vec4,
-    /// yzw: the model's reflectance at normal incidence (the atlas holds each texel's
-    /// roughness; x unused).
-    pub material: Vec4,
-}
 
 /// Where a card pass draws from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
