@@ -9,7 +9,6 @@ use gpu_allocator::MemoryLocation;
 use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::{GpuError, VkContext};
-use super::hud::{HudGlyph, MAX_HUD_GLYPHS};
 use super::uniforms::FrameData;
 
 /// Passes timed per frame (each adds a pair of timestamps after the frame's own pair).
@@ -25,8 +24,6 @@ pub struct InFlightFrame {
     pub cmd: vk::CommandBuffer,
     /// [`FrameData`], written by the CPU before submission.
     pub uniforms: GpuBuffer,
-    /// The heads-up display's glyphs, written by the CPU before a frame that shows it.
-    pub hud: GpuBuffer,
     /// Timestamps (none when the queue cannot write them).
     pub queries: Option<vk::QueryPool>,
     /// Queries the pool holds.
@@ -62,14 +59,6 @@ impl InFlightFrame {
                 vk::BufferUsageFlags::UNIFORM_BUFFER,
                 MemoryLocation::CpuToGpu,
                 256,
-            )?,
-            hud: GpuBuffer::new(
-                ctx,
-                &format!("frame {index} hud glyphs"),
-                (MAX_HUD_GLYPHS * size_of::<HudGlyph>()) as u64,
-                vk::BufferUsageFlags::STORAGE_BUFFER,
-                MemoryLocation::CpuToGpu,
-                16,
             )?,
             queries: None,
             query_count: 0,

@@ -17,7 +17,7 @@ use crate::gpu::passes::{compile, cull::STATISTICS};
 use crate::gpu::recording::bindings::FrameBindings;
 use crate::gpu::recording::compiled::CompiledFrame;
 use crate::gpu::recording::frame::record_frame;
-use crate::gpu::recording::pass::{FrameShared, HudBinding, RingBinding};
+use crate::gpu::recording::pass::{FrameShared, RingBinding};
 use crate::gpu::renderer_io::FrameInputs;
 use crate::gpu::settings::GraphKey;
 use crate::gpu::uniforms::packing::pack_frame;
@@ -153,11 +153,6 @@ impl Renderer {
         self.frames[fi]
             .uniforms
             .write(0, bytemuck::bytes_of(&data))?;
-        if key.hud {
-            self.frames[fi]
-                .hud
-                .write(0, bytemuck::cast_slice(self.hud.glyphs()))?;
-        }
         let sizes = self.cull_sizes(crowd);
         let graph = self.graphs.get(&key).ok_or_else(gone)?;
         self.buffers[fi].ensure(graph.used_buffers(), sizes)?;
@@ -218,12 +213,7 @@ impl Renderer {
             },
             baked: self.baked.buffer(),
             looks: self.looks.buffer(),
-            hud: key.hud.then(|| HudBinding {
-                glyphs: self.frames[fi].hud.buffer,
-                font: self.hud_font.buffer,
-                count: self.hud.glyphs().len() as u32,
-                scale: self.hud.scale(),
-            }),
+            hud: if key.hud { self.hud.bind(fi)? } else { None },
             cull_layout: cull.layout.clone(),
             cull_sizes: self.buffers[fi].sizes(),
             instances: crowd.len() as u32,

@@ -28,7 +28,6 @@ use super::baked_table::BakedTable;
 use super::crowd_state::DeviceCrowdState;
 use super::culling::inputs::{CullInputWriter, InputBuffer};
 use super::culling::stats::{DrawStats, DrawStatsReader};
-use super::device::buffer::GpuBuffer;
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
 use super::device::offscreen::Pixels;
@@ -36,7 +35,7 @@ use super::device::pipeline::{Culling, PipelineCache};
 use super::device::targets::{FrameSync, TargetImage};
 use super::device::texture::BlockUpload;
 use super::graph::BarrierScratch;
-use super::hud::{HudText, font_words};
+use super::hud::{HudLayer, HudText};
 use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
 use super::impostors::layout::AtlasLayout;
 use super::impostors::readback::read_atlas;
@@ -110,9 +109,8 @@ pub struct Renderer {
     baked: BakedTable,
     /// The crowd's looks (tints), uploaded when they change.
     looks: LooksTable,
-    /// The heads-up display's text ([`Self::set_hud`]; empty: no display), and its font.
-    hud: HudText,
-    hud_font: GpuBuffer,
+    /// The heads-up display ([`Self::set_hud`]).
+    hud: HudLayer,
     cull_writer: CullInputWriter,
     /// Each model's impostor atlas, baked when impostors are first drawn.
     atlases: ImpostorAtlases,
@@ -171,13 +169,7 @@ impl Renderer {
             block_upload: BlockUpload::from_env(),
             baked: BakedTable::new(ctx)?,
             looks: LooksTable::new(ctx)?,
-            hud: HudText::new(),
-            hud_font: GpuBuffer::with_data(
-                ctx,
-                "hud font",
-                vk::BufferUsageFlags::STORAGE_BUFFER,
-                bytemuck::cast_slice(&font_words()),
-            )?,
+            hud: HudLayer::new(ctx, slots)?,
             cull_writer: CullInputWriter::default(),
             atlases: ImpostorAtlases::default(),
             crowd_state: None,
@@ -397,7 +389,7 @@ impl Renderer {
                 .crowd_state
                 .as_ref()
                 .is_some_and(DeviceCrowdState::has_tracks),
-            hud: !self.hud.is_empty(),
+            hud: self.hud.is_shown(),
             cards: self.settings.impostors
                 && (0..self.models.len()).any(|m| self.atlases.atlas(m).is_some()),
         };
@@ -419,10 +411,7 @@ impl Renderer {
     /// Draws `text` over the frames from the next on (`None`: no heads-up display). Copied
     /// without allocating, so a caller may compose and set it every frame.
     pub fn set_hud(&mut self, text: Option<&HudText>) {
-        match text {
-            Some(t) => self.hud.copy_from(t),
-            None => self.hud.clear(),
-        }
+        self.hud.set(text);
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after

@@ -1,10 +1,5 @@
-//! The heads-up display: lines of text drawn over the frame by the `hud` pass
-//! (`gpu::passes::hud`, `shaders/hud.*`), each character an 8x8 bitmap glyph (the `font8x8`
-//! crate's ASCII set) on a half-dark background, in the frame's top-left corner.
-//!
-//! The caller composes a [`HudText`] (a fixed capacity, so composing it every frame allocates
-//! nothing) and hands it to [`Renderer::set_hud`](super::Renderer::set_hud); the renderer
-//! copies it into the frame in flight's glyph buffer before each frame it draws.
+//! What a HUD shows: its text ([`HudText`]), composed by the caller in lines of coloured
+//! characters, as the glyphs the HUD pass draws, and the font they are drawn with.
 
 pub use crate::gpu::gpu_layouts::HudGlyph;
 
