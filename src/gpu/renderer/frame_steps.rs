@@ -4,7 +4,7 @@
 
 use ash::vk;
 
-use super::{BAKED_ERROR_PX, Renderer};
+use super::{BAKED_ERROR_PX, FrameSlot, Renderer};
 use crate::anim::Mat3x4;
 use crate::crowd::visibility::{AnimationView, Frustum};
 use crate::crowd::{Crowd, InstanceRecord, ModelId};
@@ -63,7 +63,7 @@ impl Renderer {
             .ok_or_else(|| GpuError::Other("the crowd's state is not on the GPU".into()))?;
         // The frame that last used this frame in flight listed its near set: wait for it.
         let next = self.ring.next_slot();
-        self.timeline.wait(self.frames[next].done_at)?;
+        self.timeline.wait(self.slots[next].frame.done_at)?;
         let needed = state.read_near(next, crowd.models())?;
         // At least one matrix: the renderer binds the palettes even when all are baked.
         self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
@@ -150,13 +150,15 @@ impl Renderer {
             &graph.shape,
             &self.kernel,
         );
-        self.frames[fi]
+        self.slots[fi]
+            .frame
             .uniforms
             .write(0, bytemuck::bytes_of(&data))?;
         let sizes = self.cull_sizes(crowd);
         let graph = self.graphs.get(&key).ok_or_else(gone)?;
-        self.buffers[fi].ensure(graph.used_buffers(), sizes)?;
-        let cull = InputBuffer::ensure(&mut self.cull_inputs[fi], &self.ctx, fi, sizes)?;
+        let slot = &mut self.slots[fi];
+        slot.buffers.ensure(graph.used_buffers(), sizes)?;
+        let cull = InputBuffer::ensure(&mut slot.cull_inputs, &self.ctx, fi, sizes)?;
         self.cull_writer.write(
             CullInputs {
                 crowd,
@@ -187,7 +189,13 @@ impl Renderer {
         readback: Option<vk::Buffer>,
     ) -> Result<vk::CommandBuffer, GpuError> {
         let graph = self.graphs.get(&key).ok_or_else(gone)?;
-        let cull = self.cull_inputs[fi]
+        let FrameSlot {
+            frame: in_flight,
+            cull_inputs,
+            buffers,
+            ..
+        } = &mut self.slots[fi];
+        let cull = cull_inputs
             .as_ref()
             .ok_or_else(|| GpuError::Other("the culling inputs were not made".into()))?;
         let layout = self.ring.layout();
@@ -204,7 +212,7 @@ impl Renderer {
             extent: self.extent,
             shape: graph.shape,
             samplers: self.samplers.handles(),
-            uniforms: self.frames[fi].uniforms.buffer,
+            uniforms: in_flight.uniforms.buffer,
             models: &self.models,
             ranges: &self.ranges,
             ring: RingBinding {
@@ -215,7 +223,7 @@ impl Renderer {
             looks: self.looks.buffer(),
             hud: if key.hud { self.hud.bind(fi)? } else { None },
             cull_layout: cull.layout.clone(),
-            cull_sizes: self.buffers[fi].sizes(),
+            cull_sizes: buffers.sizes(),
             instances: crowd.len() as u32,
             shadow_size: self.settings.shadow_size.max(1),
             atlases: &self.atlases,
@@ -239,13 +247,13 @@ impl Renderer {
             ),
             cull_inputs: cull.buffer.buffer,
             buffer_descs: &graph.buffers,
-            buffers: &self.buffers[fi],
+            buffers,
             transients: &self.transients,
             imported: imported.as_ref().map_or(&[], |i| &i[..]),
         };
         record_frame(
             &self.ctx,
-            &mut self.frames[fi],
+            in_flight,
             graph,
             &shared,
             &bindings,
@@ -290,10 +298,11 @@ impl Renderer {
             .map_err(crate::crowd::CrowdError::Ring)?;
         // The counters are numbered by the models this frame drew: more may be added before
         // they are read.
-        self.stats_pending[fi] = graph
+        let slot = &mut self.slots[fi];
+        slot.stats_pending = graph
             .writes_buffer(&STATISTICS)
             .then_some(self.models.len());
-        let frame = &mut self.frames[fi];
+        let frame = &mut slot.frame;
         frame.done_at = value;
         frame.queries_pending = true;
         self.frame_number += 1;

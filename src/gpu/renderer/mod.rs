@@ -26,7 +26,7 @@ use glam::Vec4;
 
 use super::baked_table::BakedTable;
 use super::crowd_state::DeviceCrowdState;
-use super::culling::inputs::{CullInputWriter, InputBuffer};
+use super::culling::inputs::CullInputWriter;
 use super::culling::stats::{DrawStats, DrawStatsReader};
 use super::device::context::GpuContext;
 use super::device::error::GpuError;
@@ -39,13 +39,11 @@ use super::hud::{HudLayer, HudText};
 use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
 use super::impostors::layout::AtlasLayout;
 use super::impostors::readback::read_atlas;
-use super::in_flight::InFlightFrame;
 use super::looks_table::LooksTable;
 use super::model_buffers::GpuModel;
 use super::passes::cull::STATISTICS;
 use super::recording::compiled::CompiledFrame;
 use super::renderer_io::{FrameInputs, FrameTimes, PassTime};
-use super::resources::buffers::PassBuffers;
 use super::resources::images::TransientImages;
 use super::ring_memory::{DeviceRingAllocator, Timeline};
 use super::samplers::SharedSamplers;
@@ -56,7 +54,10 @@ use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, PaletteRing};
 
 mod crowd_state;
+mod frame_slot;
 mod frame_steps;
+
+use frame_slot::FrameSlot;
 
 pub use super::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
 
@@ -83,15 +84,8 @@ pub struct Renderer {
     ring_generation: u64,
     timeline: Timeline,
     last_value: u64,
-    /// Indexed by ring slot.
-    frames: Vec<InFlightFrame>,
-    /// Per ring slot: its culling inputs (made for the first frame that needs them).
-    cull_inputs: Vec<Option<InputBuffer>>,
-    /// Per ring slot: the buffers the passes declared.
-    buffers: Vec<PassBuffers>,
-    /// Per ring slot: the models its frame drew, while its statistics buffer holds counts
-    /// not read yet.
-    stats_pending: Vec<Option<usize>>,
+    /// Per ring slot: what its frame in flight owns.
+    slots: Vec<FrameSlot>,
     /// Frames submitted so far.
     frame_number: u64,
     extent: vk::Extent2D,
@@ -137,8 +131,8 @@ impl Renderer {
         );
         let ring = PaletteRing::new(DeviceRingAllocator::new(ctx), DEFAULT_SLOTS, 1, 1)?;
         let slots = ring.slot_count();
-        let frames = (0..slots)
-            .map(|i| InFlightFrame::new(ctx, i))
+        let frame_slots = (0..slots)
+            .map(|i| FrameSlot::new(ctx, i))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             ctx: ctx.clone(),
@@ -147,14 +141,11 @@ impl Renderer {
             samplers: SharedSamplers::new(ctx)?,
             models: Vec::new(),
             ranges: Vec::new(),
-            cull_inputs: (0..slots).map(|_| None).collect(),
-            buffers: (0..slots).map(|i| PassBuffers::new(ctx, i)).collect(),
-            stats_pending: vec![None; slots],
             ring,
             ring_generation: 0,
             timeline: Timeline::new(ctx, "frame timeline")?,
             last_value: 0,
-            frames,
+            slots: frame_slots,
             frame_number: 0,
             extent,
             color_format,
@@ -297,9 +288,10 @@ impl Renderer {
     /// Reads what the frame that last used slot `fi` left: timestamps and draw counts (it
     /// has completed).
     fn collect(&mut self, fi: usize) {
-        self.timings.collect(&mut self.frames[fi]);
-        let buffers = &self.buffers[fi];
-        if let Some(drawn) = self.stats_pending[fi].take()
+        let slot = &mut self.slots[fi];
+        self.timings.collect(&mut slot.frame);
+        let buffers = &slot.buffers;
+        if let Some(drawn) = slot.stats_pending.take()
             && let Some(stats) = buffers.get(&STATISTICS)
         {
             let models = &self.models[..drawn.min(self.models.len())];
@@ -321,8 +313,8 @@ impl Renderer {
         // Oldest first (the slot the ring hands out next), so the last frame's counts are
         // the ones kept.
         let next = self.ring.next_slot();
-        for k in 0..self.frames.len() {
-            self.collect((next + k) % self.frames.len());
+        for k in 0..self.slots.len() {
+            self.collect((next + k) % self.slots.len());
         }
         Ok(self.timings.average_ms())
     }
@@ -373,7 +365,7 @@ impl Renderer {
         // Usually already reached (the ring waited for the slot), but the ring hands a slot
         // out without waiting when it has grown into a new region: the frame in flight's
         // command buffer and queries must still be free.
-        self.timeline.wait(self.frames[fi].done_at)?;
+        self.timeline.wait(self.slots[fi].frame.done_at)?;
         self.collect(fi);
         self.ensure_baked(crowd)?;
         self.ensure_looks(crowd)?;
