@@ -26,7 +26,7 @@ use crate::motion::{
     DeviceChanges, DeviceClock, DeviceCommand, DeviceMotion, DeviceStep, DeviceWalker,
     NearInstance, catch_up,
 };
-use buffers::{commands_buffer, grown, slot_buffers, slot_buffers_mut};
+use buffers::{commands_buffer, slot_buffers, slot_buffers_mut};
 
 /// The most instances one frame lists as needing exact palettes (those beyond read baked
 /// frames).
@@ -124,7 +124,6 @@ pub struct DeviceCrowdState {
     models: GpuBuffer,
     clips: GpuBuffer,
     times: GpuBuffer,
-    count: usize,
     /// The instances `walkers` and `clocks` have room for.
     room: usize,
     /// The copy's instances and record slots as the commands given leave them.
@@ -198,7 +197,6 @@ impl DeviceCrowdState {
             models: upload("crowd state models", storage, bytes(&motion.models))?,
             clips: upload("crowd state clips", storage, bytes(&motion.clips))?,
             times: upload("baked frame times", storage, bytes(&motion.frame_times))?,
-            count: motion.walkers.len(),
             room: motion.walkers.len().max(1),
             changes_of: DeviceChanges::new(&motion.walkers, COMMAND_CAPACITY),
             step: DeviceStep {
@@ -236,14 +234,7 @@ impl DeviceCrowdState {
         self.changes.extend(crowd.take_changes());
         // What the copy will hold once these changes are made: refused up front, so that a
         // wrong crowd leaves the copy as it was.
-        let after = self
-            .changes
-            .iter()
-            .fold(self.changes_of.len(), |n, c| match c {
-                InstanceChange::Spawned(_) => n + 1,
-                InstanceChange::Despawned { .. } => n.saturating_sub(1),
-                _ => n,
-            });
+        let after = self.changes_of.len_after(&self.changes);
         if after != crowd.len() {
             // Another crowd than the one whose state moved to the GPU (or one whose changes
             // were not tracked).
@@ -259,7 +250,6 @@ impl DeviceCrowdState {
             .changes_of
             .commands(&self.changes, crowd, &mut self.pending);
         self.ensure_room(most)?;
-        self.count = self.changes_of.len();
         if self.changed_at.len() < most {
             self.changed_at.resize(most, 0);
         }
@@ -297,19 +287,19 @@ impl DeviceCrowdState {
         self.ctx.wait_idle();
         let walker = size_of::<DeviceWalker>();
         let clock = size_of::<DeviceClock>();
-        self.walkers = grown(
-            &self.ctx,
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let bytes = |n: usize, each: usize| (n * each) as u64;
+        self.walkers = self.walkers.grown(
             "crowd walkers",
-            &self.walkers,
-            self.room * walker,
-            room * walker,
+            usage,
+            bytes(self.room, walker),
+            bytes(room, walker),
         )?;
-        self.clocks = grown(
-            &self.ctx,
+        self.clocks = self.clocks.grown(
             "crowd clocks",
-            &self.clocks,
-            self.room * clock,
-            room * clock,
+            usage,
+            bytes(self.room, clock),
+            bytes(room, clock),
         )?;
         log::debug!("crowd state on the GPU grew to {room} instances");
         self.room = room;
@@ -409,7 +399,7 @@ impl DeviceCrowdState {
                 continue;
             };
             let joints = model.joint_count();
-            if base + joints > room || (near.instance as usize) >= self.count {
+            if base + joints > room || (near.instance as usize) >= self.len() {
                 continue;
             }
             // Changed through the crowd's API since it was listed: its listed clock is stale
@@ -451,7 +441,7 @@ impl DeviceCrowdState {
 
     /// Instances.
     pub fn len(&self) -> usize {
-        self.count
+        self.changes_of.len()
     }
 
     /// Instance `i`'s record slot, as the changes handed to frames so far leave it.
@@ -461,7 +451,7 @@ impl DeviceCrowdState {
 
     /// Whether it holds no instance.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.changes_of.is_empty()
     }
 
     /// The step the next frame applies.
@@ -476,7 +466,7 @@ impl DeviceCrowdState {
         self.frames += 1;
         let mut step = self.step;
         // The copy's own count: the changes handed to this frame set it.
-        step.count = self.count as u32;
+        step.count = self.len() as u32;
         step.near_capacity = if near { self.capacity as u32 } else { 0 };
         step.near_within = self.near_within;
         self.history[self.frames as usize % HISTORY] = (self.frames, step);
@@ -521,7 +511,7 @@ impl DeviceCrowdState {
 
     /// The clocks as the device holds them (the caller waited for every frame).
     pub fn read_clocks(&self) -> Result<Vec<DeviceClock>, GpuError> {
-        let mut clocks = vec![DeviceClock::default(); self.count];
+        let mut clocks = vec![DeviceClock::default(); self.len()];
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut clocks);
         read_buffer(
             &self.ctx,

@@ -237,7 +237,8 @@ impl Playback {
     /// Rebuilds the crowd at time `t`: every pedestrian present at `t` is there, in the gait
     /// of its speed, facing where it goes.
     pub fn seek(&mut self, crowd: &mut Crowd, t: f64) -> Result<StepCounts, PlaybackError> {
-        while let Some(p) = self.present.key(self.present.len().wrapping_sub(1)) {
+        // The last present leaves first, so nobody moves.
+        while let Some(p) = (self.present.len().checked_sub(1)).and_then(|k| self.present.key(k)) {
             self.remove(crowd, p as u32)?;
         }
         let (started, present) = self.present_at(t);

@@ -1,5 +1,5 @@
-//! The crowd state's buffers: per frame in flight its near list, exact instances and list of
-//! changes, and the walkers' and clocks' tables grown on the device.
+//! The crowd state's buffers per frame in flight: its near list, exact instances and list of
+//! changes.
 
 use std::sync::Arc;
 
@@ -65,42 +65,4 @@ pub(super) fn commands_buffer(
         MemoryLocation::CpuToGpu,
         16,
     )
-}
-
-/// A device-local table of `bytes` named `name`, starting with the first `kept` bytes of
-/// `old` (copied on the device, which the caller let go idle); the copy is made visible to
-/// every later command.
-pub(super) fn grown(
-    ctx: &Arc<GpuContext>,
-    name: &str,
-    old: &GpuBuffer,
-    kept: usize,
-    bytes: usize,
-) -> Result<GpuBuffer, GpuError> {
-    let usage = vk::BufferUsageFlags::STORAGE_BUFFER
-        | vk::BufferUsageFlags::TRANSFER_SRC
-        | vk::BufferUsageFlags::TRANSFER_DST;
-    let buffer = GpuBuffer::new(ctx, name, bytes as u64, usage, MemoryLocation::GpuOnly, 16)?;
-    ctx.run_once(&format!("growing the {name}"), |cmd| {
-        let before = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-            .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::COPY)
-            .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)];
-        let after = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COPY)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-            .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)];
-        let region = vk::BufferCopy::default().size(kept as u64);
-        // SAFETY: a one-off command buffer waited on; both buffers are live and hold `kept`
-        // bytes.
-        unsafe {
-            ctx.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&before));
-            ctx.device
-                .cmd_copy_buffer(cmd, old.buffer, buffer.buffer, &[region]);
-            ctx.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&after));
-        }
-    })?;
-    Ok(buffer)
 }

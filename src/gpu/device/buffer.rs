@@ -135,6 +135,50 @@ impl GpuBuffer {
         Ok(buffer)
     }
 
+    /// A device-local buffer of `bytes` named `name`, for `usage` (and copies), starting with
+    /// this buffer's first `kept` bytes, copied on the device: a table that outgrew its room.
+    /// The caller let the device go idle (nothing may still write this buffer); the copy is
+    /// made visible to every later command.
+    pub fn grown(
+        &self,
+        name: &str,
+        usage: vk::BufferUsageFlags,
+        kept: vk::DeviceSize,
+        bytes: vk::DeviceSize,
+    ) -> Result<Self, GpuError> {
+        let ctx = &self.ctx;
+        let usage = usage | vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let buffer = Self::new(ctx, name, bytes, usage, MemoryLocation::GpuOnly, 16)?;
+        ctx.run_once(&format!("growing {name}"), |cmd| {
+            let before = [vk::MemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                .src_access_mask(vk::AccessFlags2::MEMORY_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::COPY)
+                .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)];
+            let after = [vk::MemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::COPY)
+                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                .dst_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)];
+            let region = vk::BufferCopy::default().size(kept.min(self.size).min(bytes));
+            // SAFETY: a one-off command buffer waited on; both buffers are live and hold the
+            // region.
+            unsafe {
+                ctx.cmd_pipeline_barrier2(
+                    cmd,
+                    &vk::DependencyInfo::default().memory_barriers(&before),
+                );
+                ctx.device
+                    .cmd_copy_buffer(cmd, self.buffer, buffer.buffer, &[region]);
+                ctx.cmd_pipeline_barrier2(
+                    cmd,
+                    &vk::DependencyInfo::default().memory_barriers(&after),
+                );
+            }
+        })?;
+        Ok(buffer)
+    }
+
     /// The mapped memory, when host-visible.
     pub fn mapped_ptr(&self) -> Option<*mut u8> {
         self.mapped.map(NonNull::as_ptr)

@@ -87,6 +87,15 @@ impl DeviceChanges {
         self.slot_of.is_empty()
     }
 
+    /// Instances the copy holds once `changes` are made.
+    pub fn len_after(&self, changes: &[InstanceChange]) -> usize {
+        changes.iter().fold(self.len(), |n, c| match c {
+            InstanceChange::Spawned(_) => n + 1,
+            InstanceChange::Despawned { .. } => n.saturating_sub(1),
+            _ => n,
+        })
+    }
+
     /// Instance `i`'s record slot.
     pub fn slot_of(&self, i: usize) -> Option<u32> {
         self.slot_of.get(i).copied()
