@@ -24,7 +24,6 @@ use crate::gpu::device::buffer::{GpuBuffer, MAX_OFFSET_ALIGNMENT};
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::graph::Extent;
-use crate::gpu::impostors::atlases::ImpostorAtlases;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::renderer_io::FrameInputs;
 use crate::gpu::settings::RenderSettings;
@@ -74,8 +73,8 @@ pub struct CullInputs<'a> {
     /// Whether the frame draws impostor cards (then instances of a model with an atlas
     /// become cards when short on screen).
     pub cards: bool,
-    /// The models' impostor atlases.
-    pub atlases: &'a ImpostorAtlases,
+    /// How many clips model `m`'s impostor cards show (0: it has no cards).
+    pub card_clips: &'a dyn Fn(usize) -> u32,
     /// Most subsets of one model: draws are numbered `[view][model][subset]`.
     pub subsets: usize,
 }
@@ -177,7 +176,7 @@ fn write(
             draws: [
                 (m * c.subsets * LOD_LEVELS) as u32,
                 model.subsets.len() as u32,
-                c.atlases.atlas(m).map_or(0, |a| a.layout.clips),
+                (c.card_clips)(m),
                 0,
             ],
         });

@@ -10,7 +10,21 @@ use super::text::{HudGlyph, HudText, MAX_HUD_GLYPHS, font_words};
 use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
-use crate::gpu::recording::pass::HudBinding;
+use crate::gpu::recording::features::FeatureFrame;
+
+/// The buffers the HUD pass imports by these names.
+pub const GLYPHS: &str = "hud glyphs";
+/// See [`GLYPHS`].
+pub const FONT: &str = "hud font";
+
+/// What the HUD pass draws this frame, beside its buffers.
+#[derive(Clone, Copy, Debug)]
+pub struct HudFrame {
+    /// Glyphs to draw.
+    pub count: u32,
+    /// Pixels per font pixel.
+    pub scale: u32,
+}
 
 /// See the module documentation.
 pub struct HudLayer {
@@ -61,22 +75,35 @@ impl HudLayer {
         !self.text.is_empty()
     }
 
-    /// Frame in flight `slot`'s glyphs written (the frame's last use of them is done), and what
-    /// its HUD pass binds; `None` when nothing is shown.
-    pub fn bind(&self, slot: usize) -> Result<Option<HudBinding>, GpuError> {
+    /// Frame in flight `slot`'s glyphs written (the frame's last use of them is done); what its
+    /// HUD pass draws, which [`Self::hand`] gives the frame. `None` when nothing is shown.
+    pub fn prepare(&self, slot: usize) -> Result<Option<HudFrame>, GpuError> {
         if !self.is_shown() {
             return Ok(None);
         }
-        let buffer = self
-            .glyphs
-            .get(slot)
-            .ok_or_else(|| GpuError::Other(format!("no HUD glyph buffer for slot {slot}")))?;
-        buffer.write(0, bytemuck::cast_slice(self.text.glyphs()))?;
-        Ok(Some(HudBinding {
-            glyphs: buffer.buffer,
-            font: self.font.buffer,
+        self.slot_glyphs(slot)?
+            .write(0, bytemuck::cast_slice(self.text.glyphs()))?;
+        Ok(Some(HudFrame {
             count: self.text.glyphs().len() as u32,
             scale: self.text.scale(),
         }))
+    }
+
+    /// Hands frame in flight `slot` the glyphs and font (imported by name) and `frame`.
+    pub fn hand<'a>(
+        &self,
+        slot: usize,
+        frame: &'a HudFrame,
+        to: &mut FeatureFrame<'a>,
+    ) -> Result<(), GpuError> {
+        to.import(GLYPHS, self.slot_glyphs(slot)?.buffer)?;
+        to.import(FONT, self.font.buffer)?;
+        to.provide(frame)
+    }
+
+    fn slot_glyphs(&self, slot: usize) -> Result<&GpuBuffer, GpuError> {
+        self.glyphs
+            .get(slot)
+            .ok_or_else(|| GpuError::Other(format!("no HUD glyph buffer for slot {slot}")))
     }
 }

@@ -11,5 +11,5 @@
 mod layer;
 mod text;
 
-pub use layer::HudLayer;
+pub use layer::{FONT, GLYPHS, HudFrame, HudLayer};
 pub use text::{HUD_CELL, HudColor, HudGlyph, HudText, MAX_HUD_GLYPHS, font_words};

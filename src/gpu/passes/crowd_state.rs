@@ -102,7 +102,7 @@ pub fn declare(f: &mut FrameDeclaration) {
 
 /// The crowd's state this frame, which the passes run with.
 fn state(r: &PassRecording<'_>) -> Result<CrowdStateBinding, GpuError> {
-    r.shared.crowd_state.ok_or_else(|| {
+    r.feature::<CrowdStateBinding>().copied().ok_or_else(|| {
         GpuError::Graph("the crowd-state passes run without the crowd's state".into())
     })
 }

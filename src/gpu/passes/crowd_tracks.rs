@@ -86,9 +86,8 @@ pub fn declare(f: &mut FrameDeclaration, walkers: ResourceId, clocks: ResourceId
 
 /// The crowd's state and its tracks this frame.
 fn state(r: &PassRecording<'_>) -> Result<(CrowdStateBinding, TracksBinding), GpuError> {
-    r.shared
-        .crowd_state
-        .and_then(|s| s.tracks.map(|t| (s, t)))
+    r.feature::<CrowdStateBinding>()
+        .and_then(|s| s.tracks.map(|t| (*s, t)))
         .ok_or_else(|| GpuError::Graph("the track passes run without tracks".into()))
 }
 

@@ -3,14 +3,15 @@
 //! Declared only when the frame has text to show.
 
 use super::{FrameDeclaration, over_target};
-use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::pipeline::VertexInput;
-use crate::gpu::graph::Access;
-use crate::gpu::hud::HUD_CELL;
+use crate::gpu::graph::{Access, Stages};
+use crate::gpu::hud::{FONT, GLYPHS, HUD_CELL, HudFrame};
 use crate::gpu::recording::pass::Bind;
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "hud";
+/// The host's part: this frame in flight's glyphs written before submission.
+pub const HOST: &str = "hud_host";
 /// Pixels between the frame's corner and the first character.
 const MARGIN_PX: u32 = 6;
 
@@ -26,13 +27,16 @@ pub fn declare(f: &mut FrameDeclaration) {
         VertexInput::GeneratedStrip,
     );
     let color = f.frame.scene;
+    // The feature's own buffers, imported: the host writes this frame in flight's glyphs
+    // before submission.
+    let (glyphs, font) = (f.imported_buffer(GLYPHS), f.persistent_buffer(FONT));
+    f.host_step(HOST).write(glyphs, Access::HostWrite).finish();
     f.pass(NAME, move |r| {
-        let Some(hud) = r.shared.hud else {
+        let Some(hud) = r.feature::<HudFrame>() else {
             return Ok(());
         };
         let frame = r.frame_info();
-        let glyphs = whole_buffer(hud.glyphs);
-        let font = whole_buffer(hud.font);
+        let (glyphs, font) = (r.buffer_info(glyphs)?, r.buffer_info(font)?);
         let binds = [
             Bind::buffer("Frame", &frame),
             Bind::buffer("HudGlyphs", &glyphs),
@@ -51,6 +55,8 @@ pub fn declare(f: &mut FrameDeclaration) {
             counts,
         )
     })
+    .read(glyphs, Access::StorageRead(Stages::Vertex))
+    .read(font, Access::StorageRead(Stages::Fragment))
     .write(color, Access::ColorAttachmentWrite)
     .finish();
 }

@@ -22,6 +22,7 @@ use crate::gpu::device::pipeline::{
 };
 pub use crate::gpu::gpu_layouts::CardConstants;
 use crate::gpu::graph::{Access, ResourceId};
+use crate::gpu::impostors::atlases::ImpostorAtlases;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::recording::draws::LitImages;
 use crate::gpu::recording::pass::{Bind, PassRecording};
@@ -225,7 +226,7 @@ impl ModelCards {
     /// has no atlas or no instances.
     pub fn of(r: &PassRecording<'_>, m: usize, eye: Eye, picture_depth: bool) -> Option<Self> {
         let shared = r.shared;
-        let atlas = shared.atlases.atlas(m)?;
+        let atlas = r.feature::<ImpostorAtlases>()?.atlas(m)?;
         let model = shared.models.get(m)?;
         if shared.ranges.get(m).is_none_or(|range| range.is_empty()) {
             return None;

@@ -7,5 +7,6 @@
 pub mod bindings;
 pub mod compiled;
 pub mod draws;
+pub mod features;
 pub mod frame;
 pub mod pass;

@@ -5,13 +5,14 @@
 //! layout or decides whether earlier contents survive. Descriptors are bound by the names the
 //! shaders give them ([`Bind`]); the pipeline's layout, read from its shaders, says where.
 
+use std::any::Any;
 use std::ops::Range;
 use std::sync::Arc;
 
 use ash::vk;
 
 use super::bindings::{FrameBindings, FrameResources, Handle};
-use crate::gpu::crowd_state::CrowdStateBinding;
+use super::features::FeatureFrame;
 use crate::gpu::culling::inputs::InputsLayout;
 use crate::gpu::culling::sizes::CullSizes;
 use crate::gpu::device::buffer::whole_buffer;
@@ -19,23 +20,9 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::graph::{ImageKind, Plan, ResourceId, Step, StepUse};
-use crate::gpu::impostors::atlases::ImpostorAtlases;
 use crate::gpu::model_buffers::GpuModel;
 use crate::gpu::samplers::Samplers;
 use crate::gpu::settings::FrameShape;
-
-/// What the HUD pass draws: the frame in flight's glyphs and the font.
-#[derive(Clone, Copy, Debug)]
-pub struct HudBinding {
-    /// The glyphs ([`crate::gpu::hud::HudGlyph`]).
-    pub glyphs: vk::Buffer,
-    /// The font ([`crate::gpu::hud::font_words`]).
-    pub font: vk::Buffer,
-    /// Glyphs to draw.
-    pub count: u32,
-    /// Pixels per font pixel.
-    pub scale: u32,
-}
 
 /// Where this frame's records and palettes are within the ring slot, in bytes from the
 /// slot's start.
@@ -48,8 +35,8 @@ pub struct RingBinding {
 }
 
 /// What every pass of a frame shares and the graph does not track: samplers, the frame's
-/// uniforms, the models and their ranges of records, their impostor atlases, the culling
-/// inputs' layout.
+/// uniforms, the models and their ranges of records, the culling inputs' layout, and what
+/// the features hand the frame.
 pub struct FrameShared<'a> {
     /// The render size.
     pub extent: vk::Extent2D,
@@ -69,8 +56,6 @@ pub struct FrameShared<'a> {
     pub baked: vk::Buffer,
     /// The crowd's looks (the plain look alone until the crowd adds one).
     pub looks: vk::Buffer,
-    /// The heads-up display's text, when the frame shows it.
-    pub hud: Option<HudBinding>,
     /// Where the culling inputs are in their buffer.
     pub cull_layout: InputsLayout,
     /// How many instances, models and subsets the culling buffers hold.
@@ -79,10 +64,9 @@ pub struct FrameShared<'a> {
     pub instances: u32,
     /// Shadow map side in texels.
     pub shadow_size: u32,
-    /// The models' impostor atlases (indexed like `models`), which the card passes sample.
-    pub atlases: &'a ImpostorAtlases,
-    /// The crowd's state on the GPU, when it lives there.
-    pub crowd_state: Option<CrowdStateBinding>,
+    /// What the features that keep state across frames hand this frame (their buffers, by
+    /// name, and a value each: [`PassRecording::feature`]).
+    pub features: &'a FeatureFrame<'a>,
 }
 
 /// One descriptor to bind, by the name the shaders give it: a block's type name (`Records`)
@@ -159,7 +143,7 @@ pub fn declared_use<'p>(
     })
 }
 
-impl PassRecording<'_> {
+impl<'a> PassRecording<'a> {
     /// How this step declared `id`; an error when it did not.
     fn declared(&self, id: ResourceId) -> Result<&StepUse, GpuError> {
         declared_use(self.plan, self.step, id)
@@ -172,6 +156,11 @@ impl PassRecording<'_> {
                 self.plan.resource_name(id)
             ))
         })
+    }
+
+    /// The value of type `T` a feature handed this frame, if one did.
+    pub fn feature<T: Any>(&self) -> Option<&'a T> {
+        self.shared.features.get()
     }
 
     /// A pipeline this pass registered.

@@ -16,6 +16,7 @@ use crate::gpu::device::targets::{FrameSync, TargetImage};
 use crate::gpu::passes::{compile, cull::STATISTICS};
 use crate::gpu::recording::bindings::FrameBindings;
 use crate::gpu::recording::compiled::CompiledFrame;
+use crate::gpu::recording::features::FeatureFrame;
 use crate::gpu::recording::frame::record_frame;
 use crate::gpu::recording::pass::{FrameShared, RingBinding};
 use crate::gpu::renderer_io::FrameInputs;
@@ -171,7 +172,7 @@ impl Renderer {
                 shadows: graph.shape.shadow_lists,
                 occlusion: graph.shape.occlusion,
                 cards: graph.shape.cards,
-                atlases: &self.atlases,
+                card_clips: &|m| self.atlases.atlas(m).map_or(0, |a| a.layout.clips),
                 subsets: sizes.subsets,
             },
             cull,
@@ -208,6 +209,19 @@ impl Renderer {
             None => (None, crowd.counts().palette_matrices),
         };
         let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
+        // What the features that keep state hand this frame: their buffers and values.
+        let hud = if key.hud { self.hud.prepare(fi)? } else { None };
+        let mut features = FeatureFrame::default();
+        if let Some(hud) = &hud {
+            self.hud.hand(fi, hud, &mut features)?;
+        }
+        if let Some(state) = &crowd_state {
+            for (name, buffer) in crate::gpu::passes::crowd_state::imports(state) {
+                features.import(name, buffer)?;
+            }
+            features.provide(state)?;
+        }
+        features.provide(&self.atlases)?;
         let shared = FrameShared {
             extent: self.extent,
             shape: graph.shape,
@@ -221,17 +235,12 @@ impl Renderer {
             },
             baked: self.baked.buffer(),
             looks: self.looks.buffer(),
-            hud: if key.hud { self.hud.bind(fi)? } else { None },
             cull_layout: cull.layout.clone(),
             cull_sizes: buffers.sizes(),
             instances: crowd.len() as u32,
             shadow_size: self.settings.shadow_size.max(1),
-            atlases: &self.atlases,
-            crowd_state,
+            features: &features,
         };
-        let imported = crowd_state
-            .as_ref()
-            .map(crate::gpu::passes::crowd_state::imports);
         let bindings = FrameBindings {
             frame: graph.frame,
             plan: &graph.plan,
@@ -249,7 +258,7 @@ impl Renderer {
             buffer_descs: &graph.buffers,
             buffers,
             transients: &self.transients,
-            imported: imported.as_ref().map_or(&[], |i| &i[..]),
+            imported: features.imports(),
         };
         record_frame(
             &self.ctx,
