@@ -2,7 +2,7 @@
 //! shaderc, into `OUT_DIR/shaders/NAME.spv`; `src/gpu/shaders.rs` embeds them. `*.glsl` files
 //! are includes (`#include "frame.glsl"`), resolved in `shaders/` only.
 //!
-//! Every shader is compiled with the macros of `src/gpu/shader_interface.rs`
+//! Every shader is compiled with the macros of `src/gpu/frame/shader_interface.rs`
 //! (`SHADER_DEFINES`: binding numbers, flags, workgroup sizes), so the numbers the GLSL uses
 //! are the Rust side's; a name a shader uses that is not defined there is a compile error.
 //!
@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The constants the shaders share with the Rust side; only `SHADER_DEFINES` is read here.
 #[allow(dead_code)]
 mod shader_interface {
-    include!("src/gpu/shader_interface.rs");
+    include!("src/gpu/frame/shader_interface.rs");
 }
 
 /// The codes of the crowd's state on the GPU, which `shader_interface` takes from
@@ -72,7 +72,7 @@ mod motion_layouts {
 /// The renderer's own structs the GPU reads (the looks).
 mod renderer_layouts {
     use super::Layouts;
-    include!("src/gpu/device_layouts.rs");
+    include!("src/gpu/frame/device_layouts.rs");
 }
 
 /// The includes the shaders read the layouts from (made here, not files in shaders/), each
@@ -86,12 +86,12 @@ const GENERATED: &[(&str, Layouts)] = &[
 /// Where `shader_interface`, the codes it reads and the generated layouts come from,
 /// relative to the manifest.
 const SHADER_INTERFACE: &[&str] = &[
-    "src/gpu/shader_interface.rs",
+    "src/gpu/frame/shader_interface.rs",
     "src/crowd/gpu_codes.rs",
     "src/motion/device_codes.rs",
     "src/crowd/device_layouts.rs",
     "src/motion/device_layouts.rs",
-    "src/gpu/device_layouts.rs",
+    "src/gpu/frame/device_layouts.rs",
 ];
 
 fn main() {

@@ -1,5 +1,5 @@
 // The camera's depth as the ambient occlusion reads it in the frame without a prepass when
-// compute passes drew part of what it sees (src/gpu/passes/camera_depth.rs): the meshes'
+// compute passes drew part of what it sees (src/gpu/features/lit/camera_depth.rs): the meshes'
 // resolved depth (sample zero), the ground's where the ground pass drew it (`parts.x`), and
 // with cards in compute (CARDS: camera_depth_cards.comp) the nearest card's from the
 // visibility buffer (card_raster.comp); whichever is nearest.

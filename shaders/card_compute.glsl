@@ -1,4 +1,4 @@
-// What the compute passes that draw impostor cards share (src/gpu/passes/card_compute.rs):
+// What the compute passes that draw impostor cards share (src/gpu/features/impostors/card_compute.rs):
 // the culling pass's card commands (how many cards each model and view has, where its list
 // starts) and where a card's quad meets a pixel. A card is the quad of shaders/
 // impostor_card.glsl; instead of rasterizing it, these passes ask, for a point on screen,

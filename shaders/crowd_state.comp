@@ -45,7 +45,7 @@ layout(std430, set = 0, binding = 7) readonly buffer FrameTimes {
     float frame_times[];
 };
 
-// The camera, as the culling inputs give it (src/gpu/device_layouts.rs, CullFrame).
+// The camera, as the culling inputs give it (src/gpu/frame/device_layouts.rs, CullFrame).
 layout(std430, set = 0, binding = 5) readonly buffer CullFrame {
     CULL_VIEW_FIELDS
 } view;
@@ -67,8 +67,8 @@ layout(push_constant) uniform Step {
     CROWD_STEP_FIELDS
 } step;
 
-// The distance band of `distance` (NEAR_BANDS in src/gpu/shader_interface.rs says how they
-// are spaced; src/gpu/crowd_state.rs, near_band_start, where each starts).
+// The distance band of `distance` (NEAR_BANDS in src/gpu/frame/shader_interface.rs says how they
+// are spaced; src/gpu/features/crowd_state/state.rs, near_band_start, where each starts).
 uint near_band(float distance) {
     float octaves = log2(max(distance, 1e-30)) + float(NEAR_BAND_FIRST_OCTAVE);
     return uint(clamp(floor(octaves * float(NEAR_BANDS_PER_OCTAVE)), 0.0,

@@ -1,13 +1,13 @@
 // What the culling passes share (shaders/cull.comp, shaders/cull_late.comp,
 // shaders/cull_draws.comp): the frame's view data, the models and their bounds, the
 // counters, lists and draws they fill, and the rules they apply to one instance.
-// The tables' layouts are src/gpu/device_layouts.rs's (made GLSL by build.rs).
+// The tables' layouts are src/gpu/frame/device_layouts.rs's (made GLSL by build.rs).
 #ifndef THRONG_CULL_GLSL
 #define THRONG_CULL_GLSL
 
 #include "record.glsl"
 
-// From src/gpu/shader_interface.rs (macros): LOD_LEVELS, the mesh levels (the full mesh and
+// From src/gpu/frame/shader_interface.rs (macros): LOD_LEVELS, the mesh levels (the full mesh and
 // up to four coarser ones); the views lists are kept for, VIEW_CAMERA (the instances large
 // enough to hide others, drawn first), VIEW_SHADOW (what casts shadows into it) and
 // VIEW_CAMERA_LATE (what the occlusion test lets through), VIEWS in all; and the CULL_* flags
@@ -24,7 +24,7 @@ layout(std430, set = 0, binding = CULL_RECORDS) readonly buffer Records {
 };
 
 layout(std430, set = 0, binding = CULL_FRAME) readonly buffer CullFrame {
-    CULL_VIEW_FIELDS // src/gpu/device_layouts.rs, CullFrame
+    CULL_VIEW_FIELDS // src/gpu/frame/device_layouts.rs, CullFrame
 } cull;
 
 layout(std430, set = 0, binding = CULL_MODELS) readonly buffer Models {

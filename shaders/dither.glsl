@@ -1,4 +1,4 @@
-// The cross-fade between a character's mesh and its impostor card (src/gpu/passes/impostors.rs):
+// The cross-fade between a character's mesh and its impostor card (src/gpu/features/impostors/cards.rs):
 // while an instance crosses the card threshold both are drawn, each keeping the pixels of its
 // share of a 4x4 ordered-dither pattern, so together they cover the character once and the
 // switch does not pop. Every pass that draws an instance's surface (prepass and forward,

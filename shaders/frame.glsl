@@ -1,5 +1,5 @@
 // The per-frame uniform block, shared by every pass (graphics and compute) but the culling
-// ones: its members are FrameData's (src/gpu/device_layouts.rs, made GLSL by build.rs).
+// ones: its members are FrameData's (src/gpu/frame/device_layouts.rs, made GLSL by build.rs).
 #ifndef THRONG_FRAME_GLSL
 #define THRONG_FRAME_GLSL
 
@@ -13,7 +13,7 @@
 
 // Per frame.
 layout(std140, set = 0, binding = FRAME_BINDING) uniform Frame {
-    FRAME_UNIFORMS_FIELDS // src/gpu/device_layouts.rs, FrameData
+    FRAME_UNIFORMS_FIELDS // src/gpu/frame/device_layouts.rs, FrameData
 } frame;
 
 // View-space z (negative in front of the eye) of a depth-buffer value, for the perspective

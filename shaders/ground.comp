@@ -1,6 +1,6 @@
 #version 460
 // The ground and the sky of the frame without a prepass, drawn by a compute pass after the lit
-// passes have resolved (src/gpu/passes/ground.rs) instead of rasterized under them at every
+// passes have resolved (src/gpu/features/lit/ground.rs) instead of rasterized under them at every
 // sample. The lit passes cleared the light and the normals to nothing (alpha 0) and drew
 // alpha 1, so each resolved pixel's alpha is the share of its samples that meshes (or cards
 // drawn as quads) cover, and its colour their sum over it; the rest of the pixel is the
@@ -17,7 +17,7 @@ layout(set = 0, binding = 20, rgba16f) uniform image2D sky_light;
 layout(set = 0, binding = 21, rgba16f) uniform image2D view_normals;
 
 layout(push_constant) uniform Ground {
-    GROUND_CONSTANTS_FIELDS // src/gpu/device_layouts.rs
+    GROUND_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs
 } ground;
 
 void main() {

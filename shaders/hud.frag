@@ -3,7 +3,7 @@
 // below it) in its colour, over a half-dark veil (every other pixel black: no blending).
 
 // Per ASCII character, eight rows of eight pixels (bit 0 leftmost), four rows to a word
-// (src/gpu/hud.rs, font_words).
+// (src/gpu/features/hud/, font_words).
 layout(std430, set = 0, binding = 1) readonly buffer HudFont {
     uint font[];
 };

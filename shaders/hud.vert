@@ -1,10 +1,10 @@
 #version 460
-// The heads-up display (src/gpu/hud.rs): one instance per character, its four corners
+// The heads-up display (src/gpu/features/hud/): one instance per character, its four corners
 // generated (a strip), placed in the frame's top-left corner by its cell. Positions are in
 // pixels; the frame uniforms give the target's size.
 #include "frame.glsl"
 
-// HudGlyph: src/gpu/device_layouts.rs.
+// HudGlyph: src/gpu/frame/device_layouts.rs.
 #include "renderer_layouts.glsl"
 
 layout(std430, set = 0, binding = 0) readonly buffer HudGlyphs {

@@ -1,10 +1,10 @@
-// Impostor cards (src/gpu/impostors): what baking and drawing them share. A cell of a model's
+// Impostor cards (src/gpu/features/impostors): what baking and drawing them share. A cell of a model's
 // atlas shows the model from one direction at one moment of one clip; `ImpostorView` is the
 // camera of the cells of one direction (model space).
 #ifndef THRONG_IMPOSTOR_GLSL
 #define THRONG_IMPOSTOR_GLSL
 
-// ImpostorView: src/gpu/device_layouts.rs (ViewData).
+// ImpostorView: src/gpu/frame/device_layouts.rs (ViewData).
 #include "renderer_layouts.glsl"
 
 // A unit vector in two numbers from -1 to 1 (the octahedral map: the sphere folded onto the

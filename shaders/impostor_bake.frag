@@ -3,12 +3,12 @@
 // colour, untinted and unlit: the cards are tinted and lit when drawn) with full coverage,
 // and its view-space normal (octahedral, two channels), its material and roughness (one
 // channel: impostor.glsl, pack_material) and its depth in the sphere
-// (src/gpu/impostors/bake.rs).
+// (src/gpu/features/impostors/bake.rs).
 #include "impostor.glsl"
 layout(set = 0, binding = 2) uniform sampler2D base_color_map;
 
 layout(push_constant) uniform BakeDraw {
-    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, BakeDraw
+    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs, BakeDraw
 } bake;
 
 layout(location = 0) in vec3 in_view_normal;

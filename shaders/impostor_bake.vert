@@ -14,7 +14,7 @@ layout(std430, set = 0, binding = 1) readonly buffer Cells {
 };
 
 layout(push_constant) uniform BakeDraw {
-    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, BakeDraw
+    BAKE_DRAW_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs, BakeDraw
 } bake;
 
 layout(location = 0) in vec3 in_position;

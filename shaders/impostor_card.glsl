@@ -1,5 +1,5 @@
-// Impostor cards (src/gpu/passes/impostors.rs): a character too short on screen to need its
-// mesh is one quad showing the picture of its model's atlas (src/gpu/impostors) taken from
+// Impostor cards (src/gpu/features/impostors/cards.rs): a character too short on screen to need its
+// mesh is one quad showing the picture of its model's atlas (src/gpu/features/impostors) taken from
 // the direction nearest the viewer's, at the frame of its clip nearest its phase. The quad
 // lies in that picture's plane through the centre of the sphere every pose fits in, placed
 // by the instance's transform, so a card stands where the mesh would and turns with it. Each
@@ -26,18 +26,18 @@ layout(std430, set = 0, binding = BINDING_VISIBLE) readonly buffer Visible {
 };
 
 // The model's atlas: every picture's camera, colour with coverage, normal with depth. The
-// bindings after the graphics layout's own (src/gpu/shader_interface.rs).
+// bindings after the graphics layout's own (src/gpu/frame/shader_interface.rs).
 layout(std430, set = 0, binding = 10) readonly buffer CardViews {
     ImpostorView card_views[];
 };
 layout(set = 0, binding = 11) uniform sampler2D card_color;
 layout(set = 0, binding = 12) uniform sampler2D card_normal_depth;
 
-// Per model drawn (`CardConstants` in src/gpu/passes/impostors.rs).
+// Per model drawn (`CardConstants` in src/gpu/features/impostors/cards.rs).
 layout(push_constant) uniform Card {
-    CARD_CONSTANTS_FIELDS // src/gpu/device_layouts.rs, CardConstants
+    CARD_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs, CardConstants
 #ifdef CARD_COMPUTE
-    uvec4 draw;      // the compute passes' own (`CardDispatch` in src/gpu/passes/card_compute)
+    uvec4 draw;      // the compute passes' own (`CardDispatch` in src/gpu/features/impostors/card_compute.rs)
 #endif
 } card;
 
@@ -58,7 +58,7 @@ bool card_from_sun() {
 
 // The picture nearest the direction `d` (model space, from the sphere's centre towards the
 // viewer): the ring of the nearest elevation, the nearest direction on it (as
-// AtlasLayout::nearest_view in src/gpu/impostors/layout.rs).
+// AtlasLayout::nearest_view in src/gpu/features/impostors/layout.rs).
 uint nearest_picture(vec3 d) {
     float elevation = asin(clamp(d.y, -1.0, 1.0));
     uint ring = 0u;

@@ -1,12 +1,12 @@
 // The crowd's looks: a linear RGB tint per material for each look an instance can wear
-// (src/crowd/looks.rs; src/gpu/looks_table.rs uploads them). Look 0 is plain: every tint
+// (src/crowd/looks.rs; src/gpu/frame/looks_table.rs uploads them). Look 0 is plain: every tint
 // white. Read by the stages that colour characters, meshes (skinned.frag) and cards
 // (impostor_in.glsl).
 #ifndef THRONG_LOOKS_GLSL
 #define THRONG_LOOKS_GLSL
 
 // Look: per material index its rgb tint, and 1 if drawn (0: hidden); made by build.rs from
-// src/gpu/device_layouts.rs (GpuLook).
+// src/gpu/frame/device_layouts.rs (GpuLook).
 #include "renderer_layouts.glsl"
 
 layout(std430, set = 0, binding = BINDING_LOOKS) readonly buffer Looks {

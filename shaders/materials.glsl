@@ -1,6 +1,6 @@
 // The per-draw material: push constants set for each model subset, read by the fragment
 // stages that colour or clip characters (skinned.frag, depth_normal.frag).
-// Its members are DrawConstants' (src/gpu/device_layouts.rs, made GLSL by build.rs).
+// Its members are DrawConstants' (src/gpu/frame/device_layouts.rs, made GLSL by build.rs).
 #ifndef THRONG_MATERIALS_GLSL
 #define THRONG_MATERIALS_GLSL
 
@@ -8,7 +8,7 @@
 
 // Per draw (one model subset): its material.
 layout(push_constant) uniform Draw {
-    DRAW_MATERIAL_FIELDS // src/gpu/device_layouts.rs, DrawConstants
+    DRAW_MATERIAL_FIELDS // src/gpu/frame/device_layouts.rs, DrawConstants
 } draw;
 
 #endif

@@ -1,5 +1,5 @@
 //! `gpu_layouts!`: the structs the GPU reads, each defined once for Rust and GLSL. A module's
-//! list (`crowd/device_layouts.rs`, `motion/device_layouts.rs`, `gpu/device_layouts.rs`) is
+//! list (`crowd/device_layouts.rs`, `motion/device_layouts.rs`, `gpu/frame/device_layouts.rs`) is
 //! pasted into its module with `include!` and made `#[repr(C)]` structs here; `build.rs`
 //! reads the same lists and writes each as GLSL (`crowd_layouts.glsl`, `motion_layouts.glsl`,
 //! `renderer_layouts.glsl`: a struct and a `NAME_FIELDS` macro of its members per entry), which

@@ -13,7 +13,7 @@ use glam::Vec4;
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, single_sample_renderer};
 use throng::anim::{Mat3x4, PoseScratch, SkinnedModel, gpu_skin_position};
 use throng::gpu::RenderSettings;
-use throng::gpu::impostors::layout::AtlasLayout;
+use throng::gpu::features::impostors::layout::AtlasLayout;
 
 /// The pose a cell shows: the model skinned at `phase` of `clip`, in model space.
 fn posed(model: &SkinnedModel, clip: u32, phase: f32) -> Vec<glam::Vec3> {

@@ -1,5 +1,5 @@
 //! The GLSL layouts in `shaders/` and the Rust structs they mirror stay in step, and every
-//! descriptor binding a shader declares is the `src/gpu/shader_interface.rs` constant of its
+//! descriptor binding a shader declares is the `src/gpu/frame/shader_interface.rs` constant of its
 //! name, with the descriptor type the shaders of its family share (the pipelines' layouts are
 //! read from the shaders themselves, `src/gpu/device/pipeline.rs`, and the passes bind by
 //! these names: a name's number and type agreeing across shaders is what lets one set of
@@ -24,8 +24,8 @@ use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawCommand};
-use throng::gpu::shader_interface::SHADER_DEFINES;
-use throng::gpu::shader_interface::{
+use throng::gpu::frame::shader_interface::SHADER_DEFINES;
+use throng::gpu::frame::shader_interface::{
     BINDING_AMBIENT_LIGHT, BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE,
     BINDING_DIRECT_LIGHT, BINDING_FRAME, BINDING_LOOKS, BINDING_NORMAL, BINDING_PALETTES,
     BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE, COMPUTE_DEPTH, COMPUTE_FRAME,
@@ -677,7 +677,7 @@ fn instance_records_match_the_rust_struct() {
 }
 
 /// Every storage buffer the skinned passes declare sits at the binding the renderer pushes
-/// it to (`gpu::shader_interface::BINDING_*`).
+/// it to (`gpu::frame::shader_interface::BINDING_*`).
 #[test]
 fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     let expected = [
@@ -726,7 +726,7 @@ fn the_looks_block_matches_gpu_look() {
     }
 }
 
-/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::shader_interface::CULL_*`.
+/// The culling passes' blocks match `gpu::cull_data`, and sit at `gpu::frame::shader_interface::CULL_*`.
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
@@ -1222,7 +1222,7 @@ fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does()
 }
 
 // ---------------------------------------------------------------------------------------
-// Bindings: every resource a shader declares, against src/gpu/shader_interface.rs.
+// Bindings: every resource a shader declares, against src/gpu/frame/shader_interface.rs.
 // ---------------------------------------------------------------------------------------
 
 /// A descriptor type, as the SPIR-V declares it.
@@ -1468,7 +1468,7 @@ fn every_binding_is_the_shader_interface_constant_of_its_name() {
                 .unwrap_or_else(|| {
                     panic!(
                         "{}: {} (binding {}) is not a resource of the {} layout (add it to \
-                         layout_tables and to src/gpu/shader_interface.rs)",
+                         layout_tables and to src/gpu/frame/shader_interface.rs)",
                         m.name, r.name, r.binding, table.name
                     )
                 });
@@ -1545,12 +1545,12 @@ fn interface_value(text: &str) -> u64 {
     literal_value(line.trim_end_matches(';'))
 }
 
-/// Every constant of `src/gpu/shader_interface.rs` is passed to the shaders, once, with the
+/// Every constant of `src/gpu/frame/shader_interface.rs` is passed to the shaders, once, with the
 /// value its line in the source gives (read from the text here, not through the macro that
 /// makes both).
 #[test]
 fn every_shader_interface_constant_is_a_shader_define() {
-    let source = include_str!("../src/gpu/shader_interface.rs");
+    let source = include_str!("../src/gpu/frame/shader_interface.rs");
     let constants: Vec<(&str, u64)> = source
         .lines()
         .filter_map(|line| {

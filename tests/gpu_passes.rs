@@ -18,7 +18,7 @@ use glam::{Vec2, Vec3};
 use throng::anim::SkinnedModel;
 use throng::asset;
 use throng::crowd::Crowd;
-use throng::gpu::passes::pass;
+use throng::gpu::pass;
 use throng::gpu::{CardDepth, FrameInputs, HeadlessRenderer, Pixels, RenderSettings, ViewMode};
 use throng::scene::Camera;
 

@@ -15,8 +15,8 @@ use ash::vk;
 use gpu_allocator::MemoryLocation;
 use throng::gpu::device::buffer::GpuBuffer;
 use throng::gpu::device::pipeline::{PipelineCache, PipelineDesc, PipelineKind};
-use throng::gpu::passes::compile;
-use throng::gpu::settings::GraphKey;
+use throng::gpu::frame::settings::GraphKey;
+use throng::gpu::renderer::compose::compile;
 use throng::gpu::{
     CardDepth, Culling, OFFSCREEN_FORMAT, Raster, RenderSettings, ViewMode, validation_messages,
 };
@@ -26,7 +26,9 @@ use throng::gpu::{
 fn every_pipeline() -> Vec<PipelineDesc> {
     let mut all = HashSet::new();
     for culling in [Culling::Back, Culling::Front, Culling::None] {
-        all.insert(throng::gpu::impostors::bake::bake_pipeline(culling));
+        all.insert(throng::gpu::features::impostors::bake::bake_pipeline(
+            culling,
+        ));
     }
     for view in [
         ViewMode::Final,

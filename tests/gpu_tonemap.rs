@@ -2,7 +2,7 @@
 //! of the frame is the frame without it mapped through the filmic curve, computed here on the
 //! CPU from the shader's constants (sRGB decoded, mapped, encoded), within the rounding of two
 //! 8-bit encodings; the lit passes draw the same either way (the plan-level test in
-//! `src/gpu/passes/tests.rs` checks their declarations).
+//! `src/gpu/renderer/compose/tests.rs` checks their declarations).
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 

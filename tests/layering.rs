@@ -83,22 +83,74 @@ const RULES: &[Rule] = &[
     },
     Rule {
         folder: "src/gpu/device",
-        why: "the device floor knows nothing of crowds, scenes or the renderer above it",
-        modules: &[
-            "crowd",
-            "scene",
-            "gpu::graph",
-            "gpu::passes",
-            "gpu::recording",
-            "gpu::culling",
-            "gpu::uniforms",
-            "gpu::resources",
-            "gpu::renderer",
-            "gpu::settings",
-        ],
+        why: "the device floor knows nothing of crowds or scenes",
+        modules: &["crowd", "scene"],
         crates: &[],
     },
 ];
+
+/// A floor of the renderer: the folder, and the only parts of the renderer (`gpu::...`) its
+/// code may use, itself included. The renderer's root (`gpu/mod.rs`) only declares and
+/// re-exports; a name reached through a re-export counts where it is defined.
+struct Floor {
+    folder: &'static str,
+    why: &'static str,
+    may_use: &'static [&'static str],
+}
+
+/// The renderer's floors, bottom up (`src/gpu/mod.rs`, docs/architecture.md): each uses only
+/// those below it.
+const FLOORS: &[Floor] = &[
+    Floor {
+        folder: "src/gpu/device",
+        why: "the device floor stands on nothing of the renderer",
+        may_use: &["gpu::device"],
+    },
+    Floor {
+        folder: "src/gpu/graph",
+        why: "the graph is generic: it knows the device, no frame or pass",
+        may_use: &["gpu::graph", "gpu::device"],
+    },
+    Floor {
+        folder: "src/gpu/frame",
+        why: "the frame floor is what every pass stands on and knows no feature",
+        may_use: &["gpu::frame", "gpu::graph", "gpu::device"],
+    },
+    Floor {
+        folder: "src/gpu/features",
+        why: "a feature stands on the frame, the graph and the device, never on the renderer \
+              that composes it",
+        may_use: &["gpu::features", "gpu::frame", "gpu::graph", "gpu::device"],
+    },
+    Floor {
+        folder: "src/gpu/renderer",
+        why: "the renderer is the top floor",
+        may_use: &["gpu"],
+    },
+];
+
+#[test]
+fn every_floor_uses_only_the_floors_below() -> Result<(), String> {
+    let tree = source_tree()?;
+    let broken = tree.broken_floors(FLOORS);
+    assert!(
+        broken.is_empty(),
+        "code that names a floor of the renderer above its own:\n{}",
+        broken.join("\n")
+    );
+    // Every folder of the renderer is a floor: a new one is placed on purpose.
+    let gpu = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/gpu");
+    for entry in fs::read_dir(&gpu).map_err(|e| e.to_string())? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let folder = format!("src/gpu/{name}");
+        assert!(
+            name == "mod.rs" || FLOORS.iter().any(|f| f.folder == folder),
+            "{folder} is not one of the renderer's floors"
+        );
+    }
+    Ok(())
+}
 
 #[test]
 fn no_folder_has_an_import_circle() -> Result<(), String> {
@@ -453,6 +505,37 @@ impl Tree {
                             file.display(),
                             n.line,
                             rule.why
+                        ));
+                    }
+                }
+            }
+        }
+        broken
+    }
+}
+
+impl Tree {
+    /// Where code under a floor names a part of the renderer that floor may not use.
+    fn broken_floors(&self, floors: &[Floor]) -> Vec<String> {
+        let mut broken = Vec::new();
+        for (file, names) in &self.names {
+            for floor in floors.iter().filter(|f| file.starts_with(f.folder)) {
+                for n in names {
+                    let Some(module) = n.module.as_ref().map(|m| m.join("::")) else {
+                        continue;
+                    };
+                    let renderer = module == "gpu" || module.starts_with("gpu::");
+                    let allowed = floor
+                        .may_use
+                        .iter()
+                        .any(|f| module == *f || module.starts_with(&format!("{f}::")));
+                    if renderer && !allowed {
+                        broken.push(format!(
+                            "  {}:{} names {}: {}",
+                            file.display(),
+                            n.line,
+                            n.path.join("::"),
+                            floor.why
                         ));
                     }
                 }
@@ -1004,6 +1087,32 @@ fn a_subfolder_is_one_child() {
         "{}",
         found[0]
     );
+}
+
+#[test]
+fn floors_see_upward_names_through_re_exports_but_not_in_tests() {
+    let tree = tree_of(&[
+        ("src/lib.rs", "mod gpu;"),
+        (
+            "src/gpu/mod.rs",
+            "mod frame; mod features; mod device; pub use features::Thing;",
+        ),
+        ("src/gpu/device.rs", ""),
+        ("src/gpu/features.rs", "pub struct Thing;"),
+        (
+            "src/gpu/frame/mod.rs",
+            "use crate::gpu::device::X; use crate::gpu::Thing; \
+             mod tests { use crate::gpu::features::Other; }",
+        ),
+    ]);
+    let floors = [Floor {
+        folder: "src/gpu/frame",
+        why: "below",
+        may_use: &["gpu::frame", "gpu::device"],
+    }];
+    let broken = tree.broken_floors(&floors);
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    assert!(broken[0].contains("crate::gpu::Thing"), "{}", broken[0]);
 }
 
 #[test]

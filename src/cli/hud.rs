@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use throng::gpu::hud::{HudColor, HudText};
+use throng::gpu::features::hud::{HudColor, HudText};
 use throng::gpu::{PassTime, RenderSettings};
 
 use super::stats::{Drawn, Second};

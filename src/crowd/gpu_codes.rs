@@ -1,5 +1,5 @@
 // The crowd's numbers that the shaders read too (the instance record's bits, the looks' tints,
-// the mesh levels), each written once, here: src/gpu/shader_interface.rs hands them to the
+// the mesh levels), each written once, here: src/gpu/frame/shader_interface.rs hands them to the
 // GLSL under the same names by naming these (`crate::crowd::RECORD_BAKED`), and build.rs
 // includes this file as its own `crowd` module so that those paths resolve there too.
 //

@@ -1,49 +1,31 @@
-//! The Vulkan renderer, on two floors.
+//! The Vulkan renderer, in floors; each stands on the ones below it and knows nothing of
+//! those above (the layering test holds every floor to the list of what it may use):
 //!
-//! - **The device floor** ([`device`]): instance, device, memory, buffers, images, textures,
-//!   shader modules and pipelines with layouts read from their shaders, the swapchain, the
-//!   offscreen target, submission, validation and capture. It knows nothing of crowds,
-//!   scenes or passes.
-//! - **The renderer floor** above it: the generic frame graph ([`graph`]), what a frame is
-//!   asked to be ([`settings`]), the frame's passes ([`passes`], one file each, owning what
-//!   they make), recording them ([`recording`]), what they make kept across frames
-//!   ([`resources`]), the frame-wide inputs (the palette ring's mapped memory and timeline in
-//!   [`DeviceRingAllocator`] and [`Timeline`], the uniforms in [`uniforms`], the culling inputs
-//!   in [`culling`]), timings, and the [`Renderer`] that runs a frame top-down.
+//! 1. **The device** ([`device`]): instance, device, memory, buffers, images, textures,
+//!    shader modules and pipelines with layouts read from their shaders, the swapchain, the
+//!    offscreen target, submission, validation and capture. It knows nothing of crowds,
+//!    scenes or passes.
+//! 2. **The graph** ([`graph`]): passes declare what they read and write; the graph orders
+//!    them, derives every barrier, layout and load/store operation, and culls the passes
+//!    nothing reads. Generic: it knows no pass.
+//! 3. **The frame** ([`frame`]): what every pass stands on: the declaration, recording with
+//!    declared resources, the frame's targets, uniforms, settings and inputs, the crowd's
+//!    models, looks and baked frames on the device, the palette ring.
+//! 4. **The features** ([`features`]): each a folder (or a file) with its passes and the state
+//!    it keeps across frames, which it imports into the graph every frame.
+//! 5. **The renderer** ([`renderer`]): the order of features ([`renderer::compose`]) and the
+//!    [`Renderer`] that runs a frame top-down.
 //!
 //! Depends on `anim` and `crowd` (and on nothing that knows file formats); they know nothing
 //! of it. Every Vulkan object gets a debug name and every pass a debug label of its name, so
 //! validation messages and RenderDoc captures read in the program's own words.
 
-mod baked_table;
-pub mod crowd_state;
-pub mod crowd_tracks;
-pub mod culling;
 pub mod device;
-mod gpu_layouts;
+pub mod features;
+pub mod frame;
 pub mod graph;
-mod headless_renderer;
-pub mod hud;
-pub mod impostors;
-mod in_flight;
-mod looks_table;
-mod model_buffers;
-pub mod passes;
-pub mod recording;
-mod renderer;
-mod renderer_io;
-pub mod resources;
-mod ring_memory;
-mod samplers;
-pub mod settings;
-/// The numbers the shaders and the Rust side share (flags, views, sizes, and the bindings
-/// of shared includes), which `build.rs` passes to every shader as macros.
-pub mod shader_interface;
-mod timings;
-pub mod uniforms;
+pub mod renderer;
 
-pub use culling::data as cull_data;
-pub use culling::stats::DrawStats;
 pub use device::capture::{CaptureOutcome, FrameCapture};
 pub use device::context::{ContextOptions, GpuContext, WindowHandles};
 pub use device::error::{GpuError, INSTALL_HINT};
@@ -57,14 +39,17 @@ pub use device::texture::{
 };
 pub use device::validation::{validation_messages, validation_wanted};
 pub use device::{fault, shaders};
-pub use headless_renderer::HeadlessRenderer;
-pub use impostors::atlases::DEFAULT_IMPOSTOR_MEMORY;
-pub use looks_table::GpuLook;
-pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};
-pub use renderer_io::{FrameInputs, FrameTimes, PassTime};
-pub use ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
-pub use settings::{
+pub use features::impostors::atlases::DEFAULT_IMPOSTOR_MEMORY;
+pub use frame::culling::data as cull_data;
+pub use frame::culling::stats::DrawStats;
+pub use frame::frame_io::{FrameInputs, FrameTimes, PassTime};
+pub use frame::looks_table::GpuLook;
+pub use frame::ring_memory::{DeviceRegion, DeviceRingAllocator, Timeline};
+pub use frame::settings::{
     CardDepth, DEFAULT_IMPOSTOR_PX, DEFAULT_MSAA, IMPOSTOR_REFERENCE_HEIGHT,
     MAX_SCALED_IMPOSTOR_PX, Raster, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa,
 };
-pub use uniforms::{DrawConstants, FrameData};
+pub use frame::uniforms::{DrawConstants, FrameData};
+pub use renderer::compose::pass;
+pub use renderer::headless::HeadlessRenderer;
+pub use renderer::{BAKED_ERROR_PX, LOD_ERROR_PX, Presentation, Renderer};

@@ -1,6 +1,6 @@
 // The numbers the crowd-state tables code their fields with (`on_device`), which the shaders
 // compare against (shaders/crowd_state.comp, shaders/crowd_state_apply.comp). Each is written
-// once, here: src/gpu/shader_interface.rs hands them to the GLSL under the shaders' names
+// once, here: src/gpu/frame/shader_interface.rs hands them to the GLSL under the shaders' names
 // (`CROWD_ROUTE_LANES`, ...) by naming these (`crate::motion::ROUTE_LANES`), and build.rs
 // includes this file as its own `motion` module so that those paths resolve there too.
 //

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use throng::gpu::hud::{HudColor, HudText};
+use throng::gpu::features::hud::{HudColor, HudText};
 use throng::motion::ColorBy;
 
 /// What the display shows.

@@ -433,7 +433,7 @@ mod tests {
         assert_eq!(kind(&cull, "Records"), vk::DescriptorType::STORAGE_BUFFER);
         assert_eq!(
             cull.local_size,
-            [crate::gpu::shader_interface::CULL_GROUP, 1, 1]
+            [crate::gpu::frame::shader_interface::CULL_GROUP, 1, 1]
         );
         let ssao = of("ssao.comp");
         assert_eq!(kind(&ssao, "ao_out"), vk::DescriptorType::STORAGE_IMAGE);

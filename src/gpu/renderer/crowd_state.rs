@@ -5,10 +5,10 @@
 use super::Renderer;
 use crate::anim::Mat3x4;
 use crate::crowd::{AnimationCounts, Crowd, InstanceRecord};
-use crate::gpu::crowd_state::DeviceCrowdState;
-use crate::gpu::crowd_tracks::DeviceTracks;
 use crate::gpu::device::buffer::read_buffer;
 use crate::gpu::device::error::GpuError;
+use crate::gpu::features::crowd_state::state::DeviceCrowdState;
+use crate::gpu::features::crowd_state::tracks::DeviceTracks;
 use crate::motion::{
     CrowdMotion, DeviceClock, DeviceMotion, DeviceSampleWrite, DeviceStep, DeviceTrack,
     DeviceTrackCommand, DeviceTrackStep, DeviceTrackTables, Playback, TracksOnDevice,
@@ -112,7 +112,7 @@ impl Renderer {
     /// are exact and the rest read baked frames, as on the CPU path. Bounds the CPU's exact
     /// palettes per frame. Without the state on the GPU it does nothing.
     ///
-    /// [`NEAR_CAPACITY`]: crate::gpu::crowd_state::NEAR_CAPACITY
+    /// [`NEAR_CAPACITY`]: crate::gpu::features::crowd_state::state::NEAR_CAPACITY
     pub fn set_near_capacity(&mut self, capacity: usize) {
         if let Some(state) = self.crowd_state.as_mut() {
             state.set_near_capacity(capacity);

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
-use crate::gpu::culling::inputs::InputBuffer;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
-use crate::gpu::in_flight::InFlightFrame;
-use crate::gpu::resources::buffers::PassBuffers;
+use crate::gpu::frame::culling::inputs::InputBuffer;
+use crate::gpu::frame::in_flight::InFlightFrame;
+use crate::gpu::frame::resources::buffers::PassBuffers;
 
 /// See the module documentation.
 pub(super) struct FrameSlot {

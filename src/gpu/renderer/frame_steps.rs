@@ -8,20 +8,21 @@ use super::{BAKED_ERROR_PX, FrameSlot, Renderer};
 use crate::anim::Mat3x4;
 use crate::crowd::visibility::{AnimationView, Frustum};
 use crate::crowd::{Crowd, InstanceRecord, ModelId};
-use crate::gpu::culling::inputs::{CullInputs, InputBuffer, view_scale};
-use crate::gpu::culling::sizes::CullSizes;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::submit::submit_frame;
 use crate::gpu::device::targets::{FrameSync, TargetImage};
-use crate::gpu::passes::{compile, cull::STATISTICS};
-use crate::gpu::recording::bindings::FrameBindings;
-use crate::gpu::recording::compiled::CompiledFrame;
-use crate::gpu::recording::features::FeatureFrame;
-use crate::gpu::recording::frame::record_frame;
-use crate::gpu::recording::pass::{FrameShared, RingBinding};
-use crate::gpu::renderer_io::FrameInputs;
-use crate::gpu::settings::GraphKey;
-use crate::gpu::uniforms::packing::pack_frame;
+use crate::gpu::features::cull::STATISTICS;
+use crate::gpu::frame::culling::inputs::{CullInputs, InputBuffer, view_scale};
+use crate::gpu::frame::culling::sizes::CullSizes;
+use crate::gpu::frame::frame_io::FrameInputs;
+use crate::gpu::frame::recording::bindings::FrameBindings;
+use crate::gpu::frame::recording::compiled::CompiledFrame;
+use crate::gpu::frame::recording::features::FeatureFrame;
+use crate::gpu::frame::recording::frame::record_frame;
+use crate::gpu::frame::recording::pass::{FrameShared, RingBinding};
+use crate::gpu::frame::settings::GraphKey;
+use crate::gpu::frame::uniforms::packing::pack_frame;
+use crate::gpu::renderer::compose::compile;
 
 impl Renderer {
     /// Refuses a crowd of other models (a crowd whose state lives on the GPU may have
@@ -136,7 +137,7 @@ impl Renderer {
         inputs: &FrameInputs,
     ) -> Result<(), GpuError> {
         // A visible list's entry numbers its record in VISIBLE_RECORD_MASK's bits.
-        let most = crate::gpu::shader_interface::VISIBLE_RECORD_MASK as usize + 1;
+        let most = crate::gpu::frame::shader_interface::VISIBLE_RECORD_MASK as usize + 1;
         if crowd.len() > most {
             return Err(GpuError::Other(format!(
                 "a crowd of {} instances is more than the {most} the culling lists can number",
@@ -216,7 +217,7 @@ impl Renderer {
             self.hud.hand(fi, hud, &mut features)?;
         }
         if let Some(state) = &crowd_state {
-            for (name, buffer) in crate::gpu::passes::crowd_state::imports(state) {
+            for (name, buffer) in crate::gpu::features::crowd_state::passes::imports(state) {
                 features.import(name, buffer)?;
             }
             features.provide(state)?;

@@ -6,14 +6,14 @@
 //!    in flight, whose command buffer, uniforms, queries and culling buffers are free with it;
 //! 2. the CPU writes the frame's uniforms and culling inputs;
 //! 3. the compiled frame graph is recorded (each pass with its barriers, label and
-//!    timestamps: [`super::recording`]);
+//!    timestamps: [`crate::gpu::frame::recording`]);
 //! 4. the frame is submitted, signalling the timeline value that releases the slot.
 //!
-//! The rooms around it: passes in [`super::passes`] and their graph in [`super::graph`],
-//! transient images and buffers in [`super::resources`], samplers and default textures in
-//! [`super::samplers`], uniforms in [`super::uniforms`], culling inputs and statistics in
-//! [`super::culling`], timings in [`super::timings`], the baked frames in
-//! [`super::baked_table`], the submit in [`super::device::submit`]; here, the crowd's state
+//! The rooms around it: passes in [`crate::gpu::renderer::compose`] and their graph in [`crate::gpu::graph`],
+//! transient images and buffers in [`crate::gpu::frame::resources`], samplers and default textures in
+//! [`crate::gpu::frame::samplers`], uniforms in [`crate::gpu::frame::uniforms`], culling inputs and statistics in
+//! [`crate::gpu::frame::culling`], timings in [`crate::gpu::frame::timings`], the baked frames in
+//! [`crate::gpu::frame::baked_table`], the submit in [`crate::gpu::device::submit`]; here, the crowd's state
 //! on the GPU (`crowd_state`) and the steps of a frame (`frame_steps`).
 
 use std::collections::HashMap;
@@ -24,42 +24,44 @@ use std::time::Instant;
 use ash::vk;
 use glam::Vec4;
 
-use super::baked_table::BakedTable;
-use super::crowd_state::DeviceCrowdState;
-use super::culling::inputs::CullInputWriter;
-use super::culling::stats::{DrawStats, DrawStatsReader};
-use super::device::context::GpuContext;
-use super::device::error::GpuError;
-use super::device::offscreen::Pixels;
-use super::device::pipeline::{Culling, PipelineCache};
-use super::device::targets::{FrameSync, TargetImage};
-use super::device::texture::BlockUpload;
-use super::graph::BarrierScratch;
-use super::hud::{HudLayer, HudText};
-use super::impostors::atlases::{AtlasReport, ImpostorAtlases};
-use super::impostors::layout::AtlasLayout;
-use super::impostors::readback::read_atlas;
-use super::looks_table::LooksTable;
-use super::model_buffers::GpuModel;
-use super::passes::cull::STATISTICS;
-use super::recording::compiled::CompiledFrame;
-use super::renderer_io::{FrameInputs, FrameTimes, PassTime};
-use super::resources::images::TransientImages;
-use super::ring_memory::{DeviceRingAllocator, Timeline};
-use super::samplers::SharedSamplers;
-use super::settings::{GraphKey, RenderSettings, default_msaa, supported};
-use super::timings::GpuTimings;
-use super::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::anim::{Mat3x4, SkinnedModel};
 use crate::crowd::{Crowd, DEFAULT_SLOTS, PaletteRing};
+use crate::gpu::device::context::GpuContext;
+use crate::gpu::device::error::GpuError;
+use crate::gpu::device::offscreen::Pixels;
+use crate::gpu::device::pipeline::{Culling, PipelineCache};
+use crate::gpu::device::targets::{FrameSync, TargetImage};
+use crate::gpu::device::texture::BlockUpload;
+use crate::gpu::features::crowd_state::state::DeviceCrowdState;
+use crate::gpu::features::cull::STATISTICS;
+use crate::gpu::features::hud::{HudLayer, HudText};
+use crate::gpu::features::impostors::atlases::{AtlasReport, ImpostorAtlases};
+use crate::gpu::features::impostors::layout::AtlasLayout;
+use crate::gpu::features::impostors::readback::read_atlas;
+use crate::gpu::frame::baked_table::BakedTable;
+use crate::gpu::frame::culling::inputs::CullInputWriter;
+use crate::gpu::frame::culling::stats::{DrawStats, DrawStatsReader};
+use crate::gpu::frame::frame_io::{FrameInputs, FrameTimes, PassTime};
+use crate::gpu::frame::looks_table::LooksTable;
+use crate::gpu::frame::model_buffers::GpuModel;
+use crate::gpu::frame::recording::compiled::CompiledFrame;
+use crate::gpu::frame::resources::images::TransientImages;
+use crate::gpu::frame::ring_memory::{DeviceRingAllocator, Timeline};
+use crate::gpu::frame::samplers::SharedSamplers;
+use crate::gpu::frame::settings::{GraphKey, RenderSettings, default_msaa, supported};
+use crate::gpu::frame::timings::GpuTimings;
+use crate::gpu::frame::uniforms::{SSAO_KERNEL, ssao_kernel};
+use crate::gpu::graph::BarrierScratch;
 
+pub mod compose;
 mod crowd_state;
 mod frame_slot;
 mod frame_steps;
+pub mod headless;
 
 use frame_slot::FrameSlot;
 
-pub use super::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
+pub use crate::gpu::frame::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
 
 /// How frames leave the renderer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,7 +342,7 @@ impl Renderer {
     /// one after another, in the target's format): the target must allow transfer reads (an
     /// offscreen target does; a swapchain's when [`Swapchain::readable`]).
     ///
-    /// [`Swapchain::readable`]: super::Swapchain::readable
+    /// [`Swapchain::readable`]: crate::gpu::Swapchain::readable
     pub fn render(
         &mut self,
         crowd: &mut Crowd,

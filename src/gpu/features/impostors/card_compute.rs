@@ -1,0 +1,377 @@
+//! Impostor cards drawn by compute passes ([`crate::gpu::Raster::Compute`]): on a GPU
+//! whose graphics units are few beside its compute units, a card (a few dozen pixels at
+//! most) costs less found pixel by pixel in a compute shader than rasterized, depth-tested
+//! and shaded as a quad.
+//!
+//! From the camera, after the lit passes have resolved the meshes:
+//! - `card_visibility_clear` empties the visibility buffer (one 64-bit entry per pixel);
+//! - `card_raster` finds, for every card of every model in the camera's lists, the pixels
+//!   its quad covers and where its picture shows the surface, and keeps per pixel the
+//!   nearest card with its depth (one atomic maximum: `shaders/card_raster.comp`);
+//! - `card_shade` lights each pixel's card once and blends it into the resolved sun, sky and
+//!   normal images by the share of samples at which it is in front of the meshes
+//!   (`shaders/card_shade.glsl`), one dispatch per model (each has its own atlas);
+//! - the camera depth pass (`crate::gpu::features::lit::camera_depth`) then puts the cards' depths into the
+//!   depth the ambient occlusion reads.
+//!
+//! From the sun, before the meshes' shadow pass: `card_shadow_clear` fills a buffer of the
+//! shadow map's size with the far depth, `card_shadow` keeps per texel the nearest card depth
+//! (a 32-bit atomic minimum: `shaders/card_shadow.comp`), and `card_shadow_copy` copies it
+//! into the shadow map, which the meshes' shadow pass then loads and draws over.
+//!
+//! Every barrier between them is the graph's.
+
+use ash::vk;
+use bytemuck::{Pod, Zeroable};
+
+use crate::gpu::device::buffer::whole_buffer;
+use crate::gpu::device::error::GpuError;
+use crate::gpu::device::pipeline::Pipeline;
+use crate::gpu::features::cull::Culled;
+use crate::gpu::features::impostors::cards::{CardConstants, Eye, ModelCards};
+use crate::gpu::features::lit::depth_normal::DepthNormals;
+use crate::gpu::features::lit::forward::{Forward, ResolvedLight};
+use crate::gpu::frame::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW};
+use crate::gpu::frame::declaration::FrameDeclaration;
+use crate::gpu::frame::declaration::compute;
+use crate::gpu::frame::recording::pass::{Bind, PassRecording};
+use crate::gpu::frame::resources::buffers::{BufferDesc, BufferSize};
+use crate::gpu::graph::{Access, PassBuilder, ResourceId, Stages};
+
+/// Empties the camera's visibility buffer.
+pub const VISIBILITY_CLEAR: &str = "card_visibility_clear";
+/// The camera's cards into the visibility buffer.
+pub const RASTER: &str = "card_raster";
+/// The visibility buffer's cards lit and merged into the lit frame.
+pub const SHADE: &str = "card_shade";
+/// Fills the cards' shadow depths with the far plane.
+pub const SHADOW_CLEAR: &str = "card_shadow_clear";
+/// The sun's cards into the shadow depths.
+pub const SHADOW: &str = "card_shadow";
+/// The shadow depths copied into the shadow map.
+pub const SHADOW_COPY: &str = "card_shadow_copy";
+
+/// Cards one raster workgroup takes at a time (`CARDS_PER_GROUP` in
+/// shaders/card_raster.glsl).
+const CARDS_PER_GROUP: u32 = 4;
+/// Threads per raster workgroup (its `local_size_x`).
+const RASTER_GROUP: u32 = 64;
+/// The most raster workgroups one dispatch starts: they stride over the list, so this bounds
+/// the empty groups a list shorter than its model's crowd starts, not the cards drawn.
+const MOST_RASTER_GROUPS: u32 = 8192;
+/// `card.draw` of a shading dispatch with no late list.
+const NO_COMMAND: u32 = u32::MAX;
+/// The far plane's depth as the bits the shadow splat compares (1.0f32).
+const FAR_DEPTH_BITS: u32 = 0x3f80_0000;
+
+/// The visibility buffer: per pixel, the nearest card's inverted depth bits above its entry
+/// in the visible lists (zero: none).
+const VISIBILITY: BufferDesc = BufferDesc {
+    name: "card visibility",
+    size: BufferSize {
+        per_pixel: 8,
+        ..BufferSize::ZERO
+    },
+    usage: vk::BufferUsageFlags::from_raw(
+        vk::BufferUsageFlags::STORAGE_BUFFER.as_raw() | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
+    ),
+    host_read: false,
+};
+
+/// The push constants of the card compute shaders: the cards' own (`CardConstants`), then
+/// `draw` (`card.draw` in shaders/impostor_card.glsl with CARD_COMPUTE).
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+#[repr(C)]
+struct CardDispatch {
+    card: CardConstants,
+    /// Raster: the card command, the target's width and height. Shading: the camera's and
+    /// the late list's commands ([`NO_COMMAND`] for none), samples per pixel, 1 when the
+    /// ground pass draws the ground (the cards test its depth where the pixel sees it).
+    draw: [u32; 4],
+}
+
+/// What every card compute shader reads, as descriptors: the ring's records, the visible
+/// lists, the card commands, the frame and the looks.
+struct CardReads {
+    records: [vk::DescriptorBufferInfo; 1],
+    lists: [vk::DescriptorBufferInfo; 1],
+    commands: [vk::DescriptorBufferInfo; 1],
+    frame: [vk::DescriptorBufferInfo; 1],
+    looks: [vk::DescriptorBufferInfo; 1],
+}
+
+impl CardReads {
+    fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
+        Ok(Self {
+            records: r.ring_infos()?.0,
+            lists: r.buffer_info(culled.draws.lists)?,
+            commands: r.buffer_info(culled.cards)?,
+            frame: r.frame_info(),
+            looks: whole_buffer(r.shared.looks),
+        })
+    }
+
+    /// These, the buffer the shader writes or reads per pixel (`target`, by its block's
+    /// name) and `model`'s atlas, as binds.
+    fn binds<'a>(
+        &'a self,
+        target: (&'static str, &'a [vk::DescriptorBufferInfo; 1]),
+        model: &'a ModelCards,
+    ) -> [Bind<'a>; 9] {
+        [
+            Bind::buffer("Records", &self.records),
+            Bind::buffer("Visible", &self.lists),
+            Bind::buffer("CardCommands", &self.commands),
+            Bind::buffer(target.0, target.1),
+            Bind::buffer("Frame", &self.frame),
+            Bind::buffer("CardViews", &model.views),
+            Bind::image("card_color", &model.color),
+            Bind::image("card_normal_depth", &model.normal_depth),
+            Bind::buffer("Looks", &self.looks),
+        ]
+    }
+}
+
+/// Index of the card command of `view` and model `m` among `models`.
+fn command(view: usize, models: usize, m: usize) -> u32 {
+    (view * models + m) as u32
+}
+
+/// The reads of every card pass: the ring's records, the visible lists and the card commands.
+fn reads_cards(p: &mut PassBuilder<'_>, culled: &Culled, ring: ResourceId) {
+    let read = Access::StorageRead(Stages::Compute);
+    p.read(ring, read)
+        .read(culled.draws.lists, read)
+        .read(culled.cards, read);
+}
+
+/// Declares the sun's cards splatted into `shadow_map` before the meshes' shadow pass draws
+/// there; nothing unless the frame's shape asks for it.
+pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
+    if !f.shape.shadow_cards_in_compute {
+        return;
+    }
+    let side = f.settings.shadow_size.max(1);
+    let depths = f.buffer(BufferDesc {
+        name: "card shadow depths",
+        size: BufferSize {
+            fixed: u64::from(side) * u64::from(side) * 4,
+            ..BufferSize::ZERO
+        },
+        usage: vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_DST
+            | vk::BufferUsageFlags::TRANSFER_SRC,
+        host_read: false,
+    });
+    f.pass(SHADOW_CLEAR, move |r| {
+        let (buffer, offset, size) = r.buffer(depths)?;
+        // SAFETY: outside rendering; the graph ordered this after the last frame's reads.
+        unsafe {
+            r.ctx
+                .device
+                .cmd_fill_buffer(r.cmd, buffer, offset, size, FAR_DEPTH_BITS)
+        };
+        Ok(())
+    })
+    .write(depths, Access::TransferDst)
+    .finish();
+    let pipeline = f.pipeline(compute("card shadow", "card_shadow.comp"));
+    let (c, ring) = (*culled, f.frame.ring);
+    let mut p = f.pass(SHADOW, move |r| {
+        let side = r.shared.shadow_size;
+        raster(
+            r,
+            r.pipeline(pipeline)?,
+            &c,
+            depths,
+            [VIEW_SHADOW],
+            [side, side],
+        )
+    });
+    reads_cards(&mut p, culled, ring);
+    p.write(depths, Access::StorageReadWrite(Stages::Compute))
+        .finish();
+    f.pass(SHADOW_COPY, move |r| {
+        let (buffer, offset, _) = r.buffer(depths)?;
+        let (image, _, layout) = r.image(shadow_map)?;
+        let side = r.shared.shadow_size;
+        let region = vk::BufferImageCopy {
+            buffer_offset: offset,
+            buffer_row_length: 0,
+            buffer_image_height: 0,
+            image_subresource: vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::DEPTH,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            },
+            image_offset: vk::Offset3D::default(),
+            image_extent: vk::Extent3D {
+                width: side,
+                height: side,
+                depth: 1,
+            },
+        };
+        // SAFETY: outside rendering; the buffer holds side x side 32-bit depths and the graph
+        // put the shadow map in `layout` (transfer destination) for this pass.
+        unsafe {
+            r.ctx
+                .device
+                .cmd_copy_buffer_to_image(r.cmd, buffer, image, layout, &[region])
+        };
+        Ok(())
+    })
+    .read(depths, Access::TransferSrc)
+    .write(shadow_map, Access::TransferDst)
+    .finish();
+}
+
+/// Declares the camera's cards rasterized, lit (as `forward` lights: its shadow map) and
+/// merged into what the lit passes (without a prepass, with the light apart) resolved (and the
+/// ground pass drew); nothing unless the frame's shape asks for it. Returns the visibility
+/// buffer, which holds each pixel's nearest card and its depth.
+pub fn declare_camera(
+    f: &mut FrameDeclaration,
+    culled: &Culled,
+    forward: &Forward,
+    images: &DepthNormals,
+) -> Option<ResourceId> {
+    let light = forward.resolved_light()?;
+    let shadow_map = forward.lit.shadow_map;
+    if !f.shape.camera_cards_in_compute {
+        return None;
+    }
+    let visibility = f.buffer(VISIBILITY);
+    f.pass(VISIBILITY_CLEAR, move |r| {
+        let (buffer, offset, size) = r.buffer(visibility)?;
+        // SAFETY: outside rendering; the graph ordered this after the last frame's reads.
+        unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, buffer, offset, size, 0) };
+        Ok(())
+    })
+    .write(visibility, Access::TransferDst)
+    .finish();
+
+    let ring = f.frame.ring;
+    let c = *culled;
+    let raster_pipeline = f.pipeline(compute("card raster", "card_raster.comp"));
+    let mut p = f.pass(RASTER, move |r| {
+        let extent = r.extent();
+        let views = [VIEW_CAMERA, VIEW_CAMERA_LATE];
+        let views = if r.shared.shape.occlusion {
+            &views[..]
+        } else {
+            &views[..1]
+        };
+        let pipeline = r.pipeline(raster_pipeline)?;
+        raster(
+            r,
+            pipeline,
+            &c,
+            visibility,
+            views,
+            [extent.width, extent.height],
+        )
+    });
+    reads_cards(&mut p, culled, ring);
+    p.write(visibility, Access::StorageReadWrite(Stages::Compute))
+        .finish();
+
+    let samples = f.samples();
+    let single = samples == vk::SampleCountFlags::TYPE_1;
+    let shade_pipeline = f.pipeline(if single {
+        compute("card shade (one sample)", "card_shade_single.comp")
+    } else {
+        compute("card shade", "card_shade.comp")
+    });
+    let mesh_depth = images.depth_samples;
+    let picture_depth = !f.shape.card_plane_depth;
+    let ground = f.shape.ground_in_compute;
+    let mut p = f.pass(SHADE, move |r| {
+        let pipeline = r.pipeline(shade_pipeline)?;
+        let screen = r.shared.samplers.screen;
+        let targets = light.images(r)?;
+        let depth = r.image_info(mesh_depth, screen)?;
+        let shadow = r.shadow_image(shadow_map)?;
+        let visibility = r.buffer_info(visibility)?;
+        let reads = CardReads::of(r, &c)?;
+        let models = r.shared.models.len();
+        let late = r.shared.shape.occlusion;
+        for m in 0..models {
+            let Some(model) = ModelCards::of(r, m, Eye::Camera, picture_depth) else {
+                continue;
+            };
+            let dispatch = CardDispatch {
+                card: model.constants,
+                draw: [
+                    command(VIEW_CAMERA, models, m),
+                    if late {
+                        command(VIEW_CAMERA_LATE, models, m)
+                    } else {
+                        NO_COMMAND
+                    },
+                    samples.as_raw(),
+                    u32::from(ground),
+                ],
+            };
+            // The reads every card shader shares, then the shading's own.
+            let common = reads.binds(("Visibility", &visibility), &model);
+            let mut binds = [common[0]; 14];
+            binds[..9].copy_from_slice(&common);
+            binds[9] = Bind::image("shadow_map", &shadow);
+            binds[10] = Bind::image("mesh_depth", &depth);
+            binds[11..].copy_from_slice(&ResolvedLight::binds(&targets));
+            r.push_constants(pipeline, bytemuck::bytes_of(&dispatch))?;
+            let extent = r.extent();
+            r.dispatch(pipeline, &binds, [extent.width, extent.height])?;
+        }
+        Ok(())
+    });
+    reads_cards(&mut p, culled, ring);
+    let sampled = Access::Sampled(Stages::Compute);
+    p.read(visibility, Access::StorageRead(Stages::Compute))
+        .read(mesh_depth, sampled);
+    if let Some(map) = shadow_map {
+        p.read(map, sampled);
+    }
+    light.merged_by(&mut p);
+    p.finish();
+    Some(visibility)
+}
+
+/// Dispatches `pipeline` (card_raster.comp or card_shadow.comp) over the cards of every
+/// model in `views`' lists, into `target` (a buffer of `size` pixels).
+fn raster(
+    r: &PassRecording<'_>,
+    pipeline: &Pipeline,
+    culled: &Culled,
+    target: ResourceId,
+    views: impl AsRef<[usize]>,
+    size: [u32; 2],
+) -> Result<(), GpuError> {
+    let target = r.buffer_info(target)?;
+    let reads = CardReads::of(r, culled)?;
+    let models = r.shared.models.len();
+    let sun = views.as_ref().contains(&VIEW_SHADOW);
+    let eye = if sun { Eye::Sun } else { Eye::Camera };
+    let picture_depth = !r.shared.shape.card_plane_depth;
+    let target_name = if sun { "ShadowDepths" } else { "Visibility" };
+    for m in 0..models {
+        let Some(model) = ModelCards::of(r, m, eye, picture_depth) else {
+            continue;
+        };
+        let binds = reads.binds((target_name, &target), &model);
+        // As many groups as the model's crowd could need (each takes CARDS_PER_GROUP cards
+        // at a time), up to a bound past which they stride.
+        let crowd = r.shared.ranges.get(m).map_or(0, |range| range.len()) as u32;
+        let groups = crowd.div_ceil(CARDS_PER_GROUP).clamp(1, MOST_RASTER_GROUPS);
+        for &view in views.as_ref() {
+            let dispatch = CardDispatch {
+                card: model.constants,
+                draw: [command(view, models, m), size[0], size[1], 0],
+            };
+            r.push_constants(pipeline, bytemuck::bytes_of(&dispatch))?;
+            r.dispatch(pipeline, &binds, [groups * RASTER_GROUP, 1])?;
+        }
+    }
+    Ok(())
+}

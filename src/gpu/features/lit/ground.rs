@@ -1,0 +1,55 @@
+//! The ground and the sky of the frame without a prepass, in compute
+//! ([`crate::gpu::RenderSettings::ground`]): the forward passes draw the meshes into
+//! emptied targets (light and normals with alpha 0) and resolve them, and this pass adds, at
+//! each pixel, the ground the pixel's centre sees (or the sky) by the share of its samples no
+//! mesh covered (`shaders/ground.comp`). The ground was a full-screen quad shaded into three
+//! multisampled targets and their depth under everything else: on a GPU whose graphics units
+//! are few it was most of the frame's fixed cost.
+
+use crate::gpu::features::lit::forward::{Forward, ResolvedLight, SKY_CLEAR};
+use crate::gpu::frame::declaration::FrameDeclaration;
+use crate::gpu::frame::declaration::compute;
+use crate::gpu::frame::gpu_layouts::GroundConstants;
+use crate::gpu::frame::recording::pass::Bind;
+use crate::gpu::graph::{Access, Stages};
+
+/// The pass's name in labels, timings and statistics.
+pub const NAME: &str = "ground";
+
+/// Declares the pass over what the lit passes of `forward` resolved (its light apart), when
+/// the frame's shape draws the ground in compute.
+pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
+    let Some(light) = forward.resolved_light() else {
+        return;
+    };
+    if !f.shape.ground_in_compute {
+        return;
+    }
+    let shadow_map = forward.lit.shadow_map;
+    let pipeline = f.pipeline(compute("ground", "ground.comp"));
+    let mut p = f.pass(NAME, move |r| {
+        let targets = light.images(r)?;
+        let shadow = r.shadow_image(shadow_map)?;
+        let frame = r.frame_info();
+        let [sun, sky, normals] = ResolvedLight::binds(&targets);
+        let binds = [
+            Bind::buffer("Frame", &frame),
+            Bind::image("shadow_map", &shadow),
+            sun,
+            sky,
+            normals,
+        ];
+        let pipeline = r.pipeline(pipeline)?;
+        let constants = GroundConstants {
+            background: SKY_CLEAR,
+        };
+        r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;
+        let extent = r.extent();
+        r.dispatch(pipeline, &binds, [extent.width, extent.height])
+    });
+    if let Some(map) = shadow_map {
+        p.read(map, Access::Sampled(Stages::Compute));
+    }
+    light.merged_by(&mut p);
+    p.finish();
+}

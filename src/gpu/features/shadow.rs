@@ -1,0 +1,79 @@
+//! The shadow pass: every character's skinned depth seen from the sun, into the shadow map it
+//! makes. Declared in every frame; kept only when something reads the shadow map (the
+//! forward pass with shadows on, or the shadow debug view).
+
+use ash::vk;
+
+use crate::gpu::device::pipeline::{
+    Culling, DepthBias, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+};
+use crate::gpu::features::cull::Culled;
+use crate::gpu::frame::culling::data::VIEW_SHADOW;
+use crate::gpu::frame::declaration::{FAR_DEPTH, FrameDeclaration};
+use crate::gpu::frame::settings::DEPTH_FORMAT;
+use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
+
+/// The pass's name in labels, timings and statistics.
+pub const NAME: &str = "shadow";
+
+/// Depth bias (constant, slope): enough that lit surfaces do not shadow themselves at
+/// grazing angles, little enough that feet keep their contact shadows.
+const BIAS: DepthBias = DepthBias {
+    constant: 1.5,
+    slope: 2.0,
+};
+
+/// Declares the shadow map (`shadow_size` texels square): what the shadow passes draw into.
+pub fn map(f: &mut FrameDeclaration) -> ResourceId {
+    let side = f.settings.shadow_size.max(1);
+    f.image(ImageDesc {
+        name: "shadow map",
+        format: DEPTH_FORMAT,
+        kind: ImageKind::Depth,
+        extent: Extent::Fixed(side, side),
+        samples: vk::SampleCountFlags::TYPE_1,
+    })
+}
+
+/// Declares the pass: the skinned inputs in, drawn into `shadow_map` (cleared first unless a
+/// pass before it wrote the cards' shadows there).
+pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
+    // Back faces cast (front faces culled, with each model's own front face): half the
+    // triangles to rasterize, and the surfaces facing the sun are not in the map to shadow
+    // themselves.
+    let pipeline = f.pipeline(PipelineDesc {
+        name: "shadow",
+        kind: PipelineKind::Graphics(GraphicsDesc {
+            vertex: "shadow.vert",
+            fragment: None,
+            input: VertexInput::SkinnedPosition,
+            color: None,
+            more_colors: &[],
+            depth: Some(DepthState {
+                format: DEPTH_FORMAT,
+                compare: vk::CompareOp::LESS,
+                write: true,
+                bias: Some(BIAS),
+            }),
+            culling: Culling::Front,
+            samples: vk::SampleCountFlags::TYPE_1,
+        }),
+    });
+    let lists = culled.draws;
+    let ring = f.frame.ring;
+    let mut p = f.pass(NAME, move |r| {
+        let side = r.shared.shadow_size;
+        let extent = vk::Extent2D {
+            width: side,
+            height: side,
+        };
+        let depth = r.attachment(shadow_map, Some(FAR_DEPTH))?;
+        let pipeline = r.pipeline(pipeline)?;
+        r.begin_rendering(extent, &[], Some(&depth));
+        let result = r.draw_characters(pipeline, &lists, None, VIEW_SHADOW);
+        r.end_rendering();
+        result
+    });
+    culled.reads(&mut p, ring);
+    p.write(shadow_map, Access::DepthAttachmentWrite).finish();
+}

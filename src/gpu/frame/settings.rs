@@ -1,0 +1,498 @@
+//! What a frame is asked to be, below every pass: the user's [`RenderSettings`] (which
+//! passes run, samples per pixel, shadow map size), what a frame's graph is compiled for
+//! ([`GraphKey`]), the [`FrameShape`] decided once from both before any pass is declared,
+//! and the image formats several passes share.
+
+use ash::vk;
+
+use crate::gpu::device::context::GpuContext;
+use crate::gpu::frame::shader_interface::{
+    VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
+    VIEW_MODE_SILHOUETTE,
+};
+
+/// Depth buffer format (every Vulkan device supports it as a depth attachment).
+pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+/// The sun's light and the sky's light the camera's passes write apart without a prepass
+/// (linear light, added by the composite pass).
+pub const LIGHT_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// View-space normals from the prepass.
+pub const NORMAL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// One float per pixel written by a compute pass (ambient occlusion, the occlusion test's
+/// depth): a core storage-image format (16-bit floats would need an extension).
+pub const SCALAR_FORMAT: vk::Format = vk::Format::R32_SFLOAT;
+
+/// Which passes run and how.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderSettings {
+    /// The sun casts shadows (`--no-shadows` turns it off).
+    pub shadows: bool,
+    /// Ambient occlusion darkens the ambient light (`--no-ssao`).
+    pub ssao: bool,
+    /// Depth and normals are drawn first and the forward pass shades each pixel once (equal
+    /// depth test; `--prepass on`). Off, the default, the forward pass tests and writes the
+    /// depth and normals itself (the characters' geometry goes through the vertex shaders
+    /// once less) and the ambient occlusion is applied after it.
+    pub prepass: bool,
+    /// Shadow map side in texels (`--shadow-size`).
+    pub shadow_size: u32,
+    /// Instances are tested against each view and only those that may be seen are drawn
+    /// (`--cull`).
+    pub cull: bool,
+    /// Instances draw a coarser mesh level where its error stays under a pixel (`--lod`).
+    pub lod: bool,
+    /// Scales the projected sizes at which coarser levels and baked animation take over
+    /// (`--lod-bias`): 2 switches at twice the size (cheaper), 0.5 at half.
+    pub lod_bias: f32,
+    /// Small instances are drawn only where the large ones leave them visible (`--cull`
+    /// covers it too; tested against the depth the prepass, or the forward pass, drew of the
+    /// large ones; not in the silhouette view).
+    pub occlusion: bool,
+    /// Samples per pixel of the camera's passes (`--msaa`: 1, 2, 4 or 8): the prepass, the
+    /// forward pass and their depth render multisampled and resolve into the single-sample
+    /// images the ambient occlusion, the occlusion test and the target take. The renderer
+    /// lowers it to what the device supports.
+    pub msaa: u32,
+    /// Characters shorter on screen than [`RenderSettings::impostor_px`] are drawn as
+    /// impostor cards, where their model has an atlas (`--impostors`; off in the library,
+    /// on in the command line).
+    pub impostors: bool,
+    /// The projected height, in pixels, under which a character is drawn as a card
+    /// (`--impostor-px`); `None`, the default, scales it with the frame's height
+    /// ([`RenderSettings::impostor_px_at`]).
+    pub impostor_px: Option<f32>,
+    /// Which depth the camera's card passes write (`--card-depth`).
+    pub card_depth: CardDepth,
+    /// How cards are rasterized (`--card-raster`).
+    pub card_raster: Raster,
+    /// How the ground and the sky are drawn (`--ground`).
+    pub ground: Raster,
+    /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
+    /// lit passes and the output (off by default).
+    pub tonemap: bool,
+}
+
+/// The depth a card leaves in the camera's depth buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CardDepth {
+    /// [`CardDepth::Picture`] on a GPU, [`CardDepth::Plane`] on a software rasterizer
+    /// ([`supported`] decides).
+    #[default]
+    Auto,
+    /// The depth of the surface the picture stores, written by the fragment shader: cards
+    /// meet the ground, meshes and each other where the meshes would.
+    Picture,
+    /// The depth of the card's own quad (a plane through the character's middle); its
+    /// lighting and shadow still use the stored surface. Lavapipe (Mesa 22.3) grows by about
+    /// 1.3 MB every frame in which a fragment shader that writes depth also samples the shadow
+    /// map or the ambient occlusion, so a software rasterizer draws cards this way.
+    Plane,
+}
+
+/// How a part of the frame is drawn where a compute pass can draw it instead of the graphics
+/// pipelines: the impostor cards (`--card-raster`) and the ground (`--ground`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Raster {
+    /// [`Raster::Compute`] on a GPU that can, [`Raster::Graphics`] on a software rasterizer,
+    /// whose compute is no faster than its rasterizer ([`supported`] decides).
+    #[default]
+    Auto,
+    /// Compute passes. Cards: each pixel keeps its nearest card in a visibility buffer (one
+    /// 64-bit atomic of depth and card), which is then shaded once per pixel and merged into
+    /// the lit frame's resolved images, per sample against the meshes' depth; the sun's view
+    /// splats the cards' depths into the shadow map before the meshes' shadows (a device
+    /// without 64-bit buffer atomics draws them as quads). The ground: drawn after the lit
+    /// passes have resolved, where each pixel's ray meets it, by the share of the pixel's
+    /// samples no mesh covers. A GPU's few fixed-function units then draw only the meshes.
+    /// Both need the frame without a prepass and with ambient occlusion (the light apart, in
+    /// images a compute pass can write); other frames draw them as [`Raster::Graphics`]
+    /// (the sun's cards excepted).
+    Compute,
+    /// The graphics pipelines: cards as quads, one indirect draw per model and view; the
+    /// ground as a quad under the meshes, at every sample.
+    Graphics,
+}
+
+impl Default for RenderSettings {
+    fn default() -> Self {
+        Self {
+            shadows: true,
+            ssao: true,
+            prepass: false,
+            shadow_size: 2048,
+            cull: true,
+            lod: true,
+            lod_bias: 1.0,
+            occlusion: true,
+            msaa: DEFAULT_MSAA,
+            impostors: false,
+            impostor_px: None,
+            card_depth: CardDepth::Auto,
+            card_raster: Raster::Auto,
+            ground: Raster::Auto,
+            tonemap: false,
+        }
+    }
+}
+
+/// The projected height under which characters are drawn as cards unless asked otherwise, in
+/// a frame [`IMPOSTOR_REFERENCE_HEIGHT`] pixels high or less: the most for which the overview
+/// of 1,000 built-in characters at 640x360 keeps its picture (docs/crowds-at-scale.md: at 24
+/// pixels it no longer does).
+pub const DEFAULT_IMPOSTOR_PX: f32 = 20.0;
+
+/// The frame height at which [`DEFAULT_IMPOSTOR_PX`] was chosen. A taller frame shows the same
+/// character in more pixels, and a card's differences from its mesh (the nearest of 64
+/// directions, the nearest of 16 frames) grow with it: the threshold scales with the height,
+/// so the picture holds. Measured: the 1,000-character overview with cards under 20 pixels at
+/// 640x360, 40 at 1280x720 and 60 at 1920x1080 differs from its meshes by 0.58, 0.55 and 0.55
+/// levels per channel (98.4%, 98.5%, 98.5% of pixels within 8; its characters' pixels alone
+/// 3.58, 3.58 and 3.65).
+pub const IMPOSTOR_REFERENCE_HEIGHT: u32 = 360;
+
+/// The most the scaled threshold grows to: the largest measured against the picture goal
+/// (1080 lines). Beyond it a card would show its 48-pixel picture ever more magnified.
+pub const MAX_SCALED_IMPOSTOR_PX: f32 = 60.0;
+
+impl RenderSettings {
+    /// The projected height, in pixels, under which a character is a card in a frame
+    /// `height` pixels high: [`RenderSettings::impostor_px`] when set, else
+    /// [`DEFAULT_IMPOSTOR_PX`] scaled by the height over [`IMPOSTOR_REFERENCE_HEIGHT`], never
+    /// below the default nor above [`MAX_SCALED_IMPOSTOR_PX`].
+    pub fn impostor_px_at(&self, height: u32) -> f32 {
+        self.impostor_px.unwrap_or_else(|| {
+            let scaled = DEFAULT_IMPOSTOR_PX * height as f32 / IMPOSTOR_REFERENCE_HEIGHT as f32;
+            scaled.clamp(DEFAULT_IMPOSTOR_PX, MAX_SCALED_IMPOSTOR_PX)
+        })
+    }
+}
+
+/// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
+/// anti-aliasing.
+pub const DEFAULT_MSAA: u32 = 4;
+
+/// Samples per pixel on a software rasterizer (lavapipe) unless asked otherwise: there four
+/// samples cost far more than four times one (a 1,280x720 frame of 64 characters took 60 s of
+/// GPU time against 0.38 s), which would leave a first run without a GPU at a frame a minute.
+pub const SOFTWARE_DEFAULT_MSAA: u32 = 1;
+
+/// The samples per pixel a device of `kind` renders with unless asked otherwise.
+pub fn default_msaa(kind: vk::PhysicalDeviceType) -> u32 {
+    if kind == vk::PhysicalDeviceType::CPU {
+        SOFTWARE_DEFAULT_MSAA
+    } else {
+        DEFAULT_MSAA
+    }
+}
+
+/// What a frame's graph depends on besides the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GraphKey {
+    /// The view shown.
+    pub view: ViewMode,
+    /// Whether the frame is copied to the readback buffer.
+    pub readback: bool,
+    /// Whether the target is presented afterwards.
+    pub present: bool,
+    /// Whether the crowd's state lives on the GPU (the crowd-state pass writes the records).
+    pub crowd_state: bool,
+    /// Whether that state holds a playback's pedestrians, placed and paced on the GPU.
+    pub tracks: bool,
+    /// Whether the heads-up display is drawn over the frame.
+    pub hud: bool,
+    /// Whether some model has an impostor atlas: without one no character can be a card,
+    /// and the frame declares no card pass (nor leaves the lit passes' colours to one).
+    pub cards: bool,
+}
+
+/// What the frame's passes do, decided once from the view and settings before any pass is
+/// declared; each pass declares itself (or nothing) from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameShape {
+    /// The view shown.
+    pub view: ViewMode,
+    /// The forward pass draws the frame (final or silhouette view); otherwise a debug view
+    /// shows an intermediate image.
+    pub shows_frame: bool,
+    /// The forward pass reads the shadow map.
+    pub shadows: bool,
+    /// The frame is darkened by ambient occlusion (read by the forward pass after a prepass,
+    /// by the composite pass without one).
+    pub ao: bool,
+    /// The depth prepass runs and the forward pass tests against its depth (equal, no
+    /// write); always for the debug views, which show its images.
+    pub prepass: bool,
+    /// Small instances wait for the occlusion test: the camera's passes draw the late list
+    /// too.
+    pub occlusion: bool,
+    /// The shadow view's lists are filled (a pass draws the shadow map).
+    pub shadow_lists: bool,
+    /// Characters short on screen are impostor cards (their passes follow the shadow pass,
+    /// the prepass and the forward pass).
+    pub cards: bool,
+    /// The camera's card passes keep the card's own depth ([`CardDepth::Plane`]).
+    pub card_plane_depth: bool,
+    /// The camera's cards are rasterized, shaded and merged by compute passes
+    /// ([`Raster::Compute`]) instead of the graphics card passes.
+    pub camera_cards_in_compute: bool,
+    /// The sun's cards are splatted into the shadow map by a compute pass.
+    pub shadow_cards_in_compute: bool,
+    /// A compute pass draws the ground and the sky after the lit passes (which then leave the
+    /// pixels no mesh covers empty).
+    pub ground_in_compute: bool,
+}
+
+impl FrameShape {
+    /// Graphics passes draw the camera's cards (after the lit passes, which then leave their
+    /// colours to be resolved by the cards' pass).
+    pub fn camera_cards_in_graphics(&self) -> bool {
+        self.cards && !self.camera_cards_in_compute
+    }
+
+    /// The shape of the frame `key` asks for under `settings`: [`FrameShape::new`] without
+    /// cards where no model has an atlas.
+    pub fn for_key(key: &GraphKey, settings: &RenderSettings) -> Self {
+        let impostors = settings.impostors && key.cards;
+        Self::new(
+            key.view,
+            &RenderSettings {
+                impostors,
+                ..*settings
+            },
+        )
+    }
+
+    /// The shape of a frame showing `view` under `settings`.
+    pub fn new(view: ViewMode, settings: &RenderSettings) -> Self {
+        let silhouette = view == ViewMode::Silhouette;
+        let shows_frame = view == ViewMode::Final || silhouette;
+        // The silhouette view is plain white: no light, so nothing to shadow or occlude, and
+        // no depth to test occlusion against before it is drawn.
+        let prepass = !shows_frame || (settings.prepass && !silhouette);
+        let shadows = shows_frame && settings.shadows && !silhouette;
+        let ao = shows_frame && settings.ssao && !silhouette;
+        let shadow_lists = shadows || view == ViewMode::Shadow;
+        let compute = settings.impostors && settings.card_raster == Raster::Compute;
+        Self {
+            view,
+            shows_frame,
+            shadows,
+            ao,
+            prepass,
+            occlusion: settings.occlusion && settings.cull && !silhouette,
+            shadow_lists,
+            cards: settings.impostors,
+            card_plane_depth: settings.card_depth == CardDepth::Plane,
+            // The compute passes merge into the sun's and the sky's light apart, which only
+            // the lit frame without a prepass and with occlusion has.
+            camera_cards_in_compute: compute && view == ViewMode::Final && !prepass && ao,
+            shadow_cards_in_compute: compute && shadow_lists,
+            ground_in_compute: settings.ground == Raster::Compute
+                && view == ViewMode::Final
+                && !prepass
+                && ao,
+        }
+    }
+}
+
+/// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).
+pub fn sample_count(msaa: u32) -> vk::SampleCountFlags {
+    match msaa {
+        2 => vk::SampleCountFlags::TYPE_2,
+        4 => vk::SampleCountFlags::TYPE_4,
+        8 => vk::SampleCountFlags::TYPE_8,
+        _ => vk::SampleCountFlags::TYPE_1,
+    }
+}
+
+/// `settings` with `msaa` lowered to the most samples the device renders colour and depth
+/// with (one always works), saying so once when it had to, and the card depth of
+/// [`CardDepth::Auto`] chosen for the device.
+pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettings {
+    let limits = &ctx.physical.limits;
+    let counts = limits.framebuffer_color_sample_counts & limits.framebuffer_depth_sample_counts;
+    let asked = settings.msaa.max(1);
+    let mut msaa = asked.min(8).next_power_of_two().min(8);
+    if msaa > asked {
+        msaa /= 2;
+    }
+    while msaa > 1 && !counts.contains(sample_count(msaa)) {
+        msaa /= 2;
+    }
+    if msaa != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "{} samples per pixel asked for; {} renders at most {msaa}",
+                asked,
+                ctx.physical.name
+            );
+        });
+    }
+    settings.msaa = msaa;
+    let asked = settings.card_raster;
+    let kind = ctx.physical.kind;
+    settings.card_raster = raster_for(asked, ctx.physical.int64_atomics, kind);
+    settings.ground = raster_for(settings.ground, true, kind);
+    if asked == Raster::Compute && settings.card_raster != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "cards rasterized in compute need 64-bit buffer atomics, which {} lacks: drawn \
+                 by graphics pipelines",
+                ctx.physical.name
+            );
+        });
+    }
+    if settings.card_depth == CardDepth::Auto {
+        settings.card_depth = if ctx.physical.kind == vk::PhysicalDeviceType::CPU {
+            CardDepth::Plane
+        } else {
+            CardDepth::Picture
+        };
+    }
+    settings
+}
+
+/// How a device of `kind` draws what `asked` says, where the compute path `needs` what the
+/// device may lack (the cards' 64-bit atomics): compute only where it can; left to the
+/// device, a GPU draws in compute and a software rasterizer (lavapipe), whose compute is no
+/// faster than its rasterizer, with the graphics pipelines (docs/crowds-at-scale.md measures
+/// both).
+pub fn raster_for(asked: Raster, can: bool, kind: vk::PhysicalDeviceType) -> Raster {
+    match asked {
+        Raster::Compute if can => Raster::Compute,
+        Raster::Auto if can && kind != vk::PhysicalDeviceType::CPU => Raster::Compute,
+        _ => Raster::Graphics,
+    }
+}
+
+/// What a frame shows (`--view`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ViewMode {
+    /// The lit image (`VIEW_MODE_FINAL` in the shaders).
+    #[default]
+    Final,
+    /// Characters white on black: no ground, no lighting (`VIEW_MODE_SILHOUETTE`). What the
+    /// GPU-versus-CPU skinning checks compare.
+    Silhouette,
+    /// The blurred ambient occlusion.
+    Ao,
+    /// The prepass's view-space normals.
+    Normals,
+    /// The prepass's depth, linearized.
+    Depth,
+    /// The shadow map (depth seen from the light).
+    Shadow,
+}
+
+impl ViewMode {
+    /// The value the shaders compare `frame.view_mode.x` with.
+    pub fn shader_value(self) -> u32 {
+        match self {
+            Self::Final => VIEW_MODE_FINAL,
+            Self::Silhouette => VIEW_MODE_SILHOUETTE,
+            Self::Ao => VIEW_MODE_AO,
+            Self::Normals => VIEW_MODE_NORMALS,
+            Self::Depth => VIEW_MODE_DEPTH,
+            Self::Shadow => VIEW_MODE_SHADOW,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_impostor_threshold_follows_the_frame_height_within_its_bounds() {
+        let auto = RenderSettings::default();
+        assert_eq!(auto.impostor_px_at(64), DEFAULT_IMPOSTOR_PX);
+        assert_eq!(
+            auto.impostor_px_at(IMPOSTOR_REFERENCE_HEIGHT),
+            DEFAULT_IMPOSTOR_PX
+        );
+        assert_eq!(auto.impostor_px_at(720), 2.0 * DEFAULT_IMPOSTOR_PX);
+        assert_eq!(auto.impostor_px_at(1080), MAX_SCALED_IMPOSTOR_PX);
+        assert_eq!(auto.impostor_px_at(2160), MAX_SCALED_IMPOSTOR_PX);
+        let asked = RenderSettings {
+            impostor_px: Some(12.0),
+            ..auto
+        };
+        assert_eq!(asked.impostor_px_at(2160), 12.0);
+    }
+
+    #[test]
+    fn cards_go_to_compute_only_where_the_atomics_are() {
+        use vk::PhysicalDeviceType as Kind;
+        let gpu = Kind::DISCRETE_GPU;
+        // A device without 64-bit atomics draws cards as quads whatever was asked.
+        for asked in [Raster::Auto, Raster::Compute, Raster::Graphics] {
+            assert_eq!(raster_for(asked, false, gpu), Raster::Graphics);
+            assert_eq!(raster_for(asked, false, Kind::CPU), Raster::Graphics);
+        }
+        assert_eq!(raster_for(Raster::Auto, true, gpu), Raster::Compute);
+        assert_eq!(
+            raster_for(Raster::Auto, true, Kind::INTEGRATED_GPU),
+            Raster::Compute
+        );
+        assert_eq!(raster_for(Raster::Auto, true, Kind::CPU), Raster::Graphics);
+        assert_eq!(
+            raster_for(Raster::Compute, true, Kind::CPU),
+            Raster::Compute
+        );
+        assert_eq!(raster_for(Raster::Graphics, true, gpu), Raster::Graphics);
+    }
+
+    #[test]
+    fn the_camera_cards_and_the_ground_go_to_compute_only_in_a_frame_with_the_light_apart() {
+        let compute = RenderSettings {
+            impostors: true,
+            card_raster: Raster::Compute,
+            ground: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let shape = FrameShape::new(ViewMode::Final, &compute);
+        assert!(shape.camera_cards_in_compute && shape.shadow_cards_in_compute);
+        assert!(shape.ground_in_compute);
+        assert!(!shape.camera_cards_in_graphics());
+        // A prepass, no ambient occlusion or a debug view: quads from the camera; the sun's
+        // cards still in compute wherever a shadow map is drawn.
+        for (view, settings) in [
+            (
+                ViewMode::Final,
+                RenderSettings {
+                    prepass: true,
+                    ..compute
+                },
+            ),
+            (
+                ViewMode::Final,
+                RenderSettings {
+                    ssao: false,
+                    ..compute
+                },
+            ),
+            (ViewMode::Shadow, compute),
+        ] {
+            let shape = FrameShape::new(view, &settings);
+            assert!(shape.camera_cards_in_graphics(), "{view:?} {settings:?}");
+            assert!(!shape.ground_in_compute, "{view:?} {settings:?}");
+            assert!(shape.shadow_cards_in_compute, "{view:?} {settings:?}");
+        }
+        let silhouette = FrameShape::new(ViewMode::Silhouette, &compute);
+        assert!(!silhouette.camera_cards_in_compute && !silhouette.shadow_cards_in_compute);
+        let graphics = RenderSettings {
+            card_raster: Raster::Graphics,
+            ..compute
+        };
+        let shape = FrameShape::new(ViewMode::Final, &graphics);
+        assert!(!shape.camera_cards_in_compute && !shape.shadow_cards_in_compute);
+        let none = RenderSettings {
+            impostors: false,
+            ..compute
+        };
+        let shape = FrameShape::new(ViewMode::Final, &none);
+        assert!(!shape.camera_cards_in_compute && !shape.shadow_cards_in_compute);
+    }
+}

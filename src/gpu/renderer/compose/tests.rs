@@ -1,0 +1,642 @@
+//! The frame's passes as the graph compiles them, without a device: which passes run for a
+//! view, what each may touch, and the attachment operations the plan decides for them.
+
+use ash::vk;
+
+use super::*;
+use crate::gpu::frame::recording::pass::declared_use;
+use crate::gpu::frame::settings::ViewMode;
+use crate::gpu::graph::Step;
+
+fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
+    frame_with_hud(view, settings, false)
+}
+
+fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> CompiledFrame {
+    let key = GraphKey {
+        view,
+        readback: true,
+        present: false,
+        crowd_state: false,
+        tracks: false,
+        hud,
+        cards: true,
+    };
+    match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
+        Ok(f) => f,
+        Err(e) => panic!("the frame graph for {view:?} does not compile: {e}"),
+    }
+}
+
+fn step<'a>(f: &'a CompiledFrame, name: &str) -> &'a Step {
+    match f.plan.steps().iter().find(|s| s.name == name) {
+        Some(s) => s,
+        None => panic!("no step {name} in {:?}", names(f)),
+    }
+}
+
+/// The resource the passes declared as `name`.
+fn id(f: &CompiledFrame, name: &str) -> crate::gpu::graph::ResourceId {
+    f.plan
+        .find(name)
+        .unwrap_or_else(|| panic!("no resource {name}"))
+}
+
+fn names(f: &CompiledFrame) -> Vec<&'static str> {
+    f.plan.steps().iter().map(|s| s.name).collect()
+}
+
+/// Asserts that each pair's first pass runs before its second in `order`.
+fn assert_order(order: &[&str], pairs: &[(&str, &str)]) {
+    let at = |name| {
+        order
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or_else(|| panic!("no {name} in {order:?}"))
+    };
+    for &(before, after) in pairs {
+        assert!(at(before) < at(after), "{before} before {after}: {order:?}");
+    }
+}
+
+#[test]
+fn a_resource_a_pass_did_not_declare_is_refused() {
+    let f = frame(ViewMode::Final, RenderSettings::default());
+    let ssao = step(&f, pass::SSAO);
+    let depth = declared_use(&f.plan, ssao, id(&f, "depth")).expect("ssao declares depth");
+    assert_eq!(
+        depth.layout,
+        Some(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
+    );
+    let err = declared_use(&f.plan, ssao, id(&f, "shadow map"))
+        .expect_err("ssao never declared the shadow map")
+        .to_string();
+    assert!(
+        err.contains("ssao") && err.contains("shadow map"),
+        "the error names the pass and the resource: {err}"
+    );
+}
+
+#[test]
+fn every_recorded_pass_has_a_recording_and_host_steps_have_none() {
+    for view in [
+        ViewMode::Final,
+        ViewMode::Silhouette,
+        ViewMode::Ao,
+        ViewMode::Normals,
+        ViewMode::Depth,
+        ViewMode::Shadow,
+    ] {
+        let f = frame(view, RenderSettings::default());
+        for s in f.plan.steps() {
+            assert_eq!(
+                f.recorder(s).is_none(),
+                s.name == pass::PALETTES,
+                "{view:?}: {}",
+                s.name
+            );
+        }
+        assert_eq!(names(&f).first(), Some(&pass::PALETTES), "{view:?}");
+        assert_eq!(names(&f).last(), Some(&pass::READBACK), "{view:?}");
+    }
+}
+
+/// The heads-up display draws over the finished frame (whatever the view: the lit frame, a
+/// debug view), loading what is there, before the frame is read back; without text it is not
+/// declared at all.
+#[test]
+fn the_hud_draws_over_the_finished_frame() {
+    for view in [ViewMode::Final, ViewMode::Ao] {
+        let f = frame_with_hud(view, RenderSettings::default(), true);
+        let order = names(&f);
+        let at = |name| order.iter().position(|n| *n == name);
+        let hud = at(pass::HUD).expect("a hud step");
+        let last_drawing = if view == ViewMode::Final {
+            pass::FORWARD
+        } else {
+            pass::DEBUG_VIEW
+        };
+        assert!(at(last_drawing) < Some(hud), "{view:?}: {order:?}");
+        assert!(Some(hud) < at(pass::READBACK), "{view:?}: {order:?}");
+        let color = id(&f, "scene colour");
+        let used = *declared_use(&f.plan, step(&f, pass::HUD), color).expect("declared");
+        assert!(used.loads && used.stores, "{view:?}: {used:?}");
+        let without = names(&frame(view, RenderSettings::default()));
+        assert!(!without.contains(&pass::HUD), "{without:?}");
+    }
+}
+
+#[test]
+fn the_plan_decides_loads_and_stores() {
+    for msaa in [1, 4] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa,
+                prepass: true,
+                ..RenderSettings::default()
+            },
+        );
+        let multisampled = f.plan.find("depth (multisampled)").is_some();
+        assert_eq!(multisampled, msaa > 1);
+        let (depth, depth_samples) = if multisampled {
+            (id(&f, "depth"), id(&f, "depth (multisampled)"))
+        } else {
+            (id(&f, "depth"), id(&f, "depth"))
+        };
+        let color = id(&f, "scene colour");
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        // The first prepass starts the depth buffer, the late one adds to it, and the forward
+        // pass only tests against it: cleared and stored, loaded and stored, loaded and not
+        // written.
+        let early = use_of(pass::DEPTH_NORMAL, depth_samples);
+        assert!(
+            !early.loads && early.stores && early.writes,
+            "{msaa}: {early:?}"
+        );
+        let late = use_of(pass::DEPTH_NORMAL_LATE, depth_samples);
+        assert!(late.loads && late.stores, "{msaa}: {late:?}");
+        let forward = use_of(pass::FORWARD, depth_samples);
+        assert!(forward.loads && !forward.writes, "{msaa}: {forward:?}");
+        assert_eq!(
+            forward.layout,
+            Some(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+        );
+        // The target arrives undefined and is read back afterwards.
+        let target = use_of(pass::FORWARD, color);
+        assert!(!target.loads && target.stores, "{msaa}: {target:?}");
+        if msaa > 1 {
+            // Both prepasses resolve into the single-sample depth the ambient occlusion
+            // reads; the multisampled colour is resolved, never stored.
+            for name in [pass::DEPTH_NORMAL, pass::DEPTH_NORMAL_LATE] {
+                let resolved = use_of(name, depth);
+                assert!(resolved.writes && resolved.stores, "{name}: {resolved:?}");
+                assert_eq!(resolved.layout, Some(vk::ImageLayout::ATTACHMENT_OPTIMAL));
+            }
+            let samples = use_of(pass::FORWARD, id(&f, "colour (multisampled)"));
+            assert!(!samples.loads && !samples.stores, "{samples:?}");
+        }
+        // The shadow map is cleared, and stored for the forward pass that samples it.
+        let shadow = use_of(pass::SHADOW, id(&f, "shadow map"));
+        assert!(!shadow.loads && shadow.stores, "{msaa}: {shadow:?}");
+    }
+    // Without a prepass and without ambient occlusion, the forward pass's depth is cleared
+    // and, with no occlusion test to read it either, never stored.
+    let bare = frame(
+        ViewMode::Final,
+        RenderSettings {
+            ssao: false,
+            occlusion: false,
+            ..RenderSettings::default()
+        },
+    );
+    let depth = bare
+        .plan
+        .find("depth (multisampled)")
+        .unwrap_or_else(|| id(&bare, "depth"));
+    let own = *declared_use(&bare.plan, step(&bare, pass::FORWARD), depth).expect("declared");
+    assert!(!own.loads && !own.stores && own.writes, "{own:?}");
+}
+
+/// Without a prepass (the default) the forward pass starts the camera's depth, normals and
+/// light, its late pass adds to them after the occlusion test that reads the depth it
+/// resolved, the ambient occlusion reads what both left, and the composite pass alone
+/// writes the target.
+#[test]
+fn without_a_prepass_the_lit_passes_draw_depth_and_normals_and_the_composite_the_target() {
+    for msaa in [1, 4] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa,
+                ..RenderSettings::default()
+            },
+        );
+        let order = names(&f);
+        assert!(
+            !order.contains(&pass::DEPTH_NORMAL) && !order.contains(&pass::DEPTH_NORMAL_LATE),
+            "{order:?}"
+        );
+        assert_order(
+            &order,
+            &[
+                (pass::FORWARD, pass::OCCLUSION_DEPTH),
+                (pass::CULL_LATE, pass::FORWARD_LATE),
+                (pass::FORWARD_LATE, pass::SSAO),
+                (pass::SSAO_BLUR, pass::AMBIENT_COMPOSITE),
+            ],
+        );
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let multisampled = msaa > 1;
+        let rendered = |name: &str| {
+            if multisampled {
+                id(&f, &format!("{name} (multisampled)"))
+            } else {
+                id(&f, name)
+            }
+        };
+        for image in ["depth", "normals", "sun light", "sky light"] {
+            let early = use_of(pass::FORWARD, rendered(image));
+            assert!(!early.loads && early.writes, "{msaa} {image}: {early:?}");
+            let late = use_of(pass::FORWARD_LATE, rendered(image));
+            assert!(late.loads && late.writes, "{msaa} {image}: {late:?}");
+            if multisampled {
+                // The depth is resolved by each pass (the occlusion test reads the first's),
+                // the colours by the last lit pass only.
+                let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
+                assert!(resolved.writes && resolved.stores, "{image}: {resolved:?}");
+                let early = declared_use(&f.plan, step(&f, pass::FORWARD), id(&f, image));
+                assert_eq!(early.is_ok(), image == "depth", "{image}: {early:?}");
+            }
+        }
+        let color = id(&f, "scene colour");
+        for name in [pass::FORWARD, pass::FORWARD_LATE] {
+            assert!(
+                declared_use(&f.plan, step(&f, name), color).is_err(),
+                "{name} touches the target"
+            );
+        }
+        let target = use_of(pass::AMBIENT_COMPOSITE, color);
+        assert!(!target.loads && target.stores, "{msaa}: {target:?}");
+    }
+    // With cards the card pass is the last lit pass: it alone resolves the colours.
+    let f = frame(
+        ViewMode::Final,
+        RenderSettings {
+            msaa: 4,
+            impostors: true,
+            ..RenderSettings::default()
+        },
+    );
+    let sun = id(&f, "sun light");
+    for name in [pass::FORWARD, pass::FORWARD_LATE] {
+        let used = declared_use(&f.plan, step(&f, name), sun);
+        assert!(used.is_err(), "{name} resolves the sun's light: {used:?}");
+    }
+    let cards = *declared_use(&f.plan, step(&f, pass::IMPOSTOR_FORWARD), sun).expect("declared");
+    assert!(cards.writes && cards.stores, "{cards:?}");
+}
+
+/// The forward pass is kept whenever a later lit pass draws over its colours, though only
+/// that one resolves them (multisampled, with cards), with or without the prepass, the
+/// ambient occlusion and the occlusion test.
+#[test]
+fn a_lit_pass_drawn_over_is_kept() {
+    for (prepass, ssao, occlusion) in [
+        (true, true, true),
+        (true, false, false),
+        (false, true, true),
+        (false, false, false),
+    ] {
+        let f = frame(
+            ViewMode::Final,
+            RenderSettings {
+                msaa: 4,
+                impostors: true,
+                prepass,
+                ssao,
+                occlusion,
+                ..RenderSettings::default()
+            },
+        );
+        let order = names(&f);
+        assert!(
+            order.contains(&pass::FORWARD) && order.contains(&pass::IMPOSTOR_FORWARD),
+            "prepass {prepass}, ssao {ssao}, occlusion {occlusion}: {order:?}"
+        );
+        // The card pass loads the forward pass's multisampled colour.
+        let rendered = f
+            .plan
+            .find("colour (multisampled)")
+            .unwrap_or_else(|| id(&f, "sun light (multisampled)"));
+        let cards =
+            *declared_use(&f.plan, step(&f, pass::IMPOSTOR_FORWARD), rendered).expect("declared");
+        assert!(cards.loads, "{order:?}: {cards:?}");
+    }
+}
+
+#[test]
+fn the_palette_ring_is_written_by_the_host_before_any_pass_reads_it() {
+    let f = frame(ViewMode::Final, RenderSettings::default());
+    assert!(f.plan.host_written().contains(&f.frame.ring));
+    assert!(f.plan.host_written().contains(&f.frame.cull_inputs));
+}
+
+#[test]
+fn the_acquire_wait_stage_is_where_the_graph_first_touches_the_target() {
+    for (view, stage) in [
+        // The output pass draws it, whatever the view.
+        (
+            ViewMode::Final,
+            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+        ),
+        (
+            ViewMode::Depth,
+            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT,
+        ),
+    ] {
+        let f = frame(view, RenderSettings::default());
+        assert_eq!(f.plan.first_use_stages(f.frame.color), stage, "{view:?}");
+    }
+}
+
+#[test]
+fn debug_views_keep_only_what_they_show() {
+    let f = frame(ViewMode::Shadow, RenderSettings::default());
+    let kept = names(&f);
+    assert!(kept.contains(&pass::SHADOW) && kept.contains(&pass::DEBUG_VIEW));
+    assert!(
+        !kept.contains(&pass::FORWARD) && !kept.contains(&pass::SSAO),
+        "{kept:?}"
+    );
+    assert!(f.shape.shadow_lists);
+    let ao = frame(ViewMode::Ao, RenderSettings::default());
+    assert!(names(&ao).contains(&pass::SSAO_BLUR));
+    assert!(!names(&ao).contains(&pass::SHADOW), "{:?}", names(&ao));
+}
+
+/// With the crowd's state on the GPU, its clocks and walkers carry from frame to frame: the
+/// first pass to use them waits for the previous frame's last use (a memory dependency on the
+/// clocks' writes, an execution one on the walkers' reads), the step waits for the changes
+/// applied before it, and the host's read of the near list waits for the step. No barrier is
+/// the passes' own: these are the graph's (importing the clocks as an ordinary buffer fails
+/// the first check).
+#[test]
+fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
+    let key = GraphKey {
+        view: ViewMode::Final,
+        readback: true,
+        present: false,
+        crowd_state: true,
+        tracks: false,
+        hud: false,
+        cards: true,
+    };
+    let f = compile(
+        key,
+        &RenderSettings::default(),
+        vk::Format::R8G8B8A8_SRGB,
+        Culling::Back,
+    )
+    .expect("the frame compiles");
+    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
+    let write = vk::AccessFlags2::SHADER_STORAGE_WRITE;
+    let waits_on_compute_write = |pass: &str, resource: &str| {
+        let res = id(&f, resource);
+        f.plan
+            .barriers(step(&f, pass))
+            .iter()
+            .any(|b| b.resource == res && b.src_stage == compute && b.src_access.contains(write))
+    };
+    assert!(
+        waits_on_compute_write(pass::CROWD_STATE_APPLY, crowd_state::CLOCKS),
+        "the first use of the clocks waits for the last frame's step"
+    );
+    // The walkers were last read (by the step): their first write waits for that read, an
+    // execution dependency.
+    let walkers = id(&f, crowd_state::WALKERS);
+    assert!(
+        f.plan
+            .barriers(step(&f, pass::CROWD_STATE_APPLY))
+            .iter()
+            .any(|b| b.resource == walkers && b.src_stage == compute),
+        "the first write of the walkers waits for the last frame's step, which read them"
+    );
+    assert!(
+        waits_on_compute_write(pass::CROWD_STATE, crowd_state::CLOCKS),
+        "the step waits for the changes applied to the clocks"
+    );
+    let near = id(&f, crowd_state::NEAR);
+    assert!(
+        f.plan
+            .final_barriers()
+            .iter()
+            .any(|b| b.resource == near && b.dst_stage == vk::PipelineStageFlags2::HOST),
+        "the host reads the near list after the step's writes"
+    );
+}
+
+/// One pass writes the target: the output pass, last before the readback, copying the scene
+/// colour every other pass drew into; so a post-process pass fits between the lit passes and
+/// it without touching either.
+#[test]
+fn only_the_output_pass_writes_the_target() {
+    let views = [
+        ViewMode::Final,
+        ViewMode::Ao,
+        ViewMode::Normals,
+        ViewMode::Depth,
+        ViewMode::Shadow,
+        ViewMode::Silhouette,
+    ];
+    for view in views {
+        for (prepass, hud) in [(false, false), (true, false), (false, true)] {
+            let settings = RenderSettings {
+                prepass,
+                ..RenderSettings::default()
+            };
+            let f = frame_with_hud(view, settings, hud);
+            let target = f.frame.color;
+            let writers: Vec<&str> = f
+                .plan
+                .steps()
+                .iter()
+                .filter(|s| declared_use(&f.plan, s, target).is_ok_and(|u| u.writes))
+                .map(|s| s.name)
+                .collect();
+            assert_eq!(
+                writers,
+                [pass::OUTPUT],
+                "{view:?}, prepass {prepass}, hud {hud}"
+            );
+            let order = names(&f);
+            let at = |name| order.iter().position(|n| *n == name);
+            assert!(at(pass::OUTPUT) < at(pass::READBACK), "{order:?}");
+            if hud {
+                assert!(at(pass::HUD) < at(pass::OUTPUT), "{order:?}");
+            }
+        }
+    }
+}
+
+/// A post-process pass goes between the lit passes and the output without touching them:
+/// with the tone curve on, the same passes run in the same order with the same use of the
+/// scene colour, the curve reads the scene colour after the last lit pass, and the HUD and
+/// the output take the mapped image.
+#[test]
+fn a_post_process_pass_fits_between_the_lit_passes_and_the_output() {
+    for prepass in [false, true] {
+        let plain = RenderSettings {
+            prepass,
+            ..RenderSettings::default()
+        };
+        let off = frame_with_hud(ViewMode::Final, plain, true);
+        let on = frame_with_hud(
+            ViewMode::Final,
+            RenderSettings {
+                tonemap: true,
+                ..plain
+            },
+            true,
+        );
+        let mut without: Vec<&str> = names(&on);
+        without.retain(|n| *n != pass::TONEMAP);
+        assert_eq!(without, names(&off), "prepass {prepass}");
+        let scene = id(&on, "scene colour");
+        let mapped = id(&on, "scene colour (tone mapped)");
+        // The last pass to draw the lit frame (cards are off in the library's defaults).
+        let lit = if prepass {
+            pass::FORWARD
+        } else {
+            pass::AMBIENT_COMPOSITE
+        };
+        let uses_on = declared_use(&on.plan, step(&on, lit), scene)
+            .map(|u| (u.layout, u.loads, u.stores, u.writes));
+        let uses_off = declared_use(&off.plan, step(&off, lit), id(&off, "scene colour"))
+            .map(|u| (u.layout, u.loads, u.stores, u.writes));
+        assert_eq!(uses_on.ok(), uses_off.ok(), "{lit} draws the same");
+        assert!(declared_use(&on.plan, step(&on, pass::TONEMAP), scene).is_ok());
+        for after in [pass::HUD, pass::OUTPUT] {
+            assert!(
+                declared_use(&on.plan, step(&on, after), mapped).is_ok(),
+                "{after} takes the mapped frame"
+            );
+            assert!(
+                declared_use(&on.plan, step(&on, after), scene).is_err(),
+                "{after} no longer touches the lit frame"
+            );
+        }
+        let order = names(&on);
+        let at = |name| order.iter().position(|n| *n == name);
+        assert!(at(lit) < at(pass::TONEMAP) && at(pass::TONEMAP) < at(pass::HUD));
+    }
+}
+
+/// Cards and the ground in compute: the sun's cards are splatted and copied into the shadow
+/// map before the meshes' shadow pass, which then loads it instead of clearing it; the ground
+/// is added to what the last lit pass resolved, and the camera's cards are rasterized and
+/// shaded over both; the camera depth pass puts the ground and the cards into the depth the
+/// ambient occlusion reads; no graphics card pass is left, and the last forward pass
+/// resolves the colours itself.
+#[test]
+fn cards_in_compute_go_around_the_lit_passes() {
+    use crate::gpu::frame::settings::Raster;
+    for msaa in [1, 4] {
+        let settings = RenderSettings {
+            msaa,
+            impostors: true,
+            card_raster: Raster::Compute,
+            ground: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let f = frame(ViewMode::Final, settings);
+        let order = names(&f);
+        for graphics in [
+            pass::IMPOSTOR_SHADOW,
+            pass::IMPOSTOR_DEPTH_NORMAL,
+            pass::IMPOSTOR_FORWARD,
+        ] {
+            assert!(
+                !order.contains(&graphics),
+                "{msaa}: {graphics} in {order:?}"
+            );
+        }
+        assert_order(
+            &order,
+            &[
+                (pass::CARD_SHADOW_CLEAR, pass::CARD_SHADOW),
+                (pass::CARD_SHADOW, pass::CARD_SHADOW_COPY),
+                (pass::CARD_SHADOW_COPY, pass::SHADOW),
+                (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
+                (pass::CARD_RASTER, pass::CARD_SHADE),
+                (pass::FORWARD_LATE, pass::GROUND),
+                (pass::GROUND, pass::CARD_SHADE),
+                (pass::CARD_RASTER, pass::CAMERA_DEPTH),
+                (pass::CAMERA_DEPTH, pass::SSAO),
+                (pass::CARD_SHADE, pass::SSAO),
+                (pass::CARD_SHADE, pass::AMBIENT_COMPOSITE),
+            ],
+        );
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let map = id(&f, "shadow map");
+        let copied = use_of(pass::CARD_SHADOW_COPY, map);
+        assert!(copied.writes && copied.stores, "{copied:?}");
+        assert_eq!(copied.layout, Some(vk::ImageLayout::TRANSFER_DST_OPTIMAL));
+        let meshes = use_of(pass::SHADOW, map);
+        assert!(meshes.loads && meshes.writes, "{meshes:?}");
+        for image in ["sun light", "sky light", "normals"] {
+            for pass in [pass::GROUND, pass::CARD_SHADE] {
+                let merged = use_of(pass, id(&f, image));
+                assert!(
+                    merged.loads && merged.writes,
+                    "{msaa} {pass} {image}: {merged:?}"
+                );
+                assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            }
+            let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
+            assert!(
+                resolved.writes && resolved.stores,
+                "{msaa} {image}: {resolved:?}"
+            );
+        }
+        // The ground is lit through the shadow map the cards were splatted into.
+        let lit = use_of(pass::GROUND, map);
+        assert!(lit.loads && !lit.writes, "{lit:?}");
+        // The occlusion reads the depth with the ground and the cards in it, not the meshes'
+        // alone.
+        let ssao = step(&f, pass::SSAO);
+        assert!(declared_use(&f.plan, ssao, id(&f, "camera depth")).is_ok());
+        assert!(declared_use(&f.plan, ssao, id(&f, "depth")).is_err());
+    }
+    // The camera's cards of a frame with a prepass stay quads; the sun's go to compute.
+    let f = frame(
+        ViewMode::Final,
+        RenderSettings {
+            prepass: true,
+            impostors: true,
+            card_raster: Raster::Compute,
+            ..RenderSettings::default()
+        },
+    );
+    let order = names(&f);
+    assert!(order.contains(&pass::IMPOSTOR_FORWARD) && order.contains(&pass::CARD_SHADOW));
+    assert!(!order.contains(&pass::CARD_RASTER) && !order.contains(&pass::IMPOSTOR_SHADOW));
+}
+
+/// A frame in which no model has an atlas declares no card pass, whatever the settings ask,
+/// and its last forward pass resolves the colours itself.
+#[test]
+fn a_frame_without_atlases_has_no_card_pass() {
+    use crate::gpu::frame::settings::Raster;
+    for card_raster in [Raster::Compute, Raster::Graphics] {
+        let settings = RenderSettings {
+            msaa: 4,
+            impostors: true,
+            card_raster,
+            ..RenderSettings::default()
+        };
+        let key = GraphKey {
+            view: ViewMode::Final,
+            readback: true,
+            present: false,
+            crowd_state: false,
+            tracks: false,
+            hud: false,
+            cards: false,
+        };
+        let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
+            Ok(f) => f,
+            Err(e) => panic!("{card_raster:?}: {e}"),
+        };
+        let order = names(&f);
+        assert!(
+            !order
+                .iter()
+                .any(|n| n.starts_with("impostor_") || n.starts_with("card_")),
+            "{card_raster:?}: {order:?}"
+        );
+        let resolved = *declared_use(&f.plan, step(&f, pass::FORWARD_LATE), id(&f, "sun light"))
+            .expect("the late pass resolves the sun's light");
+        assert!(resolved.writes && resolved.stores, "{resolved:?}");
+    }
+}
