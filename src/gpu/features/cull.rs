@@ -172,7 +172,7 @@ pub fn declare(f: &mut FrameDeclaration) -> Culled {
                 Bind::buffer("Lists", &lists),
                 Bind::buffer("Candidates", &candidates),
             ],
-            r.shared.instances,
+            r.shared.crowd.instances,
         )
     })
     .read(frame.ring, read)
@@ -266,7 +266,7 @@ fn draws(
     let p = r.pipeline(pipeline)?;
     r.bind(p);
     r.push_constants(p, bytemuck::bytes_of(&views))?;
-    let sizes = r.shared.cull_sizes;
+    let sizes = r.shared.crowd.cull_sizes;
     let per_view = sizes.models * sizes.subsets;
     dispatch(
         r,
@@ -291,7 +291,7 @@ pub(super) fn dispatch(
     threads: u32,
 ) -> Result<(), GpuError> {
     let (records, _) = r.ring_infos()?;
-    let layout = &r.shared.cull_layout;
+    let layout = &r.shared.crowd.cull_layout;
     let frame = r.cull_input(&layout.frame)?;
     let models = r.cull_input(&layout.models)?;
     let bounds = r.cull_input(&layout.bounds)?;

@@ -74,7 +74,7 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, prepass: &DepthNormals
                 Bind::buffer("Candidates", &candidates),
                 Bind::image("occlusion_depth", &occlusion),
             ],
-            r.shared.instances,
+            r.shared.crowd.instances,
         )
     })
     .read(frame.ring, read)

@@ -31,10 +31,10 @@ impl Renderer {
     ) -> Result<(), GpuError> {
         // Frames in flight may read the old tables.
         self.wait_idle()?;
-        self.crowd_state = motion
-            .map(|m| DeviceCrowdState::upload(&self.ctx, m, self.ring.slot_count()))
+        self.features.crowd_state = motion
+            .map(|m| DeviceCrowdState::upload(&self.ctx, m, self.frames.ring.slot_count()))
             .transpose()?;
-        crowd.set_change_tracking(self.crowd_state.is_some());
+        crowd.set_change_tracking(self.features.crowd_state.is_some());
         Ok(())
     }
 
@@ -50,8 +50,8 @@ impl Renderer {
         tables: &DeviceTrackTables,
     ) -> Result<(), GpuError> {
         self.wait_idle()?;
-        let frames = self.ring.slot_count();
-        let state = self.crowd_state.as_mut().ok_or_else(|| {
+        let frames = self.frames.ring.slot_count();
+        let state = self.features.crowd_state.as_mut().ok_or_else(|| {
             GpuError::Other("a playback's tracks need the crowd's state on the GPU".into())
         })?;
         state.set_tracks(Some(DeviceTracks::new(
@@ -91,7 +91,12 @@ impl Renderer {
         commands: &mut Vec<DeviceTrackCommand>,
         writes: &mut Vec<DeviceSampleWrite>,
     ) {
-        if let Some(tracks) = self.crowd_state.as_mut().and_then(|s| s.tracks_mut()) {
+        if let Some(tracks) = self
+            .features
+            .crowd_state
+            .as_mut()
+            .and_then(|s| s.tracks_mut())
+        {
             tracks.set_step(step, commands, writes);
         }
     }
@@ -100,7 +105,8 @@ impl Renderer {
     /// tracks). For tests and diagnostics: it waits for the device.
     pub fn read_crowd_tracks(&mut self) -> Result<Option<Vec<DeviceTrack>>, GpuError> {
         self.wait_idle()?;
-        self.crowd_state
+        self.features
+            .crowd_state
             .as_mut()
             .and_then(|s| s.tracks_mut())
             .map(|t| t.read_tracks())
@@ -114,21 +120,21 @@ impl Renderer {
     ///
     /// [`NEAR_CAPACITY`]: crate::gpu::features::crowd_state::state::NEAR_CAPACITY
     pub fn set_near_capacity(&mut self, capacity: usize) {
-        if let Some(state) = self.crowd_state.as_mut() {
+        if let Some(state) = self.features.crowd_state.as_mut() {
             state.set_near_capacity(capacity);
         }
     }
 
     /// Whether the crowd's state lives on the GPU.
     pub fn has_crowd_state(&self) -> bool {
-        self.crowd_state.is_some()
+        self.features.crowd_state.is_some()
     }
 
     /// With the crowd's state on the GPU, how the last frame's palettes were made: exact for
     /// the near set the CPU evaluated, baked for the rest (`None` on the CPU path, where the
     /// crowd says: [`Crowd::counts`]).
     pub fn crowd_state_counts(&self, crowd: &Crowd) -> Option<AnimationCounts> {
-        self.crowd_state.as_ref().map(|s| {
+        self.features.crowd_state.as_ref().map(|s| {
             let (exact, palette_matrices) = s.exact_counts();
             AnimationCounts {
                 exact,
@@ -143,7 +149,7 @@ impl Renderer {
     ///
     /// [`CrowdMotion::advance_on_device`]: crate::motion::CrowdMotion::advance_on_device
     pub fn step_crowd_state(&mut self, step: DeviceStep) {
-        if let Some(state) = &mut self.crowd_state {
+        if let Some(state) = &mut self.features.crowd_state {
             state.set_step(step);
         }
     }
@@ -153,14 +159,15 @@ impl Renderer {
     /// change when another is despawned); `None` on the CPU path ([`Crowd::placement`]) or
     /// for an instance the GPU's copy does not hold.
     pub fn crowd_record_of(&self, i: usize) -> Option<usize> {
-        self.crowd_state.as_ref()?.record_of(i)
+        self.features.crowd_state.as_ref()?.record_of(i)
     }
 
     /// The crowd's clocks as the GPU holds them, after every frame submitted (`None` while
     /// the state lives on the CPU). For tests and diagnostics: it waits for the device.
     pub fn read_crowd_clocks(&mut self) -> Result<Option<Vec<DeviceClock>>, GpuError> {
         self.wait_idle()?;
-        self.crowd_state
+        self.features
+            .crowd_state
             .as_ref()
             .map(DeviceCrowdState::read_clocks)
             .transpose()
@@ -169,14 +176,14 @@ impl Renderer {
     /// The instance records the last frame drew from, in slot order, whoever wrote them (the
     /// CPU or the crowd-state pass). For tests and diagnostics: it waits for the device.
     pub fn read_records(&mut self, count: usize) -> Result<Vec<InstanceRecord>, GpuError> {
-        let count = count.min(self.ring.layout().instances);
+        let count = count.min(self.frames.ring.layout().instances);
         self.read_last_slot("reading instance records", 0, count)
     }
 
     /// The first `count` palette matrices of the last frame's ring slot (exact palettes, in
     /// the order the CPU wrote them). For tests and diagnostics: it waits for the device.
     pub fn read_palettes(&mut self, count: usize) -> Result<Vec<Mat3x4>, GpuError> {
-        let layout = self.ring.layout();
+        let layout = self.frames.ring.layout();
         self.read_last_slot(
             "reading palettes",
             layout.palette_offset,
@@ -197,8 +204,8 @@ impl Renderer {
         read_buffer(
             &self.ctx,
             what,
-            self.ring.region().buffer(),
-            (self.ring.slot_offset(self.last_slot) + offset) as u64,
+            self.frames.ring.region().buffer(),
+            (self.frames.ring.slot_offset(self.frames.last_slot) + offset) as u64,
             bytemuck::cast_slice_mut(&mut items),
         )?;
         Ok(items)

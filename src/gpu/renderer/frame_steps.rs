@@ -19,7 +19,7 @@ use crate::gpu::frame::recording::bindings::FrameBindings;
 use crate::gpu::frame::recording::compiled::CompiledFrame;
 use crate::gpu::frame::recording::features::FeatureFrame;
 use crate::gpu::frame::recording::frame::record_frame;
-use crate::gpu::frame::recording::pass::{FrameShared, RingBinding};
+use crate::gpu::frame::recording::pass::{CrowdFrame, FrameShared, RingBinding};
 use crate::gpu::frame::settings::GraphKey;
 use crate::gpu::frame::uniforms::packing::pack_frame;
 use crate::gpu::renderer::compose::compile;
@@ -28,11 +28,11 @@ impl Renderer {
     /// Refuses a crowd of other models (a crowd whose state lives on the GPU may have
     /// spawned or despawned since the last frame: the frame hands its copy those changes).
     pub(super) fn check_call(&self, crowd: &Crowd) -> Result<(), GpuError> {
-        if crowd.models().len() != self.models.len() {
+        if crowd.models().len() != self.assets.models.len() {
             return Err(GpuError::Other(format!(
                 "the crowd has {} models, the renderer {}",
                 crowd.models().len(),
-                self.models.len()
+                self.assets.models.len()
             )));
         }
         Ok(())
@@ -49,7 +49,7 @@ impl Renderer {
         // A frame's palettes are bound as one storage-buffer range: past it, far instances
         // read baked frames rather than the frame being refused.
         crowd.set_max_exact_matrices(self.max_palette_matrices());
-        let slot = crowd.write_frame(&mut self.ring, &mut self.timeline)?;
+        let slot = crowd.write_frame(&mut self.frames.ring, &mut self.frames.timeline)?;
         self.slot_taken(crowd);
         Ok(slot)
     }
@@ -60,16 +60,21 @@ impl Renderer {
     pub(super) fn acquire_slot(&mut self, crowd: &mut Crowd) -> Result<usize, GpuError> {
         let most = self.max_palette_matrices();
         let state = self
+            .features
             .crowd_state
             .as_mut()
             .ok_or_else(|| GpuError::Other("the crowd's state is not on the GPU".into()))?;
         // The frame that last used this frame in flight listed its near set: wait for it.
-        let next = self.ring.next_slot();
-        self.timeline.wait(self.slots[next].frame.done_at)?;
+        let next = self.frames.ring.next_slot();
+        self.frames
+            .timeline
+            .wait(self.frames.slots[next].frame.done_at)?;
         let needed = state.read_near(next, crowd.models())?;
         // At least one matrix: the renderer binds the palettes even when all are baked.
-        self.ring.reserve(crowd.len(), needed.clamp(1, most))?;
-        let slot = self.ring.acquire(&mut self.timeline)?;
+        self.frames
+            .ring
+            .reserve(crowd.len(), needed.clamp(1, most))?;
+        let slot = self.frames.ring.acquire(&mut self.frames.timeline)?;
         let index = slot.index;
         state.write_changes(index, crowd)?;
         state.write_exact(index, crowd, slot.palettes, most)?;
@@ -86,17 +91,17 @@ impl Renderer {
 
     /// After a ring slot was taken: notes a ring that grew, and each model's range of records.
     fn slot_taken(&mut self, crowd: &mut Crowd) {
-        if self.ring.generation() != self.ring_generation {
+        if self.frames.ring.generation() != self.frames.ring_generation {
             // The bindings name the region's buffer every frame, so the new one is bound
             // from this frame on; the old one lives until its frames are done.
             log::debug!(
                 "palette ring grew to {} instances / {} matrices per slot",
-                self.ring.layout().instances,
-                self.ring.layout().joints
+                self.frames.ring.layout().instances,
+                self.frames.ring.layout().joints
             );
-            self.ring_generation = self.ring.generation();
+            self.frames.ring_generation = self.frames.ring.generation();
         }
-        for (m, range) in self.ranges.iter_mut().enumerate() {
+        for (m, range) in self.assets.ranges.iter_mut().enumerate() {
             *range = crowd.model_range(ModelId(m as u32));
         }
     }
@@ -105,25 +110,30 @@ impl Renderer {
     /// once per key (waiting for the device first: an image a new graph needs for more uses
     /// is made again).
     pub(super) fn ensure_graph(&mut self, key: GraphKey) -> Result<(), GpuError> {
-        if !self.graphs.contains_key(&key) {
-            let mut graph = compile(key, &self.settings, self.color_format, self.culling)?;
-            graph.build_pipelines(&mut self.pipelines)?;
+        if !self.graphs.compiled.contains_key(&key) {
+            let mut graph = compile(
+                key,
+                &self.settings,
+                self.target.color_format,
+                self.graphs.culling,
+            )?;
+            graph.build_pipelines(&mut self.graphs.pipelines)?;
             self.wait_idle()?;
-            self.transients.prepare(&graph.plan)?;
-            self.graphs.insert(key, graph);
+            self.graphs.transients.prepare(&graph.plan)?;
+            self.graphs.compiled.insert(key, graph);
         }
         Ok(())
     }
 
     /// The counts this frame's culling buffers must hold.
     pub(super) fn cull_sizes(&self, crowd: &Crowd) -> CullSizes {
-        let subsets = self.models.iter().map(|m| m.subsets.len()).max();
+        let subsets = self.assets.models.iter().map(|m| m.subsets.len()).max();
         CullSizes {
             instances: crowd.len().max(1),
-            models: self.models.len().max(1),
+            models: self.assets.models.len().max(1),
             subsets: subsets.unwrap_or(0).max(1),
             bounds: crowd.bounds().len().max(1),
-            pixels: (self.extent.width as usize * self.extent.height as usize).max(1),
+            pixels: (self.target.extent.width as usize * self.target.extent.height as usize).max(1),
         }
     }
 
@@ -147,33 +157,33 @@ impl Renderer {
         let graph = self.graph(key)?;
         let data = pack_frame(
             inputs,
-            self.extent,
+            self.target.extent,
             &self.settings,
             &graph.shape,
             &self.kernel,
         );
-        self.slots[fi]
+        self.frames.slots[fi]
             .frame
             .uniforms
             .write(0, bytemuck::bytes_of(&data))?;
         let sizes = self.cull_sizes(crowd);
-        let graph = self.graphs.get(&key).ok_or_else(gone)?;
-        let slot = &mut self.slots[fi];
+        let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
+        let slot = &mut self.frames.slots[fi];
         slot.buffers.ensure(graph.used_buffers(), sizes)?;
         let cull = InputBuffer::ensure(&mut slot.cull_inputs, &self.ctx, fi, sizes)?;
-        self.cull_writer.write(
+        self.frames.cull_writer.write(
             CullInputs {
                 crowd,
-                models: &self.models,
-                ranges: &self.ranges,
+                models: &self.assets.models,
+                ranges: &self.assets.ranges,
                 inputs,
                 light_view_proj: data.light_view_proj,
-                extent: self.extent,
+                extent: self.target.extent,
                 settings: &self.settings,
                 shadows: graph.shape.shadow_lists,
                 occlusion: graph.shape.occlusion,
                 cards: graph.shape.cards,
-                card_clips: &|m| self.atlases.atlas(m).map_or(0, |a| a.layout.clips),
+                card_clips: &|m| self.features.atlases.atlas(m).map_or(0, |a| a.layout.clips),
                 subsets: sizes.subsets,
             },
             cull,
@@ -190,31 +200,35 @@ impl Renderer {
         target: TargetImage,
         readback: Option<vk::Buffer>,
     ) -> Result<vk::CommandBuffer, GpuError> {
-        let graph = self.graphs.get(&key).ok_or_else(gone)?;
+        let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
         let FrameSlot {
             frame: in_flight,
             cull_inputs,
             buffers,
             ..
-        } = &mut self.slots[fi];
+        } = &mut self.frames.slots[fi];
         let cull = cull_inputs
             .as_ref()
             .ok_or_else(|| GpuError::Other("the culling inputs were not made".into()))?;
-        let layout = self.ring.layout();
+        let layout = self.frames.ring.layout();
         let records = (crowd.len().max(1) * size_of::<InstanceRecord>()) as u64;
         // With the state on the GPU every palette is baked: the binding holds one matrix.
         // Near instances exact where the animation mode lets baked frames stand in.
         let near = crowd.animation() == crate::crowd::AnimationMode::Auto;
-        let (crowd_state, exact) = match self.crowd_state.as_mut() {
+        let (crowd_state, exact) = match self.features.crowd_state.as_mut() {
             Some(s) => (Some(s.take_binding(fi, near)?), s.exact_counts().1),
             None => (None, crowd.counts().palette_matrices),
         };
         let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
         // What the features that keep state hand this frame: their buffers and values.
-        let hud = if key.hud { self.hud.prepare(fi)? } else { None };
+        let hud = if key.hud {
+            self.features.hud.prepare(fi)?
+        } else {
+            None
+        };
         let mut features = FeatureFrame::default();
         if let Some(hud) = &hud {
-            self.hud.hand(fi, hud, &mut features)?;
+            self.features.hud.hand(fi, hud, &mut features)?;
         }
         if let Some(state) = &crowd_state {
             for (name, buffer) in crate::gpu::features::crowd_state::passes::imports(state) {
@@ -222,24 +236,26 @@ impl Renderer {
             }
             features.provide(state)?;
         }
-        features.provide(&self.atlases)?;
+        features.provide(&self.features.atlases)?;
         let shared = FrameShared {
-            extent: self.extent,
+            extent: self.target.extent,
             shape: graph.shape,
             samplers: self.samplers.handles(),
             uniforms: in_flight.uniforms.buffer,
-            models: &self.models,
-            ranges: &self.ranges,
-            ring: RingBinding {
-                records: (0, records),
-                palettes: (layout.palette_offset as u64, palettes),
-            },
-            baked: self.baked.buffer(),
-            looks: self.looks.buffer(),
-            cull_layout: cull.layout.clone(),
-            cull_sizes: buffers.sizes(),
-            instances: crowd.len() as u32,
             shadow_size: self.settings.shadow_size.max(1),
+            crowd: CrowdFrame {
+                models: &self.assets.models,
+                ranges: &self.assets.ranges,
+                ring: RingBinding {
+                    records: (0, records),
+                    palettes: (layout.palette_offset as u64, palettes),
+                },
+                baked: self.assets.baked.buffer(),
+                looks: self.assets.looks.buffer(),
+                cull_layout: cull.layout.clone(),
+                cull_sizes: buffers.sizes(),
+                instances: crowd.len() as u32,
+            },
             features: &features,
         };
         let bindings = FrameBindings {
@@ -247,18 +263,18 @@ impl Renderer {
             plan: &graph.plan,
             target: (target.image, target.view),
             ring: (
-                self.ring.region().buffer(),
-                self.ring.slot_offset(fi) as u64,
+                self.frames.ring.region().buffer(),
+                self.frames.ring.slot_offset(fi) as u64,
                 layout.stride as u64,
             ),
             readback: (
                 readback.unwrap_or(vk::Buffer::null()),
-                u64::from(self.extent.width) * u64::from(self.extent.height) * 4,
+                u64::from(self.target.extent.width) * u64::from(self.target.extent.height) * 4,
             ),
             cull_inputs: cull.buffer.buffer,
             buffer_descs: &graph.buffers,
             buffers,
-            transients: &self.transients,
+            transients: &self.graphs.transients,
             imported: features.imports(),
         };
         record_frame(
@@ -267,7 +283,7 @@ impl Renderer {
             graph,
             &shared,
             &bindings,
-            &mut self.scratch,
+            &mut self.graphs.scratch,
         )
     }
 
@@ -280,13 +296,13 @@ impl Renderer {
         cmd: vk::CommandBuffer,
         sync: FrameSync,
     ) -> Result<(), GpuError> {
-        let graph = self.graphs.get(&key).ok_or_else(gone)?;
-        let value = self.last_value + 1;
-        if crate::gpu::device::fault::device_lost_at(self.frame_number + 1) {
+        let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
+        let value = self.frames.last_value + 1;
+        if crate::gpu::device::fault::device_lost_at(self.frames.frame_number + 1) {
             return Err(GpuError::DeviceLost {
                 what: format!(
                     "submitting frame {} (injected by {})",
-                    self.frame_number + 1,
+                    self.frames.frame_number + 1,
                     crate::gpu::device::fault::FAULT_ENV
                 ),
             });
@@ -297,38 +313,39 @@ impl Renderer {
             cmd,
             sync,
             wait_stage,
-            (self.timeline.semaphore, value),
+            (self.frames.timeline.semaphore, value),
         )?;
-        self.last_value = value;
-        self.last_slot = fi;
+        self.frames.last_value = value;
+        self.frames.last_slot = fi;
         // A slot the ring did not hand out is a bug here, reported rather than left to tear
         // a later frame.
-        self.ring
+        self.frames
+            .ring
             .submit(fi, value)
             .map_err(crate::crowd::CrowdError::Ring)?;
         // The counters are numbered by the models this frame drew: more may be added before
         // they are read.
-        let slot = &mut self.slots[fi];
+        let slot = &mut self.frames.slots[fi];
         slot.stats_pending = graph
             .writes_buffer(&STATISTICS)
-            .then_some(self.models.len());
+            .then_some(self.assets.models.len());
         let frame = &mut slot.frame;
         frame.done_at = value;
         frame.queries_pending = true;
-        self.frame_number += 1;
+        self.frames.frame_number += 1;
         Ok(())
     }
 
     /// The compiled graph for `key` (compiled by [`Self::ensure_graph`]).
     pub(super) fn graph(&self, key: GraphKey) -> Result<&CompiledFrame, GpuError> {
-        self.graphs.get(&key).ok_or_else(gone)
+        self.graphs.compiled.get(&key).ok_or_else(gone)
     }
 
     /// What the crowd needs to tell near instances (exact palettes) from far ones (baked).
     pub(super) fn animation_view(&self, inputs: &FrameInputs) -> AnimationView {
         AnimationView {
             frustum: Frustum::from_clip(inputs.view_proj),
-            scale: view_scale(inputs, self.extent),
+            scale: view_scale(inputs, self.target.extent),
             max_error_px: BAKED_ERROR_PX * self.settings.lod_bias,
         }
     }

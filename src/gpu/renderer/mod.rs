@@ -17,7 +17,6 @@
 //! on the GPU (`crowd_state`) and the steps of a frame (`frame_steps`).
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -40,16 +39,14 @@ use crate::gpu::features::impostors::layout::AtlasLayout;
 use crate::gpu::features::impostors::readback::read_atlas;
 use crate::gpu::frame::baked_table::BakedTable;
 use crate::gpu::frame::culling::inputs::CullInputWriter;
-use crate::gpu::frame::culling::stats::{DrawStats, DrawStatsReader};
+use crate::gpu::frame::culling::stats::DrawStats;
 use crate::gpu::frame::frame_io::{FrameInputs, FrameTimes, PassTime};
 use crate::gpu::frame::looks_table::LooksTable;
 use crate::gpu::frame::model_buffers::GpuModel;
-use crate::gpu::frame::recording::compiled::CompiledFrame;
 use crate::gpu::frame::resources::images::TransientImages;
 use crate::gpu::frame::ring_memory::{DeviceRingAllocator, Timeline};
 use crate::gpu::frame::samplers::SharedSamplers;
 use crate::gpu::frame::settings::{GraphKey, RenderSettings, default_msaa, supported};
-use crate::gpu::frame::timings::GpuTimings;
 use crate::gpu::frame::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::gpu::graph::BarrierScratch;
 
@@ -58,62 +55,27 @@ mod crowd_state;
 mod frame_slot;
 mod frame_steps;
 pub mod headless;
+mod parts;
 
 use frame_slot::FrameSlot;
+pub use parts::Presentation;
+use parts::{Assets, Features, FramesInFlight, Graphs, Readings, Target};
 
 pub use crate::gpu::frame::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
-
-/// How frames leave the renderer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Presentation {
-    /// Into an image the caller reads back (headless).
-    Offscreen,
-    /// Into swapchain images that are presented afterwards.
-    Swapchain,
-}
 
 /// The crowd renderer; see the module documentation.
 pub struct Renderer {
     ctx: Arc<GpuContext>,
-    /// Every pipeline the passes registered, built once per description.
-    pipelines: PipelineCache,
-    culling: Culling,
-    samplers: SharedSamplers,
-    models: Vec<GpuModel>,
-    ranges: Vec<Range<usize>>,
-    /// The palette ring: its slot index is the frame in flight.
-    ring: PaletteRing<DeviceRingAllocator>,
-    ring_generation: u64,
-    timeline: Timeline,
-    last_value: u64,
-    /// Per ring slot: what its frame in flight owns.
-    slots: Vec<FrameSlot>,
-    /// Frames submitted so far.
-    frame_number: u64,
-    extent: vk::Extent2D,
-    color_format: vk::Format,
-    presentation: Presentation,
+    /// Which passes run.
     settings: RenderSettings,
-    graphs: HashMap<GraphKey, CompiledFrame>,
-    transients: TransientImages,
-    scratch: BarrierScratch,
-    timings: GpuTimings,
-    stats: DrawStatsReader,
+    target: Target,
+    graphs: Graphs,
+    frames: FramesInFlight,
+    assets: Assets,
+    samplers: SharedSamplers,
     kernel: [Vec4; SSAO_KERNEL],
-    /// How block-compressed textures are uploaded (see [`Self::set_block_upload`]).
-    block_upload: BlockUpload,
-    baked: BakedTable,
-    /// The crowd's looks (tints), uploaded when they change.
-    looks: LooksTable,
-    /// The heads-up display ([`Self::set_hud`]).
-    hud: HudLayer,
-    cull_writer: CullInputWriter,
-    /// Each model's impostor atlas, baked when impostors are first drawn.
-    atlases: ImpostorAtlases,
-    /// The crowd's state, when it lives on the GPU ([`Self::set_crowd_state`]).
-    crowd_state: Option<DeviceCrowdState>,
-    /// The ring slot of the last frame submitted.
-    last_slot: usize,
+    readings: Readings,
+    features: Features,
 }
 
 impl Renderer {
@@ -138,35 +100,44 @@ impl Renderer {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             ctx: ctx.clone(),
-            pipelines: PipelineCache::new(ctx),
-            culling: Culling::Back,
-            samplers: SharedSamplers::new(ctx)?,
-            models: Vec::new(),
-            ranges: Vec::new(),
-            ring,
-            ring_generation: 0,
-            timeline: Timeline::new(ctx, "frame timeline")?,
-            last_value: 0,
-            slots: frame_slots,
-            frame_number: 0,
-            extent,
-            color_format,
-            presentation,
             settings,
-            graphs: HashMap::new(),
-            transients: TransientImages::new(ctx, extent),
-            scratch: BarrierScratch::default(),
-            timings: GpuTimings::default(),
-            stats: DrawStatsReader::default(),
+            target: Target {
+                extent,
+                color_format,
+                presentation,
+            },
+            graphs: Graphs {
+                compiled: HashMap::new(),
+                pipelines: PipelineCache::new(ctx),
+                transients: TransientImages::new(ctx, extent),
+                scratch: BarrierScratch::default(),
+                culling: Culling::Back,
+            },
+            frames: FramesInFlight {
+                ring,
+                ring_generation: 0,
+                timeline: Timeline::new(ctx, "frame timeline")?,
+                last_value: 0,
+                slots: frame_slots,
+                frame_number: 0,
+                last_slot: 0,
+                cull_writer: CullInputWriter::default(),
+            },
+            assets: Assets {
+                models: Vec::new(),
+                ranges: Vec::new(),
+                block_upload: BlockUpload::from_env(),
+                baked: BakedTable::new(ctx)?,
+                looks: LooksTable::new(ctx)?,
+            },
+            samplers: SharedSamplers::new(ctx)?,
             kernel: ssao_kernel(),
-            block_upload: BlockUpload::from_env(),
-            baked: BakedTable::new(ctx)?,
-            looks: LooksTable::new(ctx)?,
-            hud: HudLayer::new(ctx, slots)?,
-            cull_writer: CullInputWriter::default(),
-            atlases: ImpostorAtlases::default(),
-            crowd_state: None,
-            last_slot: 0,
+            readings: Readings::default(),
+            features: Features {
+                hud: HudLayer::new(ctx, slots)?,
+                atlases: ImpostorAtlases::default(),
+                crowd_state: None,
+            },
         })
     }
 
@@ -177,12 +148,12 @@ impl Renderer {
 
     /// The colour format frames are drawn in.
     pub fn color_format(&self) -> vk::Format {
-        self.color_format
+        self.target.color_format
     }
 
     /// The render size.
     pub fn extent(&self) -> vk::Extent2D {
-        self.extent
+        self.target.extent
     }
 
     /// Which passes run.
@@ -193,7 +164,7 @@ impl Renderer {
     /// The projected height, in pixels, under which a character is an impostor card at the
     /// current render size ([`RenderSettings::impostor_px_at`]).
     pub fn impostor_px(&self) -> f32 {
-        self.settings.impostor_px_at(self.extent.height)
+        self.settings.impostor_px_at(self.target.extent.height)
     }
 
     /// The samples per pixel this renderer's device draws with unless asked otherwise
@@ -211,8 +182,8 @@ impl Renderer {
         }
         self.wait_idle()?;
         self.settings = settings;
-        self.graphs.clear();
-        self.transients.reset(self.extent);
+        self.graphs.compiled.clear();
+        self.graphs.transients.reset(self.target.extent);
         Ok(())
     }
 
@@ -222,20 +193,20 @@ impl Renderer {
     ///
     /// [`texture::DECODE_BC_ON_CPU_ENV`]: crate::gpu::DECODE_BC_ON_CPU_ENV
     pub fn set_block_upload(&mut self, blocks: BlockUpload) {
-        self.block_upload = blocks;
+        self.assets.block_upload = blocks;
     }
 
     /// Uploads a model; call in the order models were added to the crowd, so that index
     /// `i` here draws [`ModelId`](crate::crowd::ModelId)`(i)`. `basis`: the correction its instances' world
     /// transforms start with (`scene::model_basis`; a mirror flips the front face).
     pub fn add_model(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
-        self.models.push(GpuModel::upload(
+        self.assets.models.push(GpuModel::upload(
             &self.ctx,
             model,
             basis,
-            self.block_upload,
+            self.assets.block_upload,
         )?);
-        self.ranges.push(0..0);
+        self.assets.ranges.push(0..0);
         Ok(())
     }
 
@@ -244,24 +215,26 @@ impl Renderer {
     /// into an impostor card.
     pub fn add_scenery(&mut self, model: &SkinnedModel, basis: &Mat3x4) -> Result<(), GpuError> {
         self.add_model(model, basis)?;
-        self.atlases.mark_scenery(self.models.len() - 1);
+        self.features
+            .atlases
+            .mark_scenery(self.assets.models.len() - 1);
         Ok(())
     }
 
     /// Which faces of the characters are culled: back faces by default; none, to look at
     /// open meshes; front faces, to see what a wrong winding would show (tests).
     pub fn set_culling(&mut self, culling: Culling) -> Result<(), GpuError> {
-        if culling != self.culling {
+        if culling != self.graphs.culling {
             self.wait_idle()?;
-            self.culling = culling;
-            self.graphs.clear();
+            self.graphs.culling = culling;
+            self.graphs.compiled.clear();
         }
         Ok(())
     }
 
     /// How many times the ring's memory was replaced (the crowd outgrew it).
     pub fn ring_generation(&self) -> u64 {
-        self.ring.generation()
+        self.frames.ring.generation()
     }
 
     /// Makes every frame's slot of the palette ring hold at least `instances` records and
@@ -270,34 +243,36 @@ impl Renderer {
     /// characters walk near enough for exact palettes with the crowd's state on the GPU.
     pub fn reserve_palettes(&mut self, instances: usize, matrices: usize) -> Result<(), GpuError> {
         let most = self.ctx.physical.limits.max_storage_buffer_range as usize / size_of::<Mat3x4>();
-        self.ring.reserve(instances, matrices.clamp(1, most))?;
+        self.frames
+            .ring
+            .reserve(instances, matrices.clamp(1, most))?;
         Ok(())
     }
 
     /// Changes the render size: waits for frames in flight, then recreates the transient
     /// images and recompiles the graphs for the new size.
     pub fn resize(&mut self, extent: vk::Extent2D) -> Result<(), GpuError> {
-        if extent == self.extent {
+        if extent == self.target.extent {
             return Ok(());
         }
         self.wait_idle()?;
-        self.graphs.clear();
-        self.transients.reset(extent);
-        self.extent = extent;
+        self.graphs.compiled.clear();
+        self.graphs.transients.reset(extent);
+        self.target.extent = extent;
         Ok(())
     }
 
     /// Reads what the frame that last used slot `fi` left: timestamps and draw counts (it
     /// has completed).
     fn collect(&mut self, fi: usize) {
-        let slot = &mut self.slots[fi];
-        self.timings.collect(&mut slot.frame);
+        let slot = &mut self.frames.slots[fi];
+        self.readings.timings.collect(&mut slot.frame);
         let buffers = &slot.buffers;
         if let Some(drawn) = slot.stats_pending.take()
             && let Some(stats) = buffers.get(&STATISTICS)
         {
-            let models = &self.models[..drawn.min(self.models.len())];
-            self.stats.collect(stats, buffers.sizes(), models);
+            let models = &self.assets.models[..drawn.min(self.assets.models.len())];
+            self.readings.stats.collect(stats, buffers.sizes(), models);
         }
     }
 
@@ -305,7 +280,10 @@ impl Renderer {
     /// flight lag: after [`Self::gpu_ms_average`], the last frame's).
     pub fn draw_stats(&self) -> Option<DrawStats> {
         let prepass = self.settings.prepass;
-        self.stats.latest().map(|s| DrawStats { prepass, ..s })
+        self.readings
+            .stats
+            .latest()
+            .map(|s| DrawStats { prepass, ..s })
     }
 
     /// Waits for every frame, then returns the average GPU milliseconds per frame over
@@ -314,27 +292,27 @@ impl Renderer {
         self.wait_idle()?;
         // Oldest first (the slot the ring hands out next), so the last frame's counts are
         // the ones kept.
-        let next = self.ring.next_slot();
-        for k in 0..self.slots.len() {
-            self.collect((next + k) % self.slots.len());
+        let next = self.frames.ring.next_slot();
+        for k in 0..self.frames.slots.len() {
+            self.collect((next + k) % self.frames.slots.len());
         }
-        Ok(self.timings.average_ms())
+        Ok(self.readings.timings.average_ms())
     }
 
     /// GPU time per pass, in the order the passes first ran (complete after
     /// [`Self::gpu_ms_average`]).
     pub fn pass_times(&self) -> &[PassTime] {
-        self.timings.passes()
+        self.readings.timings.passes()
     }
 
     /// Forgets the GPU times read so far (a benchmark's warm-up).
     pub fn reset_gpu_average(&mut self) {
-        self.timings.reset();
+        self.readings.timings.reset();
     }
 
     /// Waits until the GPU has finished every submitted frame.
     pub fn wait_idle(&self) -> Result<(), GpuError> {
-        self.timeline.wait(self.last_value)
+        self.frames.timeline.wait(self.frames.last_value)
     }
 
     /// Renders one frame of `crowd` (already advanced with `Crowd::update`) into `target`.
@@ -355,19 +333,21 @@ impl Renderer {
 
         // 1. The crowd's palettes, into the slot that names this frame in flight (the time
         // spent waiting for the slot is the GPU's, not the palettes').
-        self.timeline.take_waited_ms();
+        self.frames.timeline.take_waited_ms();
         let start = Instant::now();
-        let fi = if self.crowd_state.is_some() {
+        let fi = if self.features.crowd_state.is_some() {
             self.acquire_slot(crowd)?
         } else {
             self.write_palettes(crowd, inputs)?
         };
-        let palette_wait_ms = self.timeline.take_waited_ms();
+        let palette_wait_ms = self.frames.timeline.take_waited_ms();
         let palette_ms = (start.elapsed().as_secs_f64() * 1e3 - palette_wait_ms).max(0.0);
         // Usually already reached (the ring waited for the slot), but the ring hands a slot
         // out without waiting when it has grown into a new region: the frame in flight's
         // command buffer and queries must still be free.
-        self.timeline.wait(self.slots[fi].frame.done_at)?;
+        self.frames
+            .timeline
+            .wait(self.frames.slots[fi].frame.done_at)?;
         self.collect(fi);
         self.ensure_baked(crowd)?;
         self.ensure_looks(crowd)?;
@@ -377,15 +357,16 @@ impl Renderer {
         let key = GraphKey {
             view: inputs.view_mode,
             readback: readback.is_some(),
-            present: self.presentation == Presentation::Swapchain,
-            crowd_state: self.crowd_state.is_some(),
+            present: self.target.presentation == Presentation::Swapchain,
+            crowd_state: self.features.crowd_state.is_some(),
             tracks: self
+                .features
                 .crowd_state
                 .as_ref()
                 .is_some_and(DeviceCrowdState::has_tracks),
-            hud: self.hud.is_shown(),
+            hud: self.features.hud.is_shown(),
             cards: self.settings.impostors
-                && (0..self.models.len()).any(|m| self.atlases.atlas(m).is_some()),
+                && (0..self.assets.models.len()).any(|m| self.features.atlases.atlas(m).is_some()),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;
@@ -397,15 +378,15 @@ impl Renderer {
         self.submit(fi, key, cmd, sync)?;
         Ok(FrameTimes {
             palette_ms,
-            wait_ms: palette_wait_ms + self.timeline.take_waited_ms(),
-            gpu_ms: self.timings.last_ms(),
+            wait_ms: palette_wait_ms + self.frames.timeline.take_waited_ms(),
+            gpu_ms: self.readings.timings.last_ms(),
         })
     }
 
     /// Draws `text` over the frames from the next on (`None`: no heads-up display). Copied
     /// without allocating, so a caller may compose and set it every frame.
     pub fn set_hud(&mut self, text: Option<&HudText>) {
-        self.hud.set(text);
+        self.features.hud.set(text);
     }
 
     /// Uploads the crowd's baked frames if they changed since the last upload (after
@@ -426,7 +407,7 @@ impl Renderer {
     /// The budget for every model's impostor atlas, bytes (`--impostor-memory`); atlases baked
     /// already are kept.
     pub fn set_impostor_memory(&mut self, bytes: u64) {
-        self.atlases.set_memory_limit(bytes);
+        self.features.atlases.set_memory_limit(bytes);
     }
 
     /// Bakes the impostor atlases of `crowd`'s models that have none yet, when impostors are
@@ -438,7 +419,7 @@ impl Renderer {
 
     /// What baking the impostor atlases did, per model considered so far.
     pub fn impostor_report(&self, crowd: &Crowd) -> Vec<AtlasReport> {
-        self.atlases.report(crowd.models())
+        self.features.atlases.report(crowd.models())
     }
 
     /// Model `model`'s impostor atlas read back (colour and coverage; normal and depth) with
@@ -448,7 +429,7 @@ impl Renderer {
         model: usize,
     ) -> Result<Option<([Pixels; 2], AtlasLayout)>, GpuError> {
         self.wait_idle()?;
-        match self.atlases.atlas(model) {
+        match self.features.atlases.atlas(model) {
             Some(atlas) => Ok(Some((read_atlas(&self.ctx, atlas)?, atlas.layout))),
             None => Ok(None),
         }
@@ -460,33 +441,33 @@ impl Renderer {
             return Ok(());
         }
         let samplers = self.samplers.handles();
-        self.atlases.ensure(
+        self.features.atlases.ensure(
             &self.ctx,
-            &mut self.pipelines,
+            &mut self.graphs.pipelines,
             &samplers,
             crowd.models(),
-            &self.models,
+            &self.assets.models,
         )
     }
 
     /// Uploads the crowd's looks when they changed (as a rule at start-up).
     fn ensure_looks(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
-        if !self.looks.is_stale(crowd) {
+        if !self.assets.looks.is_stale(crowd) {
             return Ok(());
         }
         // Frames in flight may read the old table.
         self.wait_idle()?;
-        self.looks.upload(&self.ctx, crowd)
+        self.assets.looks.upload(&self.ctx, crowd)
     }
 
     /// Uploads the crowd's baked frames when they changed (after baking: at start-up).
     fn ensure_baked(&mut self, crowd: &Crowd) -> Result<(), GpuError> {
-        if !self.baked.is_stale(crowd) {
+        if !self.assets.baked.is_stale(crowd) {
             return Ok(());
         }
         // Frames in flight may read the old table.
         self.wait_idle()?;
-        self.baked.upload(&self.ctx, crowd)
+        self.assets.baked.upload(&self.ctx, crowd)
     }
 }
 

@@ -146,7 +146,7 @@ fn record_advance(r: &PassRecording<'_>, pipeline: PipelineId) -> Result<(), Gpu
     let state = state(r)?;
     let whole = whole_buffer;
     let (records, _) = r.ring_infos()?;
-    let view = r.cull_input(&r.shared.cull_layout.frame)?;
+    let view = r.cull_input(&r.shared.crowd.cull_layout.frame)?;
     let (walkers, clocks) = (whole(state.walkers), whole(state.clocks));
     let (models, clips) = (whole(state.models), whole(state.clips));
     let (near, times) = (whole(state.near), whole(state.times));

@@ -107,7 +107,7 @@ impl CardReads {
             lists: r.buffer_info(culled.draws.lists)?,
             commands: r.buffer_info(culled.cards)?,
             frame: r.frame_info(),
-            looks: whole_buffer(r.shared.looks),
+            looks: whole_buffer(r.shared.crowd.looks),
         })
     }
 
@@ -294,7 +294,7 @@ pub fn declare_camera(
         let shadow = r.shadow_image(shadow_map)?;
         let visibility = r.buffer_info(visibility)?;
         let reads = CardReads::of(r, &c)?;
-        let models = r.shared.models.len();
+        let models = r.shared.crowd.models.len();
         let late = r.shared.shape.occlusion;
         for m in 0..models {
             let Some(model) = ModelCards::of(r, m, Eye::Camera, picture_depth) else {
@@ -350,7 +350,7 @@ fn raster(
 ) -> Result<(), GpuError> {
     let target = r.buffer_info(target)?;
     let reads = CardReads::of(r, culled)?;
-    let models = r.shared.models.len();
+    let models = r.shared.crowd.models.len();
     let sun = views.as_ref().contains(&VIEW_SHADOW);
     let eye = if sun { Eye::Sun } else { Eye::Camera };
     let picture_depth = !r.shared.shape.card_plane_depth;
@@ -362,7 +362,7 @@ fn raster(
         let binds = reads.binds((target_name, &target), &model);
         // As many groups as the model's crowd could need (each takes CARDS_PER_GROUP cards
         // at a time), up to a bound past which they stride.
-        let crowd = r.shared.ranges.get(m).map_or(0, |range| range.len()) as u32;
+        let crowd = r.shared.crowd.ranges.get(m).map_or(0, |range| range.len()) as u32;
         let groups = crowd.div_ceil(CARDS_PER_GROUP).clamp(1, MOST_RASTER_GROUPS);
         for &view in views.as_ref() {
             let dispatch = CardDispatch {

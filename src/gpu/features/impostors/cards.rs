@@ -227,8 +227,13 @@ impl ModelCards {
     pub fn of(r: &PassRecording<'_>, m: usize, eye: Eye, picture_depth: bool) -> Option<Self> {
         let shared = r.shared;
         let atlas = r.feature::<ImpostorAtlases>()?.atlas(m)?;
-        let model = shared.models.get(m)?;
-        if shared.ranges.get(m).is_none_or(|range| range.is_empty()) {
+        let model = shared.crowd.models.get(m)?;
+        if shared
+            .crowd
+            .ranges
+            .get(m)
+            .is_none_or(|range| range.is_empty())
+        {
             return None;
         }
         let layout = &atlas.layout;
@@ -297,8 +302,8 @@ fn draw_cards(
     let visible = r.buffer_info(culled.draws.lists)?;
     let (commands, _, _) = r.buffer(culled.cards)?;
     let frame = r.frame_info();
-    let looks = whole_buffer(shared.looks);
-    let models = shared.models.len();
+    let looks = whole_buffer(shared.crowd.looks);
+    let models = shared.crowd.models.len();
     r.bind(pipeline);
     // SAFETY: inside the pass's rendering; the cards need no vertex buffer.
     unsafe {

@@ -107,24 +107,30 @@ impl PassRecording<'_> {
         view: usize,
     ) -> Result<(), GpuError> {
         let shared = self.shared;
-        if shared.ranges.iter().all(|r| r.is_empty()) {
+        if shared.crowd.ranges.iter().all(|r| r.is_empty()) {
             return Ok(());
         }
         let device = &self.ctx.device;
         let cmd = self.cmd;
         let (records, palettes) = self.ring_infos()?;
-        let baked = whole_buffer(shared.baked);
-        let looks = whole_buffer(shared.looks);
+        let baked = whole_buffer(shared.crowd.baked);
+        let looks = whole_buffer(shared.crowd.looks);
         let visible = self.buffer_info(lists.lists)?;
         let (commands, _, _) = self.buffer(lists.commands)?;
         let (counts, _, _) = self.buffer(lists.draw_counts)?;
         let frame = self.frame_info();
-        let models = shared.models.len();
-        let subsets = shared.cull_sizes.subsets;
+        let models = shared.crowd.models.len();
+        let subsets = shared.crowd.cull_sizes.subsets;
         let command_size = size_of::<DrawCommand>() as u64;
         let samplers = &shared.samplers;
         self.bind(pipeline);
-        for (m, (model, range)) in shared.models.iter().zip(shared.ranges).enumerate() {
+        for (m, (model, range)) in shared
+            .crowd
+            .models
+            .iter()
+            .zip(shared.crowd.ranges)
+            .enumerate()
+        {
             if range.is_empty() {
                 continue;
             }

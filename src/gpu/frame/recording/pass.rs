@@ -34,18 +34,10 @@ pub struct RingBinding {
     pub palettes: (vk::DeviceSize, vk::DeviceSize),
 }
 
-/// What every pass of a frame shares and the graph does not track: samplers, the frame's
-/// uniforms, the models and their ranges of records, the culling inputs' layout, and what
-/// the features hand the frame.
-pub struct FrameShared<'a> {
-    /// The render size.
-    pub extent: vk::Extent2D,
-    /// What the passes do.
-    pub shape: FrameShape,
-    /// Samplers and default textures.
-    pub samplers: Samplers,
-    /// The frame's uniform buffer.
-    pub uniforms: vk::Buffer,
+/// The crowd on the device as this frame draws it: its models with each one's range of
+/// records, where the records and palettes are in the ring slot, the baked frames and looks
+/// every drawing pass reads, and the culling inputs' layout and sizes.
+pub struct CrowdFrame<'a> {
     /// The models, and each one's range of instance records this frame.
     pub models: &'a [GpuModel],
     /// Indexed like `models`.
@@ -62,8 +54,24 @@ pub struct FrameShared<'a> {
     pub cull_sizes: CullSizes,
     /// Instance records this frame.
     pub instances: u32,
+}
+
+/// What every pass of a frame shares and the graph does not track: the render size and what
+/// the passes do, samplers, the frame's uniforms, the crowd as the frame draws it, and what
+/// the features that keep state hand the frame.
+pub struct FrameShared<'a> {
+    /// The render size.
+    pub extent: vk::Extent2D,
+    /// What the passes do.
+    pub shape: FrameShape,
+    /// Samplers and default textures.
+    pub samplers: Samplers,
+    /// The frame's uniform buffer.
+    pub uniforms: vk::Buffer,
     /// Shadow map side in texels.
     pub shadow_size: u32,
+    /// The crowd on the device.
+    pub crowd: CrowdFrame<'a>,
     /// What the features that keep state across frames hand this frame (their buffers, by
     /// name, and a value each: [`PassRecording::feature`]).
     pub features: &'a FeatureFrame<'a>,
@@ -496,7 +504,7 @@ impl<'a> PassRecording<'a> {
         &self,
     ) -> Result<([vk::DescriptorBufferInfo; 1], [vk::DescriptorBufferInfo; 1]), GpuError> {
         let (buffer, slot, _) = self.buffer(self.frame.ring)?;
-        let ring = self.shared.ring;
+        let ring = self.shared.crowd.ring;
         let range = |(offset, size): (u64, u64)| {
             [vk::DescriptorBufferInfo {
                 buffer,
