@@ -215,28 +215,14 @@ impl Renderer {
         // With the state on the GPU every palette is baked: the binding holds one matrix.
         // Near instances exact where the animation mode lets baked frames stand in.
         let near = crowd.animation() == crate::crowd::AnimationMode::Auto;
-        let (crowd_state, exact) = match self.features.crowd_state.as_mut() {
-            Some(s) => (Some(s.take_binding(fi, near)?), s.exact_counts().1),
-            None => (None, crowd.counts().palette_matrices),
+        let values = self.features.prepare_frame(fi, key, near)?;
+        let exact = match (&self.features.crowd_state, values.crowd_state()) {
+            (Some(state), Some(_)) => state.exact_counts().1,
+            _ => crowd.counts().palette_matrices,
         };
         let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
-        // What the features that keep state hand this frame: their buffers and values.
-        let hud = if key.hud {
-            self.features.hud.prepare(fi)?
-        } else {
-            None
-        };
         let mut features = FeatureFrame::default();
-        if let Some(hud) = &hud {
-            self.features.hud.hand(fi, hud, &mut features)?;
-        }
-        if let Some(state) = &crowd_state {
-            for (name, buffer) in crate::gpu::features::crowd_state::passes::imports(state) {
-                features.import(name, buffer)?;
-            }
-            features.provide(state)?;
-        }
-        features.provide(&self.features.atlases)?;
+        self.features.hand(fi, &values, &mut features)?;
         let shared = FrameShared {
             extent: self.target.extent,
             shape: graph.shape,

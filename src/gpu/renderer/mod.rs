@@ -33,8 +33,8 @@ use crate::gpu::device::targets::{FrameSync, TargetImage};
 use crate::gpu::device::texture::BlockUpload;
 use crate::gpu::features::crowd_state::state::DeviceCrowdState;
 use crate::gpu::features::cull::STATISTICS;
-use crate::gpu::features::hud::{HudLayer, HudText};
-use crate::gpu::features::impostors::atlases::{AtlasReport, ImpostorAtlases};
+use crate::gpu::features::hud::HudText;
+use crate::gpu::features::impostors::atlases::AtlasReport;
 use crate::gpu::features::impostors::layout::AtlasLayout;
 use crate::gpu::features::impostors::readback::read_atlas;
 use crate::gpu::frame::baked_table::BakedTable;
@@ -52,14 +52,16 @@ use crate::gpu::graph::BarrierScratch;
 
 pub mod compose;
 mod crowd_state;
+mod features;
 mod frame_slot;
 mod frame_steps;
 pub mod headless;
 mod parts;
 
+use features::Features;
 use frame_slot::FrameSlot;
 pub use parts::Presentation;
-use parts::{Assets, Features, FramesInFlight, Graphs, Readings, Target};
+use parts::{Assets, FramesInFlight, Graphs, Readings, Target};
 
 pub use crate::gpu::frame::culling::inputs::{BAKED_ERROR_PX, LOD_ERROR_PX};
 
@@ -133,11 +135,7 @@ impl Renderer {
             samplers: SharedSamplers::new(ctx)?,
             kernel: ssao_kernel(),
             readings: Readings::default(),
-            features: Features {
-                hud: HudLayer::new(ctx, slots)?,
-                atlases: ImpostorAtlases::default(),
-                crowd_state: None,
-            },
+            features: Features::new(ctx, slots)?,
         })
     }
 

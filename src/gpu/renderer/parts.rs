@@ -1,8 +1,8 @@
 //! The renderer's state in the parts a frame's steps use together: what frames are drawn into
 //! ([`Target`]), the compiled graphs with what they need built ([`Graphs`]), the frames in
 //! flight with the palette ring that names them ([`FramesInFlight`]), the crowd's models and
-//! tables on the device ([`Assets`]), what the GPU reports back ([`Readings`]), and the
-//! features that keep state across frames ([`Features`]).
+//! tables on the device ([`Assets`]), and what the GPU reports back ([`Readings`]). The
+//! features that keep state across frames are a part of their own (`features.rs`).
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,9 +13,6 @@ use super::frame_slot::FrameSlot;
 use crate::crowd::PaletteRing;
 use crate::gpu::device::pipeline::{Culling, PipelineCache};
 use crate::gpu::device::texture::BlockUpload;
-use crate::gpu::features::crowd_state::state::DeviceCrowdState;
-use crate::gpu::features::hud::HudLayer;
-use crate::gpu::features::impostors::atlases::ImpostorAtlases;
 use crate::gpu::frame::baked_table::BakedTable;
 use crate::gpu::frame::culling::inputs::CullInputWriter;
 use crate::gpu::frame::culling::stats::DrawStatsReader;
@@ -93,15 +90,4 @@ pub(super) struct Assets {
 pub(super) struct Readings {
     pub timings: GpuTimings,
     pub stats: DrawStatsReader,
-}
-
-/// The features that keep state across frames; each hands every frame its buffers and values
-/// (`gpu::frame::recording::features`).
-pub(super) struct Features {
-    /// The heads-up display (`Renderer::set_hud`).
-    pub hud: HudLayer,
-    /// Each model's impostor atlas, baked when impostors are first drawn.
-    pub atlases: ImpostorAtlases,
-    /// The crowd's state, when it lives on the GPU (`Renderer::set_crowd_state`).
-    pub crowd_state: Option<DeviceCrowdState>,
 }
