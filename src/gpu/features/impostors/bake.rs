@@ -3,9 +3,9 @@
 //! cell is one draw of the skinned mesh through its cell's orthographic camera, into two
 //! images: the surface's colour with its coverage (`RGBA8` sRGB), and its view-space normal
 //! (octahedral, two channels) with its roughness and its depth in the sphere (`RGBA8`).
-//! Recorded and waited for on its own (a load-time upload, like a texture's): the only
-//! barriers written by hand outside the frame graph besides texture uploads are the two
-//! here.
+//! Recorded and waited for on its own (a load-time upload, like a texture's), as a one-pass
+//! graph ([`bake_graph`]): the graph derives the barriers into the attachment layouts and
+//! out to the shader-read layout the card passes sample in.
 
 use std::sync::Arc;
 
@@ -30,6 +30,9 @@ pub use crate::gpu::frame::gpu_layouts::ViewData;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::samplers::Samplers;
 use crate::gpu::frame::settings::DEPTH_FORMAT;
+use crate::gpu::graph::{
+    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, record_plan,
+};
 
 /// The atlas's colour (albedo in sRGB, coverage in alpha).
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_SRGB;
@@ -219,19 +222,40 @@ pub fn bake(
     let views = view_buffer(ctx, name, &layout)?;
     let poses = pose_buffer(ctx, name, model, &layout)?;
     let pipeline = pipelines.get(&bake_pipeline(Culling::Back))?;
+    let (plan, ids) = bake_graph()?;
+    let images = [&color, &normal_depth, &depth];
+    let bind = |id| {
+        let image = ids.iter().position(|&i| i == id).map(|k| images[k]);
+        image.map_or(
+            Bound::Buffer {
+                buffer: vk::Buffer::null(),
+                offset: 0,
+                size: 0,
+            },
+            |image| Bound::Image {
+                image: image.image,
+                aspect: image.info.aspect,
+            },
+        )
+    };
+    let mut recorded = Ok(());
     ctx.run_once(&format!("baking the impostors of {name}"), |cmd| {
-        record(
-            ctx,
-            cmd,
-            &pipeline,
-            samplers,
-            gpu,
-            &layout,
-            model.joint_count() as u32,
-            [&color, &normal_depth, &depth],
-            [&views, &poses],
-        );
+        recorded = record_plan(ctx, cmd, &plan, bind, |_| {
+            record(
+                ctx,
+                cmd,
+                &pipeline,
+                samplers,
+                gpu,
+                &layout,
+                model.joint_count() as u32,
+                images,
+                [&views, &poses],
+            );
+            Ok(())
+        });
     })?;
+    recorded?;
     Ok(ModelAtlas {
         layout,
         color,
@@ -307,8 +331,34 @@ fn pose_buffer(
     Ok(buffer)
 }
 
-/// Records the bake: the images into attachment layouts, one rendering over the whole atlas
-/// with a viewport per cell, then the images into shader-read layout.
+/// The bake's graph: one pass rendering into the atlas's colour and normal-and-depth images
+/// (then ready to be sampled) and a depth image; the ids are those images in that order.
+pub fn bake_graph() -> Result<(Plan, [ResourceId; 3]), GpuError> {
+    let mut g = GraphBuilder::new();
+    let sampled = Some(Access::Sampled(Stages::Fragment));
+    let undefined = vk::ImageLayout::UNDEFINED;
+    let color = g.imported_image("impostor colour", ImageKind::Color, undefined, sampled);
+    let normal_depth = g.imported_image(
+        "impostor normal and depth",
+        ImageKind::Color,
+        undefined,
+        sampled,
+    );
+    let depth = g.imported_image("impostor bake depth", ImageKind::Depth, undefined, None);
+    g.pass(BAKE)
+        .write(color, Access::ColorAttachmentWrite)
+        .write(normal_depth, Access::ColorAttachmentWrite)
+        .write(depth, Access::DepthAttachmentWrite)
+        .finish();
+    let plan = g.compile().map_err(|e| GpuError::Graph(e.to_string()))?;
+    Ok((plan, [color, normal_depth, depth]))
+}
+
+/// The bake pass's name (its debug label is the one-off command buffer's).
+pub const BAKE: &str = "impostor_bake";
+
+/// Records the bake (inside [`bake_graph`]'s pass): one rendering over the whole atlas with a
+/// viewport per cell.
 #[allow(clippy::too_many_arguments)]
 fn record(
     ctx: &GpuContext,
@@ -322,56 +372,6 @@ fn record(
     [views, poses]: [&GpuBuffer; 2],
 ) {
     let device = &ctx.device;
-    let color_range = vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        base_mip_level: 0,
-        level_count: 1,
-        base_array_layer: 0,
-        layer_count: 1,
-    };
-    let depth_range = vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::DEPTH,
-        ..color_range
-    };
-    let to_attachment = |image: vk::Image, range, stage, access, layout| {
-        vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::NONE)
-            .dst_stage_mask(stage)
-            .dst_access_mask(access)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(layout)
-            .image(image)
-            .subresource_range(range)
-    };
-    let color_out = vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT;
-    let color_write = vk::AccessFlags2::COLOR_ATTACHMENT_WRITE;
-    let depth_stages = vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
-        | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS;
-    let depth_access = vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
-        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE;
-    let before = [
-        to_attachment(
-            color.image,
-            color_range,
-            color_out,
-            color_write,
-            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-        ),
-        to_attachment(
-            normal_depth.image,
-            color_range,
-            color_out,
-            color_write,
-            vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL,
-        ),
-        to_attachment(
-            depth.image,
-            depth_range,
-            depth_stages,
-            depth_access,
-            vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL,
-        ),
-    ];
     let clear = |c: [f32; 4]| vk::ClearValue {
         color: vk::ClearColorValue { float32: c },
     };
@@ -412,10 +412,6 @@ fn record(
     // SAFETY: `cmd` is recording (run_once begins and ends it); every handle outlives the
     // wait run_once does after submitting.
     unsafe {
-        ctx.cmd_pipeline_barrier2(
-            cmd,
-            &vk::DependencyInfo::default().image_memory_barriers(&before),
-        );
         ctx.cmd_begin_rendering(cmd, &rendering);
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline.pipeline);
         ctx.cmd_set_front_face(cmd, gpu.front_face);
@@ -509,22 +505,6 @@ fn record(
             }
         }
         ctx.cmd_end_rendering(cmd);
-        let to_read = |image: vk::Image| {
-            vk::ImageMemoryBarrier2::default()
-                .src_stage_mask(color_out)
-                .src_access_mask(color_write)
-                .dst_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
-                .dst_access_mask(vk::AccessFlags2::SHADER_READ)
-                .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                .new_layout(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL)
-                .image(image)
-                .subresource_range(color_range)
-        };
-        let after = [to_read(color.image), to_read(normal_depth.image)];
-        ctx.cmd_pipeline_barrier2(
-            cmd,
-            &vk::DependencyInfo::default().image_memory_barriers(&after),
-        );
     }
 }
 

@@ -1,6 +1,7 @@
 //! Reading a baked atlas back to the CPU: for tests that compare its cells with the mesh, and
 //! for looking at it (`throng impostors`). Copies each image into a host-visible buffer and
-//! waits; the images return to the layout the cards sample them in.
+//! waits, as a one-pass graph: the image goes to the copy's layout and back to the one the
+//! cards sample it in, and the copy is made visible to the host, by the graph's barriers.
 
 use std::sync::Arc;
 
@@ -13,10 +14,29 @@ use crate::gpu::device::error::GpuError;
 use crate::gpu::device::image::GpuImage;
 use crate::gpu::device::offscreen::Pixels;
 use crate::gpu::features::impostors::bake::ModelAtlas;
+use crate::gpu::graph::{
+    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, record_plan,
+};
 
 /// The atlas's two images: colour and coverage, then normal and depth.
 pub fn read_atlas(ctx: &Arc<GpuContext>, atlas: &ModelAtlas) -> Result<[Pixels; 2], GpuError> {
     Ok([read(ctx, &atlas.color)?, read(ctx, &atlas.normal_depth)?])
+}
+
+/// The readback's graph: one pass copying an atlas image (sampled before and after) into a
+/// buffer the host reads; the ids are the image and the buffer.
+fn readback_graph() -> Result<(Plan, [ResourceId; 2]), GpuError> {
+    let mut g = GraphBuilder::new();
+    let read_only = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+    let sampled = Some(Access::Sampled(Stages::Fragment));
+    let atlas = g.imported_image("impostor atlas", ImageKind::Color, read_only, sampled);
+    let readback = g.host_read_buffer("impostor atlas readback");
+    g.pass("impostor_atlas_readback")
+        .read(atlas, Access::TransferSrc)
+        .write(readback, Access::TransferDst)
+        .finish();
+    let plan = g.compile().map_err(|e| GpuError::Graph(e.to_string()))?;
+    Ok((plan, [atlas, readback]))
 }
 
 fn read(ctx: &Arc<GpuContext>, image: &GpuImage) -> Result<Pixels, GpuError> {
@@ -30,45 +50,6 @@ fn read(ctx: &Arc<GpuContext>, image: &GpuImage) -> Result<Pixels, GpuError> {
         MemoryLocation::GpuToCpu,
         16,
     )?;
-    let range = vk::ImageSubresourceRange {
-        aspect_mask: vk::ImageAspectFlags::COLOR,
-        base_mip_level: 0,
-        level_count: 1,
-        base_array_layer: 0,
-        layer_count: 1,
-    };
-    let transition = |from, to, src_access, dst_access, src_stage, dst_stage| {
-        vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(src_stage)
-            .src_access_mask(src_access)
-            .dst_stage_mask(dst_stage)
-            .dst_access_mask(dst_access)
-            .old_layout(from)
-            .new_layout(to)
-            .image(image.image)
-            .subresource_range(range)
-    };
-    let read_only = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-    let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-    let sampled = vk::AccessFlags2::SHADER_READ;
-    let fragment = vk::PipelineStageFlags2::FRAGMENT_SHADER;
-    let copy = vk::PipelineStageFlags2::COPY;
-    let to_source = [transition(
-        read_only,
-        source,
-        vk::AccessFlags2::NONE,
-        vk::AccessFlags2::TRANSFER_READ,
-        fragment,
-        copy,
-    )];
-    let back = [transition(
-        source,
-        read_only,
-        vk::AccessFlags2::NONE,
-        sampled,
-        copy,
-        fragment,
-    )];
     let region = vk::BufferImageCopy::default()
         .image_subresource(vk::ImageSubresourceLayers {
             aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -81,32 +62,40 @@ fn read(ctx: &Arc<GpuContext>, image: &GpuImage) -> Result<Pixels, GpuError> {
             height: extent.height,
             depth: 1,
         });
-    ctx.run_once("reading an impostor atlas back", |cmd| {
-        // SAFETY: recording a one-off command buffer; the image and buffer outlive the wait
-        // run_once does; the image is not in use (the caller waited for every frame).
-        unsafe {
-            ctx.cmd_pipeline_barrier2(
-                cmd,
-                &vk::DependencyInfo::default().image_memory_barriers(&to_source),
-            );
-            ctx.device
-                .cmd_copy_image_to_buffer(cmd, image.image, source, buffer.buffer, &[region]);
-            let to_host = [vk::BufferMemoryBarrier2::default()
-                .src_stage_mask(copy)
-                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-                .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-                .dst_access_mask(vk::AccessFlags2::HOST_READ)
-                .buffer(buffer.buffer)
-                .offset(0)
-                .size(vk::WHOLE_SIZE)];
-            ctx.cmd_pipeline_barrier2(
-                cmd,
-                &vk::DependencyInfo::default()
-                    .image_memory_barriers(&back)
-                    .buffer_memory_barriers(&to_host),
-            );
+    let (plan, [atlas, _]) = readback_graph()?;
+    let bind = |id| {
+        if id == atlas {
+            Bound::Image {
+                image: image.image,
+                aspect: vk::ImageAspectFlags::COLOR,
+            }
+        } else {
+            Bound::Buffer {
+                buffer: buffer.buffer,
+                offset: 0,
+                size: vk::WHOLE_SIZE,
+            }
         }
+    };
+    let mut recorded = Ok(());
+    ctx.run_once("reading an impostor atlas back", |cmd| {
+        recorded = record_plan(ctx, cmd, &plan, bind, |_| {
+            let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
+            // SAFETY: recording a one-off command buffer; the image and buffer outlive the
+            // wait run_once does; the image is not in use (the caller waited for every frame).
+            unsafe {
+                ctx.device.cmd_copy_image_to_buffer(
+                    cmd,
+                    image.image,
+                    source,
+                    buffer.buffer,
+                    &[region],
+                )
+            };
+            Ok(())
+        });
     })?;
+    recorded?;
     let mut rgba8 = vec![0u8; bytes as usize];
     buffer.read(0, &mut rgba8)?;
     Ok(Pixels {
