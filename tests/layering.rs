@@ -152,6 +152,42 @@ fn every_floor_uses_only_the_floors_below() -> Result<(), String> {
     Ok(())
 }
 
+/// The only files that record a pipeline barrier: the device floor's one-off uploads, and
+/// the two executors of a graph's plan (a frame's, and work recorded once outside a frame).
+/// Every other barrier is derived by the graph from what passes declare.
+const BARRIER_RECORDERS: &[&str] = &[
+    "src/gpu/device/",
+    "src/gpu/frame/recording/frame.rs",
+    "src/gpu/graph/one_off.rs",
+];
+
+#[test]
+fn only_the_graphs_executors_record_barriers() -> Result<(), String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(dir, Path::new("src"), &mut files)?;
+    let mut found = Vec::new();
+    for file in files {
+        let shown = file.display().to_string();
+        if BARRIER_RECORDERS.iter().any(|r| shown.starts_with(r)) {
+            continue;
+        }
+        let text = fs::read_to_string(dir.join(&file)).map_err(|e| format!("{shown}: {e}"))?;
+        for (k, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("cmd_pipeline_barrier") {
+                found.push(format!("  {shown}:{}", k + 1));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "barriers recorded by hand (declare the uses to a graph instead):\n{}",
+        found.join("\n")
+    );
+    Ok(())
+}
+
 #[test]
 fn no_folder_has_an_import_circle() -> Result<(), String> {
     let tree = source_tree()?;
