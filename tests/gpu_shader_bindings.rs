@@ -59,8 +59,9 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             card_depth,
                             card_raster,
                             ground,
-                            // A post-process pass adds its pipeline and changes no other.
+                            // A post-process pass adds its pipelines and changes no other.
                             tonemap: true,
+                            auto_exposure: true,
                             ..RenderSettings::default()
                         };
                         let key = GraphKey {

@@ -98,6 +98,10 @@ pub struct PassArgs {
     /// pass between the lit passes and the output.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
     tonemap: Switch,
+    /// The lit frame's exposure adapted over half a second to bring its average brightness
+    /// to mid-grey, as the eye adapts: a post-process pass before the tone curve.
+    #[arg(long, value_enum, default_value_t = Switch::Off)]
+    auto_exposure: Switch,
 }
 
 /// `--card-depth`.
@@ -182,6 +186,7 @@ impl PassArgs {
             card_raster: raster(self.card_raster),
             ground: raster(self.ground),
             tonemap: self.tonemap.on(),
+            auto_exposure: self.auto_exposure.on(),
         }
     }
 }

@@ -85,6 +85,8 @@ pub struct Session {
     state_line: String,
     /// With the state on the GPU, instance 0's record's index.
     first_slot: usize,
+    /// The last step's seconds, which the frame's inputs carry (what adapts over time).
+    last_dt: f32,
 }
 
 /// What a session is made of.
@@ -288,6 +290,7 @@ impl Session {
             state_asked: spec.crowd_state,
             state_line: String::new(),
             first_slot: 0,
+            last_dt: 1.0 / 60.0,
         })
     }
 
@@ -402,6 +405,7 @@ impl Session {
     /// and then, walkers walk); returns the CPU milliseconds it took. With the state on the
     /// GPU, only the clip-change schedule moves here: `renderer`'s next frame takes the step.
     pub fn advance(&mut self, dt: f32, renderer: &mut Renderer) -> Result<f64, CliError> {
+        self.last_dt = dt;
         let start = Instant::now();
         match &mut self.motion {
             Some(motion) if renderer.has_crowd_state() => {
@@ -461,6 +465,7 @@ impl Session {
         );
         inputs.shadow_box = self.shadow_box();
         inputs.ssao_radius = self.ssao_radius;
+        inputs.dt = self.last_dt;
         inputs
     }
 

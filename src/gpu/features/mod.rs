@@ -7,6 +7,7 @@
 pub mod crowd_state;
 pub mod cull;
 pub mod debug_view;
+pub mod exposure;
 pub mod hud;
 pub mod impostors;
 pub mod lit;

@@ -211,4 +211,19 @@ gpu_layouts! {
         /// The sky where no ground is (the forward pass's clear colour without this pass).
         background: [f32; 4],
     }
+
+    /// `ExposureFrame` in shaders/exposure_measure.comp and shaders/exposure_apply.frag: what
+    /// the auto exposure passes read each frame.
+    ExposureConstants => ExposureConstants {
+        /// The share of the way from the adapted value to this frame's measurement covered this
+        /// frame (from the frame's time).
+        rate: f32,
+        /// log2 of the average luminance the exposure brings a frame to.
+        target_log: f32,
+        /// The range the adapted log2 luminance is kept in (a black frame is not brightened
+        /// without bound, a white one not darkened without bound).
+        min_log: f32,
+        /// See `min_log`.
+        max_log: f32,
+    }
 }

@@ -39,6 +39,9 @@ pub struct FrameInputs {
     pub ssao_radius: f32,
     /// What the frame shows.
     pub view_mode: ViewMode,
+    /// Seconds since the previous frame, by which what adapts over time moves (auto
+    /// exposure); [`FrameInputs::new`] says 1/60.
+    pub dt: f32,
 }
 
 impl FrameInputs {
@@ -76,6 +79,7 @@ impl FrameInputs {
             ),
             ssao_radius: ground_tile * 0.5,
             view_mode,
+            dt: 1.0 / 60.0,
         }
     }
 }

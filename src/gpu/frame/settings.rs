@@ -70,6 +70,9 @@ pub struct RenderSettings {
     /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
     /// lit passes and the output (off by default).
     pub tonemap: bool,
+    /// The lit frame's exposure adapted over time to bring its average to mid-grey
+    /// (`--auto-exposure`): a post-process pass before the tone curve (off by default).
+    pub auto_exposure: bool,
 }
 
 /// The depth a card leaves in the camera's depth buffer.
@@ -131,6 +134,7 @@ impl Default for RenderSettings {
             card_raster: Raster::Auto,
             ground: Raster::Auto,
             tonemap: false,
+            auto_exposure: false,
         }
     }
 }

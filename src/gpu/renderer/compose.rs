@@ -18,6 +18,7 @@ use ash::vk;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Culling;
 use crate::gpu::features::crowd_state::passes as crowd_state;
+use crate::gpu::features::exposure::pass as exposure;
 use crate::gpu::features::hud::pass as hud;
 use crate::gpu::features::impostors::{card_compute, cards as impostors};
 use crate::gpu::features::lit::depth_normal::{self, DepthNormals};
@@ -37,6 +38,7 @@ pub mod pass {
         CLEAR as CULL_CLEAR, CULL, DRAWS as CULL_DRAWS, STATS as CULL_STATS,
     };
     pub use crate::gpu::features::debug_view::NAME as DEBUG_VIEW;
+    pub use crate::gpu::features::exposure::pass::{MEASURE as EXPOSURE_MEASURE, NAME as EXPOSURE};
     pub use crate::gpu::features::occlusion::{
         CULL_LATE, DEPTH as OCCLUSION_DEPTH, DRAWS_LATE as CULL_DRAWS_LATE,
     };
@@ -143,6 +145,7 @@ pub fn compile(
     }
     debug_view::declare(&mut f, &depth_normals, shadow_map, ao);
     // Post-processing: each pass reads the scene colour and hands on its own.
+    exposure::declare(&mut f);
     tonemap::declare(&mut f);
     hud::declare(&mut f);
     output::declare(&mut f);

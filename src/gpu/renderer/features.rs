@@ -11,6 +11,7 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::features::crowd_state::passes::imports as crowd_state_imports;
 use crate::gpu::features::crowd_state::state::{CrowdStateBinding, DeviceCrowdState};
+use crate::gpu::features::exposure::{ExposureFrame, ExposureState};
 use crate::gpu::features::hud::{HudFrame, HudLayer};
 use crate::gpu::features::impostors::atlases::ImpostorAtlases;
 use crate::gpu::frame::recording::features::FeatureFrame;
@@ -24,6 +25,8 @@ pub(super) struct Features {
     pub atlases: ImpostorAtlases,
     /// The crowd's state, when it lives on the GPU (`Renderer::set_crowd_state`).
     pub crowd_state: Option<DeviceCrowdState>,
+    /// The exposure the frames adapted to (`RenderSettings::auto_exposure`).
+    pub exposure: ExposureState,
 }
 
 /// What the features keep for one frame while it is recorded.
@@ -31,6 +34,7 @@ pub(super) struct Features {
 pub(super) struct FrameValues {
     hud: Option<HudFrame>,
     crowd_state: Option<CrowdStateBinding>,
+    exposure: ExposureFrame,
 }
 
 impl FrameValues {
@@ -47,15 +51,18 @@ impl Features {
             hud: HudLayer::new(ctx, slots)?,
             atlases: ImpostorAtlases::default(),
             crowd_state: None,
+            exposure: ExposureState::new(ctx)?,
         })
     }
 
-    /// Frame in flight `fi`'s per-frame state, for a frame compiled for `key` (`near`: the
-    /// crowd's state lists the instances near enough for exact palettes).
+    /// Frame in flight `fi`'s per-frame state, for a frame compiled for `key` coming `dt`
+    /// seconds after the previous one (`near`: the crowd's state lists the instances near
+    /// enough for exact palettes).
     pub fn prepare_frame(
         &mut self,
         fi: usize,
         key: GraphKey,
+        dt: f32,
         near: bool,
     ) -> Result<FrameValues, GpuError> {
         Ok(FrameValues {
@@ -64,6 +71,7 @@ impl Features {
                 Some(state) => Some(state.take_binding(fi, near)?),
                 None => None,
             },
+            exposure: ExposureState::frame(dt),
         })
     }
 
@@ -84,6 +92,7 @@ impl Features {
             }
             to.provide(state)?;
         }
+        self.exposure.hand(&values.exposure, to)?;
         to.provide(&self.atlases)
     }
 }

@@ -197,8 +197,8 @@ impl Renderer {
         fi: usize,
         key: GraphKey,
         crowd: &Crowd,
-        target: TargetImage,
-        readback: Option<vk::Buffer>,
+        (target, readback): (TargetImage, Option<vk::Buffer>),
+        dt: f32,
     ) -> Result<vk::CommandBuffer, GpuError> {
         let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
         let FrameSlot {
@@ -215,7 +215,7 @@ impl Renderer {
         // With the state on the GPU every palette is baked: the binding holds one matrix.
         // Near instances exact where the animation mode lets baked frames stand in.
         let near = crowd.animation() == crate::crowd::AnimationMode::Auto;
-        let values = self.features.prepare_frame(fi, key, near)?;
+        let values = self.features.prepare_frame(fi, key, dt, near)?;
         let exact = match (&self.features.crowd_state, values.crowd_state()) {
             (Some(state), Some(_)) => state.exact_counts().1,
             _ => crowd.counts().palette_matrices,

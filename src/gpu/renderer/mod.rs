@@ -370,7 +370,7 @@ impl Renderer {
         self.write_inputs(fi, key, crowd, inputs)?;
 
         // 3. The graph, recorded with this frame's handles.
-        let cmd = self.record(fi, key, crowd, target, readback)?;
+        let cmd = self.record(fi, key, crowd, (target, readback), inputs.dt)?;
 
         // 4. Submit: the timeline value releases the slot and the frame in flight.
         self.submit(fi, key, cmd, sync)?;

@@ -512,6 +512,48 @@ fn a_post_process_pass_fits_between_the_lit_passes_and_the_output() {
     }
 }
 
+/// A stateful post-process feature fits the same way: with auto exposure on (and the tone
+/// curve), the passes without it run as before in the same order; the measuring pass reads
+/// the lit frame and writes the exposure state the graph imports (kept across frames), the
+/// applying pass reads both and hands on a new scene colour, which the tone curve takes.
+#[test]
+fn auto_exposure_fits_between_the_lit_passes_and_the_tone_curve() {
+    for prepass in [false, true] {
+        let plain = RenderSettings {
+            prepass,
+            tonemap: true,
+            ..RenderSettings::default()
+        };
+        let off = frame_with_hud(ViewMode::Final, plain, true);
+        let on = frame_with_hud(
+            ViewMode::Final,
+            RenderSettings {
+                auto_exposure: true,
+                ..plain
+            },
+            true,
+        );
+        let mut without: Vec<&str> = names(&on);
+        without.retain(|n| *n != pass::EXPOSURE && *n != pass::EXPOSURE_MEASURE);
+        assert_eq!(without, names(&off), "prepass {prepass}");
+        let (lit, state) = (id(&on, "scene colour"), id(&on, "exposure state"));
+        let exposed = id(&on, "scene colour (exposed)");
+        let measure = step(&on, pass::EXPOSURE_MEASURE);
+        assert!(declared_use(&on.plan, measure, lit).is_ok());
+        assert!(declared_use(&on.plan, measure, state).is_ok_and(|u| u.writes));
+        let apply = step(&on, pass::EXPOSURE);
+        assert!(declared_use(&on.plan, apply, state).is_ok_and(|u| !u.writes));
+        assert!(declared_use(&on.plan, apply, exposed).is_ok_and(|u| u.writes));
+        let tonemap = step(&on, pass::TONEMAP);
+        assert!(declared_use(&on.plan, tonemap, exposed).is_ok());
+        assert!(declared_use(&on.plan, tonemap, lit).is_err());
+        let order = names(&on);
+        let at = |name| order.iter().position(|n| *n == name);
+        assert!(at(pass::EXPOSURE_MEASURE) < at(pass::EXPOSURE));
+        assert!(at(pass::EXPOSURE) < at(pass::TONEMAP));
+    }
+}
+
 /// Cards and the ground in compute: the sun's cards are splatted and copied into the shadow
 /// map before the meshes' shadow pass, which then loads it instead of clearing it; the ground
 /// is added to what the last lit pass resolved, and the camera's cards are rasterized and
