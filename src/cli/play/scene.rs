@@ -37,6 +37,9 @@ pub struct PlayScene {
     tracks: Option<TracksOnDevice>,
     /// Where the pedestrians are placed and paced, for the start-up line.
     state_line: String,
+    /// The file time last shown, and the step to it, which the frame's inputs carry (what
+    /// adapts over time follows the time shown).
+    shown: (Option<f64>, f32),
     /// The floor and walls, when the file has a walkable area.
     scenery: Option<Arc<SkinnedModel>>,
     /// The pedestrians' models, in crowd order after the scenery.
@@ -152,6 +155,7 @@ impl PlayScene {
             crowd,
             playback,
             tracks,
+            shown: (None, 1.0 / 60.0),
             state_line,
             scenery,
             models,
@@ -187,6 +191,12 @@ impl PlayScene {
     /// crowd; on the GPU path the slots' changes and the samples read are handed to the
     /// renderer with the step.
     pub fn advance(&mut self, renderer: &mut Renderer, t: f64) -> Result<(), CliError> {
+        // A seek is a step of at most a second.
+        let step = self
+            .shown
+            .0
+            .map_or(self.shown.1, |s| (t - s).abs().min(1.0) as f32);
+        self.shown = (Some(t), step);
         match self.tracks.as_mut() {
             Some(tracks) => {
                 let step = tracks.advance_to(&self.playback, t)?;
@@ -285,6 +295,7 @@ impl PlayScene {
         );
         inputs.shadow_box = self.shadow_box();
         inputs.ssao_radius = self.ssao_radius;
+        inputs.dt = self.shown.1;
         inputs
     }
 
