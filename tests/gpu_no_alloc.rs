@@ -1,7 +1,8 @@
 //! After warm-up, a rendered frame performs no heap allocation on the CPU side: the crowd's
 //! choice of exact or baked palettes, its records and palettes in the ring, the culling
-//! inputs, the graph's replay with its barriers, the draws, the submission, and the
-//! statistics read back; with the crowd's state on the GPU, and with a playback's pedestrians
+//! inputs, what the stateful features hand the frame (the heads-up display's text composed
+//! anew each frame, auto exposure), the graph's replay with its barriers, the draws, the
+//! submission, and the statistics read back; with the crowd's state on the GPU, and with a playback's pedestrians
 //! placed there. Counted with a global allocator wrapper (the Vulkan driver and
 //! layers allocate with their own allocators, outside it); one test in this binary, so no
 //! other test allocates concurrently.
@@ -14,6 +15,7 @@ mod counting_alloc;
 
 use gpu_common::{assert_no_validation_messages, builtin, crowd_of, framing, inputs, renderer};
 use throng::crowd::{AnimationMode, BakeSettings};
+use throng::gpu::features::hud::HudText;
 use throng::gpu::{RenderSettings, ViewMode};
 use throng::motion::{ColorBy, DeviceStep, Playback, TracksOnDevice, WalkPaths};
 use throng::scene::crowd_bounds;
@@ -31,14 +33,19 @@ fn frames_after_warm_up_do_not_allocate() {
     crowd.bake(BakeSettings::default());
     crowd.set_animation(AnimationMode::Auto);
     // With impostor cards, as `throng run` draws (a threshold at which the far half of this
-    // view is cards, some cross-fading).
+    // view is cards, some cross-fading), and with the features that hand each frame their
+    // state (the heads-up display, composed anew every frame; auto exposure) and the tone
+    // curve.
     r.renderer()
         .set_settings(RenderSettings {
             impostors: true,
             impostor_px: Some(40.0),
+            auto_exposure: true,
+            tonemap: true,
             ..RenderSettings::default()
         })
         .expect("settings");
+    let mut hud = HudText::new();
     // Close enough that some instances are exact, far enough that most are baked; clips
     // change and fade as the crowd plays.
     let mut camera = framing(&r, &bounds);
@@ -51,14 +58,22 @@ fn frames_after_warm_up_do_not_allocate() {
             inst.enqueue(next, 0.2).expect("clip");
         }
     }
-    for _ in 0..6 {
-        crowd.update(1.0 / 30.0);
-        r.render(&mut crowd, &frame).expect("frame");
+    let mut frame_with_hud = |r: &mut throng::gpu::HeadlessRenderer, crowd: &mut _, k: usize| {
+        hud.clear();
+        hud.line(if k % 2 == 0 {
+            "even frame"
+        } else {
+            "odd frame"
+        });
+        r.renderer().set_hud(Some(&hud));
+        crowd_update_and_render(r, crowd, &frame);
+    };
+    for k in 0..6 {
+        frame_with_hud(&mut r, &mut crowd, k);
     }
     let before = counting_alloc::allocations();
-    for _ in 0..30 {
-        crowd.update(1.0 / 30.0);
-        r.render(&mut crowd, &frame).expect("frame");
+    for k in 0..30 {
+        frame_with_hud(&mut r, &mut crowd, k);
     }
     let during = counting_alloc::allocations() - before;
     r.renderer().gpu_ms_average().expect("wait");
@@ -74,6 +89,16 @@ fn frames_after_warm_up_do_not_allocate() {
     frames_with_the_state_on_the_gpu_do_not_allocate(r, &model);
     frames_of_a_playback_on_the_gpu_do_not_allocate();
     assert_no_validation_messages();
+}
+
+/// One step of 1/30 s and its frame.
+fn crowd_update_and_render(
+    r: &mut throng::gpu::HeadlessRenderer,
+    crowd: &mut throng::crowd::Crowd,
+    frame: &throng::gpu::FrameInputs,
+) {
+    crowd.update(1.0 / 30.0);
+    r.render(crowd, frame).expect("frame");
 }
 
 /// With the crowd's state on the GPU the CPU still allocates nothing per frame: the step,
