@@ -60,7 +60,7 @@ fn frames_after_warm_up_do_not_allocate() {
     }
     let mut frame_with_hud = |r: &mut throng::gpu::HeadlessRenderer, crowd: &mut _, k: usize| {
         hud.clear();
-        hud.line(if k % 2 == 0 {
+        hud.line(if k.is_multiple_of(2) {
             "even frame"
         } else {
             "odd frame"
