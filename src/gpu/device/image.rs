@@ -134,3 +134,20 @@ impl Drop for GpuImage {
         }
     }
 }
+
+/// The copy of a whole single-layer colour image of `extent` into a buffer, rows packed
+/// (a readback).
+pub fn whole_color_copy(extent: vk::Extent2D) -> vk::BufferImageCopy {
+    vk::BufferImageCopy::default()
+        .image_subresource(vk::ImageSubresourceLayers {
+            aspect_mask: vk::ImageAspectFlags::COLOR,
+            mip_level: 0,
+            base_array_layer: 0,
+            layer_count: 1,
+        })
+        .image_extent(vk::Extent3D {
+            width: extent.width,
+            height: extent.height,
+            depth: 1,
+        })
+}

@@ -2,9 +2,8 @@
 //! tightly packed rows, so frames can be checked and written as PNG. Without it the target
 //! is the graph's output.
 
-use ash::vk;
-
 use crate::gpu::device::error::GpuError;
+use crate::gpu::device::image::whole_color_copy;
 use crate::gpu::frame::declaration::FrameDeclaration;
 use crate::gpu::frame::recording::pass::PassRecording;
 use crate::gpu::graph::{Access, ResourceId};
@@ -28,19 +27,7 @@ pub fn declare(f: &mut FrameDeclaration) {
 fn record(r: &PassRecording<'_>, color: ResourceId, readback: ResourceId) -> Result<(), GpuError> {
     let (image, _, layout) = r.image(color)?;
     let (buffer, _, _) = r.buffer(readback)?;
-    let extent = r.extent();
-    let region = vk::BufferImageCopy::default()
-        .image_subresource(vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        })
-        .image_extent(vk::Extent3D {
-            width: extent.width,
-            height: extent.height,
-            depth: 1,
-        });
+    let region = whole_color_copy(r.extent());
     // SAFETY: the graph put the image in `layout` for transfer reads; the buffer holds
     // width * height * 4 bytes (made with the target).
     unsafe {

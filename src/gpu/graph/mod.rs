@@ -147,6 +147,6 @@ pub use access::{Access, AccessInfo, Stages};
 pub use barriers::{BarrierScratch, Bound, record_barriers};
 pub use builder::{GraphBuilder, PassBuilder};
 pub use error::GraphError;
-pub use one_off::record_plan;
+pub use one_off::run_plan_once;
 pub use plan::{Barrier, Plan, Step, StepUse};
 pub use resource::{Extent, ImageDesc, ImageKind, PassId, ResourceId};

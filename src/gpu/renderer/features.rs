@@ -37,13 +37,6 @@ pub(super) struct FrameValues {
     exposure: ExposureFrame,
 }
 
-impl FrameValues {
-    /// The crowd's state this frame, when it lives on the GPU.
-    pub fn crowd_state(&self) -> Option<&CrowdStateBinding> {
-        self.crowd_state.as_ref()
-    }
-}
-
 impl Features {
     /// Every feature in its initial state, for `slots` frames in flight.
     pub fn new(ctx: &Arc<GpuContext>, slots: usize) -> Result<Self, GpuError> {

@@ -216,9 +216,9 @@ impl Renderer {
         // Near instances exact where the animation mode lets baked frames stand in.
         let near = crowd.animation() == crate::crowd::AnimationMode::Auto;
         let values = self.features.prepare_frame(fi, key, dt, near)?;
-        let exact = match (&self.features.crowd_state, values.crowd_state()) {
-            (Some(state), Some(_)) => state.exact_counts().1,
-            _ => crowd.counts().palette_matrices,
+        let exact = match &self.features.crowd_state {
+            Some(state) => state.exact_counts().1,
+            None => crowd.counts().palette_matrices,
         };
         let palettes = (exact.max(1) * size_of::<Mat3x4>()) as u64;
         let mut features = FeatureFrame::default();

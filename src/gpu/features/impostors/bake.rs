@@ -31,7 +31,7 @@ use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::samplers::Samplers;
 use crate::gpu::frame::settings::DEPTH_FORMAT;
 use crate::gpu::graph::{
-    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, record_plan,
+    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, run_plan_once,
 };
 
 /// The atlas's colour (albedo in sRGB, coverage in alpha).
@@ -224,38 +224,27 @@ pub fn bake(
     let pipeline = pipelines.get(&bake_pipeline(Culling::Back))?;
     let (plan, ids) = bake_graph()?;
     let images = [&color, &normal_depth, &depth];
-    let bind = |id| {
-        let image = ids.iter().position(|&i| i == id).map(|k| images[k]);
-        image.map_or(
-            Bound::Buffer {
-                buffer: vk::Buffer::null(),
-                offset: 0,
-                size: 0,
-            },
-            |image| Bound::Image {
-                image: image.image,
-                aspect: image.info.aspect,
-            },
-        )
-    };
-    let mut recorded = Ok(());
-    ctx.run_once(&format!("baking the impostors of {name}"), |cmd| {
-        recorded = record_plan(ctx, cmd, &plan, bind, |_| {
-            record(
-                ctx,
-                cmd,
-                &pipeline,
-                samplers,
-                gpu,
-                &layout,
-                model.joint_count() as u32,
-                images,
-                [&views, &poses],
-            );
-            Ok(())
-        });
+    let bound: [_; 3] = std::array::from_fn(|k| {
+        let image = Bound::Image {
+            image: images[k].image,
+            aspect: images[k].info.aspect,
+        };
+        (ids[k], image)
+    });
+    let what = format!("baking the impostors of {name}");
+    run_plan_once(ctx, &what, &plan, &bound, |cmd, _| {
+        record(
+            ctx,
+            cmd,
+            &pipeline,
+            samplers,
+            gpu,
+            &layout,
+            model.joint_count() as u32,
+            images,
+            [&views, &poses],
+        );
     })?;
-    recorded?;
     Ok(ModelAtlas {
         layout,
         color,

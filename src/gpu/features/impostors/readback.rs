@@ -11,11 +11,11 @@ use gpu_allocator::MemoryLocation;
 use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
-use crate::gpu::device::image::GpuImage;
+use crate::gpu::device::image::{GpuImage, whole_color_copy};
 use crate::gpu::device::offscreen::Pixels;
 use crate::gpu::features::impostors::bake::ModelAtlas;
 use crate::gpu::graph::{
-    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, record_plan,
+    Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, run_plan_once,
 };
 
 /// The atlas's two images: colour and coverage, then normal and depth.
@@ -50,39 +50,34 @@ fn read(ctx: &Arc<GpuContext>, image: &GpuImage) -> Result<Pixels, GpuError> {
         MemoryLocation::GpuToCpu,
         16,
     )?;
-    let region = vk::BufferImageCopy::default()
-        .image_subresource(vk::ImageSubresourceLayers {
-            aspect_mask: vk::ImageAspectFlags::COLOR,
-            mip_level: 0,
-            base_array_layer: 0,
-            layer_count: 1,
-        })
-        .image_extent(vk::Extent3D {
-            width: extent.width,
-            height: extent.height,
-            depth: 1,
-        });
-    let (plan, [atlas, _]) = readback_graph()?;
-    let bind = |id| {
-        if id == atlas {
+    let region = whole_color_copy(extent);
+    let (plan, [atlas, readback]) = readback_graph()?;
+    let bound = [
+        (
+            atlas,
             Bound::Image {
                 image: image.image,
                 aspect: vk::ImageAspectFlags::COLOR,
-            }
-        } else {
+            },
+        ),
+        (
+            readback,
             Bound::Buffer {
                 buffer: buffer.buffer,
                 offset: 0,
                 size: vk::WHOLE_SIZE,
-            }
-        }
-    };
-    let mut recorded = Ok(());
-    ctx.run_once("reading an impostor atlas back", |cmd| {
-        recorded = record_plan(ctx, cmd, &plan, bind, |_| {
+            },
+        ),
+    ];
+    run_plan_once(
+        ctx,
+        "reading an impostor atlas back",
+        &plan,
+        &bound,
+        |cmd, _| {
             let source = vk::ImageLayout::TRANSFER_SRC_OPTIMAL;
-            // SAFETY: recording a one-off command buffer; the image and buffer outlive the
-            // wait run_once does; the image is not in use (the caller waited for every frame).
+            // SAFETY: recording a one-off command buffer; the image and buffer outlive the wait
+            // run_once does; the image is not in use (the caller waited for every frame).
             unsafe {
                 ctx.device.cmd_copy_image_to_buffer(
                     cmd,
@@ -92,10 +87,8 @@ fn read(ctx: &Arc<GpuContext>, image: &GpuImage) -> Result<Pixels, GpuError> {
                     &[region],
                 )
             };
-            Ok(())
-        });
-    })?;
-    recorded?;
+        },
+    )?;
     let mut rgba8 = vec![0u8; bytes as usize];
     buffer.read(0, &mut rgba8)?;
     Ok(Pixels {
