@@ -2,7 +2,8 @@
 // compute passes drew part of what it sees (src/gpu/features/lit/camera_depth.rs): the meshes'
 // resolved depth (sample zero), the ground's where the ground pass drew it (`parts.x`), and
 // with cards in compute (CARDS: camera_depth_cards.comp) the nearest card's from the
-// visibility buffer (card_raster.comp); whichever is nearest.
+// visibility buffer (card_raster.comp); whichever is nearest. Where the lit passes left their
+// depth multisampled (MULTISAMPLED: the _ms variants), its sample zero is read here.
 #ifndef THRONG_CAMERA_DEPTH_GLSL
 #define THRONG_CAMERA_DEPTH_GLSL
 
@@ -19,7 +20,12 @@ layout(std430, set = 0, binding = 17) readonly buffer Visibility {
     uint64_t visibility[];
 };
 #endif
+#ifdef MULTISAMPLED
+// The lit passes' depth as they left it, unresolved: sample zero is what the resolve takes.
+layout(set = 0, binding = COMPUTE_DEPTH) uniform sampler2DMS depth_map;
+#else
 layout(set = 0, binding = COMPUTE_DEPTH) uniform sampler2D depth_map;
+#endif
 layout(set = 0, binding = COMPUTE_OUTPUT, r32f) uniform writeonly image2D camera_depth;
 
 layout(push_constant) uniform Parts {
@@ -32,7 +38,7 @@ void main() {
     if (pixel.x >= size.x || pixel.y >= size.y) {
         return;
     }
-    float d = texelFetch(depth_map, pixel, 0).r;
+    float d = texelFetch(depth_map, pixel, 0).r; // level 0, or sample 0
     if (depth.parts.x != 0u) {
         d = min(d, ground_depth_at(pixel_ndc(pixel, frame.target.xy)));
     }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Two builds of throng against each other in alternating rounds (which goes first alternates
 # too): GPU and frame milliseconds of `bench frame`, overview and street, one line per run,
-# then the median and worst after/before ratio per camera.
+# then the median and worst after/before ratio per camera. ARGS are passed to both (for
+# example ARGS="--msaa 4 --ground compute").
 #   BEFORE=path/to/old/throng AFTER=target/release/throng N=10000 ROUNDS=3 \
 #     benches/results/frame/builds-ab.sh
 set -euo pipefail
@@ -11,6 +12,7 @@ N=${N:-10000}
 ROUNDS=${ROUNDS:-3}
 W=${W:-640}
 H=${H:-360}
+read -r -a args <<< "${ARGS:-}"
 out=$(mktemp)
 for round in $(seq 1 "$ROUNDS"); do
   order="before after"
@@ -20,7 +22,7 @@ for round in $(seq 1 "$ROUNDS"); do
       bin=$BEFORE
       [ "$which" = after ] && bin=$AFTER
       "$bin" bench frame --instances "$N" --width "$W" --height "$H" --frames 5 --warmup 2 \
-        --camera "$cam" --json 2>/dev/null | python3 -c "
+        --camera "$cam" "${args[@]}" --json 2>/dev/null | python3 -c "
 import json, sys
 d = json.load(sys.stdin)[0]
 print('$round $cam $which %.2f %.2f' % (d['gpu_ms'], d['frame_ms']))" | tee -a "$out"

@@ -142,6 +142,14 @@ impl FrameDeclaration {
         sample_count(self.settings.msaa)
     }
 
+    /// Whether the camera's lit passes leave their colours multisampled for a compute pass
+    /// to resolve (the ground's, which reads every sample anyway) and the camera's depth for
+    /// the passes that read it to take sample zero of: multisampled, with the ground drawn
+    /// in compute.
+    pub fn lit_resolved_in_compute(&self) -> bool {
+        self.shape.ground_in_compute && self.samples() != vk::SampleCountFlags::TYPE_1
+    }
+
     /// Marks `res` as read after the graph.
     pub fn mark_output(&mut self, res: ResourceId) {
         self.graph.mark_output(res);

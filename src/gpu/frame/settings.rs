@@ -334,16 +334,27 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         });
     }
     settings.msaa = msaa;
+    // The compute passes read the lit passes' samples: the cards' shading the depth's, the
+    // ground every colour's (and the camera depth pass the depth's sample zero).
+    let sampled =
+        limits.sampled_image_color_sample_counts & limits.sampled_image_depth_sample_counts;
+    let samples_read = msaa == 1 || sampled.contains(sample_count(msaa));
     let asked = settings.card_raster;
     let kind = ctx.physical.kind;
-    settings.card_raster = raster_for(asked, ctx.physical.int64_atomics, kind);
-    settings.ground = raster_for(settings.ground, true, kind);
+    let atomics = ctx.physical.int64_atomics;
+    settings.card_raster = raster_for(asked, atomics && samples_read, kind);
+    settings.ground = raster_for(settings.ground, samples_read, kind);
     if asked == Raster::Compute && settings.card_raster != asked {
         static SAID: std::sync::Once = std::sync::Once::new();
         SAID.call_once(|| {
+            let lacks = if atomics {
+                format!("shaders reading images of {msaa} samples")
+            } else {
+                "64-bit buffer atomics".to_string()
+            };
             log::warn!(
-                "cards rasterized in compute need 64-bit buffer atomics, which {} lacks: drawn \
-                 by graphics pipelines",
+                "cards rasterized in compute need {lacks}, which {} lacks: drawn by graphics \
+                 pipelines",
                 ctx.physical.name
             );
         });

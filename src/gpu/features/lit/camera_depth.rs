@@ -3,7 +3,8 @@
 //! (found where each pixel's ray meets the ground quad), and the nearest card's where cards
 //! were rasterized in compute (their visibility buffer); whichever is nearest, into a
 //! single-channel image (`shaders/camera_depth.glsl`). Without either, the occlusion reads
-//! the resolved depth itself.
+//! the resolved depth itself. With multisampling and the ground in compute no lit pass
+//! resolves the depth for it: this pass reads sample zero of the multisampled depth.
 
 use ash::vk;
 
@@ -35,10 +36,22 @@ pub fn declare(
         extent: Extent::Target,
         samples: vk::SampleCountFlags::TYPE_1,
     });
-    let resolved = images.depth;
-    let pipeline = f.pipeline(match visibility {
-        Some(_) => compute("camera depth (cards)", "camera_depth_cards.comp"),
-        None => compute("camera depth", "camera_depth.comp"),
+    // Where the lit passes leave the depth multisampled, its sample zero (what the resolve
+    // would have kept) is read from it.
+    let unresolved = f.lit_resolved_in_compute();
+    let resolved = if unresolved {
+        images.depth_samples
+    } else {
+        images.depth
+    };
+    let pipeline = f.pipeline(match (visibility, unresolved) {
+        (Some(_), false) => compute("camera depth (cards)", "camera_depth_cards.comp"),
+        (Some(_), true) => compute(
+            "camera depth (cards, multisampled)",
+            "camera_depth_cards_ms.comp",
+        ),
+        (None, false) => compute("camera depth", "camera_depth.comp"),
+        (None, true) => compute("camera depth (multisampled)", "camera_depth_ms.comp"),
     });
     let mut p = f.pass(NAME, move |r| {
         let depth = r.image_info(resolved, r.shared.samplers.screen)?;

@@ -7,9 +7,12 @@
 //! occlusion is made only afterwards, the sun's light and the sky's light apart
 //! (`shaders/camera_out.glsl`), which the composite pass adds. With occlusion culling and
 //! no prepass it runs twice: the large instances, then (the late pass, after the occlusion
-//! test against the depth the first resolved) the small ones it let through. With multisampling it renders into
-//! multisampled images it makes; the depth is resolved at the end of each camera pass, the
-//! colours only at the end of the last lit pass (the cards', when graphics passes draw them).
+//! test against the depth the first resolved) the small ones it let through. With
+//! multisampling it renders into multisampled images it makes; the depth is resolved at the
+//! end of each camera pass, the colours only at the end of the last lit pass (the cards',
+//! when graphics passes draw them). With the ground in compute no lit pass resolves the
+//! colours: the ground pass reads their samples, and only the first pass resolves the depth,
+//! for the occlusion test.
 
 use ash::vk;
 
@@ -57,6 +60,10 @@ pub struct Forward {
     /// Where they resolve the depth to (no prepass, when the occlusion test or the ambient
     /// occlusion reads it and the depth is multisampled).
     depth_resolved: Option<ResourceId>,
+    /// No lit pass resolves the colours: the ground pass reads their samples and writes the
+    /// resolved images itself (multisampled, the ground in compute), so a lit pass that draws
+    /// nothing (an empty late pass) costs no resolve.
+    resolved_by_ground: bool,
     /// They test EQUAL against the prepass's depth and write none.
     pub after_prepass: bool,
     /// The sun's and the sky's light apart, added by the composite pass.
@@ -80,6 +87,25 @@ impl Forward {
             sky: self.colors[1].1,
             normals: self.colors[2].1,
         })
+    }
+
+    /// When no lit pass resolves the colours, the multisampled images they leave, which the
+    /// ground pass resolves.
+    pub fn unresolved_light(&self) -> Option<ResolvedLight> {
+        self.resolved_by_ground.then_some(ResolvedLight {
+            sun: self.colors[0].0,
+            sky: self.colors[1].0,
+            normals: self.colors[2].0,
+        })
+    }
+
+    /// Each colour target as (rendered, resolved at the end of the pass into): the same image
+    /// twice where the pass resolves nothing.
+    fn attachments(&self) -> impl Iterator<Item = (ResourceId, ResourceId)> + '_ {
+        let keep = self.resolved_by_ground;
+        self.colors[..self.color_count]
+            .iter()
+            .map(move |&(rendered, resolved)| (rendered, if keep { rendered } else { resolved }))
     }
 
     /// The colour formats of a pipeline drawing into these targets: the first, and the
@@ -136,7 +162,7 @@ impl Forward {
         } else {
             Access::ColorAttachmentWrite
         };
-        for &(rendered, resolved) in &self.colors[..self.color_count] {
+        for (rendered, resolved) in self.attachments() {
             p.write(rendered, colour);
             if resolved != rendered {
                 p.write(resolved, Access::ColorAttachmentWrite);
@@ -166,7 +192,7 @@ impl Forward {
         };
         let clears = [background, NO_LIGHT, NO_NORMAL];
         let mut color = [vk::RenderingAttachmentInfo::default(); MAX_COLOR_TARGETS];
-        for (k, &(rendered, resolved)) in self.colors[..self.color_count].iter().enumerate() {
+        for (k, (rendered, resolved)) in self.attachments().enumerate() {
             color[k] = r.resolved_attachment(rendered, resolved, Some(clears[k]))?;
         }
         let depth = match self.depth_resolved {
@@ -180,7 +206,9 @@ impl Forward {
 
 /// The single-sample images the lit passes resolve with the light apart: the sun's light, the
 /// sky's light and the view-space normals, which the compute passes drawing after them read
-/// and write as storage images (by the names `sun_light`, `sky_light`, `view_normals`).
+/// and write as storage images (by the names `sun_light`, `sky_light`, `view_normals`); or
+/// the same three multisampled, as the lit passes leave them for the ground pass to resolve
+/// ([`Forward::unresolved_light`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ResolvedLight {
     sun: ResourceId,
@@ -195,6 +223,45 @@ impl ResolvedLight {
         p.write(self.sun, merged)
             .write(self.sky, merged)
             .write(self.normals, merged);
+    }
+
+    /// Declares that `p` writes every pixel of them in compute, reading none.
+    pub fn written_by(&self, p: &mut PassBuilder<'_>) {
+        let written = Access::StorageWrite(Stages::Compute);
+        p.write(self.sun, written)
+            .write(self.sky, written)
+            .write(self.normals, written);
+    }
+
+    /// Declares that `p` samples them (the multisampled images, sample by sample) in compute.
+    pub fn sampled_by(&self, p: &mut PassBuilder<'_>) {
+        let sampled = Access::Sampled(Stages::Compute);
+        p.read(self.sun, sampled)
+            .read(self.sky, sampled)
+            .read(self.normals, sampled);
+    }
+
+    /// Their sampled-image descriptors, in the layout the graph put them in.
+    pub fn sampled(
+        &self,
+        r: &PassRecording<'_>,
+    ) -> Result<[[vk::DescriptorImageInfo; 1]; 3], GpuError> {
+        let screen = r.shared.samplers.screen;
+        Ok([
+            r.image_info(self.sun, screen)?,
+            r.image_info(self.sky, screen)?,
+            r.image_info(self.normals, screen)?,
+        ])
+    }
+
+    /// [`ResolvedLight::sampled`] of the multisampled images as binds, by the ground
+    /// resolve's names.
+    pub fn sample_binds(images: &[[vk::DescriptorImageInfo; 1]; 3]) -> [Bind<'_>; 3] {
+        [
+            Bind::image("sun_samples", &images[0]),
+            Bind::image("sky_samples", &images[1]),
+            Bind::image("normal_samples", &images[2]),
+        ]
     }
 
     /// Their storage-image descriptors, in the layout the graph put them in.
@@ -272,15 +339,20 @@ fn targets(f: &mut FrameDeclaration, depth_normals: &DepthNormals, ao: ResourceI
         colors[0] = rendered_for(f, "colour (multisampled)", f.color_format, color);
         1
     };
-    // The occlusion test and the ambient occlusion read single-sample depth.
+    let resolved_by_ground = f.lit_resolved_in_compute();
+    // The ambient occlusion reads single-sample depth (with the ground resolving, the camera
+    // depth pass takes sample zero itself; only the first pass resolves it then, for the
+    // occlusion test: see `declare`).
     let resolve_depth = !shape.prepass
         && (shape.occlusion || ambient_apart)
+        && !resolved_by_ground
         && depth_normals.depth_samples != depth_normals.depth;
     Forward {
         colors,
         color_count,
         depth: depth_normals.depth_samples,
         depth_resolved: resolve_depth.then_some(depth_normals.depth),
+        resolved_by_ground,
         after_prepass: shape.prepass,
         ambient_apart,
         lit: LitInputs {
@@ -371,11 +443,15 @@ pub fn declare(
     // Graphics cards, or without a prepass the late pass, draw into the colours after this
     // pass (compute cards merge into what the last lit pass resolved).
     let followed = shape.camera_cards_in_graphics() || (shape.occlusion && !shape.prepass);
-    let targets = if followed {
+    let mut targets = if followed {
         fwd.colours_resolved_later()
     } else {
         fwd
     };
+    if fwd.resolved_by_ground && shape.occlusion {
+        // The occlusion test between the two passes reads this one's depth, resolved.
+        targets.depth_resolved = Some(depth_normals.depth);
+    }
     declare_pass(f, NAME, culled, &targets, pipelines, lists, true);
     Some((fwd, pipelines))
 }

@@ -5,6 +5,12 @@
 //! mesh covered (`shaders/ground.comp`). The ground was a full-screen quad shaded into three
 //! multisampled targets and their depth under everything else: on a GPU whose graphics units
 //! are few it was most of the frame's fixed cost.
+//!
+//! With multisampling the lit passes resolve nothing: this pass reads their samples, averages
+//! them as the resolve would have, adds the ground and writes the resolved images
+//! (`shaders/ground_resolve.comp`). The resolve at the end of a render pass was paid again by
+//! each pass that ended the lit ones, drawn or empty, and its result was read and written
+//! here once more.
 
 use crate::gpu::features::lit::forward::{Forward, ResolvedLight, SKY_CLEAR};
 use crate::gpu::frame::declaration::FrameDeclaration;
@@ -26,30 +32,47 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
         return;
     }
     let shadow_map = forward.lit.shadow_map;
-    let pipeline = f.pipeline(compute("ground", "ground.comp"));
+    let unresolved = forward.unresolved_light();
+    let pipeline = f.pipeline(match unresolved {
+        Some(_) => compute("ground (resolving)", "ground_resolve.comp"),
+        None => compute("ground", "ground.comp"),
+    });
     let mut p = f.pass(NAME, move |r| {
         let targets = light.images(r)?;
+        let samples = match unresolved {
+            Some(images) => Some(images.sampled(r)?),
+            None => None,
+        };
         let shadow = r.shadow_image(shadow_map)?;
         let frame = r.frame_info();
         let [sun, sky, normals] = ResolvedLight::binds(&targets);
-        let binds = [
-            Bind::buffer("Frame", &frame),
-            Bind::image("shadow_map", &shadow),
-            sun,
-            sky,
-            normals,
-        ];
+        let mut binds = [Bind::buffer("Frame", &frame); 8];
+        binds[1..5].copy_from_slice(&[Bind::image("shadow_map", &shadow), sun, sky, normals]);
+        let count = match &samples {
+            Some(samples) => {
+                binds[5..].copy_from_slice(&ResolvedLight::sample_binds(samples));
+                8
+            }
+            None => 5,
+        };
+        let binds = &binds[..count];
         let pipeline = r.pipeline(pipeline)?;
         let constants = GroundConstants {
             background: SKY_CLEAR,
         };
         r.push_constants(pipeline, bytemuck::bytes_of(&constants))?;
         let extent = r.extent();
-        r.dispatch(pipeline, &binds, [extent.width, extent.height])
+        r.dispatch(pipeline, binds, [extent.width, extent.height])
     });
     if let Some(map) = shadow_map {
         p.read(map, Access::Sampled(Stages::Compute));
     }
-    light.merged_by(&mut p);
+    match unresolved {
+        Some(samples) => {
+            samples.sampled_by(&mut p);
+            light.written_by(&mut p);
+        }
+        None => light.merged_by(&mut p),
+    }
     p.finish();
 }

@@ -607,19 +607,19 @@ fn cards_in_compute_go_around_the_lit_passes() {
         let meshes = use_of(pass::SHADOW, map);
         assert!(meshes.loads && meshes.writes, "{meshes:?}");
         for image in ["sun light", "sky light", "normals"] {
-            for pass in [pass::GROUND, pass::CARD_SHADE] {
-                let merged = use_of(pass, id(&f, image));
-                assert!(
-                    merged.loads && merged.writes,
-                    "{msaa} {pass} {image}: {merged:?}"
-                );
-                assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            let merged = use_of(pass::CARD_SHADE, id(&f, image));
+            assert!(merged.loads && merged.writes, "{msaa} {image}: {merged:?}");
+            assert_eq!(merged.layout, Some(vk::ImageLayout::GENERAL));
+            // With one sample the ground adds to what the lit passes drew; with four it
+            // writes the resolved images from their samples (ground_resolves_the_lit_passes).
+            let ground = use_of(pass::GROUND, id(&f, image));
+            assert_eq!(ground.loads, msaa == 1, "{msaa} {image}: {ground:?}");
+            assert!(ground.writes, "{msaa} {image}: {ground:?}");
+            assert_eq!(ground.layout, Some(vk::ImageLayout::GENERAL));
+            if msaa == 1 {
+                let drawn = use_of(pass::FORWARD_LATE, id(&f, image));
+                assert!(drawn.writes && drawn.stores, "{image}: {drawn:?}");
             }
-            let resolved = use_of(pass::FORWARD_LATE, id(&f, image));
-            assert!(
-                resolved.writes && resolved.stores,
-                "{msaa} {image}: {resolved:?}"
-            );
         }
         // The ground is lit through the shadow map the cards were splatted into.
         let lit = use_of(pass::GROUND, map);
@@ -680,5 +680,78 @@ fn a_frame_without_atlases_has_no_card_pass() {
         let resolved = *declared_use(&f.plan, step(&f, pass::FORWARD_LATE), id(&f, "sun light"))
             .expect("the late pass resolves the sun's light");
         assert!(resolved.writes && resolved.stores, "{resolved:?}");
+    }
+}
+
+/// Multisampled with the ground in compute, no lit pass resolves: the ground pass samples
+/// the colours each left and writes the resolved images, the camera depth pass reads the
+/// depth's sample zero, and only the first forward pass resolves the depth, for the
+/// occlusion test between it and the late pass (which, drawing nothing, then costs no
+/// resolve). Whether the cards are quads or in compute, with and without the occlusion test.
+#[test]
+fn the_ground_resolves_the_lit_passes() {
+    use crate::gpu::frame::settings::Raster;
+    for (card_raster, occlusion) in [
+        (Raster::Compute, true),
+        (Raster::Graphics, true),
+        (Raster::Compute, false),
+        (Raster::Graphics, false),
+    ] {
+        let settings = RenderSettings {
+            msaa: 4,
+            impostors: true,
+            occlusion,
+            card_raster,
+            ground: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let f = frame(ViewMode::Final, settings);
+        let order = names(&f);
+        let case = format!("{card_raster:?}, occlusion {occlusion}: {order:?}");
+        let lit: Vec<&str> = [pass::FORWARD, pass::FORWARD_LATE, pass::IMPOSTOR_FORWARD]
+            .into_iter()
+            .filter(|name| order.contains(name))
+            .collect();
+        assert_eq!(
+            lit.len(),
+            1 + usize::from(occlusion) + usize::from(card_raster == Raster::Graphics),
+            "{case}"
+        );
+        for image in ["sun light", "sky light", "normals", "depth"] {
+            let resolved = id(&f, image);
+            let samples = id(&f, &format!("{image} (multisampled)"));
+            for &name in &lit {
+                let used = declared_use(&f.plan, step(&f, name), resolved);
+                // The first pass's depth, for the occlusion test.
+                let expected = image == "depth" && occlusion && name == pass::FORWARD;
+                assert_eq!(used.is_ok(), expected, "{name} {image} {case}: {used:?}");
+                let drawn = declared_use(&f.plan, step(&f, name), samples).expect("drawn");
+                assert!(
+                    drawn.writes && drawn.stores,
+                    "{name} {image} {case}: {drawn:?}"
+                );
+            }
+            if image == "depth" {
+                let read = declared_use(&f.plan, step(&f, pass::CAMERA_DEPTH), samples);
+                let read = read.expect("the camera depth reads the samples");
+                assert_eq!(
+                    read.layout,
+                    Some(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+                    "{case}"
+                );
+                let resolved = declared_use(&f.plan, step(&f, pass::CAMERA_DEPTH), resolved);
+                assert!(resolved.is_err(), "{case}: {resolved:?}");
+                continue;
+            }
+            let read = *declared_use(&f.plan, step(&f, pass::GROUND), samples).expect("sampled");
+            assert!(read.loads && !read.writes, "{image} {case}: {read:?}");
+            assert_eq!(read.layout, Some(vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL));
+            let written =
+                *declared_use(&f.plan, step(&f, pass::GROUND), resolved).expect("written");
+            assert!(
+                !written.loads && written.writes,
+                "{image} {case}: {written:?}"
+            );
+        }
     }
 }

@@ -1,0 +1,104 @@
+// The ground and the sky of the frame without a prepass, drawn by a compute pass after the lit
+// passes (src/gpu/features/lit/ground.rs) instead of rasterized under them at every sample.
+// The lit passes cleared the light and the normals to nothing (alpha 0) and drew alpha 1, so
+// each resolved pixel's alpha is the share of its samples that meshes (or cards drawn as
+// quads) cover, and its colour their sum over it; the rest of the pixel is the ground's
+// (shaders/ground_shading.glsl, at the point the pixel's centre sees, shaders/ground_ray.glsl),
+// or the sky where the ray misses the quad. Adding it after the resolve equals drawing it
+// under the meshes at every sample, since the resolve averages.
+//
+// ground.comp works on the images the lit passes resolved (or rendered, with one sample), in
+// place. ground_resolve.comp (RESOLVE) reads the multisampled images the lit passes left
+// unresolved, averages each pixel's samples as the resolve would have, and writes the
+// resolved images, every pixel: one pass instead of a resolve per lit pass and this one.
+#ifndef THRONG_GROUND_GLSL
+#define THRONG_GROUND_GLSL
+
+#include "ground_shading.glsl"
+#include "ground_ray.glsl"
+
+layout(local_size_x = 8, local_size_y = 8) in;
+
+#ifdef RESOLVE
+layout(set = 0, binding = 19, rgba16f) uniform writeonly image2D sun_light;
+layout(set = 0, binding = 20, rgba16f) uniform writeonly image2D sky_light;
+layout(set = 0, binding = 21, rgba16f) uniform writeonly image2D view_normals;
+layout(set = 0, binding = 22) uniform sampler2DMS sun_samples;
+layout(set = 0, binding = 23) uniform sampler2DMS sky_samples;
+layout(set = 0, binding = 24) uniform sampler2DMS normal_samples;
+
+// The mean of a pixel's samples, what an averaging resolve writes.
+vec4 resolved(sampler2DMS samples, ivec2 pixel) {
+    int count = textureSamples(samples);
+    vec4 sum = vec4(0.0);
+    for (int s = 0; s < count; s++) {
+        sum += texelFetch(samples, pixel, s);
+    }
+    return sum / float(count);
+}
+
+vec4 sun_at(ivec2 pixel) { return resolved(sun_samples, pixel); }
+vec4 sky_at(ivec2 pixel) { return resolved(sky_samples, pixel); }
+vec4 normal_at(ivec2 pixel) { return resolved(normal_samples, pixel); }
+#else
+layout(set = 0, binding = 19, rgba16f) uniform image2D sun_light;
+layout(set = 0, binding = 20, rgba16f) uniform image2D sky_light;
+layout(set = 0, binding = 21, rgba16f) uniform image2D view_normals;
+
+vec4 sun_at(ivec2 pixel) { return imageLoad(sun_light, pixel); }
+vec4 sky_at(ivec2 pixel) { return imageLoad(sky_light, pixel); }
+vec4 normal_at(ivec2 pixel) { return imageLoad(view_normals, pixel); }
+#endif
+
+layout(push_constant) uniform Ground {
+    GROUND_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs
+} ground;
+
+void main() {
+    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    if (pixel.x >= int(frame.target.x) || pixel.y >= int(frame.target.y)) {
+        return;
+    }
+    vec4 sun = sun_at(pixel);
+    float open = 1.0 - sun.a;
+#ifndef RESOLVE
+    if (open <= 0.0) {
+        return; // meshes cover every sample: the pixel is what the lit passes resolved
+    }
+#endif
+    vec4 sky = sky_at(pixel);
+    vec4 n = normal_at(pixel);
+    if (open > 0.0) {
+        vec2 ndc = pixel_ndc(pixel, frame.target.xy);
+        vec3 world;
+        vec3 direct = ground.background.rgb;
+        vec3 ambient = vec3(0.0);
+        vec4 normal = vec4(0.0);
+        if (ground_quad_point(ndc, world)) {
+            // The pixel's footprint on the ground, in tiles along each ground axis: from the
+            // points the next pixel across and the next one down see (what dFdx and dFdy give
+            // the fragment shader).
+            vec3 dir = ray_dir(ndc);
+            vec3 across;
+            vec3 down;
+            vec2 footprint = vec2(1e4);
+            if (ground_plane_point_along(dir + ray_step(0), across)
+                && ground_plane_point_along(dir + ray_step(1), down)) {
+                footprint = (abs(across.xz - world.xz) + abs(down.xz - world.xz))
+                    / frame.ground_tile.x;
+            }
+            SurfaceLight light = ground_light(world, footprint);
+            direct = light.direct;
+            ambient = light.ambient;
+            normal = vec4(normalize(mat3(frame.view) * vec3(0.0, 1.0, 0.0)), 1.0);
+        }
+        sun = vec4(sun.rgb + open * direct, 1.0);
+        sky = vec4(sky.rgb + open * ambient, sky.a + open * normal.a);
+        n += open * normal;
+    }
+    imageStore(sun_light, pixel, sun);
+    imageStore(sky_light, pixel, sky);
+    imageStore(view_normals, pixel, n);
+}
+
+#endif
