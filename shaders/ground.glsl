@@ -66,8 +66,12 @@ void main() {
         return; // meshes cover every sample: the pixel is what the lit passes resolved
     }
 #endif
-    vec4 sky = sky_at(pixel);
-    vec4 n = normal_at(pixel);
+    // A sample no lit pass drew into keeps the clear value, nothing, in all three images (the
+    // lit shaders write them together, alpha 1): a pixel none was drawn into needs no more
+    // reads.
+    bool drawn = sun.a > 0.0;
+    vec4 sky = drawn ? sky_at(pixel) : vec4(0.0);
+    vec4 n = drawn ? normal_at(pixel) : vec4(0.0);
     if (open > 0.0) {
         vec2 ndc = pixel_ndc(pixel, frame.target.xy);
         vec3 world;

@@ -246,12 +246,7 @@ impl ResolvedLight {
         &self,
         r: &PassRecording<'_>,
     ) -> Result<[[vk::DescriptorImageInfo; 1]; 3], GpuError> {
-        let screen = r.shared.samplers.screen;
-        Ok([
-            r.image_info(self.sun, screen)?,
-            r.image_info(self.sky, screen)?,
-            r.image_info(self.normals, screen)?,
-        ])
+        self.infos(r, r.shared.samplers.screen)
     }
 
     /// [`ResolvedLight::sampled`] of the multisampled images as binds, by the ground
@@ -269,11 +264,19 @@ impl ResolvedLight {
         &self,
         r: &PassRecording<'_>,
     ) -> Result<[[vk::DescriptorImageInfo; 1]; 3], GpuError> {
-        let none = vk::Sampler::null();
+        self.infos(r, vk::Sampler::null())
+    }
+
+    /// Their descriptors with `sampler`.
+    fn infos(
+        &self,
+        r: &PassRecording<'_>,
+        sampler: vk::Sampler,
+    ) -> Result<[[vk::DescriptorImageInfo; 1]; 3], GpuError> {
         Ok([
-            r.image_info(self.sun, none)?,
-            r.image_info(self.sky, none)?,
-            r.image_info(self.normals, none)?,
+            r.image_info(self.sun, sampler)?,
+            r.image_info(self.sky, sampler)?,
+            r.image_info(self.normals, sampler)?,
         ])
     }
 
