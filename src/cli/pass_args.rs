@@ -83,15 +83,16 @@ pub struct PassArgs {
     /// How cards are rasterized: `compute`, by compute passes into a visibility buffer
     /// (shaded once per pixel, merged per sample with the meshes; the shadow map's cards
     /// splatted likewise); `graphics`, as quads through the graphics pipelines. Default:
-    /// compute on a GPU with 64-bit buffer atomics, graphics on a software rasterizer. The
-    /// camera's cards need the frame
+    /// compute on a GPU with 64-bit buffer atomics whose shaders read images of the frame's
+    /// --msaa samples, graphics on a software rasterizer. The camera's cards need the frame
     /// without --prepass and with ambient occlusion; other frames draw them as quads.
     #[arg(long, value_enum)]
     card_raster: Option<RasterArg>,
     /// How the ground and the sky are drawn in the frame without --prepass (with ambient
     /// occlusion): `compute`, by a compute pass after the lit passes, once per pixel it shows
-    /// in; `graphics`, rasterized under them at every sample. Default: compute on a GPU,
-    /// graphics on a software rasterizer (whose compute is no faster).
+    /// in, resolving the lit passes' samples as it goes; `graphics`, rasterized under them at
+    /// every sample. Default: compute on a GPU whose shaders read images of the frame's
+    /// --msaa samples, graphics on a software rasterizer (whose compute is no faster).
     #[arg(long, value_enum)]
     ground: Option<RasterArg>,
     /// A filmic tone curve over the lit frame, before the heads-up display: a post-process

@@ -334,11 +334,7 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         });
     }
     settings.msaa = msaa;
-    // The compute passes read the lit passes' samples: the cards' shading the depth's, the
-    // ground every colour's (and the camera depth pass the depth's sample zero).
-    let sampled =
-        limits.sampled_image_color_sample_counts & limits.sampled_image_depth_sample_counts;
-    let samples_read = msaa == 1 || sampled.contains(sample_count(msaa));
+    let samples_read = samples_readable(limits, msaa);
     let asked = settings.card_raster;
     let kind = ctx.physical.kind;
     let atomics = ctx.physical.int64_atomics;
@@ -367,6 +363,16 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         };
     }
     settings
+}
+
+/// Whether shaders can read the samples of the camera's images at `msaa` samples per pixel,
+/// as the compute passes do: the cards' shading the depth's, the ground every colour's, the
+/// camera depth pass the depth's sample zero. One sample is always readable; a device need
+/// not sample every count it renders.
+pub fn samples_readable(limits: &vk::PhysicalDeviceLimits, msaa: u32) -> bool {
+    let sampled =
+        limits.sampled_image_color_sample_counts & limits.sampled_image_depth_sample_counts;
+    msaa <= 1 || sampled.contains(sample_count(msaa))
 }
 
 /// How a device of `kind` draws what `asked` says, where the compute path `needs` what the
@@ -457,6 +463,24 @@ mod tests {
             Raster::Compute
         );
         assert_eq!(raster_for(Raster::Graphics, true, gpu), Raster::Graphics);
+    }
+
+    #[test]
+    fn the_compute_passes_need_the_frames_samples_readable() {
+        use vk::SampleCountFlags as Count;
+        let limits = |color: Count, depth: Count| vk::PhysicalDeviceLimits {
+            sampled_image_color_sample_counts: color,
+            sampled_image_depth_sample_counts: depth,
+            ..Default::default()
+        };
+        let four = Count::TYPE_1 | Count::TYPE_4;
+        let both = limits(four, four);
+        assert!(samples_readable(&both, 1) && samples_readable(&both, 4));
+        assert!(!samples_readable(&both, 8) && !samples_readable(&both, 2));
+        // Colour alone or depth alone is not enough: the passes read both.
+        assert!(!samples_readable(&limits(four, Count::TYPE_1), 4));
+        assert!(!samples_readable(&limits(Count::TYPE_1, four), 4));
+        assert!(samples_readable(&limits(Count::TYPE_1, Count::TYPE_1), 1));
     }
 
     #[test]
