@@ -339,7 +339,18 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
     let kind = ctx.physical.kind;
     let atomics = ctx.physical.int64_atomics;
     settings.card_raster = raster_for(asked, atomics && samples_read, kind);
-    settings.ground = raster_for(settings.ground, samples_read, kind);
+    let asked_ground = settings.ground;
+    settings.ground = raster_for(asked_ground, samples_read, kind);
+    if asked_ground == Raster::Compute && settings.ground != asked_ground {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "the ground in compute needs shaders reading images of {msaa} samples, which {} \
+                 lacks: rasterized",
+                ctx.physical.name
+            );
+        });
+    }
     if asked == Raster::Compute && settings.card_raster != asked {
         static SAID: std::sync::Once = std::sync::Once::new();
         SAID.call_once(|| {
