@@ -10,7 +10,7 @@ use crate::gpu::device::pipeline::{
 use crate::gpu::features::cull::Culled;
 use crate::gpu::frame::culling::data::VIEW_SHADOW;
 use crate::gpu::frame::declaration::{FAR_DEPTH, FrameDeclaration};
-use crate::gpu::frame::settings::DEPTH_FORMAT;
+use crate::gpu::frame::settings::{DEPTH_FORMAT, depth_test};
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
 
 /// The pass's name in labels, timings and statistics.
@@ -50,10 +50,8 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
             color: None,
             more_colors: &[],
             depth: Some(DepthState {
-                format: DEPTH_FORMAT,
-                compare: vk::CompareOp::LESS,
-                write: true,
                 bias: Some(BIAS),
+                ..depth_test(vk::CompareOp::LESS, true)
             }),
             culling: Culling::Front,
             samples: vk::SampleCountFlags::TYPE_1,

@@ -6,6 +6,7 @@
 use ash::vk;
 
 use crate::gpu::device::context::GpuContext;
+use crate::gpu::device::pipeline::DepthState;
 use crate::gpu::frame::shader_interface::{
     VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
     VIEW_MODE_SILHOUETTE,
@@ -13,6 +14,17 @@ use crate::gpu::frame::shader_interface::{
 
 /// Depth buffer format (every Vulkan device supports it as a depth attachment).
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+
+/// A pipeline's use of a [`DEPTH_FORMAT`] attachment: tested with `compare`, written when
+/// `write`, without bias.
+pub fn depth_test(compare: vk::CompareOp, write: bool) -> DepthState {
+    DepthState {
+        format: DEPTH_FORMAT,
+        compare,
+        write,
+        bias: None,
+    }
+}
 /// The sun's light and the sky's light the camera's passes write apart without a prepass
 /// (linear light, added by the composite pass).
 pub const LIGHT_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;

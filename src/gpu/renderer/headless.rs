@@ -58,13 +58,7 @@ impl HeadlessRenderer {
         crowd: &mut Crowd,
         inputs: &FrameInputs,
     ) -> Result<FrameTimes, GpuError> {
-        self.renderer.render(
-            crowd,
-            inputs,
-            self.offscreen.target(),
-            FrameSync::default(),
-            None,
-        )
+        self.render_into(crowd, inputs, false)
     }
 
     /// Renders a frame that is also copied for reading back with [`Self::pixels`].
@@ -73,13 +67,20 @@ impl HeadlessRenderer {
         crowd: &mut Crowd,
         inputs: &FrameInputs,
     ) -> Result<FrameTimes, GpuError> {
-        self.renderer.render(
-            crowd,
-            inputs,
-            self.offscreen.target(),
-            FrameSync::default(),
-            Some(self.offscreen.readback_buffer()),
-        )
+        self.render_into(crowd, inputs, true)
+    }
+
+    /// Renders a frame into the offscreen target, copied for reading back when `readback`.
+    fn render_into(
+        &mut self,
+        crowd: &mut Crowd,
+        inputs: &FrameInputs,
+        readback: bool,
+    ) -> Result<FrameTimes, GpuError> {
+        let copy = readback.then(|| self.offscreen.readback_buffer());
+        let target = self.offscreen.target();
+        self.renderer
+            .render(crowd, inputs, target, FrameSync::default(), copy)
     }
 
     /// Waits for every frame, then returns the pixels of the last one rendered with

@@ -19,8 +19,7 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::image::{GpuImage, ImageInfo};
 use crate::gpu::device::pipeline::{
-    Culling, DepthState, GraphicsDesc, Pipeline, PipelineCache, PipelineDesc, PipelineKind,
-    VertexInput,
+    Culling, GraphicsDesc, Pipeline, PipelineCache, PipelineDesc, PipelineKind, VertexInput,
 };
 use crate::gpu::features::impostors::layout::{
     AZIMUTHS, AtlasLayout, ELEVATIONS_DEG, MAX_FRAMES, MIN_FRAMES,
@@ -29,7 +28,7 @@ use crate::gpu::frame::gpu_layouts::BakeDraw;
 pub use crate::gpu::frame::gpu_layouts::ViewData;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::samplers::Samplers;
-use crate::gpu::frame::settings::DEPTH_FORMAT;
+use crate::gpu::frame::settings::{DEPTH_FORMAT, depth_test};
 use crate::gpu::graph::{
     Access, Bound, GraphBuilder, ImageKind, Plan, ResourceId, Stages, run_plan_once,
 };
@@ -69,12 +68,7 @@ pub fn bake_pipeline(culling: Culling) -> PipelineDesc {
             input: VertexInput::SkinnedNoTangent,
             color: Some(COLOR_FORMAT),
             more_colors: &[NORMAL_DEPTH_FORMAT],
-            depth: Some(DepthState {
-                format: DEPTH_FORMAT,
-                compare: vk::CompareOp::LESS,
-                write: true,
-                bias: None,
-            }),
+            depth: Some(depth_test(vk::CompareOp::LESS, true)),
             culling,
             samples: vk::SampleCountFlags::TYPE_1,
         }),
@@ -272,17 +266,11 @@ fn view_buffer(
             }
         })
         .collect();
-    let bytes: &[u8] = bytemuck::cast_slice(&data);
-    let buffer = GpuBuffer::new(
+    mapped_storage(
         ctx,
         &format!("{name} impostor views"),
-        bytes.len() as u64,
-        vk::BufferUsageFlags::STORAGE_BUFFER,
-        MemoryLocation::CpuToGpu,
-        16,
-    )?;
-    buffer.write(0, bytes)?;
-    Ok(buffer)
+        bytemuck::cast_slice(&data),
+    )
 }
 
 /// The palettes of every (clip, frame) pose, clip after clip, frame after frame.
@@ -307,10 +295,18 @@ fn pose_buffer(
             }
         }
     }
-    let bytes: &[u8] = bytemuck::cast_slice(&all);
-    let buffer = GpuBuffer::new(
+    mapped_storage(
         ctx,
         &format!("{name} impostor poses"),
+        bytemuck::cast_slice(&all),
+    )
+}
+
+/// A host-visible storage buffer named `name` holding `bytes`: the bake reads it once.
+fn mapped_storage(ctx: &Arc<GpuContext>, name: &str, bytes: &[u8]) -> Result<GpuBuffer, GpuError> {
+    let buffer = GpuBuffer::new(
+        ctx,
+        name,
         bytes.len() as u64,
         vk::BufferUsageFlags::STORAGE_BUFFER,
         MemoryLocation::CpuToGpu,

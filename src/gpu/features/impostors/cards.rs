@@ -25,7 +25,7 @@ pub use crate::gpu::frame::gpu_layouts::CardConstants;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::recording::draws::LitImages;
 use crate::gpu::frame::recording::pass::{Bind, PassRecording};
-use crate::gpu::frame::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
+use crate::gpu::frame::settings::{NORMAL_FORMAT, depth_test};
 use crate::gpu::graph::{Access, ResourceId};
 
 /// The cards' shadows' pass.
@@ -66,16 +66,6 @@ fn pipeline(
     })
 }
 
-/// Depth tested with `compare`, written when `write`.
-fn depth(compare: vk::CompareOp, write: bool) -> DepthState {
-    DepthState {
-        format: DEPTH_FORMAT,
-        compare,
-        write,
-        bias: None,
-    }
-}
-
 /// Declares the cards' shadows, drawn into `shadow_map` after the meshes'.
 pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
     if !f.shape.cards || f.shape.shadow_cards_in_compute {
@@ -87,7 +77,7 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
         "impostor shadow",
         "impostor_shadow.frag",
         None,
-        depth(vk::CompareOp::LESS, true),
+        depth_test(vk::CompareOp::LESS, true),
         one,
     );
     let (culled, ring) = (*culled, f.frame.ring);
@@ -130,7 +120,7 @@ pub fn declare_prepass(f: &mut FrameDeclaration, culled: &Culled, images: &Depth
             "impostor_depth_normal.frag"
         },
         Some(NORMAL_FORMAT),
-        depth(vk::CompareOp::LESS, true),
+        depth_test(vk::CompareOp::LESS, true),
         samples,
     );
     let (culled, ring, pre) = (*culled, f.frame.ring, *images);

@@ -10,13 +10,13 @@
 use ash::vk;
 
 use crate::gpu::device::pipeline::{
-    Culling, DepthState, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
+    Culling, GraphicsDesc, PipelineDesc, PipelineKind, VertexInput,
 };
 use crate::gpu::features::cull::Culled;
 use crate::gpu::frame::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
 use crate::gpu::frame::declaration::{FAR_DEPTH, FrameDeclaration};
 use crate::gpu::frame::recording::pass::PipelineId;
-use crate::gpu::frame::settings::{DEPTH_FORMAT, NORMAL_FORMAT};
+use crate::gpu::frame::settings::{DEPTH_FORMAT, NORMAL_FORMAT, depth_test};
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId};
 
 /// The first prepass's name in labels, timings and statistics.
@@ -110,12 +110,7 @@ fn pipeline(
             input,
             color: Some(NORMAL_FORMAT),
             more_colors: &[],
-            depth: Some(DepthState {
-                format: DEPTH_FORMAT,
-                compare: vk::CompareOp::LESS,
-                write: true,
-                bias: None,
-            }),
+            depth: Some(depth_test(vk::CompareOp::LESS, true)),
             culling,
             samples,
         }),

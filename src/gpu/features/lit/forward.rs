@@ -26,7 +26,7 @@ use crate::gpu::frame::culling::data::{VIEW_CAMERA, VIEW_CAMERA_LATE};
 use crate::gpu::frame::declaration::{FAR_DEPTH, FrameDeclaration};
 use crate::gpu::frame::recording::draws::LitInputs;
 use crate::gpu::frame::recording::pass::{Bind, PassRecording, PipelineId};
-use crate::gpu::frame::settings::{DEPTH_FORMAT, LIGHT_FORMAT, NORMAL_FORMAT, ViewMode};
+use crate::gpu::frame::settings::{LIGHT_FORMAT, NORMAL_FORMAT, ViewMode, depth_test};
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, PassBuilder, ResourceId, Stages};
 
 /// The pass's name in labels, timings and statistics.
@@ -140,16 +140,12 @@ impl Forward {
 
     /// The depth state of a pipeline drawing into these targets.
     pub fn depth_state(&self) -> DepthState {
-        DepthState {
-            format: DEPTH_FORMAT,
-            compare: if self.after_prepass {
-                vk::CompareOp::EQUAL
-            } else {
-                vk::CompareOp::LESS
-            },
-            write: !self.after_prepass,
-            bias: None,
-        }
+        let compare = if self.after_prepass {
+            vk::CompareOp::EQUAL
+        } else {
+            vk::CompareOp::LESS
+        };
+        depth_test(compare, !self.after_prepass)
     }
 
     /// Declares that a pass draws into these targets (resolving them when multisampled) and
