@@ -4,7 +4,14 @@
 // number, which vkCmdDrawIndexedIndirectCount reads; and subset 0's invocation writes the
 // view's and model's impostor cards as one VkDrawIndirectCommand (an instance per card of four
 // generated vertices, a triangle strip; none when no instance is a card). The CPU never reads the counts.
+// Subset 0's invocation also reserves room in the skinned buffer for each of the view's and
+// model's mesh lists (shaders/skin_table.glsl), and counts the workgroups the skin pass
+// (shaders/skin.comp) then runs for them.
 #include "cull.glsl"
+#define SKIN_TABLE_BINDING CULL_SKIN_TABLE
+#define SKIN_TABLE_ACCESS
+#define SKIN_TABLE_MODELS cull.counts.y
+#include "skin_table.glsl"
 
 layout(local_size_x = CULL_GROUP) in;
 
@@ -29,7 +36,64 @@ layout(std430, set = 0, binding = CULL_CARD_COMMANDS) writeonly buffer CardComma
     CardCommand card_commands[];
 };
 
+// The vertices a list of `model` at `level` skins per instance.
+uint level_vertices(CullModel model, uint level) {
+    return level == 0u ? model.draws.w : model.level_vertices[level - 1u];
+}
+
+// Reserves `n` instances of `vertices` vertices of `per_vertex` vec4s in the skinned buffer:
+// the first vec4, or SKIN_NONE when they do not fit (nothing is reserved then, so a smaller
+// list may still fit). The running total only grows by what fits, so it cannot wrap.
+uint reserve_skinned(uint n, uint vertices, uint per_vertex) {
+    uint capacity = cull.skin.x;
+    if (n == 0u || vertices == 0u || vertices > capacity / per_vertex
+        || n > capacity / (vertices * per_vertex)) {
+        return SKIN_NONE;
+    }
+    uint want = n * vertices * per_vertex;
+    uint used = skin_table[SKIN_USED];
+    // Each failed exchange means another list's succeeded; a bound keeps the loop finite.
+    for (uint attempt = 0u; attempt < 64u; attempt++) {
+        if (used > capacity - want) {
+            return SKIN_NONE;
+        }
+        uint seen = atomicCompSwap(skin_table[SKIN_USED], used, used + want);
+        if (seen == used) {
+            return used;
+        }
+        used = seen;
+    }
+    return SKIN_NONE;
+}
+
+// Writes the skin table's entries of `view` and `model` (one per mesh level), reserving
+// room for those with instances, and adds their workgroups to the model's dispatch.
+void plan_skinning(uint view, uint model_index, CullModel model) {
+    uint args = skin_args(skin_phase(view), model_index);
+    skin_table[args + 1u] = 1u;
+    skin_table[args + 2u] = 1u;
+    uint levels = min(model.range.w, uint(LOD_LEVELS));
+    for (uint level = 0u; level < uint(LOD_LEVELS); level++) {
+        uint e = skin_entry(view, model_index, level);
+        uint n = level < levels ? counters[counter_index(view, model_index, level)] : 0u;
+        uint vertices = level_vertices(model, level);
+        uint base = reserve_skinned(n, vertices, skin_vec4s(view));
+        uint groups = base == SKIN_NONE ? 0u : (n * vertices + SKIN_GROUP - 1u) / SKIN_GROUP;
+        skin_table[e] = base;
+        skin_table[e + 1u] = list_start(view, level) + model.range.x;
+        skin_table[e + 2u] = atomicAdd(skin_table[args], groups);
+        skin_table[e + 3u] = n;
+    }
+}
+
 void main() {
+    if (gl_GlobalInvocationID.x == 0u) {
+        // No records when nothing is skinned: the vertex shaders then skin at one read's
+        // cost.
+        skin_table[SKIN_RECORDS] = cull.skin.x > 0u ? cull.counts.x : 0u;
+        skin_table[SKIN_MODELS] = cull.counts.y;
+        skin_table[SKIN_CAPACITY] = cull.skin.x;
+    }
     uint subsets = cull.counts.w;
     uint per_view = cull.counts.y * subsets;
     if (gl_GlobalInvocationID.x >= views.count * per_view) {
@@ -62,6 +126,7 @@ void main() {
     }
     draw_counts[id] = written;
     if (subset == 0u) {
+        plan_skinning(view, model_index, model);
         CardCommand c;
         c.vertex_count = 4u;
         c.instance_count = counters[counter_index(view, model_index, CARD_LEVEL)];

@@ -29,6 +29,18 @@ layout(std430, set = 0, binding = BINDING_VISIBLE) readonly buffer Visible {
     uint visible[];
 };
 
+// The model's levels as the skin pass sees them (src/gpu/frame/model_buffers.rs,
+// SkinLevels): per level the vertices it uses, where its remap and its vertex list start.
+layout(std430, set = 0, binding = BINDING_SKIN_LEVELS) readonly buffer SkinLevels {
+    uint skin_levels[];
+};
+
+// Vertices skinned per instance drawn with `level`.
+uint level_vertex_count(uint level) {
+    return skin_levels[level * 4u];
+}
+
+#ifndef SKIN_PASS
 // The record of the instance this vertex belongs to.
 InstanceRecord drawn_instance() {
     return records[visible[gl_InstanceIndex] & VISIBLE_RECORD_MASK];
@@ -38,6 +50,7 @@ InstanceRecord drawn_instance() {
 float drawn_share() {
     return float(visible[gl_InstanceIndex] >> VISIBLE_SHARE_SHIFT) / 255.0;
 }
+#endif
 
 // A 3x4 matrix whose "columns" are the rows of the affine transform: vec4(p, 1) * m = M p.
 mat3x4 palette_matrix(uint index) {
@@ -91,5 +104,48 @@ mat3x4 skin_matrix(InstanceRecord r, uvec4 joints, vec4 weights) {
 vec3 skinned_world_position(InstanceRecord r, mat3x4 skin, vec3 position) {
     return transform_point(world_matrix(r), transform_point(skin, position));
 }
+
+// A skinned direction (normal or tangent) in the world.
+vec3 skinned_world_direction(InstanceRecord r, mat3x4 skin, vec3 direction) {
+    return transform_direction(world_matrix(r), transform_direction(skin, direction));
+}
+
+#if defined(SKIN_ONCE) || defined(SKIN_PASS)
+#include "skin_table.glsl"
+#endif
+
+#ifdef SKIN_ONCE
+// The vertices the skin pass left (shaders/skin.comp): per vertex SKIN_CAMERA_VEC4S (the
+// world position, normal and tangent) in the camera's lists, SKIN_SHADOW_VEC4S (the
+// position) in the sun's.
+layout(std430, set = 0, binding = BINDING_SKINNED) readonly buffer Skinned {
+    vec4 skinned[];
+};
+
+// Where the skin pass left this vertex of the drawn instance `r` (its first vec4), or
+// SKIN_NONE where its list was not skinned: the vertex shader skins it itself then. The
+// list, and so the view and level, follow from gl_InstanceIndex (shaders/cull.glsl,
+// list_start); a coarser level's vertices are numbered by its remap.
+uint skinned_vertex_at(InstanceRecord r) {
+    uint records = skin_table[SKIN_RECORDS];
+    if (records == 0u) {
+        return SKIN_NONE;
+    }
+    uint list = uint(gl_InstanceIndex) / records;
+    uint view = list / uint(LIST_LEVELS);
+    uint level = list % uint(LIST_LEVELS);
+    uint e = skin_entry(view, r.model_flags & RECORD_MODEL_MASK, level);
+    uint base = skin_table[e];
+    if (base == SKIN_NONE) {
+        return SKIN_NONE;
+    }
+    uint k = uint(gl_InstanceIndex) - skin_table[e + 1u];
+    uint local = uint(gl_VertexIndex);
+    if (level > 0u) {
+        local = skin_levels[skin_levels[level * 4u + 1u] + local];
+    }
+    return base + (k * level_vertex_count(level) + local) * skin_vec4s(view);
+}
+#endif
 
 #endif

@@ -27,11 +27,12 @@ use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawC
 use throng::gpu::frame::shader_interface::SHADER_DEFINES;
 use throng::gpu::frame::shader_interface::{
     BINDING_AMBIENT_LIGHT, BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE,
-    BINDING_DIRECT_LIGHT, BINDING_FRAME, BINDING_LOOKS, BINDING_NORMAL, BINDING_PALETTES,
-    BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_VISIBLE, COMPUTE_DEPTH, COMPUTE_FRAME,
-    COMPUTE_INPUT, COMPUTE_NOISE, COMPUTE_OUTPUT, CULL_BOUNDS, CULL_CANDIDATES, CULL_CARD_COMMANDS,
-    CULL_COMMANDS, CULL_COUNTERS, CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH,
-    CULL_OUTPUT, CULL_RECORDS,
+    BINDING_DIRECT_LIGHT, BINDING_FRAME, BINDING_LOOKS, BINDING_MESH_VERTICES, BINDING_NORMAL,
+    BINDING_PALETTES, BINDING_RECORDS, BINDING_SHADOW_MAP, BINDING_SKIN_LEVELS, BINDING_SKIN_TABLE,
+    BINDING_SKINNED, BINDING_VISIBLE, COMPUTE_DEPTH, COMPUTE_FRAME, COMPUTE_INPUT, COMPUTE_NOISE,
+    COMPUTE_OUTPUT, CULL_BOUNDS, CULL_CANDIDATES, CULL_CARD_COMMANDS, CULL_COMMANDS, CULL_COUNTERS,
+    CULL_DRAW_RANGES, CULL_FRAME, CULL_MODELS, CULL_OCCLUSION_DEPTH, CULL_OUTPUT, CULL_RECORDS,
+    CULL_SKIN_TABLE,
 };
 use throng::gpu::shaders::{
     CULL_COMP, CULL_DRAWS_COMP, CULL_LATE_COMP, DEBUG_VIEW_FRAG, DEPTH_NORMAL_FRAG,
@@ -466,6 +467,10 @@ fn shaders() -> Vec<Module> {
         Module::parse("skinned_apart.frag", compiled("skinned_apart.frag")),
         Module::parse("ground_apart.frag", compiled("ground_apart.frag")),
         Module::parse("ambient_composite.frag", compiled("ambient_composite.frag")),
+        // Skinning once per frame: the skin pass and the vertex shaders that read it.
+        Module::parse("skinned_once.vert", compiled("skinned_once.vert")),
+        Module::parse("shadow_once.vert", compiled("shadow_once.vert")),
+        Module::parse("skin.comp", compiled("skin.comp")),
     ]
 }
 
@@ -482,6 +487,7 @@ const WITHOUT_FRAME: &[&str] = &[
     "cull_late.comp",
     "cull_draws.comp",
     "occlusion_depth.comp",
+    "skin.comp",
 ];
 
 /// The set and binding of the variable holding block `block` (a struct id).
@@ -686,13 +692,36 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
         ("Baked", BINDING_BAKED),
         ("Visible", BINDING_VISIBLE),
     ];
-    for name in ["skinned.vert", "shadow.vert"] {
+    let skin = [
+        ("SkinTable", BINDING_SKIN_TABLE),
+        ("Skinned", BINDING_SKINNED),
+        ("SkinLevels", BINDING_SKIN_LEVELS),
+    ];
+    let mesh = [("MeshVertices", BINDING_MESH_VERTICES)];
+    type Blocks<'a> = &'a [&'a [(&'a str, u32)]];
+    let shaders: [(&str, Blocks); 5] = [
+        ("skinned.vert", &[&expected]),
+        ("shadow.vert", &[&expected]),
+        ("skinned_once.vert", &[&expected, &skin]),
+        ("shadow_once.vert", &[&expected, &skin]),
+        ("skin.comp", &[&expected, &skin, &mesh]),
+    ];
+    for (name, blocks) in shaders {
         let m = module(name);
-        for (block, binding) in expected {
+        for &(block, binding) in blocks.iter().copied().flatten() {
             let id = m
                 .laid_out_struct(block)
                 .unwrap_or_else(|| panic!("{name}: no {block} buffer"));
             assert_eq!(binding_of(&m, id), (0, binding), "{name}: {block}");
+        }
+    }
+    // Skinning in the vertex shaders reads nothing of the skin pass's.
+    for name in ["skinned.vert", "shadow.vert"] {
+        for (block, _) in skin {
+            assert!(
+                module(name).laid_out_struct(block).is_none(),
+                "{name}: {block}"
+            );
         }
     }
 }
@@ -730,8 +759,8 @@ fn the_looks_block_matches_gpu_look() {
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
-        shadow, view_proj, occlusion, impostor);
-    let model = rust_layout!(CullModel; range, errors, draws);
+        shadow, view_proj, occlusion, impostor, skin);
+    let model = rust_layout!(CullModel; range, errors, draws, level_vertices);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
         vertex_offset, first_instance);
@@ -1326,6 +1355,10 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("BINDING_LOOKS", BINDING_LOOKS),
                 ("BINDING_DIRECT_LIGHT", BINDING_DIRECT_LIGHT),
                 ("BINDING_AMBIENT_LIGHT", BINDING_AMBIENT_LIGHT),
+                ("BINDING_SKIN_TABLE", BINDING_SKIN_TABLE),
+                ("BINDING_SKINNED", BINDING_SKINNED),
+                ("BINDING_SKIN_LEVELS", BINDING_SKIN_LEVELS),
+                ("BINDING_MESH_VERTICES", BINDING_MESH_VERTICES),
             ],
             resources: &[
                 ("Records", "BINDING_RECORDS", StorageBuffer),
@@ -1341,6 +1374,10 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("Looks", "BINDING_LOOKS", StorageBuffer),
                 ("direct_light", "BINDING_DIRECT_LIGHT", Sampler),
                 ("ambient_light", "BINDING_AMBIENT_LIGHT", Sampler),
+                ("SkinTable", "BINDING_SKIN_TABLE", StorageBuffer),
+                ("Skinned", "BINDING_SKINNED", StorageBuffer),
+                ("SkinLevels", "BINDING_SKIN_LEVELS", StorageBuffer),
+                ("MeshVertices", "BINDING_MESH_VERTICES", StorageBuffer),
             ],
         },
         LayoutTable {
@@ -1357,6 +1394,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("CULL_OCCLUSION_DEPTH", CULL_OCCLUSION_DEPTH),
                 ("CULL_CANDIDATES", CULL_CANDIDATES),
                 ("CULL_CARD_COMMANDS", CULL_CARD_COMMANDS),
+                ("CULL_SKIN_TABLE", CULL_SKIN_TABLE),
             ],
             resources: &[
                 ("Records", "CULL_RECORDS", StorageBuffer),
@@ -1371,6 +1409,7 @@ fn layout_tables() -> [LayoutTable; 3] {
                 ("occlusion_depth", "CULL_OCCLUSION_DEPTH", Sampler),
                 ("Candidates", "CULL_CANDIDATES", StorageBuffer),
                 ("CardCommands", "CULL_CARD_COMMANDS", StorageBuffer),
+                ("SkinTable", "CULL_SKIN_TABLE", StorageBuffer),
             ],
         },
         LayoutTable {

@@ -20,7 +20,8 @@ impl Switch {
 
 /// `--no-shadows`, `--no-ssao`, `--prepass`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
 /// `--lod-bias`, `--msaa`, `--impostors`, `--impostor-px`, `--impostor-memory`,
-/// `--card-depth`.
+/// `--card-depth`, `--card-raster`, `--ground`, `--tonemap`, `--auto-exposure`, `--skin`,
+/// `--skin-memory`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
     /// No shadow pass (the graph culls it).
@@ -103,6 +104,26 @@ pub struct PassArgs {
     /// to mid-grey, as the eye adapts: a post-process pass before the tone curve.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
     auto_exposure: Switch,
+    /// Where the characters' meshes are skinned: `compute`, once per frame by a compute pass
+    /// after culling, for every pass that draws them (the shadow map's, the camera's);
+    /// `vertex`, again in each pass's vertex shader. Default: compute on a GPU, vertex on a
+    /// software rasterizer (whose compute costs more than its vertex shaders save).
+    #[arg(long, value_enum)]
+    skin: Option<SkinArg>,
+    /// Megabytes of skinned vertices per frame in flight with --skin compute (1 to 4096;
+    /// at most 256 are used); lists that do not fit are skinned in the vertex shaders.
+    #[arg(long, default_value_t = throng::gpu::DEFAULT_SKIN_MEMORY_MB,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    skin_memory: u32,
+}
+
+/// `--skin`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SkinArg {
+    /// Once per frame, in compute.
+    Compute,
+    /// In each pass's vertex shader.
+    Vertex,
 }
 
 /// `--card-depth`.
@@ -188,6 +209,12 @@ impl PassArgs {
             ground: raster(self.ground),
             tonemap: self.tonemap.on(),
             auto_exposure: self.auto_exposure.on(),
+            skin: match self.skin {
+                None => Raster::Auto,
+                Some(SkinArg::Compute) => Raster::Compute,
+                Some(SkinArg::Vertex) => Raster::Graphics,
+            },
+            skin_memory_mb: self.skin_memory,
         }
     }
 }

@@ -119,6 +119,9 @@ pub struct StatsJson {
     /// The last frame's instances at each mesh level, in the camera's view (level 0: the
     /// full mesh).
     pub lod_levels: Vec<u64>,
+    /// The bytes of vertices the skin pass filled in the last frame (0: skinned in the
+    /// vertex shaders).
+    pub skinned_bytes: u64,
     /// The last frame's animation: instances with exact and with baked palettes, and the
     /// bytes the CPU wrote into the ring for them.
     pub animation: AnimationJson,
@@ -208,6 +211,15 @@ impl Drawn {
                 d.camera_cards,
                 d.shadow_cards
             );
+            if d.skinned_bytes > 0 {
+                let _ = write!(
+                    text,
+                    "skinned once {} (shadow {}) in {:.1} MB, ",
+                    d.camera_skinned,
+                    d.shadow_skinned,
+                    d.skinned_bytes as f64 / f64::from(1 << 20)
+                );
+            }
         }
         let _ = write!(
             text,
@@ -230,18 +242,31 @@ impl Drawn {
             return;
         };
         // Instances are meshes and cards together; triangles are the meshes'.
-        let pass = |instances: &[u64], triangles: u64, cards: u64| {
+        // "skinned": the meshes among them the skin pass skinned.
+        let pass = |instances: &[u64], triangles: u64, cards: u64, skinned: u64| {
             serde_json::json!({
                 "instances": instances.iter().sum::<u64>() + cards,
                 "triangles": triangles,
                 "cards": cards,
+                "skinned": skinned,
             })
         };
-        let camera = pass(&d.camera, d.camera_triangles, d.camera_cards);
+        let camera = pass(
+            &d.camera,
+            d.camera_triangles,
+            d.camera_cards,
+            d.camera_skinned,
+        );
         doc.drawn.insert(
             "shadow".into(),
-            pass(&d.shadow, d.shadow_triangles, d.shadow_cards),
+            pass(
+                &d.shadow,
+                d.shadow_triangles,
+                d.shadow_cards,
+                d.shadow_skinned,
+            ),
         );
+        doc.skinned_bytes = d.skinned_bytes;
         if d.prepass {
             doc.drawn.insert("depth_normal".into(), camera.clone());
         }
@@ -395,6 +420,7 @@ impl Stats {
             passes: serde_json::Map::new(),
             drawn: serde_json::Map::new(),
             lod_levels: Vec::new(),
+            skinned_bytes: 0,
             animation: AnimationJson::default(),
             clip_changes: Default::default(),
             crowd_state: "cpu",

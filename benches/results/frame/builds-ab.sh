@@ -2,7 +2,9 @@
 # Two builds of throng against each other in alternating rounds (which goes first alternates
 # too): GPU and frame milliseconds of `bench frame`, overview and street, one line per run,
 # then the median and worst after/before ratio per camera. ARGS are passed to both (for
-# example ARGS="--msaa 4 --ground compute").
+# example ARGS="--msaa 4 --ground compute"), BEFORE_ARGS and AFTER_ARGS to one each (one
+# build against itself: BEFORE=X AFTER=X BEFORE_ARGS="--skin vertex" AFTER_ARGS="--skin
+# compute").
 #   BEFORE=path/to/old/throng AFTER=target/release/throng N=10000 ROUNDS=3 \
 #     benches/results/frame/builds-ab.sh
 set -euo pipefail
@@ -13,6 +15,8 @@ ROUNDS=${ROUNDS:-3}
 W=${W:-640}
 H=${H:-360}
 read -r -a args <<< "${ARGS:-}"
+read -r -a before_args <<< "${BEFORE_ARGS:-}"
+read -r -a after_args <<< "${AFTER_ARGS:-}"
 out=$(mktemp)
 for round in $(seq 1 "$ROUNDS"); do
   order="before after"
@@ -20,9 +24,10 @@ for round in $(seq 1 "$ROUNDS"); do
   for cam in overview street; do
     for which in $order; do
       bin=$BEFORE
-      [ "$which" = after ] && bin=$AFTER
+      own=("${before_args[@]}")
+      if [ "$which" = after ]; then bin=$AFTER; own=("${after_args[@]}"); fi
       "$bin" bench frame --instances "$N" --width "$W" --height "$H" --frames 5 --warmup 2 \
-        --camera "$cam" "${args[@]}" --json 2>/dev/null | python3 -c "
+        --camera "$cam" "${args[@]}" "${own[@]}" --json 2>/dev/null | python3 -c "
 import json, sys
 d = json.load(sys.stdin)[0]
 print('$round $cam $which %.2f %.2f' % (d['gpu_ms'], d['frame_ms']))" | tee -a "$out"

@@ -1,7 +1,7 @@
 //! The culling passes before the draws: zero the counters, cull and choose levels per
 //! instance for the camera and the shadow map (`shaders/cull.comp`), turn the counts into
 //! indirect draws (`shaders/cull_draws.comp`); and, after every draw, copy the counters for
-//! the CPU's statistics. The culling pass makes the buffers it fills (counters, visible lists,
+//! the CPU's statistics; then the skin pass ([`skin`]). The culling pass makes the buffers it fills (counters, visible lists,
 //! indirect draws, the impostor cards' draws, the instances held back for the occlusion test)
 //! and hands them on as [`Culled`]. The occlusion test's passes are in [`crate::gpu::features::occlusion`].
 
@@ -9,6 +9,7 @@ use ash::vk;
 
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::device::error::GpuError;
+use crate::gpu::features::skin;
 use crate::gpu::frame::culling::data::{
     CardCommand, DrawCommand, DrawViews, EARLY_VIEWS, LIST_LEVELS, VIEWS,
 };
@@ -97,11 +98,13 @@ const CANDIDATES: BufferDesc = BufferDesc {
     usage: vk::BufferUsageFlags::from_raw(STORAGE),
     host_read: false,
 };
-/// The counters copied for the CPU's statistics (read a frame late, never waited for).
+/// The counters and the skin table copied for the CPU's statistics (read a frame late, never
+/// waited for): room for both ([`skin`]'s table is sized by the counters too).
 pub const STATISTICS: BufferDesc = BufferDesc {
     name: "draw statistics",
     size: BufferSize {
-        per_counter: 4,
+        fixed: 16,
+        per_counter: 4 + 16,
         ..NONE
     },
     usage: vk::BufferUsageFlags::TRANSFER_DST,
@@ -130,7 +133,9 @@ impl Culled {
         p.read(ring, vertex)
             .read(self.draws.lists, vertex)
             .read(self.draws.draw_counts, Access::IndirectRead)
-            .read(self.draws.commands, Access::IndirectRead);
+            .read(self.draws.commands, Access::IndirectRead)
+            .read(self.draws.skin_table, vertex)
+            .read(self.draws.skinned, vertex);
     }
 
     /// A card pass's reads: the records, the visible lists and the cards' draws.
@@ -144,6 +149,7 @@ impl Culled {
 
 /// Declares the clear, the culling and the draws' dispatch; returns what they fill.
 pub fn declare(f: &mut FrameDeclaration) -> Culled {
+    let (skin_table, skinned) = skin::buffers(f);
     let culled = Culled {
         counters: f.buffer(COUNTERS),
         candidates: f.buffer(CANDIDATES),
@@ -151,14 +157,18 @@ pub fn declare(f: &mut FrameDeclaration) -> Culled {
             lists: f.buffer(LISTS),
             draw_counts: f.buffer(DRAW_COUNTS),
             commands: f.buffer(COMMANDS),
+            skin_table,
+            skinned,
         },
         cards: f.buffer(CARD_COMMANDS),
     };
     let frame = f.frame;
     let read = Access::StorageRead(Stages::Compute);
     let counters = culled.counters;
-    f.pass(CLEAR, move |r| clear(r, counters))
+    let table = culled.draws.skin_table;
+    f.pass(CLEAR, move |r| clear(r, &[counters, table]))
         .write(culled.counters, Access::TransferDst)
+        .write(table, Access::TransferDst)
         .finish();
     let cull = f.pipeline(compute("cull", "cull.comp"));
     f.pass(CULL, move |r| {
@@ -182,6 +192,7 @@ pub fn declare(f: &mut FrameDeclaration) -> Culled {
     .write(culled.candidates, Access::StorageWrite(Stages::Compute))
     .finish();
     declare_draws(f, DRAWS, &culled, 0, EARLY_VIEWS);
+    skin::declare(f, skin::NAME, &culled.draws, 0);
     culled
 }
 
@@ -208,42 +219,60 @@ pub(super) fn declare_draws(
         )
         .write(culled.draws.commands, Access::StorageWrite(Stages::Compute))
         .write(culled.cards, Access::StorageWrite(Stages::Compute))
+        .write(
+            culled.draws.skin_table,
+            Access::StorageReadWrite(Stages::Compute),
+        )
         .finish();
 }
 
-/// Declares the copy of every frame's counts, after every culling pass, for the statistics
-/// (read a frame late, never waited for).
+/// Declares the copy of every frame's counts and skin table, after every culling pass, for
+/// the statistics (read a frame late, never waited for).
 pub fn declare_stats(f: &mut FrameDeclaration, culled: &Culled) {
     let stats = f.buffer(STATISTICS);
     let counters = culled.counters;
-    f.pass(STATS, move |r| copy_stats(r, counters, stats))
+    let table = culled.draws.skin_table;
+    f.pass(STATS, move |r| copy_stats(r, [counters, table], stats))
         .read(counters, Access::TransferSrc)
+        .read(table, Access::TransferSrc)
         .write(stats, Access::TransferDst)
         .finish();
 }
 
-fn clear(r: &PassRecording<'_>, counters: ResourceId) -> Result<(), GpuError> {
-    let (buffer, offset, size) = r.buffer(counters)?;
-    // SAFETY: recording outside rendering; the graph ordered this fill after the previous
-    // use of the counters in this frame in flight.
-    unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, buffer, offset, size, 0) };
+fn clear(r: &PassRecording<'_>, buffers: &[ResourceId]) -> Result<(), GpuError> {
+    for &id in buffers {
+        let (buffer, offset, size) = r.buffer(id)?;
+        // SAFETY: recording outside rendering; the graph ordered this fill after the previous
+        // use of the buffer in this frame in flight.
+        unsafe { r.ctx.device.cmd_fill_buffer(r.cmd, buffer, offset, size, 0) };
+    }
     Ok(())
 }
 
 fn copy_stats(
     r: &PassRecording<'_>,
-    counters: ResourceId,
+    sources: [ResourceId; 2],
     stats: ResourceId,
 ) -> Result<(), GpuError> {
-    let (counters, _, counters_size) = r.buffer(counters)?;
-    let (stats, _, stats_size) = r.buffer(stats)?;
-    let region = vk::BufferCopy::default().size(counters_size.min(stats_size));
-    // SAFETY: recording outside rendering; both buffers hold the counters' size.
-    unsafe {
-        r.ctx
-            .device
-            .cmd_copy_buffer(r.cmd, counters, stats, &[region])
-    };
+    let (stats, stats_offset, stats_size) = r.buffer(stats)?;
+    let mut at = 0;
+    for id in sources {
+        let (source, offset, size) = r.buffer(id)?;
+        let size = size.min(stats_size.saturating_sub(at));
+        let region = vk::BufferCopy::default()
+            .src_offset(offset)
+            .dst_offset(stats_offset + at)
+            .size(size);
+        if size > 0 {
+            // SAFETY: recording outside rendering; the region lies within both buffers.
+            unsafe {
+                r.ctx
+                    .device
+                    .cmd_copy_buffer(r.cmd, source, stats, &[region])
+            };
+        }
+        at += size;
+    }
     Ok(())
 }
 
@@ -259,6 +288,7 @@ fn draws(
     let counts = r.buffer_info(culled.draws.draw_counts)?;
     let commands = r.buffer_info(culled.draws.commands)?;
     let cards = r.buffer_info(culled.cards)?;
+    let table = r.buffer_info(culled.draws.skin_table)?;
     let views = DrawViews {
         first: first as u32,
         count: count as u32,
@@ -276,6 +306,7 @@ fn draws(
             Bind::buffer("DrawCounts", &counts),
             Bind::buffer("DrawCommands", &commands),
             Bind::buffer("CardCommands", &cards),
+            Bind::buffer("SkinTable", &table),
         ],
         (count * per_view) as u32,
     )

@@ -16,5 +16,6 @@ pub mod output;
 pub mod palettes;
 pub mod readback;
 pub mod shadow;
+pub mod skin;
 pub mod ssao;
 pub mod tonemap;

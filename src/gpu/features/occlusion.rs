@@ -9,6 +9,7 @@ use ash::vk;
 
 use crate::gpu::features::cull::{Culled, declare_draws, dispatch};
 use crate::gpu::features::lit::depth_normal::DepthNormals;
+use crate::gpu::features::skin;
 use crate::gpu::frame::culling::data::{OCCLUSION_BLOCK, VIEW_CAMERA_LATE};
 use crate::gpu::frame::declaration::FrameDeclaration;
 use crate::gpu::frame::declaration::compute;
@@ -85,5 +86,6 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, prepass: &DepthNormals
     .write(culled.draws.lists, Access::StorageWrite(Stages::Compute))
     .finish();
     declare_draws(f, DRAWS_LATE, culled, VIEW_CAMERA_LATE, 1);
+    skin::declare(f, skin::LATE, &culled.draws, 1);
     true
 }

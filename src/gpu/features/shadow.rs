@@ -41,10 +41,11 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
     // Back faces cast (front faces culled, with each model's own front face): half the
     // triangles to rasterize, and the surfaces facing the sun are not in the map to shadow
     // themselves.
+    let vertex = f.shape.shadow_vertex_shader();
     let pipeline = f.pipeline(PipelineDesc {
         name: "shadow",
         kind: PipelineKind::Graphics(GraphicsDesc {
-            vertex: "shadow.vert",
+            vertex,
             fragment: None,
             input: VertexInput::SkinnedPosition,
             color: None,

@@ -13,7 +13,7 @@ gpu_layouts! {
         tints: [[f32; 4]; MAX_LOOK_TINTS],
     }
 
-    /// The `CullFrame` block (std430, 368 bytes).
+    /// The `CullFrame` block (std430, 384 bytes).
     CullFrame => CullView {
         /// The camera's frustum planes, `n . p + d >= 0` inside.
         camera_planes: [Vec4; 6],
@@ -44,17 +44,24 @@ gpu_layouts! {
         /// (`--impostor-px`); y: under which it is a card alone
         /// ([`crate::crowd::visibility::CARD_FADE`]).
         impostor: Vec4,
+        /// x: vec4s the skin pass may fill this frame (0: every skinned pass skins in its
+        /// vertex shader); yzw unused.
+        skin: [u32; 4],
     }
 
-    /// One model's `CullModel` (48 bytes).
+    /// One model's `CullModel` (64 bytes).
     CullModel => CullModel {
         /// x: first record; y: records; z: first bound; w: mesh levels (1 to
         /// [`crate::crowd::visibility::LOD_LEVELS`]).
         range: [u32; 4],
         /// The error of levels 1 to 4, in model units.
         errors: Vec4,
-        /// x: first draw range; y: subsets; z: clips its impostor atlas holds (0: none).
+        /// x: first draw range; y: subsets; z: clips its impostor atlas holds (0: none); w:
+        /// the vertices the full mesh's triangles use (what the skin pass skins per instance
+        /// drawn with it).
         draws: [u32; 4],
+        /// The vertices levels 1 to 4 use (0 for levels the model does not have).
+        level_vertices: [u32; 4],
     }
 
     /// A model-space box (`Bound`, 32 bytes).
@@ -100,6 +107,15 @@ gpu_layouts! {
         first: u32,
         /// How many views.
         count: u32,
+    }
+
+    /// `vkCmdPushConstants` of `shaders/skin.comp`: the model a dispatch skins, and which of
+    /// the culling's phases (0: the camera's and the sun's lists, 1: the camera's late list).
+    SkinTarget => SkinTarget {
+        /// The model.
+        model: u32,
+        /// The phase.
+        phase: u32,
     }
 
     /// The `Frame` uniform block (std140, 752 bytes).

@@ -20,6 +20,7 @@ use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::image::GpuImage;
 use crate::gpu::device::texture::{self, BlockUpload, TexelSpace};
+use crate::gpu::frame::shader_interface::SKIN_NONE;
 use crate::gpu::frame::uniforms::DrawConstants;
 use crate::scene::{FrontFace, front_face, mirrors};
 
@@ -63,6 +64,12 @@ pub struct GpuModel {
     pub draw_ranges: Vec<[u32; 2]>,
     /// Triangles drawn per instance at each level.
     pub level_triangles: [u64; LOD_LEVELS],
+    /// Vertices the skin pass skins per instance at each level: all of the mesh's at level
+    /// 0, those its triangles use at the coarser ones (0 for levels the model lacks).
+    pub level_vertices: [u32; LOD_LEVELS],
+    /// The skin pass's tables of the levels (`SkinLevels` in shaders/skinning.glsl: per level
+    /// its vertex count, and which of the mesh's vertices it uses).
+    pub skin_levels: GpuBuffer,
 }
 
 impl GpuModel {
@@ -88,13 +95,21 @@ impl GpuModel {
                 "model {name} has no triangles to draw"
             )));
         }
+        // Read as vertices by the skinned passes, as words by the skin pass.
         let vertices = GpuBuffer::with_data(
             ctx,
             &format!("{name} vertices"),
-            vk::BufferUsageFlags::VERTEX_BUFFER,
+            vk::BufferUsageFlags::VERTEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
             bytemuck::cast_slice(&mesh.vertices),
         )?;
         let levels = Levels::of(model)?;
+        let skin = SkinLevels::of(mesh.vertices.len(), &levels)?;
+        let skin_levels = GpuBuffer::with_data(
+            ctx,
+            &format!("{name} skin levels"),
+            vk::BufferUsageFlags::STORAGE_BUFFER,
+            bytemuck::cast_slice(&skin.words),
+        )?;
         let indices = GpuBuffer::with_data(
             ctx,
             &format!("{name} indices"),
@@ -145,7 +160,57 @@ impl GpuModel {
             errors: levels.errors,
             draw_ranges: levels.draw_ranges,
             level_triangles: levels.triangles,
+            level_vertices: skin.vertices,
+            skin_levels,
         })
+    }
+}
+
+/// What the skin pass and the skinned vertex shaders need to know of a model's levels
+/// (`SkinLevels` in shaders/skinning.glsl), as words: per level (the full mesh first) the
+/// vertices it uses, where its remap starts and where its vertex list starts; then each
+/// coarser level's remap (per mesh vertex its place among the level's vertices, or
+/// `SKIN_NONE`) and its vertex list (the mesh vertices it uses, ascending). A coarser level
+/// uses a fraction of the mesh's vertices, so an instance drawn with it is skinned at that
+/// fraction of the cost; the full mesh skins every vertex, in the mesh's order.
+struct SkinLevels {
+    words: Vec<u32>,
+    vertices: [u32; LOD_LEVELS],
+}
+
+impl SkinLevels {
+    fn of(mesh_vertices: usize, levels: &Levels) -> Result<Self, GpuError> {
+        let too_many = || GpuError::Other("a mesh level's tables exceed 2^32 words".into());
+        let all = u32::try_from(mesh_vertices).map_err(|_| too_many())?;
+        let mut words = vec![0u32; LOD_LEVELS * 4];
+        let mut vertices = [0u32; LOD_LEVELS];
+        words[0] = all;
+        vertices[0] = all;
+        for level in 1..levels.count {
+            let mut used = vec![false; mesh_vertices];
+            for range in levels.draw_ranges.chunks(LOD_LEVELS).map(|r| r[level]) {
+                let [first, count] = range.map(|v| v as usize);
+                for &v in levels.indices.get(first..first + count).unwrap_or(&[]) {
+                    if let Some(u) = used.get_mut(v as usize) {
+                        *u = true;
+                    }
+                }
+            }
+            let remap_at = u32::try_from(words.len()).map_err(|_| too_many())?;
+            let mut list = Vec::new();
+            for (v, &u) in used.iter().enumerate() {
+                words.push(if u { list.len() as u32 } else { SKIN_NONE });
+                if u {
+                    list.push(v as u32);
+                }
+            }
+            let list_at = u32::try_from(words.len()).map_err(|_| too_many())?;
+            let count = list.len() as u32;
+            words.extend_from_slice(&list);
+            words[level * 4..level * 4 + 3].copy_from_slice(&[count, remap_at, list_at]);
+            vertices[level] = count;
+        }
+        Ok(Self { words, vertices })
     }
 }
 
@@ -254,4 +319,40 @@ fn upload_textures(
         }
     }
     Ok((images, uploaded))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_coarser_level_skins_the_vertices_its_triangles_use() {
+        // Six vertices; two subsets; level 1 uses vertices 1, 3 and 4 only (twice over).
+        let mut draw_ranges = vec![[0u32; 2]; 2 * LOD_LEVELS];
+        draw_ranges[0] = [0, 3];
+        draw_ranges[LOD_LEVELS] = [3, 3];
+        draw_ranges[1] = [6, 3];
+        draw_ranges[LOD_LEVELS + 1] = [9, 3];
+        let levels = Levels {
+            indices: vec![0, 1, 2, 3, 4, 5, 4, 1, 3, 3, 1, 4],
+            count: 2,
+            errors: [0.1, f32::INFINITY, f32::INFINITY, f32::INFINITY],
+            draw_ranges,
+            triangles: [2, 2, 0, 0, 0],
+        };
+        let skin = SkinLevels::of(6, &levels).expect("tables");
+        assert_eq!(skin.vertices, [6, 3, 0, 0, 0]);
+        let w = &skin.words;
+        assert_eq!(w[0], 6, "the full mesh skins all of its vertices");
+        let (count, remap, list) = (w[4], w[5] as usize, w[6] as usize);
+        assert_eq!(count, 3);
+        assert_eq!(&w[list..list + 3], &[1, 3, 4]);
+        // Every index of the level finds its vertex through the remap, and back.
+        for &v in &levels.indices[6..] {
+            let local = w[remap + v as usize];
+            assert_eq!(w[list + local as usize], v);
+        }
+        assert_eq!(w[remap], SKIN_NONE, "vertex 0 is not in level 1");
+        assert_eq!(w.len(), LOD_LEVELS * 4 + 6 + 3);
+    }
 }

@@ -11,6 +11,7 @@ use crate::gpu::frame::shader_interface::{
     VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
     VIEW_MODE_SILHOUETTE,
 };
+use crate::gpu::frame::skinning::DEFAULT_SKIN_MEMORY_MB;
 
 /// Depth buffer format (every Vulkan device supports it as a depth attachment).
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -85,6 +86,13 @@ pub struct RenderSettings {
     /// The lit frame's exposure adapted over time to bring its average to mid-grey
     /// (`--auto-exposure`): a post-process pass before the tone curve (off by default).
     pub auto_exposure: bool,
+    /// Where the meshes are skinned (`--skin`): [`Raster::Compute`], once per frame by the
+    /// skin pass for every pass that draws them; [`Raster::Graphics`], in each pass's vertex
+    /// shader. See [`crate::gpu::frame::skinning`].
+    pub skin: Raster,
+    /// Megabytes a frame in flight keeps for the vertices the skin pass skins
+    /// (`--skin-memory`).
+    pub skin_memory_mb: u32,
 }
 
 /// The depth a card leaves in the camera's depth buffer.
@@ -147,6 +155,8 @@ impl Default for RenderSettings {
             ground: Raster::Auto,
             tonemap: false,
             auto_exposure: false,
+            skin: Raster::Auto,
+            skin_memory_mb: DEFAULT_SKIN_MEMORY_MB,
         }
     }
 }
@@ -256,6 +266,8 @@ pub struct FrameShape {
     /// A compute pass draws the ground and the sky after the lit passes (which then leave the
     /// pixels no mesh covers empty).
     pub ground_in_compute: bool,
+    /// The skin pass skins the listed instances' vertices once, after each culling pass.
+    pub skin_pass: bool,
 }
 
 impl FrameShape {
@@ -307,6 +319,7 @@ impl FrameShape {
                 && view == ViewMode::Final
                 && !prepass
                 && ao,
+            skin_pass: settings.skin_vec4s() > 0,
         }
     }
 }
@@ -378,6 +391,7 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
             );
         });
     }
+    settings.skin = raster_for(settings.skin, true, kind);
     if settings.card_depth == CardDepth::Auto {
         settings.card_depth = if ctx.physical.kind == vk::PhysicalDeviceType::CPU {
             CardDepth::Plane

@@ -61,6 +61,17 @@ shader_constants! {
     BINDING_DIRECT_LIGHT: u32 = 14;
     /// Binding of the sky's light before occlusion, beside it.
     BINDING_AMBIENT_LIGHT: u32 = 15;
+    /// Binding of the skin pass's table (shaders/skin_table.glsl): where each visible list's
+    /// vertices were skinned to. Above every other pass's own numbers, so a skinned pass may
+    /// include anything.
+    BINDING_SKIN_TABLE: u32 = 25;
+    /// Binding of the vertices the skin pass skinned (`Skinned`, vec4s).
+    BINDING_SKINNED: u32 = 26;
+    /// Binding of a model's level tables (`SkinLevels`, src/gpu/frame/model_buffers.rs): each
+    /// level's vertex count, and which of the mesh's vertices it uses.
+    BINDING_SKIN_LEVELS: u32 = 27;
+    /// Binding of a model's vertices read as words by the skin pass (`MeshVertices`).
+    BINDING_MESH_VERTICES: u32 = 28;
 
     // ---- Culling passes, set 0 (`Layouts::cull_set`) ----
 
@@ -86,6 +97,8 @@ shader_constants! {
     CULL_CANDIDATES: u32 = 9;
     /// Culling: the impostor cards' indirect commands, `[view][model]` (the draws pass).
     CULL_CARD_COMMANDS: u32 = 10;
+    /// Culling: the skin pass's table (the draws pass reserves room there for each list).
+    CULL_SKIN_TABLE: u32 = 11;
 
     // ---- Compute passes (SSAO, its blur, the occlusion image), set 0 (`Layouts::compute_set`) ----
 
@@ -129,6 +142,10 @@ shader_constants! {
 
     /// Workgroup size of the culling shaders (`cull.comp`, `cull_late.comp`, `cull_draws.comp`).
     CULL_GROUP: u32 = 64;
+    /// Invocations per workgroup of `skin.comp` (one vertex of one instance each). With a
+    /// dispatch of at most 65,535 groups this bounds the skinned buffer (see
+    /// [`SKIN_MAX_VEC4S`]).
+    SKIN_GROUP: u32 = 256;
     /// Workgroup width and height of `occlusion_depth.comp`.
     OCCLUSION_GROUP: u32 = 8;
     /// Workgroup width and height of `ssao.comp` and `ssao_blur.comp`.
@@ -147,6 +164,23 @@ shader_constants! {
     /// alone; 0: the card alone; between, while it crosses the impostor threshold, both,
     /// each in its share of a dither pattern).
     VISIBLE_SHARE_SHIFT: u32 = 24;
+
+    // ---- Skinning once per frame (src/gpu/features/skin.rs, shaders/skin_table.glsl) ----
+
+    /// A list the skin pass did not skin (no room, or skinning in the vertex stage): its
+    /// vertex shaders skin each vertex themselves.
+    SKIN_NONE: u32 = 0xffff_ffff;
+    /// vec4s per vertex skinned for the camera's views: position, normal, tangent.
+    SKIN_CAMERA_VEC4S: u32 = 3;
+    /// vec4s per vertex skinned for the sun's view: the position alone.
+    SKIN_SHADOW_VEC4S: u32 = 1;
+    /// The most vec4s the skinned buffer may hold, (65,535 - 16) x [`SKIN_GROUP`]: one
+    /// model's skin dispatch of one phase (at most ten lists, each rounded up to a whole
+    /// workgroup) stays within the 65,535 workgroups every device dispatches.
+    SKIN_MAX_VEC4S: u32 = 16_772_864;
+    /// Words of one [`crate::anim::Vertex`] as the skin pass reads it (position 0, normal 3,
+    /// tangent 6, uv 10, joints 12 as two pairs of u16, weights 14).
+    VERTEX_WORDS: u32 = 18;
 
     // ---- Instance records (the crowd's own: src/crowd/gpu_codes.rs) ----
 

@@ -46,6 +46,7 @@ pub mod pass {
     pub use crate::gpu::features::palettes::NAME as PALETTES;
     pub use crate::gpu::features::readback::NAME as READBACK;
     pub use crate::gpu::features::shadow::NAME as SHADOW;
+    pub use crate::gpu::features::skin::{LATE as SKIN_LATE, NAME as SKIN};
     pub use crate::gpu::features::ssao::{BLUR as SSAO_BLUR, NAME as SSAO};
     pub use crate::gpu::features::tonemap::NAME as TONEMAP;
     use crate::gpu::features::{crowd_state, hud, impostors, lit};

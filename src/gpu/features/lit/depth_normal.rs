@@ -153,10 +153,11 @@ pub fn images(f: &mut FrameDeclaration) -> DepthNormals {
 
 /// Declares the first prepass (kept when depth or normals are read), drawing into `images`.
 pub fn declare(f: &mut FrameDeclaration, culled: &Culled, images: &DepthNormals) -> Prepass {
+    let vertex = f.shape.skinned_vertex_shader();
     let characters = pipeline(
         f,
         "depth+normal",
-        ("skinned.vert", "depth_normal.frag"),
+        (vertex, "depth_normal.frag"),
         VertexInput::Skinned,
         f.culling,
     );

@@ -419,7 +419,7 @@ pub fn declare(
         };
     let characters = pipeline(
         characters_name,
-        "skinned.vert",
+        shape.skinned_vertex_shader(),
         characters_frag,
         VertexInput::Skinned,
         culling,

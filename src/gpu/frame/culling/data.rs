@@ -3,7 +3,7 @@
 //! and packed per frame into the culling inputs buffer; the flags, views and sizes they use.
 
 pub use crate::gpu::frame::gpu_layouts::{
-    CardCommand, CullBound, CullFrame, CullModel, DrawCommand, DrawViews,
+    CardCommand, CullBound, CullFrame, CullModel, DrawCommand, DrawViews, SkinTarget,
 };
 
 pub use crate::gpu::frame::shader_interface::{CARD_LEVEL, LIST_LEVELS};
@@ -28,9 +28,9 @@ pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
 pub use crate::gpu::frame::shader_interface::CULL_GROUP;
 
-const _: () = assert!(size_of::<CullFrame>() == 368);
+const _: () = assert!(size_of::<CullFrame>() == 384);
 const _: () = assert!(size_of::<CardCommand>() == 16);
-const _: () = assert!(size_of::<CullModel>() == 48);
+const _: () = assert!(size_of::<CullModel>() == 64);
 const _: () = assert!(size_of::<CullBound>() == 32);
 const _: () = assert!(size_of::<DrawCommand>() == 20);
 

@@ -160,6 +160,7 @@ fn write(
             occlusion.height as f32,
         ),
         impostor: Vec4::new(impostor_px, impostor_px * (1.0 - CARD_FADE), 0.0, 0.0),
+        skin: [c.settings.skin_vec4s(), 0, 0, 0],
     };
     models.clear();
     ranges.clear();
@@ -177,7 +178,13 @@ fn write(
                 (m * c.subsets * LOD_LEVELS) as u32,
                 model.subsets.len() as u32,
                 (c.card_clips)(m),
-                0,
+                model.level_vertices[0],
+            ],
+            level_vertices: [
+                model.level_vertices[1],
+                model.level_vertices[2],
+                model.level_vertices[3],
+                model.level_vertices[4],
             ],
         });
         ranges.extend_from_slice(&model.draw_ranges);

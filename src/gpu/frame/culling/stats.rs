@@ -1,14 +1,15 @@
-//! What the culling passes drew: instances per mesh level and view, impostor cards, and the
-//! triangles the meshes cost, from the counters each frame copies for the CPU (read a frame
-//! or more later).
+//! What the culling passes drew: instances per mesh level and view, impostor cards, the
+//! triangles the meshes cost and which the skin pass skinned, from the counters and the skin
+//! table each frame copies for the CPU (read a frame or more later).
 
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::frame::culling::data::{
-    CARD_LEVEL, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index,
+    CARD_LEVEL, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, VIEWS, counter_index,
 };
 use crate::gpu::frame::culling::sizes::CullSizes;
 use crate::gpu::frame::model_buffers::GpuModel;
+use crate::gpu::frame::shader_interface::SKIN_NONE;
 
 /// What the culling passes drew in one frame, read back a frame or more later.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,6 +28,13 @@ pub struct DrawStats {
     pub shadow_triangles: u64,
     /// The depth/normal prepass drew the camera's instances too (`--prepass on`).
     pub prepass: bool,
+    /// Meshes the camera's passes drew as the skin pass skinned them (the others skinned
+    /// in the vertex shaders).
+    pub camera_skinned: u64,
+    /// Meshes the shadow pass drew as the skin pass skinned them.
+    pub shadow_skinned: u64,
+    /// Bytes the skin pass filled.
+    pub skinned_bytes: u64,
 }
 
 /// Reads the counters; keeps the latest statistics.
@@ -45,20 +53,32 @@ impl DrawStatsReader {
         if models.len() > sizes.models {
             return;
         }
+        // The counters, then the skin table (a header, two dispatches per model, an entry
+        // per view, model and level: shaders/skin_table.glsl).
         let n = sizes.counters();
-        self.scratch.resize(n, 0);
+        let table = 4 + 8 * models.len() + 4 * VIEWS * models.len() * LOD_LEVELS;
+        self.scratch.resize(n + table, 0);
         if stats
-            .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..n]))
+            .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..n + table]))
             .is_err()
         {
             return;
         }
+        let (counters, table) = self.scratch.split_at(n);
         // The shaders number counters by the models drawn, not by the models the buffers
         // have room for.
         let stride = models.len();
         let mut stats = DrawStats::default();
         for (m, model) in models.iter().enumerate() {
-            let at = |view, level| u64::from(self.scratch[counter_index(stride, view, m, level)]);
+            let at = |view, level| u64::from(counters[counter_index(stride, view, m, level)]);
+            // Instances of the list the skin pass skinned (its entry's first vec4 set).
+            let skinned = |view: usize, level: usize| {
+                let e = 4 + 8 * stride + ((view * stride + m) * LOD_LEVELS + level) * 4;
+                match table[e] {
+                    SKIN_NONE => 0,
+                    _ => u64::from(table[e + 3]),
+                }
+            };
             stats.camera_cards += at(VIEW_CAMERA, CARD_LEVEL) + at(VIEW_CAMERA_LATE, CARD_LEVEL);
             stats.shadow_cards += at(VIEW_SHADOW, CARD_LEVEL);
             for level in 0..LOD_LEVELS {
@@ -68,10 +88,14 @@ impl DrawStatsReader {
                 );
                 stats.camera[level] += camera;
                 stats.shadow[level] += shadow;
+                stats.camera_skinned +=
+                    skinned(VIEW_CAMERA, level) + skinned(VIEW_CAMERA_LATE, level);
+                stats.shadow_skinned += skinned(VIEW_SHADOW, level);
                 stats.camera_triangles += camera * model.level_triangles[level];
                 stats.shadow_triangles += shadow * model.level_triangles[level];
             }
         }
+        stats.skinned_bytes = u64::from(table[3]) * 16;
         self.latest = Some(stats);
     }
 

@@ -23,6 +23,10 @@ pub struct DrawLists {
     pub draw_counts: ResourceId,
     /// The indirect commands.
     pub commands: ResourceId,
+    /// The skin table (where each list's vertices were skinned).
+    pub skin_table: ResourceId,
+    /// The skinned vertices.
+    pub skinned: ResourceId,
 }
 
 /// What the lit shaders sample: the shadow map and the ambient occlusion, where the frame
@@ -116,6 +120,8 @@ impl PassRecording<'_> {
         let baked = whole_buffer(shared.crowd.baked);
         let looks = whole_buffer(shared.crowd.looks);
         let visible = self.buffer_info(lists.lists)?;
+        let skin_table = self.buffer_info(lists.skin_table)?;
+        let skinned = self.buffer_info(lists.skinned)?;
         let (commands, _, _) = self.buffer(lists.commands)?;
         let (counts, _, _) = self.buffer(lists.draw_counts)?;
         let frame = self.frame_info();
@@ -134,6 +140,7 @@ impl PassRecording<'_> {
             if range.is_empty() {
                 continue;
             }
+            let skin_levels = whole_buffer(model.skin_levels.buffer);
             // SAFETY: recording inside the pass's rendering; the model's buffers live as
             // long as the renderer.
             unsafe {
@@ -160,15 +167,18 @@ impl PassRecording<'_> {
                     Bind::image("base_color_map", &base),
                     Bind::image("normal_map", &normal),
                     Bind::buffer("Looks", &looks),
+                    Bind::buffer("SkinTable", &skin_table),
+                    Bind::buffer("Skinned", &skinned),
+                    Bind::buffer("SkinLevels", &skin_levels),
                     Bind::buffer("Frame", &frame),
                     Bind::buffer("Frame", &frame),
                 ];
                 let count = match lit {
                     Some(lit) => {
-                        binds[8..].copy_from_slice(&lit.binds());
-                        10
+                        binds[11..].copy_from_slice(&lit.binds());
+                        13
                     }
-                    None => 8,
+                    None => 11,
                 };
                 self.push(pipeline, &binds[..count])?;
                 let constants: DrawConstants = subset.constants;

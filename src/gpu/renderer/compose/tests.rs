@@ -4,8 +4,9 @@
 use ash::vk;
 
 use super::*;
+use crate::gpu::device::pipeline_desc::PipelineKind;
 use crate::gpu::frame::recording::pass::declared_use;
-use crate::gpu::frame::settings::ViewMode;
+use crate::gpu::frame::settings::{Raster, ViewMode};
 use crate::gpu::graph::Step;
 
 fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
@@ -754,4 +755,78 @@ fn the_ground_resolves_the_lit_passes() {
             );
         }
     }
+}
+
+#[test]
+fn the_skin_pass_runs_between_each_culling_and_what_draws_its_lists() {
+    let compute = RenderSettings {
+        skin: Raster::Compute,
+        ..RenderSettings::default()
+    };
+    let f = frame(ViewMode::Final, compute);
+    let order = names(&f);
+    assert_order(
+        &order,
+        &[
+            (pass::CULL_DRAWS, pass::SKIN),
+            (pass::SKIN, pass::SHADOW),
+            (pass::SKIN, pass::FORWARD),
+            (pass::FORWARD, pass::CULL_DRAWS_LATE),
+            (pass::CULL_DRAWS_LATE, pass::SKIN_LATE),
+            (pass::SKIN_LATE, pass::FORWARD_LATE),
+        ],
+    );
+    let skinned = id(&f, "skinned vertices");
+    let table = id(&f, "skin table");
+    for name in [pass::SKIN, pass::SKIN_LATE] {
+        let s = step(&f, name);
+        assert!(declared_use(&f.plan, s, skinned).is_ok(), "{name} writes");
+        assert!(declared_use(&f.plan, s, table).is_ok(), "{name} reads");
+    }
+    for name in [pass::SHADOW, pass::FORWARD, pass::FORWARD_LATE] {
+        assert!(
+            declared_use(&f.plan, step(&f, name), skinned).is_ok(),
+            "{name} reads the skinned vertices"
+        );
+    }
+    // The vertex shaders skin where nothing else does: no skin pass, and pipelines whose
+    // vertex shaders read nothing of it.
+    for settings in [
+        RenderSettings::default(),
+        RenderSettings {
+            skin: Raster::Graphics,
+            ..compute
+        },
+        RenderSettings {
+            skin_memory_mb: 0,
+            ..compute
+        },
+    ] {
+        let f = frame(ViewMode::Final, settings);
+        let order = names(&f);
+        assert!(
+            !order.contains(&pass::SKIN) && !order.contains(&pass::SKIN_LATE),
+            "{settings:?}: {order:?}"
+        );
+        let shaders = vertex_shaders(&f);
+        assert!(shaders.contains(&"skinned.vert") && shaders.contains(&"shadow.vert"));
+        assert!(!shaders.iter().any(|s| s.contains("_once")), "{shaders:?}");
+    }
+    let shaders = vertex_shaders(&f);
+    assert!(
+        shaders.contains(&"skinned_once.vert") && shaders.contains(&"shadow_once.vert"),
+        "{shaders:?}"
+    );
+    assert!(!shaders.contains(&"skinned.vert") && !shaders.contains(&"shadow.vert"));
+}
+
+/// The vertex shaders of the frame's graphics pipelines.
+fn vertex_shaders(f: &CompiledFrame) -> Vec<&'static str> {
+    f.pipeline_descs
+        .iter()
+        .filter_map(|d| match &d.kind {
+            PipelineKind::Graphics(g) => Some(g.vertex),
+            _ => None,
+        })
+        .collect()
 }

@@ -1,0 +1,77 @@
+//! Skinning once per frame: how much room the skin pass has ([`RenderSettings::skin_memory_mb`]).
+//!
+//! After each culling pass, `shaders/skin.comp` skins every vertex of every listed instance
+//! (the levels' own vertices only) into one buffer, in the world, and the skinned passes'
+//! vertex shaders read it instead of blending four palette matrices per vertex in every pass:
+//! the camera's passes and the sun's share what the instance's level has in common, and no
+//! vertex is skinned twice within a pass. The culling's draws pass reserves each list's room
+//! (`shaders/cull_draws.comp`); a list that finds none is skinned in the vertex shaders as
+//! before, so a crowd larger than the room still draws, whole, at the old cost.
+//!
+//! Left to the device ([`Raster::Auto`]), a GPU skins in compute and a software rasterizer
+//! (lavapipe) in the vertex shaders: there the skin pass costs more than the vertex shaders
+//! save (docs/crowds-at-scale.md).
+
+use crate::gpu::frame::settings::{FrameShape, Raster, RenderSettings};
+use crate::gpu::frame::shader_interface::SKIN_MAX_VEC4S;
+
+/// Megabytes per frame in flight unless asked otherwise: the street of 100,000 built-in
+/// characters at 1920x1080 fills about half (docs/crowds-at-scale.md).
+pub const DEFAULT_SKIN_MEMORY_MB: u32 = 128;
+
+impl RenderSettings {
+    /// The vec4s the skinned buffer holds: the megabytes asked for, at most what one
+    /// dispatch can skin ([`SKIN_MAX_VEC4S`]); 0 unless the skin pass skins
+    /// ([`Raster::Compute`]; [`Raster::Auto`] is decided per device before a frame is
+    /// declared).
+    pub fn skin_vec4s(&self) -> u32 {
+        if self.skin != Raster::Compute {
+            return 0;
+        }
+        let asked = u64::from(self.skin_memory_mb) * (1 << 20) / 16;
+        asked.min(u64::from(SKIN_MAX_VEC4S)) as u32
+    }
+}
+
+impl FrameShape {
+    /// The vertex shader of the camera's skinned passes: one that reads what the skin pass
+    /// skinned where it runs, else one that skins every vertex (and reads nothing more).
+    pub fn skinned_vertex_shader(&self) -> &'static str {
+        if self.skin_pass {
+            "skinned_once.vert"
+        } else {
+            "skinned.vert"
+        }
+    }
+
+    /// The shadow pass's vertex shader, chosen likewise.
+    pub fn shadow_vertex_shader(&self) -> &'static str {
+        if self.skin_pass {
+            "shadow_once.vert"
+        } else {
+            "shadow.vert"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::frame::shader_interface::SKIN_GROUP;
+
+    #[test]
+    fn the_room_is_what_was_asked_up_to_one_dispatch() {
+        let with = |skin_memory_mb| RenderSettings {
+            skin: Raster::Compute,
+            skin_memory_mb,
+            ..RenderSettings::default()
+        };
+        assert_eq!(with(0).skin_vec4s(), 0);
+        for skin in [Raster::Auto, Raster::Graphics] {
+            assert_eq!(RenderSettings { skin, ..with(1) }.skin_vec4s(), 0);
+        }
+        assert_eq!(with(1).skin_vec4s(), 65_536);
+        assert_eq!(with(u32::MAX).skin_vec4s(), SKIN_MAX_VEC4S);
+        assert_eq!(SKIN_MAX_VEC4S, (65_535 - 16) * SKIN_GROUP);
+    }
+}
