@@ -110,8 +110,9 @@ pub struct PassArgs {
     /// software rasterizer (whose compute costs more than its vertex shaders save).
     #[arg(long, value_enum)]
     skin: Option<SkinArg>,
-    /// Megabytes of skinned vertices per frame in flight with --skin compute (1 to 4096;
-    /// at most 256 are used); lists that do not fit are skinned in the vertex shaders.
+    /// Megabytes of skinned vertices per frame in flight with --skin compute (1 to 4096; at
+    /// most 256, or what the device binds as one buffer, are used); lists that do not fit
+    /// are skinned in the vertex shaders.
     #[arg(long, default_value_t = throng::gpu::DEFAULT_SKIN_MEMORY_MB,
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     skin_memory: u32,

@@ -230,11 +230,20 @@ impl RunArgs {
         self.passes.settings(default_msaa)
     }
 
-    /// The start-up line's words for the anti-aliasing `renderer` draws with.
+    /// The start-up line's words for the anti-aliasing `renderer` draws with, and where it
+    /// skins the meshes.
     pub(super) fn msaa_words(&self, renderer: &throng::gpu::Renderer) -> String {
         let software_default =
             self.passes.msaa_defaulted() && renderer.default_msaa() < throng::gpu::DEFAULT_MSAA;
-        crate::cli::output::msaa_words(renderer.settings().msaa, software_default)
+        let settings = renderer.settings();
+        let skin = match settings.skin {
+            throng::gpu::Raster::Compute => "meshes skinned once in compute",
+            _ => "meshes skinned in the vertex shaders",
+        };
+        format!(
+            "{}, {skin} (--skin)",
+            crate::cli::output::msaa_words(settings.msaa, software_default)
+        )
     }
 
     pub(super) fn present_mode(&self) -> PresentMode {
