@@ -42,14 +42,16 @@ fn every_pipeline() -> Vec<PipelineDesc> {
             for (prepass, ssao) in [(true, true), (false, true), (false, false)] {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
                     // The card passes add pipelines (one set per depth a card may leave,
-                    // quads or compute), and the ground in compute its own and the camera
-                    // depth's; the rest are the same either way.
-                    for (card_depth, card_raster, ground) in [
-                        (CardDepth::Picture, Raster::Graphics, Raster::Graphics),
-                        (CardDepth::Plane, Raster::Graphics, Raster::Graphics),
-                        (CardDepth::Picture, Raster::Compute, Raster::Graphics),
-                        (CardDepth::Picture, Raster::Graphics, Raster::Compute),
-                        (CardDepth::Picture, Raster::Compute, Raster::Compute),
+                    // quads or compute), the ground in compute its own and the camera
+                    // depth's, and skinning once the skin pass and the vertex shaders that
+                    // read it; the rest are the same either way.
+                    let (g, c) = (Raster::Graphics, Raster::Compute);
+                    for (card_depth, card_raster, ground, skin) in [
+                        (CardDepth::Picture, g, g, g),
+                        (CardDepth::Plane, g, g, c),
+                        (CardDepth::Picture, c, g, g),
+                        (CardDepth::Picture, g, c, c),
+                        (CardDepth::Picture, c, c, c),
                     ] {
                         let settings = RenderSettings {
                             msaa,
@@ -59,6 +61,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             card_depth,
                             card_raster,
                             ground,
+                            skin,
                             // A post-process pass adds its pipelines and changes no other.
                             tonemap: true,
                             auto_exposure: true,

@@ -830,3 +830,44 @@ fn vertex_shaders(f: &CompiledFrame) -> Vec<&'static str> {
         })
         .collect()
 }
+
+#[test]
+fn every_pass_of_the_fullest_frame_is_timed() {
+    let settings = RenderSettings {
+        msaa: 4,
+        impostors: true,
+        card_raster: Raster::Compute,
+        ground: Raster::Compute,
+        skin: Raster::Compute,
+        tonemap: true,
+        auto_exposure: true,
+        ..RenderSettings::default()
+    };
+    let key = GraphKey {
+        view: ViewMode::Final,
+        readback: true,
+        present: false,
+        crowd_state: true,
+        tracks: true,
+        hud: true,
+        cards: true,
+    };
+    let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
+        Ok(f) => f,
+        Err(e) => panic!("{e}"),
+    };
+    let recorded: Vec<&str> = f
+        .plan
+        .steps()
+        .iter()
+        .filter(|s| f.recorder(s).is_some())
+        .map(|s| s.name)
+        .collect();
+    eprintln!("{} passes recorded: {recorded:?}", recorded.len());
+    assert!(
+        recorded.len() <= crate::gpu::frame::in_flight::MAX_PASSES,
+        "{} passes, {} timed: {recorded:?}",
+        recorded.len(),
+        crate::gpu::frame::in_flight::MAX_PASSES
+    );
+}
