@@ -49,7 +49,7 @@ pub use frame::settings::{
     CardDepth, DEFAULT_IMPOSTOR_PX, DEFAULT_MSAA, IMPOSTOR_REFERENCE_HEIGHT,
     MAX_SCALED_IMPOSTOR_PX, Raster, RenderSettings, SOFTWARE_DEFAULT_MSAA, ViewMode, default_msaa,
 };
-pub use frame::skinning::DEFAULT_SKIN_MEMORY_MB;
+pub use frame::skin_room::DEFAULT_SKIN_MEMORY_MB;
 pub use frame::uniforms::{DrawConstants, FrameData};
 pub use renderer::compose::pass;
 pub use renderer::headless::HeadlessRenderer;

@@ -11,7 +11,7 @@ use crate::gpu::frame::shader_interface::{
     VIEW_MODE_AO, VIEW_MODE_DEPTH, VIEW_MODE_FINAL, VIEW_MODE_NORMALS, VIEW_MODE_SHADOW,
     VIEW_MODE_SILHOUETTE,
 };
-use crate::gpu::frame::skinning::{DEFAULT_SKIN_MEMORY_MB, skin_memory_for};
+use crate::gpu::frame::skin_room::{DEFAULT_SKIN_MEMORY_MB, skin_memory_within};
 
 /// Depth buffer format (every Vulkan device supports it as a depth attachment).
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -392,7 +392,9 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         });
     }
     settings.skin = raster_for(settings.skin, true, kind);
-    settings.skin_memory_mb = skin_memory_for(&settings, limits, &ctx.physical.name);
+    let skins = settings.skin == Raster::Compute;
+    let asked = settings.skin_memory_mb;
+    settings.skin_memory_mb = skin_memory_within(asked, limits, &ctx.physical.name, skins);
     if settings.card_depth == CardDepth::Auto {
         settings.card_depth = if ctx.physical.kind == vk::PhysicalDeviceType::CPU {
             CardDepth::Plane

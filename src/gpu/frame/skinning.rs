@@ -1,4 +1,6 @@
-//! Skinning once per frame: how much room the skin pass has ([`RenderSettings::skin_memory_mb`]).
+//! Skinning once per frame: how much room the skin pass has ([`RenderSettings::skin_vec4s`];
+//! its default and the device's bound are [`crate::gpu::frame::skin_room`]'s) and which vertex
+//! shaders read what it skinned.
 //!
 //! After each culling pass, `shaders/skin.comp` skins every vertex of every listed instance
 //! (the levels' own vertices only) into one buffer, in the world, and the skinned passes'
@@ -12,16 +14,8 @@
 //! (lavapipe) in the vertex shaders: there the skin pass costs more than the vertex shaders
 //! save (docs/crowds-at-scale.md).
 
-use ash::vk;
-
 use crate::gpu::frame::settings::{FrameShape, Raster, RenderSettings};
 use crate::gpu::frame::shader_interface::SKIN_MAX_VEC4S;
-
-/// Megabytes per frame in flight unless asked otherwise: the most one dispatch skins
-/// ([`SKIN_MAX_VEC4S`], 256 MB less 0.02%). The street of 100,000 built-in characters at
-/// 1920x1080 needs about 200 (docs/crowds-at-scale.md); a list that does not fit is skinned
-/// by the vertex shaders.
-pub const DEFAULT_SKIN_MEMORY_MB: u32 = 256;
 
 impl RenderSettings {
     /// The vec4s the skinned buffer holds: the megabytes asked for, at most what one
@@ -35,27 +29,6 @@ impl RenderSettings {
         let asked = u64::from(self.skin_memory_mb) * (1 << 20) / 16;
         asked.min(u64::from(SKIN_MAX_VEC4S)) as u32
     }
-}
-
-/// The megabytes of skinned vertices `settings` ask for, at most what the device named
-/// `device` binds as one storage buffer (`limits`), saying so once when it had to lower them.
-pub fn skin_memory_for(
-    settings: &RenderSettings,
-    limits: &vk::PhysicalDeviceLimits,
-    device: &str,
-) -> u32 {
-    let most = (limits.max_storage_buffer_range >> 20).max(1);
-    let asked = settings.skin_memory_mb;
-    if settings.skin == Raster::Compute && asked > most {
-        static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| {
-            log::warn!(
-                "{asked} MB of skinned vertices asked for; {device} binds at most {most} MB as \
-                 one buffer"
-            );
-        });
-    }
-    asked.min(most)
 }
 
 impl FrameShape {
@@ -98,20 +71,5 @@ mod tests {
         assert_eq!(with(1).skin_vec4s(), 65_536);
         assert_eq!(with(u32::MAX).skin_vec4s(), SKIN_MAX_VEC4S);
         assert_eq!(SKIN_MAX_VEC4S, (65_535 - 16) * SKIN_GROUP);
-    }
-
-    #[test]
-    fn the_room_fits_one_storage_buffer_of_the_device() {
-        let limits = vk::PhysicalDeviceLimits {
-            max_storage_buffer_range: 1 << 27,
-            ..Default::default()
-        };
-        let asked = |skin_memory_mb| RenderSettings {
-            skin: Raster::Compute,
-            skin_memory_mb,
-            ..RenderSettings::default()
-        };
-        assert_eq!(skin_memory_for(&asked(64), &limits, "test"), 64);
-        assert_eq!(skin_memory_for(&asked(4096), &limits, "test"), 128);
     }
 }
