@@ -41,18 +41,24 @@ const TABLE: BufferDesc = BufferDesc {
     host_read: false,
 };
 
-/// Declares the skin table and the skinned vertices' buffer (as many bytes as the settings
-/// give it, at least 16 when the vertex shaders skin: the shaders bind it either way), in
-/// that order.
+/// Declares the skin table and the skinned vertices' buffer, in that order. The buffer holds
+/// what the crowd could fill, at most as many bytes as the settings give it (the culling
+/// inputs' capacity is the same bound), and 16 when the vertex shaders skin (the shaders bind
+/// it either way).
 pub fn buffers(f: &mut FrameDeclaration) -> (ResourceId, ResourceId) {
-    let bytes = u64::from(f.settings.skin_vec4s()) * 16;
+    let most = u64::from(f.settings.skin_vec4s()) * 16;
+    let size = match most {
+        0 => BufferSize::ZERO,
+        most => BufferSize {
+            per_skin_vec4: 16,
+            most,
+            ..BufferSize::ZERO
+        },
+    };
     let table = f.buffer(TABLE);
     let vertices = f.buffer(BufferDesc {
         name: "skinned vertices",
-        size: BufferSize {
-            fixed: bytes,
-            ..BufferSize::ZERO
-        },
+        size,
         usage: vk::BufferUsageFlags::STORAGE_BUFFER,
         host_read: false,
     });

@@ -14,8 +14,9 @@
 //! (lavapipe) in the vertex shaders: there the skin pass costs more than the vertex shaders
 //! save (docs/crowds-at-scale.md).
 
+use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::settings::{FrameShape, Raster, RenderSettings};
-use crate::gpu::frame::shader_interface::SKIN_MAX_VEC4S;
+use crate::gpu::frame::shader_interface::{SKIN_CAMERA_VEC4S, SKIN_MAX_VEC4S, SKIN_SHADOW_VEC4S};
 
 impl RenderSettings {
     /// The vec4s the skinned buffer holds: the megabytes asked for, at most what one
@@ -29,6 +30,17 @@ impl RenderSettings {
         let asked = u64::from(self.skin_memory_mb) * (1 << 20) / 16;
         asked.min(u64::from(SKIN_MAX_VEC4S)) as u32
     }
+}
+
+/// The most vec4s the skin pass could fill for `instances` instances of `models`: each drawn
+/// whole by the camera and by the sun at the largest full mesh. The skinned buffer is no
+/// larger than this, so a small crowd does not keep the whole room.
+pub fn skin_vec4s_for(instances: usize, models: &[GpuModel]) -> usize {
+    let most = models.iter().map(|m| m.level_vertices[0] as usize).max();
+    let per_vertex = (SKIN_CAMERA_VEC4S + SKIN_SHADOW_VEC4S) as usize;
+    instances
+        .saturating_mul(most.unwrap_or(0))
+        .saturating_mul(per_vertex)
 }
 
 impl FrameShape {

@@ -21,6 +21,7 @@ use crate::gpu::frame::recording::features::FeatureFrame;
 use crate::gpu::frame::recording::frame::record_frame;
 use crate::gpu::frame::recording::pass::{CrowdFrame, FrameShared, RingBinding};
 use crate::gpu::frame::settings::GraphKey;
+use crate::gpu::frame::skinning::skin_vec4s_for;
 use crate::gpu::frame::uniforms::packing::pack_frame;
 use crate::gpu::renderer::compose::compile;
 
@@ -134,6 +135,7 @@ impl Renderer {
             subsets: subsets.unwrap_or(0).max(1),
             bounds: crowd.bounds().len().max(1),
             pixels: (self.target.extent.width as usize * self.target.extent.height as usize).max(1),
+            skin_vec4s: skin_vec4s_for(crowd.len(), &self.assets.models),
         }
     }
 

@@ -26,6 +26,7 @@ use crate::gpu::frame::culling::sizes::CullSizes;
 use crate::gpu::frame::frame_io::FrameInputs;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::settings::RenderSettings;
+use crate::gpu::frame::skinning::skin_vec4s_for;
 use crate::gpu::graph::Extent;
 
 /// A coarser mesh level is drawn where its error covers at most this many pixels (times
@@ -160,7 +161,14 @@ fn write(
             occlusion.height as f32,
         ),
         impostor: Vec4::new(impostor_px, impostor_px * (1.0 - CARD_FADE), 0.0, 0.0),
-        skin: [c.settings.skin_vec4s(), 0, 0, 0],
+        // What the settings give, at most what the crowd could fill (the skinned buffer's
+        // size, src/gpu/features/skin.rs).
+        skin: [
+            (c.settings.skin_vec4s() as usize).min(skin_vec4s_for(c.crowd.len(), c.models)) as u32,
+            0,
+            0,
+            0,
+        ],
     };
     models.clear();
     ranges.clear();

@@ -18,6 +18,10 @@ pub struct CullSizes {
     pub bounds: usize,
     /// Pixels of the frame (the cards' visibility buffer holds one entry each).
     pub pixels: usize,
+    /// The most vec4s the skin pass could fill for this crowd: every instance drawn whole by
+    /// the camera and the sun at the largest full mesh of the models
+    /// ([`crate::gpu::frame::skinning`]).
+    pub skin_vec4s: usize,
 }
 
 impl CullSizes {
@@ -28,6 +32,7 @@ impl CullSizes {
             && self.subsets >= other.subsets
             && self.bounds >= other.bounds
             && self.pixels >= other.pixels
+            && self.skin_vec4s >= other.skin_vec4s
     }
 
     /// Room for `want` with some to spare, so a crowd that grows a little at a time does not
@@ -48,6 +53,7 @@ impl CullSizes {
             // A resized frame needs what it needs, no more: it does not grow a little at a
             // time.
             pixels: self.pixels.max(want.pixels),
+            skin_vec4s: grow(self.skin_vec4s, want.skin_vec4s),
         }
     }
 
@@ -80,6 +86,7 @@ mod tests {
             subsets: 3,
             bounds: 10,
             pixels: 64,
+            skin_vec4s: 1000,
         };
         let want = CullSizes {
             instances: 101,

@@ -18,7 +18,7 @@ use crate::gpu::frame::culling::sizes::CullSizes;
 
 /// A buffer's size in bytes as a sum over the frame's counts: `fixed + per_instance *
 /// instances + per_draw * draws + per_counter * counters + per_card_draw * card draws +
-/// per_pixel * pixels` ([`CullSizes`]).
+/// per_pixel * pixels + per_skin_vec4 * skin vec4s` ([`CullSizes`]), at most `most`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BufferSize {
     /// Bytes whatever the counts.
@@ -33,6 +33,10 @@ pub struct BufferSize {
     pub per_card_draw: u64,
     /// Bytes per pixel of the frame.
     pub per_pixel: u64,
+    /// Bytes per vec4 the skin pass could fill ([`CullSizes::skin_vec4s`]).
+    pub per_skin_vec4: u64,
+    /// Bytes at most, whatever the counts (0: no bound).
+    pub most: u64,
 }
 
 impl BufferSize {
@@ -44,17 +48,25 @@ impl BufferSize {
         per_counter: 0,
         per_card_draw: 0,
         per_pixel: 0,
+        per_skin_vec4: 0,
+        most: 0,
     };
 
-    /// The bytes for `sizes` (at least 16: a buffer is never empty).
+    /// The bytes for `sizes` (at most [`Self::most`] where set; at least 16: a buffer is
+    /// never empty).
     pub fn bytes(&self, sizes: &CullSizes) -> u64 {
         let n = |v: usize| v as u64;
-        (self.fixed
+        let sum = self.fixed
             + self.per_instance * n(sizes.instances)
             + self.per_draw * n(sizes.draws())
             + self.per_counter * n(sizes.counters())
             + self.per_card_draw * n(sizes.card_draws())
-            + self.per_pixel * n(sizes.pixels))
+            + self.per_pixel * n(sizes.pixels)
+            + self.per_skin_vec4 * n(sizes.skin_vec4s);
+        match self.most {
+            0 => sum,
+            most => sum.min(most),
+        }
         .max(16)
     }
 }
