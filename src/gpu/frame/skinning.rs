@@ -3,10 +3,12 @@
 //! shaders read what it skinned.
 //!
 //! After each culling pass, `shaders/skin.comp` skins every vertex of every listed instance
-//! (the levels' own vertices only) into one buffer, in the world, and the skinned passes'
-//! vertex shaders read it instead of blending four palette matrices per vertex in every pass:
-//! the camera's passes and the sun's share what the instance's level has in common, and no
-//! vertex is skinned twice within a pass. The culling's draws pass reserves each list's room
+//! (the levels' own vertices only) into one buffer, in the world, once per list it is in
+//! (the sun's list keeps the position alone, the camera's normal and tangent too), and the
+//! skinned passes' vertex shaders read it instead of blending four to sixteen palette
+//! matrices per vertex: the shadow and lit passes' vertex stages only fetch, no vertex is
+//! skinned twice for a vertex cache's misses, and the prepass and the lit pass share the
+//! camera's. The culling's draws pass reserves each list's room
 //! (`shaders/cull_draws.comp`); a list that finds none is skinned in the vertex shaders as
 //! before, so a crowd larger than the room still draws, whole, at the old cost.
 //!
