@@ -92,7 +92,6 @@ void main() {
         // cost.
         skin_table[SKIN_RECORDS] = cull.skin.x > 0u ? cull.counts.x : 0u;
         skin_table[SKIN_MODELS] = cull.counts.y;
-        skin_table[SKIN_CAPACITY] = cull.skin.x;
     }
     uint subsets = cull.counts.w;
     uint per_view = cull.counts.y * subsets;

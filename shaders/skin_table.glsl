@@ -1,8 +1,7 @@
 // The skin pass's table (src/gpu/frame/skinning.rs): where each visible list's vertices were
 // skinned to. shaders/cull_draws.comp writes it (reserving each list's room in the skinned
 // buffer), shaders/skin.comp fills that room, and the skinned passes' vertex shaders read it.
-// Words: a header (instance records, models, vec4s the skinned buffer holds, vec4s reserved
-// so far), then per phase and model the skin pass's indirect dispatch (x, y, z, unused),
+// Words: a header (instance records, models, unused, vec4s reserved so far), then per phase and model the skin pass's indirect dispatch (x, y, z, unused),
 // then per [view][model][level] the list's first vec4 (SKIN_NONE: not skinned), its first
 // slot in the visible lists, its first workgroup in its model's dispatch and its instances.
 #ifndef THRONG_SKIN_TABLE_GLSL
@@ -26,7 +25,6 @@ layout(std430, set = 0, binding = SKIN_TABLE_BINDING) SKIN_TABLE_ACCESS buffer S
 
 const uint SKIN_RECORDS = 0u;
 const uint SKIN_MODELS = 1u;
-const uint SKIN_CAPACITY = 2u;
 const uint SKIN_USED = 3u;
 
 // The skin pass's phases: the lists built before the occlusion test, and the late one.

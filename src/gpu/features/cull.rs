@@ -1,9 +1,10 @@
 //! The culling passes before the draws: zero the counters, cull and choose levels per
 //! instance for the camera and the shadow map (`shaders/cull.comp`), turn the counts into
-//! indirect draws (`shaders/cull_draws.comp`); and, after every draw, copy the counters for
-//! the CPU's statistics; then the skin pass ([`skin`]). The culling pass makes the buffers it fills (counters, visible lists,
-//! indirect draws, the impostor cards' draws, the instances held back for the occlusion test)
-//! and hands them on as [`Culled`]. The occlusion test's passes are in [`crate::gpu::features::occlusion`].
+//! indirect draws (`shaders/cull_draws.comp`), which the skin pass ([`skin`]) follows; and,
+//! after every draw, copy the counters and the skin table for the CPU's statistics. The
+//! culling pass makes the buffers it fills (counters, visible lists, indirect draws, the
+//! impostor cards' draws, the instances held back for the occlusion test) and hands them on
+//! as [`Culled`]. The occlusion test's passes are in [`crate::gpu::features::occlusion`].
 
 use ash::vk;
 

@@ -15,6 +15,7 @@ use crate::gpu::frame::declaration::{FrameDeclaration, compute};
 use crate::gpu::frame::recording::draws::DrawLists;
 use crate::gpu::frame::recording::pass::{Bind, PassRecording, PipelineId};
 use crate::gpu::frame::resources::buffers::{BufferDesc, BufferSize};
+use crate::gpu::frame::skinning::SkinTable;
 use crate::gpu::graph::{Access, ResourceId, Stages};
 
 /// The skin pass of the lists built before the occlusion test (the camera's and the sun's).
@@ -100,7 +101,9 @@ fn record(
     let (table_buffer, table_offset, _) = r.buffer(lists.skin_table)?;
     let p = r.pipeline(pipeline)?;
     r.bind(p);
-    let models = crowd.models.len() as u64;
+    let layout = SkinTable {
+        models: crowd.models.len(),
+    };
     for (m, (model, range)) in crowd.models.iter().zip(crowd.ranges).enumerate() {
         if range.is_empty() {
             continue;
@@ -125,8 +128,7 @@ fn record(
             phase,
         };
         r.push_constants(p, bytemuck::bytes_of(&target))?;
-        // The dispatch's words follow the table's 4-word header, 4 words per phase and model.
-        let args = table_offset + (4 + (u64::from(phase) * models + m as u64) * 4) * 4;
+        let args = table_offset + 4 * layout.args(phase as usize, m) as u64;
         // SAFETY: recording outside rendering; the draws pass the graph ordered before this
         // one wrote the dispatch (at most SKIN_MAX_VEC4S / SKIN_GROUP + 16 workgroups).
         unsafe {

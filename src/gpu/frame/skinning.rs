@@ -16,8 +16,10 @@
 //! (lavapipe) in the vertex shaders: there the skin pass costs more than the vertex shaders
 //! save (docs/crowds-at-scale.md).
 
+use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::settings::{FrameShape, Raster, RenderSettings};
+use crate::gpu::frame::shader_interface::VIEWS;
 use crate::gpu::frame::shader_interface::{SKIN_CAMERA_VEC4S, SKIN_MAX_VEC4S, SKIN_SHADOW_VEC4S};
 
 impl RenderSettings {
@@ -31,6 +33,37 @@ impl RenderSettings {
         }
         let asked = u64::from(self.skin_memory_mb) * (1 << 20) / 16;
         asked.min(u64::from(SKIN_MAX_VEC4S)) as u32
+    }
+}
+
+/// Where the skin table's parts start, in words, for a frame of `models` models: the Rust
+/// statement of `shaders/skin_table.glsl`'s layout (a 4-word header, then 4 words per phase
+/// and model for the indirect dispatches, then 4 per view, model and mesh level).
+#[derive(Clone, Copy, Debug)]
+pub struct SkinTable {
+    /// The frame's models.
+    pub models: usize,
+}
+
+impl SkinTable {
+    /// The header's word of the vec4s reserved so far.
+    pub const USED: usize = 3;
+
+    /// The first word of the indirect dispatch of `phase` (0: before the occlusion test, 1:
+    /// after it) for `model`.
+    pub fn args(&self, phase: usize, model: usize) -> usize {
+        4 + (phase * self.models + model) * 4
+    }
+
+    /// The first word of the entry of `view`, `model` and mesh `level`: the list's first vec4
+    /// (`SKIN_NONE`: not skinned), first slot, first workgroup and instances.
+    pub fn entry(&self, view: usize, model: usize, level: usize) -> usize {
+        self.args(2, 0) + ((view * self.models + model) * LOD_LEVELS + level) * 4
+    }
+
+    /// The words the table takes.
+    pub fn words(&self) -> usize {
+        self.entry(VIEWS, 0, 0)
     }
 }
 
@@ -69,7 +102,22 @@ impl FrameShape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::frame::shader_interface::SKIN_GROUP;
+    use crate::gpu::frame::shader_interface::{LIST_LEVELS, SKIN_GROUP};
+
+    #[test]
+    fn the_table_fits_the_buffer_the_skin_feature_declares() {
+        // shaders/skin_table.glsl's layout; the buffer (src/gpu/features/skin.rs) takes 16
+        // bytes and 16 per culling counter ([view][model][list] and one).
+        let table = SkinTable { models: 3 };
+        assert_eq!(table.args(0, 0), 4);
+        assert_eq!(table.args(1, 2), 4 + 5 * 4);
+        assert_eq!(table.entry(0, 0, 0), 4 + 6 * 4);
+        assert_eq!(table.entry(1, 2, 4), 28 + (5 * LOD_LEVELS + 4) * 4);
+        for models in [1, 2, 7, 100] {
+            let counters = VIEWS * models * LIST_LEVELS + 1;
+            assert!(SkinTable { models }.words() * 4 <= 16 + 16 * counters);
+        }
+    }
 
     #[test]
     fn the_room_is_what_was_asked_up_to_one_dispatch() {

@@ -5,11 +5,12 @@
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::frame::culling::data::{
-    CARD_LEVEL, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, VIEWS, counter_index,
+    CARD_LEVEL, VIEW_CAMERA, VIEW_CAMERA_LATE, VIEW_SHADOW, counter_index,
 };
 use crate::gpu::frame::culling::sizes::CullSizes;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::shader_interface::SKIN_NONE;
+use crate::gpu::frame::skinning::SkinTable;
 
 /// What the culling passes drew in one frame, read back a frame or more later.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -53,13 +54,15 @@ impl DrawStatsReader {
         if models.len() > sizes.models {
             return;
         }
-        // The counters, then the skin table (a header, two dispatches per model, an entry
-        // per view, model and level: shaders/skin_table.glsl).
+        // The counters, then the skin table.
         let n = sizes.counters();
-        let table = 4 + 8 * models.len() + 4 * VIEWS * models.len() * LOD_LEVELS;
-        self.scratch.resize(n + table, 0);
+        let layout = SkinTable {
+            models: models.len(),
+        };
+        let words = n + layout.words();
+        self.scratch.resize(words, 0);
         if stats
-            .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..n + table]))
+            .read(0, bytemuck::cast_slice_mut(&mut self.scratch[..words]))
             .is_err()
         {
             return;
@@ -73,7 +76,7 @@ impl DrawStatsReader {
             let at = |view, level| u64::from(counters[counter_index(stride, view, m, level)]);
             // Instances of the list the skin pass skinned (its entry's first vec4 set).
             let skinned = |view: usize, level: usize| {
-                let e = 4 + 8 * stride + ((view * stride + m) * LOD_LEVELS + level) * 4;
+                let e = layout.entry(view, m, level);
                 match table[e] {
                     SKIN_NONE => 0,
                     _ => u64::from(table[e + 3]),
@@ -95,7 +98,7 @@ impl DrawStatsReader {
                 stats.shadow_triangles += shadow * model.level_triangles[level];
             }
         }
-        stats.skinned_bytes = u64::from(table[3]) * 16;
+        stats.skinned_bytes = u64::from(table[SkinTable::USED]) * 16;
         self.latest = Some(stats);
     }
 
