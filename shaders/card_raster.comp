@@ -1,17 +1,12 @@
 #version 460
-// The camera's cards rasterized into the visibility buffer (shaders/card_raster.glsl): each
-// covered pixel where the picture shows the surface keeps, with one 64-bit atomic, the
-// nearest card and its depth, packed so that the larger value is the nearer card (the
-// depth's bits inverted above the card's entry in the visible lists; zero, the cleared
-// value, is no card). card_shade.comp lights the winners once per pixel.
-#extension GL_ARB_gpu_shader_int64 : require
-#extension GL_EXT_shader_atomic_int64 : require
-
+// The camera's cards rasterized into the visibility buffer (shaders/card_raster.glsl,
+// shaders/visibility.glsl): each covered pixel where the picture shows the surface keeps, at
+// each of its `card.draw.w` samples, the nearest card and its depth with one 64-bit atomic (a
+// card's picture decides coverage per pixel, as the graphics card passes' fragment shader
+// does for every sample of the pixel). card_shade.comp lights the winners once per pixel.
+#define VISIBILITY_WRITE
+#include "visibility.glsl"
 #include "card_raster.glsl"
-
-layout(std430, set = 0, binding = 17) buffer Visibility {
-    uint64_t visibility[];
-};
 
 void raster_pixel(ivec2 pixel, CardVarying c, float share, uint look, uint index) {
     vec3 albedo;
@@ -23,10 +18,9 @@ void raster_pixel(ivec2 pixel, CardVarying c, float share, uint look, uint index
     }
     // The picture's surface, or the card's own plane (CARD_PLANE_DEPTH's choice).
     float depth = card_depth(frame.view_proj, card.cell.w > 0.5 ? world : c.world);
-    uint64_t key = (uint64_t(0xffffffffu - floatBitsToUint(depth)) << 32) | uint64_t(index);
-    uint at = uint(pixel.y) * card.draw.y + uint(pixel.x);
-    // A plain read first: where a nearer card is already kept, no atomic is needed.
-    if (visibility[at] < key) {
-        atomicMax(visibility[at], key);
+    uint64_t key = surface_key(depth, index);
+    uint samples = max(card.draw.w, 1u);
+    for (uint s = 0u; s < samples; s++) {
+        keep_nearest(visibility_at(pixel, s, samples, card.draw.y), key);
     }
 }

@@ -35,9 +35,10 @@ layout(std430, set = 0, binding = CULL_BOUNDS) readonly buffer Bounds {
     Bound bounds[];
 };
 
-// Per model, per subset, per level: (first index, index count) in the model's index buffer.
+// Per model, per subset, per level: (first index, index count) in the model's index buffer,
+// the subset's material index, unused.
 layout(std430, set = 0, binding = CULL_DRAW_RANGES) readonly buffer DrawRanges {
-    uvec2 draw_ranges[];
+    uvec4 draw_ranges[];
 };
 
 // Instances per view, model and list: [view][model][list] (the mesh levels, then the cards).

@@ -6,7 +6,9 @@
 // generated vertices, a triangle strip; none when no instance is a card). The CPU never reads the counts.
 // Subset 0's invocation also reserves room in the skinned buffer for each of the view's and
 // model's mesh lists (shaders/skin_table.glsl), and counts the workgroups the skin pass
-// (shaders/skin.comp) then runs for them.
+// (shaders/skin.comp) then runs for them; and plans the mesh raster (shaders/mesh_raster.comp):
+// which of the camera's lists it draws instead of the lit passes, whose commands then leave
+// them out, and the workgroups it runs for them.
 #include "cull.glsl"
 #define SKIN_TABLE_BINDING CULL_SKIN_TABLE
 #define SKIN_TABLE_ACCESS
@@ -86,6 +88,70 @@ void plan_skinning(uint view, uint model_index, CullModel model) {
     }
 }
 
+// The triangles per instance the mesh raster draws of `model`'s lists at `level` in `view`:
+// the camera's, from the first level it takes (`cull.skin.y`, 0: none) on, of a model whose
+// levels it can draw (`level_triangles`); 0 where the lit passes draw them.
+uint raster_triangles(CullModel model, uint view, uint level) {
+    if (cull.skin.y == 0u || level < max(cull.skin.y, 1u) || view == VIEW_SHADOW
+        || level >= min(model.range.w, uint(LOD_LEVELS))) {
+        return 0u;
+    }
+    return model.level_triangles[level - 1u];
+}
+
+// Where the mesh raster's dispatch of `model_index` starts the list of `view` and `level`:
+// its first workgroup, or SKIN_NONE where the lit passes draw it. Every invocation works it
+// out alike from the final counts (the camera's lists before the late one's, levels in
+// order), so the passes that draw and the one that plans agree without talking: a list
+// takes whole workgroups while the dispatch stays within RASTER_MAX_GROUPS.
+uint raster_first_group(uint view, uint model_index, CullModel model, uint level) {
+    uint groups = 0u;
+    for (uint late = 0u; late < 2u; late++) {
+        uint v = late == 0u ? uint(VIEW_CAMERA) : uint(VIEW_CAMERA_LATE);
+        if (v == uint(VIEW_CAMERA_LATE) && (cull.counts.z & CULL_OCCLUSION) == 0u) {
+            break;
+        }
+        for (uint l = 1u; l < uint(LOD_LEVELS); l++) {
+            uint triangles = raster_triangles(model, v, l);
+            uint n = triangles == 0u ? 0u : counters[counter_index(v, model_index, l)];
+            uint need = n == 0u ? 0u
+                : (n > RASTER_MAX_GROUPS * RASTER_GROUP_TRIANGLES / triangles
+                   ? RASTER_MAX_GROUPS + 1u
+                   : (n * triangles + RASTER_GROUP_TRIANGLES - 1u) / RASTER_GROUP_TRIANGLES);
+            bool fits = need > 0u && need <= RASTER_MAX_GROUPS - groups;
+            if (v == view && l == level) {
+                return fits ? groups : SKIN_NONE;
+            }
+            if (fits) {
+                groups += need;
+            }
+        }
+    }
+    return SKIN_NONE;
+}
+
+// Writes the mesh raster's words of `view`'s entries for `model` and its dispatch's size
+// (every list of the model planned so far: the late pass's count includes the early ones).
+void plan_raster(uint view, uint model_index, CullModel model) {
+    uint args = skin_args(RASTER_PHASE, model_index);
+    uint total = view == uint(VIEW_CAMERA_LATE) ? skin_table[args] : 0u;
+    for (uint level = 0u; level < uint(LOD_LEVELS); level++) {
+        uint e = skin_entry(view, model_index, level);
+        uint triangles = raster_triangles(model, view, level);
+        uint first = triangles == 0u ? SKIN_NONE
+                                     : raster_first_group(view, model_index, model, level);
+        skin_table[e + 4u] = first;
+        skin_table[e + 5u] = triangles;
+        if (first != SKIN_NONE) {
+            uint n = skin_table[e + 3u];
+            total = first + (n * triangles + RASTER_GROUP_TRIANGLES - 1u) / RASTER_GROUP_TRIANGLES;
+        }
+    }
+    skin_table[args] = total;
+    skin_table[args + 1u] = 1u;
+    skin_table[args + 2u] = 1u;
+}
+
 void main() {
     if (gl_GlobalInvocationID.x == 0u) {
         // No records when nothing is skinned: the vertex shaders then skin at one read's
@@ -109,9 +175,13 @@ void main() {
         uint levels = min(model.range.w, uint(LOD_LEVELS));
         for (uint level = 0u; level < levels; level++) {
             uint n = counters[counter_index(view, model_index, level)];
-            uvec2 range = draw_ranges[model.draws.x + subset * LOD_LEVELS + level];
+            uvec4 range = draw_ranges[model.draws.x + subset * LOD_LEVELS + level];
             if (n == 0u || range.y == 0u) {
                 continue;
+            }
+            if (raster_triangles(model, view, level) > 0u
+                && raster_first_group(view, model_index, model, level) != SKIN_NONE) {
+                continue; // the mesh raster draws this list (plan_raster)
             }
             DrawCommand c;
             c.index_count = range.y;
@@ -126,6 +196,9 @@ void main() {
     draw_counts[id] = written;
     if (subset == 0u) {
         plan_skinning(view, model_index, model);
+        if (view != uint(VIEW_SHADOW)) {
+            plan_raster(view, model_index, model);
+        }
         CardCommand c;
         c.vertex_count = 4u;
         c.instance_count = counters[counter_index(view, model_index, CARD_LEVEL)];

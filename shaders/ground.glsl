@@ -11,11 +11,22 @@
 // place. ground_resolve.comp (RESOLVE) reads the multisampled images the lit passes left
 // unresolved, averages each pixel's samples as the resolve would have, and writes the
 // resolved images, every pixel: one pass instead of a resolve per lit pass and this one.
+//
+// With surfaces found by compute passes in the visibility buffer (VISIBILITY: cards and mesh
+// triangles, shaders/visibility.glsl), the samples they claim (shaders/claimed.glsl) are left
+// out: neither the lit passes' light there nor the ground is added, and the shading passes
+// add the surfaces into them (shaders/merge_lit.glsl).
 #ifndef THRONG_GROUND_GLSL
 #define THRONG_GROUND_GLSL
 
 #include "ground_shading.glsl"
 #include "ground_ray.glsl"
+#ifdef VISIBILITY
+#ifndef RESOLVE
+#define SINGLE_SAMPLE
+#endif
+#include "claimed.glsl"
+#endif
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
@@ -27,28 +38,56 @@ layout(set = 0, binding = 22) uniform sampler2DMS sun_samples;
 layout(set = 0, binding = 23) uniform sampler2DMS sky_samples;
 layout(set = 0, binding = 24) uniform sampler2DMS normal_samples;
 
-// The mean of a pixel's samples, what an averaging resolve writes.
-vec4 resolved(sampler2DMS samples, ivec2 pixel) {
+// The mean of a pixel's samples, what an averaging resolve writes; the samples in `claimed`
+// (a bit each) count as nothing.
+vec4 resolved(sampler2DMS samples, ivec2 pixel, uint claimed) {
     int count = textureSamples(samples);
     vec4 sum = vec4(0.0);
     for (int s = 0; s < count; s++) {
-        sum += texelFetch(samples, pixel, s);
+        if ((claimed & (1u << s)) == 0u) {
+            sum += texelFetch(samples, pixel, s);
+        }
     }
     return sum / float(count);
 }
 
-vec4 sun_at(ivec2 pixel) { return resolved(sun_samples, pixel); }
-vec4 sky_at(ivec2 pixel) { return resolved(sky_samples, pixel); }
-vec4 normal_at(ivec2 pixel) { return resolved(normal_samples, pixel); }
+vec4 sun_at(ivec2 pixel, uint claimed) { return resolved(sun_samples, pixel, claimed); }
+vec4 sky_at(ivec2 pixel, uint claimed) { return resolved(sky_samples, pixel, claimed); }
+vec4 normal_at(ivec2 pixel, uint claimed) { return resolved(normal_samples, pixel, claimed); }
+uint sample_count() { return uint(textureSamples(sun_samples)); }
 #else
 layout(set = 0, binding = 19, rgba16f) uniform image2D sun_light;
 layout(set = 0, binding = 20, rgba16f) uniform image2D sky_light;
 layout(set = 0, binding = 21, rgba16f) uniform image2D view_normals;
 
-vec4 sun_at(ivec2 pixel) { return imageLoad(sun_light, pixel); }
-vec4 sky_at(ivec2 pixel) { return imageLoad(sky_light, pixel); }
-vec4 normal_at(ivec2 pixel) { return imageLoad(view_normals, pixel); }
+// With one sample a claimed pixel is claimed whole.
+vec4 sun_at(ivec2 pixel, uint claimed) {
+    return claimed != 0u ? vec4(0.0) : imageLoad(sun_light, pixel);
+}
+vec4 sky_at(ivec2 pixel, uint claimed) {
+    return claimed != 0u ? vec4(0.0) : imageLoad(sky_light, pixel);
+}
+vec4 normal_at(ivec2 pixel, uint claimed) {
+    return claimed != 0u ? vec4(0.0) : imageLoad(view_normals, pixel);
+}
+uint sample_count() { return 1u; }
 #endif
+
+// The samples of `pixel` a compute pass's surface claims, a bit each (none without
+// VISIBILITY).
+uint claimed_samples(ivec2 pixel) {
+    uint claimed = 0u;
+#ifdef VISIBILITY
+    uint samples = sample_count();
+    float ground_depth = ground_depth_for(pixel, true);
+    for (uint s = 0u; s < samples; s++) {
+        if (claiming_key(pixel, s, samples, ground_depth) != 0UL) {
+            claimed |= 1u << s;
+        }
+    }
+#endif
+    return claimed;
+}
 
 layout(push_constant) uniform Ground {
     GROUND_CONSTANTS_FIELDS // src/gpu/frame/device_layouts.rs
@@ -59,10 +98,12 @@ void main() {
     if (pixel.x >= int(frame.target.x) || pixel.y >= int(frame.target.y)) {
         return;
     }
-    vec4 sun = sun_at(pixel);
-    float open = 1.0 - sun.a;
+    uint claimed = claimed_samples(pixel);
+    vec4 sun = sun_at(pixel, claimed);
+    // The share of the pixel neither the lit passes nor a compute pass's surface drew.
+    float open = 1.0 - float(bitCount(claimed)) / float(sample_count()) - sun.a;
 #ifndef RESOLVE
-    if (open <= 0.0) {
+    if (open <= 0.0 && claimed == 0u) {
         return; // meshes cover every sample: the pixel is what the lit passes resolved
     }
 #endif
@@ -70,8 +111,8 @@ void main() {
     // lit shaders write them together, alpha 1): a pixel none was drawn into needs no more
     // reads.
     bool drawn = sun.a > 0.0;
-    vec4 sky = drawn ? sky_at(pixel) : vec4(0.0);
-    vec4 n = drawn ? normal_at(pixel) : vec4(0.0);
+    vec4 sky = drawn ? sky_at(pixel, claimed) : vec4(0.0);
+    vec4 n = drawn ? normal_at(pixel, claimed) : vec4(0.0);
     if (open > 0.0) {
         vec2 ndc = pixel_ndc(pixel, frame.target.xy);
         vec3 world;
@@ -100,6 +141,7 @@ void main() {
         sky = vec4(sky.rgb + open * ambient, sky.a + open * normal.a);
         n += open * normal;
     }
+    sun.a = 1.0; // every sample is drawn now, or is a compute pass's to add
     imageStore(sun_light, pixel, sun);
     imageStore(sky_light, pixel, sky);
     imageStore(view_normals, pixel, n);

@@ -6,7 +6,7 @@
 // workgroup finds its list among at most ten entries. The arithmetic is the vertex shaders'
 // own (skinning.glsl), so what is drawn is what they would have drawn.
 #define SKIN_PASS
-#include "skinning.glsl"
+#include "mesh_words.glsl"
 #include "renderer_layouts.glsl"
 
 layout(local_size_x = SKIN_GROUP) in;
@@ -19,26 +19,12 @@ layout(std430, set = 0, binding = BINDING_SKINNED) writeonly buffer Skinned {
     vec4 skinned[];
 };
 
-// The model's vertices (crate::anim::Vertex), VERTEX_WORDS words each.
-layout(std430, set = 0, binding = BINDING_MESH_VERTICES) readonly buffer MeshVertices {
-    uint mesh_words[];
-};
-
-vec3 word_vec3(uint at) {
-    return uintBitsToFloat(uvec3(mesh_words[at], mesh_words[at + 1u], mesh_words[at + 2u]));
-}
-
 // Skins mesh vertex `v` of the instance in visible slot `slot` for `view`, into the vec4s
 // from `at`.
 void skin_vertex(uint view, uint slot, uint v, uint at) {
     InstanceRecord r = records[visible[slot] & VISIBLE_RECORD_MASK];
     uint w = v * VERTEX_WORDS;
-    uvec2 joint_pairs = uvec2(mesh_words[w + 12u], mesh_words[w + 13u]);
-    uvec4 joints = uvec4(joint_pairs.x & 0xffffu, joint_pairs.x >> 16,
-                         joint_pairs.y & 0xffffu, joint_pairs.y >> 16);
-    vec4 weights = uintBitsToFloat(uvec4(mesh_words[w + 14u], mesh_words[w + 15u],
-                                         mesh_words[w + 16u], mesh_words[w + 17u]));
-    mat3x4 skin = skin_matrix(r, joints, weights);
+    mat3x4 skin = vertex_skin(r, v);
     skinned[at] = vec4(skinned_world_position(r, skin, word_vec3(w)), 1.0);
     if (view != VIEW_SHADOW) {
         skinned[at + 1u] = vec4(skinned_world_direction(r, skin, word_vec3(w + 3u)), 0.0);

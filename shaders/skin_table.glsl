@@ -1,9 +1,15 @@
 // The skin pass's table (src/gpu/frame/skinning.rs): where each visible list's vertices were
 // skinned to. shaders/cull_draws.comp writes it (reserving each list's room in the skinned
 // buffer), shaders/skin.comp fills that room, and the skinned passes' vertex shaders read it.
-// Words: a header (instance records, models, unused, vec4s reserved so far), then per phase and model the skin pass's indirect dispatch (x, y, z, unused),
-// then per [view][model][level] the list's first vec4 (SKIN_NONE: not skinned), its first
-// slot in the visible lists, its first workgroup in its model's dispatch and its instances.
+// It holds the mesh raster's plan too (shaders/mesh_raster.comp): which of the camera's lists
+// it draws instead of the graphics passes.
+// Words: a header (instance records, models, unused, vec4s reserved so far), then per phase
+// and model an indirect dispatch (x, y, z, unused): phases 0 and 1 the skin pass's (before and
+// after the occlusion test), phase 2 the mesh raster's. Then per [view][model][level] an entry
+// of SKIN_ENTRY_WORDS: the list's first vec4 (SKIN_NONE: not skinned), its first slot in the
+// visible lists, its first workgroup in its model's skin dispatch and its instances; then its
+// first workgroup in its model's raster dispatch (SKIN_NONE: the graphics passes draw it),
+// and its triangles per instance.
 #ifndef THRONG_SKIN_TABLE_GLSL
 #define THRONG_SKIN_TABLE_GLSL
 
@@ -26,6 +32,11 @@ layout(std430, set = 0, binding = SKIN_TABLE_BINDING) SKIN_TABLE_ACCESS buffer S
 const uint SKIN_RECORDS = 0u;
 const uint SKIN_MODELS = 1u;
 const uint SKIN_USED = 3u;
+// Words per entry, and the phases with a dispatch per model.
+const uint SKIN_ENTRY_WORDS = 8u;
+const uint SKIN_PHASES = 3u;
+// The mesh raster's phase: one dispatch per model after every camera list is known.
+const uint RASTER_PHASE = 2u;
 
 // The skin pass's phases: the lists built before the occlusion test, and the late one.
 uint skin_phase(uint view) {
@@ -40,7 +51,8 @@ uint skin_args(uint phase, uint model) {
 // Where the entry of the list of `view`, `model` and mesh `level` starts.
 uint skin_entry(uint view, uint model, uint level) {
     uint models = SKIN_TABLE_MODELS;
-    return 4u + 2u * models * 4u + ((view * models + model) * uint(LOD_LEVELS) + level) * 4u;
+    return 4u + SKIN_PHASES * models * 4u
+        + ((view * models + model) * uint(LOD_LEVELS) + level) * SKIN_ENTRY_WORDS;
 }
 
 // vec4s per vertex skinned for `view`.

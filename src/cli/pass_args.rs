@@ -20,7 +20,7 @@ impl Switch {
 
 /// `--no-shadows`, `--no-ssao`, `--prepass`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
 /// `--lod-bias`, `--msaa`, `--impostors`, `--impostor-px`, `--impostor-memory`,
-/// `--card-depth`, `--card-raster`, `--ground`, `--tonemap`, `--auto-exposure`, `--skin`,
+/// `--card-depth`, `--card-raster`, `--ground`, `--mesh-raster`, `--tonemap`, `--auto-exposure`, `--skin`,
 /// `--skin-memory`.
 #[derive(Debug, Args)]
 pub struct PassArgs {
@@ -96,6 +96,14 @@ pub struct PassArgs {
     /// --msaa samples, graphics on a software rasterizer (whose compute is no faster).
     #[arg(long, value_enum)]
     ground: Option<RasterArg>,
+    /// How the characters' coarser mesh levels (those of characters small on screen, a few
+    /// pixels a triangle) are rasterized in the frame without --prepass, with ambient
+    /// occlusion and the ground in compute: `compute`, by a compute pass into the cards'
+    /// visibility buffer at each of the frame's samples, lit once per pixel and resolved with
+    /// what the lit passes drew; `graphics`, by the lit passes. Default: compute on a GPU with 64-bit buffer atomics whose shaders read images
+    /// of the frame's --msaa samples, graphics on a software rasterizer.
+    #[arg(long, value_enum)]
+    mesh_raster: Option<RasterArg>,
     /// A filmic tone curve over the lit frame, before the heads-up display: a post-process
     /// pass between the lit passes and the output.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
@@ -208,6 +216,7 @@ impl PassArgs {
             },
             card_raster: raster(self.card_raster),
             ground: raster(self.ground),
+            mesh_raster: raster(self.mesh_raster),
             tonemap: self.tonemap.on(),
             auto_exposure: self.auto_exposure.on(),
             skin: match self.skin {

@@ -230,8 +230,8 @@ impl RunArgs {
         self.passes.settings(default_msaa)
     }
 
-    /// The start-up line's words for the anti-aliasing `renderer` draws with, and where it
-    /// skins the meshes.
+    /// The start-up line's words for the anti-aliasing `renderer` draws with, where it
+    /// skins the meshes and who rasterizes their coarser levels.
     pub(super) fn msaa_words(&self, renderer: &throng::gpu::Renderer) -> String {
         let software_default =
             self.passes.msaa_defaulted() && renderer.default_msaa() < throng::gpu::DEFAULT_MSAA;
@@ -240,8 +240,12 @@ impl RunArgs {
             throng::gpu::Raster::Compute => "meshes skinned once in compute",
             _ => "meshes skinned in the vertex shaders",
         };
+        let raster = match settings.mesh_raster {
+            throng::gpu::Raster::Compute => "coarser levels rasterized in compute",
+            _ => "every level rasterized by the lit passes",
+        };
         format!(
-            "{}, {skin} (--skin)",
+            "{}, {skin} (--skin), {raster} (--mesh-raster)",
             crate::cli::output::msaa_words(settings.msaa, software_default)
         )
     }

@@ -105,7 +105,7 @@ pub const STATISTICS: BufferDesc = BufferDesc {
     name: "draw statistics",
     size: BufferSize {
         fixed: 16,
-        per_counter: 4 + 16,
+        per_counter: 4 + 32,
         ..NONE
     },
     usage: vk::BufferUsageFlags::TRANSFER_DST,

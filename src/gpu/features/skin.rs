@@ -23,14 +23,15 @@ pub const NAME: &str = "skin";
 /// The skin pass of the camera's late list (what the occlusion test let through).
 pub const LATE: &str = "skin_late";
 
-/// The skin table (`shaders/skin_table.glsl`): a 16-byte header, two indirect dispatches per
-/// model and an entry per view, model and mesh level, 16 bytes each; sized by the counters
-/// (a view, model and list each, plus one), which number more. Copied for the statistics.
+/// The skin table (`shaders/skin_table.glsl`): a 16-byte header, three indirect dispatches
+/// per model (the skin pass's two, the mesh raster's) and an entry per view, model and mesh
+/// level, 32 bytes each; sized by the counters (a view, model and list each, plus one), which
+/// number more. Copied for the statistics.
 const TABLE: BufferDesc = BufferDesc {
     name: "skin table",
     size: BufferSize {
         fixed: 16,
-        per_counter: 16,
+        per_counter: 32,
         ..BufferSize::ZERO
     },
     usage: vk::BufferUsageFlags::from_raw(

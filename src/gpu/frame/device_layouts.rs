@@ -49,7 +49,7 @@ gpu_layouts! {
         skin: [u32; 4],
     }
 
-    /// One model's `CullModel` (64 bytes).
+    /// One model's `CullModel` (80 bytes).
     CullModel => CullModel {
         /// x: first record; y: records; z: first bound; w: mesh levels (1 to
         /// [`crate::crowd::visibility::LOD_LEVELS`]).
@@ -62,6 +62,9 @@ gpu_layouts! {
         draws: [u32; 4],
         /// The vertices levels 1 to 4 use (0 for levels the model does not have).
         level_vertices: [u32; 4],
+        /// The triangles of levels 1 to 4 where the mesh raster may draw them
+        /// (`shaders/mesh_raster.comp`); 0 where the graphics passes draw the level.
+        level_triangles: [u32; 4],
     }
 
     /// A model-space box (`Bound`, 32 bytes).
@@ -220,6 +223,20 @@ gpu_layouts! {
         /// yzw: the model's reflectance at normal incidence (the atlas holds each texel's
         /// roughness; x unused).
         material: Vec4,
+    }
+
+    /// The mesh raster's and mesh shading's own push constants (`MeshConstants` in
+    /// shaders/mesh_compute.glsl; the shading's follow a [`DrawConstants`]).
+    MeshConstants => MeshConstants {
+        /// x: the model; y: its first draw range; z: its subsets; w: the subset a shading
+        /// dispatch lights.
+        model: [u32; 4],
+        /// x: the windings drawn (1: front, 2: back, 3: both); y: 1 where counter-clockwise
+        /// on screen faces the eye; zw: the target's width and height.
+        raster: [u32; 4],
+        /// x: samples per pixel; y: 1 where the ground pass draws the ground (the shading
+        /// tests its depth); zw unused.
+        merge: [u32; 4],
     }
 
     /// `Ground` in shaders/ground.comp.

@@ -113,7 +113,8 @@ impl GpuModel {
         let indices = GpuBuffer::with_data(
             ctx,
             &format!("{name} indices"),
-            vk::BufferUsageFlags::INDEX_BUFFER,
+            // Read as words by the mesh raster too.
+            vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
             bytemuck::cast_slice(&levels.indices),
         )?;
         let (textures, uploaded) = upload_textures(ctx, model, blocks)?;

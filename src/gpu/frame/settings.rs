@@ -80,6 +80,8 @@ pub struct RenderSettings {
     pub card_raster: Raster,
     /// How the ground and the sky are drawn (`--ground`).
     pub ground: Raster,
+    /// How the camera's coarser mesh levels are rasterized (`--mesh-raster`).
+    pub mesh_raster: Raster,
     /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
     /// lit passes and the output (off by default).
     pub tonemap: bool,
@@ -153,6 +155,7 @@ impl Default for RenderSettings {
             card_depth: CardDepth::Auto,
             card_raster: Raster::Auto,
             ground: Raster::Auto,
+            mesh_raster: Raster::Auto,
             tonemap: false,
             auto_exposure: false,
             skin: Raster::Auto,
@@ -268,6 +271,10 @@ pub struct FrameShape {
     pub ground_in_compute: bool,
     /// The skin pass skins the listed instances' vertices once, after each culling pass.
     pub skin_pass: bool,
+    /// The camera's coarser mesh levels are rasterized into the visibility buffer by a
+    /// compute pass and lit per pixel, not drawn by the lit passes (with the ground in
+    /// compute, whose resolve leaves out the samples they claim).
+    pub meshes_in_compute: bool,
 }
 
 impl FrameShape {
@@ -320,6 +327,12 @@ impl FrameShape {
                 && !prepass
                 && ao,
             skin_pass: settings.skin_vec4s() > 0,
+            // The ground pass leaves the samples they claim out of its resolve.
+            meshes_in_compute: settings.mesh_raster == Raster::Compute
+                && settings.ground == Raster::Compute
+                && view == ViewMode::Final
+                && !prepass
+                && ao,
         }
     }
 }
@@ -364,6 +377,15 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
     let kind = ctx.physical.kind;
     let atomics = ctx.physical.int64_atomics;
     settings.card_raster = raster_for(asked, atomics && samples_read, kind);
+    let asked_meshes = settings.mesh_raster;
+    settings.mesh_raster = raster_for(asked_meshes, atomics && samples_read, kind);
+    if asked_meshes == Raster::Compute && settings.mesh_raster != asked_meshes {
+        log::warn!(
+            "meshes rasterized in compute need 64-bit buffer atomics and shaders reading \
+             images of {msaa} samples, which {} lacks: drawn by graphics pipelines",
+            ctx.physical.name
+        );
+    }
     let asked_ground = settings.ground;
     settings.ground = raster_for(asked_ground, samples_read, kind);
     if asked_ground == Raster::Compute && settings.ground != asked_ground {

@@ -72,6 +72,10 @@ shader_constants! {
     BINDING_SKIN_LEVELS: u32 = 27;
     /// Binding of a model's vertices read as words by the skin pass (`MeshVertices`).
     BINDING_MESH_VERTICES: u32 = 28;
+    /// Binding of a model's indices read as words by the mesh raster (`MeshIndices`).
+    BINDING_MESH_INDICES: u32 = 29;
+    /// Binding of the culling inputs' draw ranges read by the mesh raster (`DrawRanges`).
+    BINDING_DRAW_RANGES: u32 = 30;
 
     // ---- Culling passes, set 0 (`Layouts::cull_set`) ----
 
@@ -178,6 +182,15 @@ shader_constants! {
     /// model's skin dispatch of one phase (at most ten lists, each rounded up to a whole
     /// workgroup) stays within the 65,535 workgroups every device dispatches.
     SKIN_MAX_VEC4S: u32 = 16_772_864;
+    /// Triangles one workgroup of the mesh raster takes (`shaders/mesh_raster.comp`: 64
+    /// threads, four each); a list starts on a whole workgroup.
+    RASTER_GROUP_TRIANGLES: u32 = 256;
+    /// The most workgroups one model's mesh raster dispatch runs (what every device
+    /// dispatches): the lists past it are drawn by the lit passes. A triangle's place in it
+    /// (under 2^24) and its model (under [`RASTER_MODELS`]) name it in the visibility buffer.
+    RASTER_MAX_GROUPS: u32 = 65535;
+    /// Models whose levels the mesh raster may draw: the first 128.
+    RASTER_MODELS: u32 = 128;
     /// Words of one [`crate::anim::Vertex`] as the skin pass reads it (position 0, normal 3,
     /// tangent 6, uv 10, joints 12 as two pairs of u16, weights 14).
     VERTEX_WORDS: u32 = 18;

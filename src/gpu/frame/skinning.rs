@@ -38,7 +38,8 @@ impl RenderSettings {
 
 /// Where the skin table's parts start, in words, for a frame of `models` models: the Rust
 /// statement of `shaders/skin_table.glsl`'s layout (a 4-word header, then 4 words per phase
-/// and model for the indirect dispatches, then 4 per view, model and mesh level).
+/// and model for the indirect dispatches: the skin pass's two and the mesh raster's, then
+/// [`SkinTable::ENTRY_WORDS`] per view, model and mesh level).
 #[derive(Clone, Copy, Debug)]
 pub struct SkinTable {
     /// The frame's models.
@@ -48,17 +49,23 @@ pub struct SkinTable {
 impl SkinTable {
     /// The header's word of the vec4s reserved so far.
     pub const USED: usize = 3;
+    /// Words per entry: the skin pass's four, then the mesh raster's first workgroup
+    /// (`SKIN_NONE`: drawn by the graphics passes), triangles per instance and two unused.
+    pub const ENTRY_WORDS: usize = 8;
+    /// The mesh raster's phase (one dispatch per model after every camera list).
+    pub const RASTER_PHASE: usize = 2;
 
-    /// The first word of the indirect dispatch of `phase` (0: before the occlusion test, 1:
-    /// after it) for `model`.
+    /// The first word of the indirect dispatch of `phase` (the skin pass's 0: before the
+    /// occlusion test, 1: after it; [`Self::RASTER_PHASE`]) for `model`.
     pub fn args(&self, phase: usize, model: usize) -> usize {
         4 + (phase * self.models + model) * 4
     }
 
     /// The first word of the entry of `view`, `model` and mesh `level`: the list's first vec4
-    /// (`SKIN_NONE`: not skinned), first slot, first workgroup and instances.
+    /// (`SKIN_NONE`: not skinned), first slot, first workgroup and instances, then the mesh
+    /// raster's words.
     pub fn entry(&self, view: usize, model: usize, level: usize) -> usize {
-        self.args(2, 0) + ((view * self.models + model) * LOD_LEVELS + level) * 4
+        self.args(3, 0) + ((view * self.models + model) * LOD_LEVELS + level) * Self::ENTRY_WORDS
     }
 
     /// The words the table takes.

@@ -23,7 +23,7 @@ use crate::gpu::features::hud::pass as hud;
 use crate::gpu::features::impostors::{card_compute, cards as impostors};
 use crate::gpu::features::lit::depth_normal::{self, DepthNormals};
 use crate::gpu::features::lit::forward::{self, Forward};
-use crate::gpu::features::lit::{camera_depth, composite, ground};
+use crate::gpu::features::lit::{camera_depth, composite, ground, mesh_compute};
 use crate::gpu::features::{
     cull, debug_view, occlusion, output, palettes, readback, shadow, ssao, tonemap,
 };
@@ -69,6 +69,7 @@ pub mod pass {
     pub use lit::depth_normal::{LATE as DEPTH_NORMAL_LATE, NAME as DEPTH_NORMAL};
     pub use lit::forward::{LATE as FORWARD_LATE, NAME as FORWARD};
     pub use lit::ground::NAME as GROUND;
+    pub use lit::mesh_compute::{RASTER as MESH_RASTER, SHADE as MESH_SHADE};
 }
 
 /// Declares and compiles the frame graph for `key` under `settings`, for a target of
@@ -127,14 +128,24 @@ pub fn compile(
             };
             impostors::declare_forward(&mut f, &culled, cards.as_ref());
         }
-        if let Some(fwd) = forward {
-            // After every lit pass that draws into the targets and resolves them: the ground
-            // under what they left, then the cards in compute over both.
-            ground::declare(&mut f, &fwd);
-        }
+        // After every lit pass that draws into the targets: the surfaces compute passes find
+        // per sample (meshes and cards share one visibility buffer: the nearest of either
+        // keeps each sample), the ground under what the lit passes left (resolving their
+        // samples, less those the compute surfaces claim), then those surfaces lit into them.
         let visibility = forward
             .as_ref()
-            .and_then(|fwd| card_compute::declare_camera(&mut f, &culled, fwd, &depth_normals));
+            .and_then(|fwd| card_compute::visibility(&mut f, fwd));
+        if let Some(visibility) = visibility {
+            mesh_compute::declare_raster(&mut f, &culled, visibility);
+            card_compute::declare_camera_raster(&mut f, &culled, visibility);
+        }
+        if let Some(fwd) = &forward {
+            ground::declare(&mut f, fwd, visibility, &depth_normals);
+        }
+        if let (Some(fwd), Some(visibility)) = (&forward, visibility) {
+            card_compute::declare_camera_shade(&mut f, &culled, fwd, &depth_normals, visibility);
+            mesh_compute::declare_shade(&mut f, &culled, fwd, &depth_normals, visibility);
+        }
         if let Some(light) = forward.and_then(|fwd| fwd.light_parts()) {
             let occluded = DepthNormals {
                 depth: camera_depth::declare(&mut f, &depth_normals, visibility),

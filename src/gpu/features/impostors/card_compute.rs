@@ -64,19 +64,20 @@ const NO_COMMAND: u32 = u32::MAX;
 /// The far plane's depth as the bits the shadow splat compares (1.0f32).
 const FAR_DEPTH_BITS: u32 = 0x3f80_0000;
 
-/// The visibility buffer: per pixel, the nearest card's inverted depth bits above its entry
-/// in the visible lists (zero: none).
-const VISIBILITY: BufferDesc = BufferDesc {
-    name: "card visibility",
-    size: BufferSize {
-        per_pixel: 8,
-        ..BufferSize::ZERO
-    },
-    usage: vk::BufferUsageFlags::from_raw(
-        vk::BufferUsageFlags::STORAGE_BUFFER.as_raw() | vk::BufferUsageFlags::TRANSFER_DST.as_raw(),
-    ),
-    host_read: false,
-};
+/// The visibility buffer of a frame of `samples` samples per pixel: per pixel and sample, the
+/// nearest card's or mesh triangle's inverted depth bits above what it is (zero: none;
+/// `shaders/visibility.glsl`).
+fn visibility_desc(samples: vk::SampleCountFlags) -> BufferDesc {
+    BufferDesc {
+        name: "visibility",
+        size: BufferSize {
+            per_pixel: 8 * u64::from(samples.as_raw().max(1)),
+            ..BufferSize::ZERO
+        },
+        usage: vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+        host_read: false,
+    }
+}
 
 /// The push constants of the card compute shaders: the cards' own (`CardConstants`), then
 /// `draw` (`card.draw` in shaders/impostor_card.glsl with CARD_COMPUTE).
@@ -84,7 +85,7 @@ const VISIBILITY: BufferDesc = BufferDesc {
 #[repr(C)]
 struct CardDispatch {
     card: CardConstants,
-    /// Raster: the card command, the target's width and height. Shading: the camera's and
+    /// Raster: the card command, the target's width and height, samples per pixel. Shading: the camera's and
     /// the late list's commands ([`NO_COMMAND`] for none), samples per pixel, 1 when the
     /// ground pass draws the ground (the cards test its depth where the pixel sees it).
     draw: [u32; 4],
@@ -185,7 +186,7 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
             &c,
             depths,
             [VIEW_SHADOW],
-            [side, side],
+            [side, side, 1],
         )
     });
     reads_cards(&mut p, culled, ring);
@@ -226,22 +227,17 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
     .finish();
 }
 
-/// Declares the camera's cards rasterized, lit (as `forward` lights: its shadow map) and
-/// merged into what the lit passes (without a prepass, with the light apart) resolved (and the
-/// ground pass drew); nothing unless the frame's shape asks for it. Returns the visibility
-/// buffer, which holds each pixel's nearest card and its depth.
-pub fn declare_camera(
-    f: &mut FrameDeclaration,
-    culled: &Culled,
-    forward: &Forward,
-    images: &DepthNormals,
-) -> Option<ResourceId> {
-    let light = forward.resolved_light()?;
-    let shadow_map = forward.lit.shadow_map;
-    if !f.shape.camera_cards_in_compute {
+/// Declares the camera's visibility buffer, emptied for this frame, where compute passes find
+/// the camera's cards or meshes (the frame's shape says), after the lit passes that resolved
+/// `forward`'s light: per pixel, the nearest surface's inverted depth bits above what it is
+/// (a card's entry in the visible lists, or a mesh triangle: `shaders/mesh_compute.glsl`).
+pub fn visibility(f: &mut FrameDeclaration, forward: &Forward) -> Option<ResourceId> {
+    let shape = f.shape;
+    forward.resolved_light()?;
+    if !shape.camera_cards_in_compute && !shape.meshes_in_compute {
         return None;
     }
-    let visibility = f.buffer(VISIBILITY);
+    let visibility = f.buffer(visibility_desc(f.samples()));
     f.pass(VISIBILITY_CLEAR, move |r| {
         let (buffer, offset, size) = r.buffer(visibility)?;
         // SAFETY: outside rendering; the graph ordered this after the last frame's reads.
@@ -250,9 +246,18 @@ pub fn declare_camera(
     })
     .write(visibility, Access::TransferDst)
     .finish();
+    Some(visibility)
+}
 
+/// Declares the camera's cards rasterized into `visibility`, every sample of each pixel they
+/// keep; nothing unless the frame's shape asks for it.
+pub fn declare_camera_raster(f: &mut FrameDeclaration, culled: &Culled, visibility: ResourceId) {
+    if !f.shape.camera_cards_in_compute {
+        return;
+    }
     let ring = f.frame.ring;
     let c = *culled;
+    let samples = f.samples().as_raw();
     let raster_pipeline = f.pipeline(compute("card raster", "card_raster.comp"));
     let mut p = f.pass(RASTER, move |r| {
         let extent = r.extent();
@@ -269,13 +274,33 @@ pub fn declare_camera(
             &c,
             visibility,
             views,
-            [extent.width, extent.height],
+            [extent.width, extent.height, samples],
         )
     });
     reads_cards(&mut p, culled, ring);
     p.write(visibility, Access::StorageReadWrite(Stages::Compute))
         .finish();
+}
 
+/// Declares the camera's cards in `visibility` lit (as `forward` lights: its shadow map) and
+/// merged into what the lit passes (without a prepass, with the light apart) resolved (and
+/// the ground pass drew); nothing unless the frame's shape asks for it.
+pub fn declare_camera_shade(
+    f: &mut FrameDeclaration,
+    culled: &Culled,
+    forward: &Forward,
+    images: &DepthNormals,
+    visibility: ResourceId,
+) {
+    let Some(light) = forward.resolved_light() else {
+        return;
+    };
+    let shadow_map = forward.lit.shadow_map;
+    if !f.shape.camera_cards_in_compute {
+        return;
+    }
+    let ring = f.frame.ring;
+    let c = *culled;
     let samples = f.samples();
     let single = samples == vk::SampleCountFlags::TYPE_1;
     let shade_pipeline = f.pipeline(if single {
@@ -335,18 +360,18 @@ pub fn declare_camera(
     }
     light.merged_by(&mut p);
     p.finish();
-    Some(visibility)
 }
 
 /// Dispatches `pipeline` (card_raster.comp or card_shadow.comp) over the cards of every
-/// model in `views`' lists, into `target` (a buffer of `size` pixels).
+/// model in `views`' lists, into `target` (a buffer of `size`: pixels across, down, and
+/// samples per pixel).
 fn raster(
     r: &PassRecording<'_>,
     pipeline: &Pipeline,
     culled: &Culled,
     target: ResourceId,
     views: impl AsRef<[usize]>,
-    size: [u32; 2],
+    size: [u32; 3],
 ) -> Result<(), GpuError> {
     let target = r.buffer_info(target)?;
     let reads = CardReads::of(r, culled)?;
@@ -367,7 +392,7 @@ fn raster(
         for &view in views.as_ref() {
             let dispatch = CardDispatch {
                 card: model.constants,
-                draw: [command(view, models, m), size[0], size[1], 0],
+                draw: [command(view, models, m), size[0], size[1], size[2]],
             };
             r.push_constants(pipeline, bytemuck::bytes_of(&dispatch))?;
             r.dispatch(pipeline, &binds, [groups * RASTER_GROUP, 1])?;

@@ -1,7 +1,8 @@
 //! The camera's depth as the ambient occlusion reads it when compute passes drew part of what
 //! the camera sees: the meshes' resolved depth, the ground's where the ground pass drew it
-//! (found where each pixel's ray meets the ground quad), and the nearest card's where cards
-//! were rasterized in compute (their visibility buffer); whichever is nearest, into a
+//! (found where each pixel's ray meets the ground quad), and the nearest card's or mesh's where
+//! cards or meshes were rasterized in compute (sample zero of the visibility buffer);
+//! whichever is nearest, into a
 //! single-channel image (`shaders/camera_depth.glsl`). Without either, the occlusion reads
 //! the resolved depth itself. With multisampling and the ground in compute no lit pass
 //! resolves the depth for it: this pass reads sample zero of the multisampled depth.
@@ -53,6 +54,7 @@ pub fn declare(
         (None, false) => compute("camera depth", "camera_depth.comp"),
         (None, true) => compute("camera depth (multisampled)", "camera_depth_ms.comp"),
     });
+    let samples = f.samples().as_raw();
     let mut p = f.pass(NAME, move |r| {
         let depth = r.image_info(resolved, r.shared.samplers.screen)?;
         let image = r.image_info(out, vk::Sampler::null())?;
@@ -69,7 +71,10 @@ pub fn declare(
         ];
         let count = if visibility.is_some() { 4 } else { 3 };
         let pipeline = r.pipeline(pipeline)?;
-        r.push_constants(pipeline, bytemuck::bytes_of(&[u32::from(ground), 0, 0, 0]))?;
+        r.push_constants(
+            pipeline,
+            bytemuck::bytes_of(&[u32::from(ground), samples, 0, 0]),
+        )?;
         let extent = r.extent();
         r.dispatch(pipeline, &binds[..count], [extent.width, extent.height])
     });

@@ -12,19 +12,27 @@
 //! each pass that ended the lit ones, drawn or empty, and its result was read and written
 //! here once more.
 
+use crate::gpu::features::lit::depth_normal::DepthNormals;
 use crate::gpu::features::lit::forward::{Forward, ResolvedLight, SKY_CLEAR};
 use crate::gpu::frame::declaration::FrameDeclaration;
 use crate::gpu::frame::declaration::compute;
 use crate::gpu::frame::gpu_layouts::GroundConstants;
 use crate::gpu::frame::recording::pass::Bind;
-use crate::gpu::graph::{Access, Stages};
+use crate::gpu::graph::{Access, ResourceId, Stages};
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "ground";
 
 /// Declares the pass over what the lit passes of `forward` resolved (its light apart), when
-/// the frame's shape draws the ground in compute.
-pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
+/// the frame's shape draws the ground in compute. With compute passes' surfaces in
+/// `visibility`, the samples they claim from the lit passes' depth (`images`) are left out,
+/// for the shading passes to add them.
+pub fn declare(
+    f: &mut FrameDeclaration,
+    forward: &Forward,
+    visibility: Option<ResourceId>,
+    images: &DepthNormals,
+) {
     let Some(light) = forward.resolved_light() else {
         return;
     };
@@ -33,10 +41,16 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
     }
     let shadow_map = forward.lit.shadow_map;
     let unresolved = forward.unresolved_light();
-    let pipeline = f.pipeline(match unresolved {
-        Some(_) => compute("ground (resolving)", "ground_resolve.comp"),
-        None => compute("ground", "ground.comp"),
+    let pipeline = f.pipeline(match (unresolved, visibility) {
+        (Some(_), None) => compute("ground (resolving)", "ground_resolve.comp"),
+        (None, None) => compute("ground", "ground.comp"),
+        (Some(_), Some(_)) => compute(
+            "ground (resolving, under compute surfaces)",
+            "ground_resolve_visible.comp",
+        ),
+        (None, Some(_)) => compute("ground (under compute surfaces)", "ground_visible.comp"),
     });
+    let mesh_depth = images.depth_samples;
     let mut p = f.pass(NAME, move |r| {
         let targets = light.images(r)?;
         let samples = match unresolved {
@@ -45,16 +59,26 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
         };
         let shadow = r.shadow_image(shadow_map)?;
         let frame = r.frame_info();
-        let [sun, sky, normals] = ResolvedLight::binds(&targets);
-        let mut binds = [Bind::buffer("Frame", &frame); 8];
-        binds[1..5].copy_from_slice(&[Bind::image("shadow_map", &shadow), sun, sky, normals]);
-        let count = match &samples {
-            Some(samples) => {
-                binds[5..].copy_from_slice(&ResolvedLight::sample_binds(samples));
-                8
-            }
-            None => 5,
+        let (claims, depth) = match visibility {
+            Some(v) => (
+                r.buffer_info(v)?,
+                r.image_info(mesh_depth, r.shared.samplers.screen)?,
+            ),
+            None => (frame, r.shadow_image(None)?),
         };
+        let [sun, sky, normals] = ResolvedLight::binds(&targets);
+        let mut binds = [Bind::buffer("Frame", &frame); 10];
+        binds[1..5].copy_from_slice(&[Bind::image("shadow_map", &shadow), sun, sky, normals]);
+        let mut count = 5;
+        if let Some(samples) = &samples {
+            binds[5..8].copy_from_slice(&ResolvedLight::sample_binds(samples));
+            count = 8;
+        }
+        if visibility.is_some() {
+            binds[count] = Bind::buffer("Visibility", &claims);
+            binds[count + 1] = Bind::image("mesh_depth", &depth);
+            count += 2;
+        }
         let binds = &binds[..count];
         let pipeline = r.pipeline(pipeline)?;
         let constants = GroundConstants {
@@ -66,6 +90,10 @@ pub fn declare(f: &mut FrameDeclaration, forward: &Forward) {
     });
     if let Some(map) = shadow_map {
         p.read(map, Access::Sampled(Stages::Compute));
+    }
+    if let Some(v) = visibility {
+        p.read(v, Access::StorageRead(Stages::Compute))
+            .read(mesh_depth, Access::Sampled(Stages::Compute));
     }
     match unresolved {
         Some(samples) => {

@@ -8,3 +8,4 @@ pub mod composite;
 pub mod depth_normal;
 pub mod forward;
 pub mod ground;
+pub mod mesh_compute;

@@ -30,7 +30,7 @@ pub use crate::gpu::frame::shader_interface::CULL_GROUP;
 
 const _: () = assert!(size_of::<CullFrame>() == 384);
 const _: () = assert!(size_of::<CardCommand>() == 16);
-const _: () = assert!(size_of::<CullModel>() == 64);
+const _: () = assert!(size_of::<CullModel>() == 80);
 const _: () = assert!(size_of::<CullBound>() == 32);
 const _: () = assert!(size_of::<DrawCommand>() == 20);
 

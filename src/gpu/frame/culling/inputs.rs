@@ -26,6 +26,7 @@ use crate::gpu::frame::culling::sizes::CullSizes;
 use crate::gpu::frame::frame_io::FrameInputs;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::settings::RenderSettings;
+use crate::gpu::frame::shader_interface::RASTER_MODELS;
 use crate::gpu::frame::skinning::skin_vec4s_for;
 use crate::gpu::graph::Extent;
 
@@ -74,6 +75,9 @@ pub struct CullInputs<'a> {
     /// Whether the frame draws impostor cards (then instances of a model with an atlas
     /// become cards when short on screen).
     pub cards: bool,
+    /// Whether the mesh raster draws the camera's coarser levels
+    /// ([`crate::gpu::frame::settings::FrameShape::meshes_in_compute`]).
+    pub meshes_in_compute: bool,
     /// How many clips model `m`'s impostor cards show (0: it has no cards).
     pub card_clips: &'a dyn Fn(usize) -> u32,
     /// Most subsets of one model: draws are numbered `[view][model][subset]`.
@@ -85,7 +89,7 @@ pub struct CullInputs<'a> {
 pub struct CullInputWriter {
     models: Vec<CullModel>,
     bounds: Vec<CullBound>,
-    ranges: Vec<[u32; 2]>,
+    ranges: Vec<[u32; 4]>,
 }
 
 impl CullInputWriter {
@@ -106,7 +110,7 @@ fn write(
     c: CullInputs<'_>,
     models: &mut Vec<CullModel>,
     bounds: &mut Vec<CullBound>,
-    ranges: &mut Vec<[u32; 2]>,
+    ranges: &mut Vec<[u32; 4]>,
     cull: &InputBuffer,
 ) -> Result<(), GpuError> {
     let light = c.inputs.light_dir.normalize_or(Vec3::Y);
@@ -165,7 +169,11 @@ fn write(
         // size, src/gpu/features/skin.rs).
         skin: [
             (c.settings.skin_vec4s() as usize).min(skin_vec4s_for(c.crowd.len(), c.models)) as u32,
-            0,
+            if c.meshes_in_compute {
+                MESH_RASTER_LEVEL
+            } else {
+                0
+            },
             0,
             0,
         ],
@@ -194,10 +202,21 @@ fn write(
                 model.level_vertices[3],
                 model.level_vertices[4],
             ],
+            level_triangles: raster_triangles(m, model),
         });
-        ranges.extend_from_slice(&model.draw_ranges);
+        // Each subset's ranges with its material index (which a look may hide), for the
+        // mesh raster.
+        for (s, subset) in model.subsets.iter().enumerate() {
+            let material = subset.constants.fresnel0.w as u32;
+            let levels = &model.draw_ranges[s * LOD_LEVELS..(s + 1) * LOD_LEVELS];
+            ranges.extend(
+                levels
+                    .iter()
+                    .map(|&[first, count]| [first, count, material, 0]),
+            );
+        }
         let padding = (c.subsets - model.subsets.len()) * LOD_LEVELS;
-        ranges.extend(std::iter::repeat_n([0, 0], padding));
+        ranges.extend(std::iter::repeat_n([0; 4], padding));
     }
     bounds.clear();
     bounds.extend(c.crowd.bounds().iter().map(|b| CullBound {
@@ -211,6 +230,28 @@ fn write(
     buffer.write(layout.bounds.start, bytemuck::cast_slice(bounds))?;
     buffer.write(layout.draw_ranges.start, bytemuck::cast_slice(ranges))?;
     Ok(())
+}
+
+/// The first mesh level the mesh raster draws where it draws any (`cull.skin.y`): the
+/// coarser levels, chosen for characters small on screen, whose triangles are a few pixels
+/// each; the full mesh is the near characters', whose triangles the graphics units draw
+/// well and whose edges the samples smooth.
+pub const MESH_RASTER_LEVEL: u32 = 1;
+
+/// Model `model`'s triangles at levels 1 to 4 for the mesh raster: 0 where it cannot draw
+/// them: a subset whose material clips by alpha (it needs its texture where the triangles are
+/// found, which one dispatch per model does not bind), a model past the first
+/// [`RASTER_MODELS`] (the visibility buffer names 128), levels before [`MESH_RASTER_LEVEL`].
+fn raster_triangles(m: usize, model: &GpuModel) -> [u32; 4] {
+    let clips =
+        m >= RASTER_MODELS as usize || model.subsets.iter().any(|s| s.constants.params.y > 0.5);
+    std::array::from_fn(|k| {
+        let level = k + 1;
+        match model.level_triangles[level] {
+            _ if clips || (level as u32) < MESH_RASTER_LEVEL => 0,
+            t => u32::try_from(t).unwrap_or(0),
+        }
+    })
 }
 
 /// Where each block sits in the inputs buffer.
@@ -238,7 +279,7 @@ impl InputsLayout {
             frame: take(size_of::<CullFrame>()),
             models: take(sizes.models * size_of::<CullModel>()),
             bounds: take(sizes.bounds * size_of::<CullBound>()),
-            draw_ranges: take(sizes.models * sizes.subsets * LOD_LEVELS * 8),
+            draw_ranges: take(sizes.models * sizes.subsets * LOD_LEVELS * 16),
         }
     }
 

@@ -113,8 +113,9 @@ impl<'a> Bind<'a> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineId(pub u32);
 
-/// The most descriptors one push may carry.
-const MAX_BINDS: usize = 16;
+/// The most descriptors one push may carry: the least `maxPushDescriptors` Vulkan allows a
+/// device (the mesh shading pushes 20).
+const MAX_BINDS: usize = 32;
 
 /// What one pass records with; see the module documentation.
 pub struct PassRecording<'a> {
