@@ -760,7 +760,7 @@ fn the_looks_block_matches_gpu_look() {
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
         shadow, view_proj, occlusion, impostor, skin);
-    let model = rust_layout!(CullModel; range, errors, draws, level_vertices);
+    let model = rust_layout!(CullModel; range, errors, draws, level_vertices, level_triangles);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
         vertex_offset, first_instance);

@@ -107,6 +107,20 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
     mut r: throng::gpu::HeadlessRenderer,
     model: &std::sync::Arc<throng::anim::SkinnedModel>,
 ) {
+    // And with every compute path a GPU takes by default: cards, ground, skinning and the
+    // coarser mesh levels (the passes record their own descriptors every frame).
+    let compute = throng::gpu::Raster::Compute;
+    r.renderer()
+        .set_settings(RenderSettings {
+            impostors: true,
+            impostor_px: Some(40.0),
+            card_raster: compute,
+            ground: compute,
+            skin: compute,
+            mesh_raster: compute,
+            ..RenderSettings::default()
+        })
+        .expect("settings");
     let (mut crowd, mut motion, placed) =
         gpu_common::walking_crowd(model, 300, 4, WalkPaths::Lanes);
     gpu_common::state_on_gpu(&mut r, &mut crowd, &motion);
@@ -129,6 +143,8 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
     );
     let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");
     assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
+    let drawn = r.renderer().draw_stats().expect("statistics were read");
+    assert!(drawn.camera_rasterized > 0, "{drawn:?}");
 }
 
 /// A playback whose pedestrians are placed on the GPU allocates nothing per frame either:

@@ -43,15 +43,18 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                 for culling in [Culling::Back, Culling::Front, Culling::None] {
                     // The card passes add pipelines (one set per depth a card may leave,
                     // quads or compute), the ground in compute its own and the camera
-                    // depth's, and skinning once the skin pass and the vertex shaders that
-                    // read it; the rest are the same either way.
+                    // depth's, skinning once the skin pass and the vertex shaders that read
+                    // it, meshes in compute their raster, shading and the ground that leaves
+                    // them room; the rest are the same either way.
                     let (g, c) = (Raster::Graphics, Raster::Compute);
-                    for (card_depth, card_raster, ground, skin) in [
-                        (CardDepth::Picture, g, g, g),
-                        (CardDepth::Plane, g, g, c),
-                        (CardDepth::Picture, c, g, g),
-                        (CardDepth::Picture, g, c, c),
-                        (CardDepth::Picture, c, c, c),
+                    for (card_depth, card_raster, ground, skin, mesh_raster) in [
+                        (CardDepth::Picture, g, g, g, g),
+                        (CardDepth::Plane, g, g, c, g),
+                        (CardDepth::Picture, c, g, g, g),
+                        (CardDepth::Picture, g, c, c, g),
+                        (CardDepth::Picture, c, c, c, g),
+                        (CardDepth::Picture, g, c, g, c),
+                        (CardDepth::Picture, c, c, c, c),
                     ] {
                         let settings = RenderSettings {
                             msaa,
@@ -62,6 +65,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             card_raster,
                             ground,
                             skin,
+                            mesh_raster,
                             // A post-process pass adds its pipelines and changes no other.
                             tonemap: true,
                             auto_exposure: true,

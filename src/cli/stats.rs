@@ -220,6 +220,9 @@ impl Drawn {
                     d.skinned_bytes as f64 / f64::from(1 << 20)
                 );
             }
+            if d.camera_rasterized > 0 {
+                let _ = write!(text, "{} rasterized in compute, ", d.camera_rasterized);
+            }
         }
         let _ = write!(
             text,
@@ -251,12 +254,14 @@ impl Drawn {
                 "skinned": skinned,
             })
         };
-        let camera = pass(
+        let mut camera = pass(
             &d.camera,
             d.camera_triangles,
             d.camera_cards,
             d.camera_skinned,
         );
+        // "rasterized": the camera's meshes among them the mesh raster drew.
+        camera["rasterized"] = d.camera_rasterized.into();
         doc.drawn.insert(
             "shadow".into(),
             pass(

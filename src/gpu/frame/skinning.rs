@@ -114,15 +114,16 @@ mod tests {
     #[test]
     fn the_table_fits_the_buffer_the_skin_feature_declares() {
         // shaders/skin_table.glsl's layout; the buffer (src/gpu/features/skin.rs) takes 16
-        // bytes and 16 per culling counter ([view][model][list] and one).
+        // bytes and 32 per culling counter ([view][model][list] and one).
         let table = SkinTable { models: 3 };
         assert_eq!(table.args(0, 0), 4);
         assert_eq!(table.args(1, 2), 4 + 5 * 4);
-        assert_eq!(table.entry(0, 0, 0), 4 + 6 * 4);
-        assert_eq!(table.entry(1, 2, 4), 28 + (5 * LOD_LEVELS + 4) * 4);
+        assert_eq!(table.args(SkinTable::RASTER_PHASE, 1), 4 + 7 * 4);
+        assert_eq!(table.entry(0, 0, 0), 4 + 9 * 4);
+        assert_eq!(table.entry(1, 2, 4), 40 + (5 * LOD_LEVELS + 4) * 8);
         for models in [1, 2, 7, 100] {
             let counters = VIEWS * models * LIST_LEVELS + 1;
-            assert!(SkinTable { models }.words() * 4 <= 16 + 16 * counters);
+            assert!(SkinTable { models }.words() * 4 <= 16 + 32 * counters);
         }
     }
 

@@ -36,6 +36,8 @@ pub struct DrawStats {
     pub shadow_skinned: u64,
     /// Bytes the skin pass filled.
     pub skinned_bytes: u64,
+    /// Meshes among the camera's the mesh raster drew instead of the lit passes.
+    pub camera_rasterized: u64,
 }
 
 /// Reads the counters; keeps the latest statistics.
@@ -82,6 +84,14 @@ impl DrawStatsReader {
                     _ => u64::from(table[e + 3]),
                 }
             };
+            // Instances of the list the mesh raster drew (its first workgroup set).
+            let rasterized = |view: usize, level: usize| {
+                let e = layout.entry(view, m, level);
+                match table[e + 4] {
+                    SKIN_NONE => 0,
+                    _ => u64::from(table[e + 3]),
+                }
+            };
             stats.camera_cards += at(VIEW_CAMERA, CARD_LEVEL) + at(VIEW_CAMERA_LATE, CARD_LEVEL);
             stats.shadow_cards += at(VIEW_SHADOW, CARD_LEVEL);
             for level in 0..LOD_LEVELS {
@@ -94,6 +104,8 @@ impl DrawStatsReader {
                 stats.camera_skinned +=
                     skinned(VIEW_CAMERA, level) + skinned(VIEW_CAMERA_LATE, level);
                 stats.shadow_skinned += skinned(VIEW_SHADOW, level);
+                stats.camera_rasterized +=
+                    rasterized(VIEW_CAMERA, level) + rasterized(VIEW_CAMERA_LATE, level);
                 stats.camera_triangles += camera * model.level_triangles[level];
                 stats.shadow_triangles += shadow * model.level_triangles[level];
             }

@@ -593,6 +593,8 @@ fn cards_in_compute_go_around_the_lit_passes() {
                 (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
                 (pass::CARD_RASTER, pass::CARD_SHADE),
                 (pass::FORWARD_LATE, pass::GROUND),
+                // The ground leaves out the samples the cards claim.
+                (pass::CARD_RASTER, pass::GROUND),
                 (pass::GROUND, pass::CARD_SHADE),
                 (pass::CARD_RASTER, pass::CAMERA_DEPTH),
                 (pass::CAMERA_DEPTH, pass::SSAO),
@@ -839,6 +841,7 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         card_raster: Raster::Compute,
         ground: Raster::Compute,
         skin: Raster::Compute,
+        mesh_raster: Raster::Compute,
         tonemap: true,
         auto_exposure: true,
         ..RenderSettings::default()
@@ -870,4 +873,72 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         recorded.len(),
         crate::gpu::frame::in_flight::MAX_PASSES
     );
+}
+
+/// Meshes in compute: the mesh raster after every lit pass and skin pass, into the visibility
+/// buffer the cards share, before the ground (which reads it to leave the claimed samples
+/// out) and the shading after it; none of it without the ground in compute or with a prepass.
+#[test]
+fn meshes_in_compute_go_between_the_lit_passes_and_the_ground() {
+    for (msaa, skin, impostors) in [
+        (1, Raster::Graphics, false),
+        (4, Raster::Compute, true),
+        (4, Raster::Graphics, true),
+    ] {
+        let settings = RenderSettings {
+            msaa,
+            impostors,
+            card_raster: Raster::Compute,
+            ground: Raster::Compute,
+            skin,
+            mesh_raster: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let f = frame(ViewMode::Final, settings);
+        let order = names(&f);
+        let what = format!("{msaa} samples, skin {skin:?}, cards {impostors}");
+        let mut pairs = vec![
+            (pass::CULL_DRAWS_LATE, pass::MESH_RASTER),
+            (pass::FORWARD_LATE, pass::MESH_RASTER),
+            (pass::CARD_VISIBILITY_CLEAR, pass::MESH_RASTER),
+            (pass::MESH_RASTER, pass::GROUND),
+            (pass::GROUND, pass::MESH_SHADE),
+            (pass::MESH_RASTER, pass::CAMERA_DEPTH),
+            (pass::MESH_SHADE, pass::SSAO),
+            (pass::MESH_SHADE, pass::AMBIENT_COMPOSITE),
+        ];
+        if skin == Raster::Compute {
+            pairs.push((pass::SKIN_LATE, pass::MESH_RASTER));
+        }
+        if impostors {
+            pairs.push((pass::CARD_RASTER, pass::GROUND));
+            pairs.push((pass::GROUND, pass::CARD_SHADE));
+        }
+        assert_order(&order, &pairs);
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let visibility = id(&f, "visibility");
+        assert!(use_of(pass::MESH_RASTER, visibility).writes, "{what}");
+        let claims = use_of(pass::GROUND, visibility);
+        assert!(!claims.writes, "{what}: {claims:?}");
+        for image in ["sun light", "sky light", "normals"] {
+            let merged = use_of(pass::MESH_SHADE, id(&f, image));
+            assert!(merged.loads && merged.writes, "{what} {image}: {merged:?}");
+        }
+    }
+    for (ground, prepass) in [(Raster::Graphics, false), (Raster::Compute, true)] {
+        let settings = RenderSettings {
+            ground,
+            prepass,
+            mesh_raster: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let order = names(&frame(ViewMode::Final, settings));
+        for absent in [
+            pass::MESH_RASTER,
+            pass::MESH_SHADE,
+            pass::CARD_VISIBILITY_CLEAR,
+        ] {
+            assert!(!order.contains(&absent), "{ground:?} {prepass}: {order:?}");
+        }
+    }
 }

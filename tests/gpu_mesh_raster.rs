@@ -1,0 +1,135 @@
+//! The mesh raster keeps the picture the lit passes draw: `throng run` with the camera's
+//! coarser mesh levels rasterized per sample by a compute pass (`--mesh-raster compute`)
+//! against the lit passes drawing them (`--mesh-raster graphics`), both with the ground in
+//! compute (whose resolve leaves out the samples the compute surfaces claim), same seed and
+//! frame: the street among 4,000 built-in characters at 640x360 on the device's default
+//! anti-aliasing (one sample on lavapipe) and at four samples, the overview of 1,000 without
+//! cards at four samples (characters a few pixels tall, all edges), the street with the skin
+//! pass and the cards in compute too (meshes and cards in one visibility buffer), and
+//! characters carrying props on half of them (a material the look hides is not drawn). The
+//! compute run must have run the raster and shading passes and drawn meshes there, the other
+//! neither, and no run may draw a validation message.
+//!
+//! The issue's picture goal is a mean difference of at most 1.0 level per channel and 98% of
+//! pixels within 8 levels; a raster that keeps the lit passes' sample locations measures far
+//! closer (0.0003-0.09 levels, 99.65% and more), so the test holds it to 0.25 and 99%: a
+//! subset drawn with the wrong material, a winding culled the wrong way or samples claimed
+//! twice move whole characters past that.
+
+mod common;
+
+use std::path::Path;
+
+use common::frames::{Frame, compare, frame_dir, run_frame};
+use serde_json::Value;
+
+const MEAN_LIMIT: f64 = 0.25;
+const CLOSE_LIMIT: f64 = 0.99;
+
+/// Whether the run timed pass `name`.
+fn ran(stats: &Value, name: &str) -> bool {
+    stats["passes"]
+        .as_object()
+        .is_some_and(|p| p.contains_key(name))
+}
+
+/// Meshes the mesh raster drew in the last frame.
+fn rasterized(stats: &Value) -> u64 {
+    stats["drawn"]["forward"]["rasterized"]
+        .as_u64()
+        .unwrap_or(0)
+}
+
+/// The compute and the graphics frame of `flags` at `size`, checked to have drawn where they
+/// claim; `None` without a Vulkan device (outside CI).
+fn pair(dir: &Path, name: &str, size: [&str; 2], flags: &[&str]) -> Option<[(Frame, Value); 2]> {
+    let run = |raster: &str| {
+        let flags = [flags, &["--ground", "compute", "--mesh-raster", raster]].concat();
+        let (frame, stats) = run_frame(dir, &format!("{name}-{raster}"), size, &flags)?;
+        assert_eq!(
+            stats["validation_messages"], 0,
+            "{name} {raster}: validation"
+        );
+        Some((frame, stats))
+    };
+    let compute = run("compute")?;
+    let graphics = run("graphics").expect("run");
+    for pass in ["mesh_raster", "mesh_shade"] {
+        assert!(ran(&compute.1, pass), "{name}: no {pass}: {}", compute.1);
+        assert!(!ran(&graphics.1, pass), "{name}: {pass} ran");
+    }
+    assert!(rasterized(&compute.1) > 0, "{name}: {}", compute.1);
+    assert_eq!(rasterized(&graphics.1), 0, "{name}");
+    Some([compute, graphics])
+}
+
+/// Asserts the frames of `pair` agree within the limits, printing the figures.
+fn assert_close(what: &str, [(a, stats), (b, _)]: &[(Frame, Value); 2]) {
+    let (mean, close) = compare(a, b, |_| true);
+    eprintln!(
+        "{what}: {} meshes rasterized in compute; against the lit passes {mean:.4} levels per \
+         channel, {:.3}% within 8",
+        rasterized(stats),
+        close * 100.0
+    );
+    assert!(mean <= MEAN_LIMIT, "{what}: mean difference {mean:.4}");
+    assert!(
+        close >= CLOSE_LIMIT,
+        "{what}: {:.3}% within 8",
+        close * 100.0
+    );
+}
+
+#[test]
+fn the_mesh_raster_keeps_the_lit_passes_picture() {
+    let dir = frame_dir("mesh-raster", "views");
+    let street = ["--instances", "4000", "--camera", "street"];
+    let small = ["320", "180"];
+    let four = ["--msaa", "4"];
+    let Some(frames) = pair(&dir, "street", ["640", "360"], &street) else {
+        return;
+    };
+    assert_close("street", &frames);
+    let cases: [(&str, Vec<&str>); 4] = [
+        ("street, 4 samples", [&street[..], &four].concat()),
+        (
+            "overview without cards, 4 samples",
+            [
+                &["--instances", "1000", "--camera", "overview"][..],
+                &["--impostors", "off"],
+                &four,
+            ]
+            .concat(),
+        ),
+        (
+            "street, 4 samples, skin pass and cards in compute",
+            [
+                &street[..],
+                &four,
+                &["--skin", "compute", "--card-raster", "compute"],
+            ]
+            .concat(),
+        ),
+        (
+            "street, 4 samples, props on half",
+            [
+                &["--instances", "1000", "--camera", "street"][..],
+                &four,
+                &[
+                    "--attach",
+                    "staff",
+                    "--attach",
+                    "hat",
+                    "--attach-share",
+                    "0.5",
+                ],
+            ]
+            .concat(),
+        ),
+    ];
+    for (k, (what, flags)) in cases.iter().enumerate() {
+        let frames = pair(&dir, &format!("case-{k}"), small, flags).expect("run");
+        assert_close(what, &frames);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
