@@ -24,6 +24,7 @@ use glam::Vec4;
 use throng::anim::{Mat3x4, Vertex};
 use throng::crowd::InstanceRecord;
 use throng::gpu::cull_data::{CardCommand, CullBound, CullFrame, CullModel, DrawCommand};
+use throng::gpu::frame::gpu_layouts::MeshConstants;
 use throng::gpu::frame::shader_interface::SHADER_DEFINES;
 use throng::gpu::frame::shader_interface::{
     BINDING_AMBIENT_LIGHT, BINDING_AO, BINDING_BAKED, BINDING_BASE_COLOR, BINDING_DEBUG_SOURCE,
@@ -474,6 +475,12 @@ fn shaders() -> Vec<Module> {
     ]
 }
 
+/// A compute shader of the frame's own layout (its bindings numbered in its GLSL, not the
+/// graphics layout's), parsed alone.
+fn compute_module(name: &'static str) -> Module {
+    Module::parse(name, compiled(name))
+}
+
 /// The SPIR-V `build.rs` compiled from `shaders/NAME`.
 fn compiled(name: &str) -> &'static [u8] {
     named(name).unwrap_or_else(|| panic!("no shader was compiled from shaders/{name}"))
@@ -796,8 +803,10 @@ fn the_culling_blocks_match_cull_data() {
             assert!(!culls, "the cull pass reads the bounds");
         }
         if let Some((ranges, element, stride)) = runtime_array_of(&m, "DrawRanges") {
-            assert_eq!(m.numeric(element), ("uint", 32, 2), "{name}: draw ranges");
-            assert_eq!(stride, 8, "{name}: draw range stride");
+            // (first index, index count, material, unused), as src/gpu/frame/culling/inputs.rs
+            // packs them.
+            assert_eq!(m.numeric(element), ("uint", 32, 4), "{name}: draw ranges");
+            assert_eq!(stride, 16, "{name}: draw range stride");
             assert_eq!(binding_of(&m, ranges), (0, CULL_DRAW_RANGES), "{name}");
         } else {
             assert!(culls, "the draws pass reads the draw ranges");
@@ -808,6 +817,16 @@ fn the_culling_blocks_match_cull_data() {
             binding_of(&m, counters),
             (0, CULL_COUNTERS),
             "{name}: Counters"
+        );
+    }
+    // The mesh raster and its shading read the same draw ranges, bound on their own.
+    for name in ["mesh_raster.comp", "mesh_shade.comp"] {
+        let m = compute_module(name);
+        let (_, element, stride) = runtime_array_of(&m, "DrawRanges").expect("DrawRanges");
+        assert_eq!(
+            (m.numeric(element), stride),
+            (("uint", 32, 4), 16),
+            "{name}"
         );
     }
     for name in ["cull.comp", "cull_late.comp"] {
@@ -1009,6 +1028,40 @@ fn the_draw_push_constants_match_draw_constants() {
         seen.contains(&"skinned.frag"),
         "skinned.frag reads the Draw push constants (found in {seen:?})"
     );
+}
+
+/// The mesh raster's push constants are `MeshConstants`, the shading's a `DrawConstants` and
+/// then the same (`ShadeConstants` in src/gpu/features/lit/mesh_compute.rs).
+#[test]
+fn the_mesh_push_constants_match_the_rust_structs() {
+    let mesh = rust_layout!(MeshConstants; model, raster, merge);
+    let draw = rust_layout!(DrawConstants; base_color, fresnel0, params);
+    let shading: Vec<(String, u32, u32)> = draw
+        .iter()
+        .cloned()
+        .chain(mesh.iter().map(|(name, offset, size)| {
+            (
+                name.clone(),
+                offset + size_of::<DrawConstants>() as u32,
+                *size,
+            )
+        }))
+        .collect();
+    for (name, rust, size) in [
+        ("mesh_raster.comp", &mesh, size_of::<MeshConstants>()),
+        (
+            "mesh_shade.comp",
+            &shading,
+            size_of::<DrawConstants>() + size_of::<MeshConstants>(),
+        ),
+    ] {
+        let m = compute_module(name);
+        let block = m
+            .laid_out_struct("Mesh")
+            .unwrap_or_else(|| panic!("{name}: no Mesh block"));
+        assert_eq!(m.storage_of_block(block), STORAGE_PUSH_CONSTANT, "{name}");
+        assert_block_matches(&m, block, rust, size);
+    }
 }
 
 /// One vertex attribute of the skinned pipeline as `src/gpu/device/pipeline.rs` declares it:
