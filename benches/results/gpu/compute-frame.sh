@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The frame in compute on a GPU, in one call: the pictures the picture goal compares (the
 # overview of 1,000 and the street among 4,000 at 640x360 and 1920x1080, each with cards,
-# ground and skinning in compute and with all three in the graphics pipelines) into OUT_DIR,
-# then alternating rounds of whole frames of the build before (OLD) against this one as it
-# draws by default, with the ground rasterized, with cards and ground rasterized, and with
-# the meshes skinned in the vertex shaders (ab.sh's layout, into OUT_DIR/frames.txt),
+# ground, skinning and the coarser mesh levels in compute and with all four in the graphics
+# pipelines) into OUT_DIR, then alternating rounds of whole frames of the build before (OLD)
+# against this one as it draws by default, with the ground rasterized, with cards and ground
+# rasterized, with the meshes skinned in the vertex shaders, and with every mesh level drawn
+# by the lit passes (ab.sh's layout, into OUT_DIR/frames.txt),
 # summarized by summarize.py. Needs nothing but the two release binaries (stripped), bash and python3;
 # compare-pictures.py reads the pictures back on a machine with Pillow and NumPy.
 #
@@ -30,10 +31,11 @@ for raster in compute graphics; do
       read -r camera instances <<<"$scene"
       "$new" run --headless --frames 3 --width "$w" --height "$h" --camera "$camera" \
         --instances "$instances" --card-raster "$raster" --ground "$raster" --skin "$skin" \
-        --screenshot "$out/$camera-$instances-$size-$raster.png" >/dev/null
+        --mesh-raster "$raster" --screenshot "$out/$camera-$instances-$size-$raster.png" >/dev/null
     done
   done
 done
 ROUNDS=${ROUNDS:-2} "$here/ab.sh" "$old" "$new" "$new --ground graphics" \
-  "$new --card-raster graphics --ground graphics" "$new --skin vertex" >"$out/frames.txt"
+  "$new --card-raster graphics --ground graphics" "$new --skin vertex" \
+  "$new --mesh-raster graphics" >"$out/frames.txt"
 python3 "$here/summarize.py" "$out/frames.txt"

@@ -2,7 +2,8 @@
 """One line per run of the `## LABEL` + `bench frame --json` files beside this script (ab.sh
 writes them): crowd size, frame and GPU milliseconds, the calling thread's processor
 milliseconds, the GPU milliseconds of the mesh passes (the skin pass with its late half,
-shadow, prepass with its late half, forward with its late half) and of the card passes (shadow, depth or visibility, lit: as quads or in compute), millions of triangles per camera pass and in the shadow
+shadow, prepass with its late half, forward with its late half, the mesh raster with its
+shading) and of the card passes (shadow, depth or visibility, lit: as quads or in compute), millions of triangles per camera pass and in the shadow
 map, and the cards drawn from the camera."""
 import json
 import re
@@ -23,6 +24,7 @@ def line(label, r):
         p("shadow", 0),
         p("depth_normal", 0) + p("depth_normal_late", 0),
         p("forward", 0) + p("forward_late", 0),
+        p("mesh_raster", 0) + p("mesh_shade", 0),
     )
     # Cards as quads (impostor_*) or in compute (card_*): into the shadow map, into depth
     # (and the visibility buffer), lit.
@@ -35,11 +37,12 @@ def line(label, r):
     drawn = r["drawn"]
     return (
         f"{label:34s} {r['instances']:>9,} frame {r['frame_ms']:6.1f} gpu {r['gpu_ms']:6.1f} "
-        f"cpu {r['cpu_thread_ms']:5.2f} | meshes skin/shadow/prepass/forward "
-        f"{mesh[0]:5.1f} {mesh[1]:5.1f} {mesh[2]:5.1f} {mesh[3]:5.1f} | cards {cards[0]:5.1f} {cards[1]:5.1f} "
+        f"cpu {r['cpu_thread_ms']:5.2f} | meshes skin/shadow/prepass/forward/compute "
+        f"{mesh[0]:5.1f} {mesh[1]:5.1f} {mesh[2]:5.1f} {mesh[3]:5.1f} {mesh[4]:5.1f} | cards {cards[0]:5.1f} {cards[1]:5.1f} "
         f"{cards[2]:5.1f} | {drawn['forward']['triangles'] / 1e6:5.1f} M tris "
         f"(shadow {drawn['shadow']['triangles'] / 1e6:4.1f} M), "
-        f"{drawn['forward']['cards']:,} cards"
+        f"{drawn['forward']['cards']:,} cards, "
+        f"{drawn['forward'].get('rasterized', 0):,} meshes in compute"
     )
 
 

@@ -115,23 +115,26 @@ pub enum CardDepth {
 }
 
 /// How a part of the frame is drawn where a compute pass can draw it instead of the graphics
-/// pipelines: the impostor cards (`--card-raster`) and the ground (`--ground`).
+/// pipelines: the impostor cards (`--card-raster`), the ground (`--ground`), the coarser mesh
+/// levels (`--mesh-raster`) and the skinning (`--skin`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Raster {
     /// [`Raster::Compute`] on a GPU that can, [`Raster::Graphics`] on a software rasterizer,
     /// whose compute is no faster than its rasterizer ([`supported`] decides).
     #[default]
     Auto,
-    /// Compute passes. Cards: each pixel keeps its nearest card in a visibility buffer (one
+    /// Compute passes. Cards: each sample keeps its nearest card in a visibility buffer (one
     /// 64-bit atomic of depth and card), which is then shaded once per pixel and merged into
     /// the lit frame's resolved images, per sample against the meshes' depth; the sun's view
     /// splats the cards' depths into the shadow map before the meshes' shadows (a device
     /// without 64-bit buffer atomics draws them as quads). The ground: drawn after the lit
     /// passes have resolved, where each pixel's ray meets it, by the share of the pixel's
-    /// samples no mesh covers. A GPU's few fixed-function units then draw only the meshes.
-    /// Both need the frame without a prepass and with ambient occlusion (the light apart, in
+    /// samples no mesh covers. The coarser mesh levels: their triangles' samples kept in the
+    /// same visibility buffer, lit once per pixel and resolved with the rest (with the ground
+    /// in compute). A GPU's few fixed-function units then draw only the near meshes. All
+    /// need the frame without a prepass and with ambient occlusion (the light apart, in
     /// images a compute pass can write); other frames draw them as [`Raster::Graphics`]
-    /// (the sun's cards excepted).
+    /// (the sun's cards excepted). Skinning: once per frame by the skin pass.
     Compute,
     /// The graphics pipelines: cards as quads, one indirect draw per model and view; the
     /// ground as a quad under the meshes, at every sample.
@@ -373,44 +376,42 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
     }
     settings.msaa = msaa;
     let samples_read = samples_readable(limits, msaa);
-    let asked = settings.card_raster;
     let kind = ctx.physical.kind;
     let atomics = ctx.physical.int64_atomics;
+    // What the visibility buffer's passes lack, where the device lacks something.
+    let lacks = match (atomics, samples_read) {
+        (true, true) => String::new(),
+        (false, _) => "64-bit buffer atomics".to_string(),
+        (true, false) => format!("shaders reading images of {msaa} samples"),
+    };
+    let name = &ctx.physical.name;
+    let asked = settings.card_raster;
     settings.card_raster = raster_for(asked, atomics && samples_read, kind);
-    let asked_meshes = settings.mesh_raster;
-    settings.mesh_raster = raster_for(asked_meshes, atomics && samples_read, kind);
-    if asked_meshes == Raster::Compute && settings.mesh_raster != asked_meshes {
-        log::warn!(
-            "meshes rasterized in compute need 64-bit buffer atomics and shaders reading \
-             images of {msaa} samples, which {} lacks: drawn by graphics pipelines",
-            ctx.physical.name
-        );
-    }
-    let asked_ground = settings.ground;
-    settings.ground = raster_for(asked_ground, samples_read, kind);
-    if asked_ground == Raster::Compute && settings.ground != asked_ground {
-        static SAID: std::sync::Once = std::sync::Once::new();
-        SAID.call_once(|| {
-            log::warn!(
-                "the ground in compute needs shaders reading images of {msaa} samples, which {} \
-                 lacks: rasterized",
-                ctx.physical.name
-            );
-        });
-    }
     if asked == Raster::Compute && settings.card_raster != asked {
         static SAID: std::sync::Once = std::sync::Once::new();
         SAID.call_once(|| {
-            let lacks = if atomics {
-                format!("shaders reading images of {msaa} samples")
-            } else {
-                "64-bit buffer atomics".to_string()
-            };
+            log::warn!("cards in compute need {lacks}, which {name} lacks: drawn as quads")
+        });
+    }
+    let asked = settings.mesh_raster;
+    settings.mesh_raster = raster_for(asked, atomics && samples_read, kind);
+    if asked == Raster::Compute && settings.mesh_raster != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
             log::warn!(
-                "cards rasterized in compute need {lacks}, which {} lacks: drawn by graphics \
-                 pipelines",
-                ctx.physical.name
-            );
+                "meshes in compute need {lacks}, which {name} lacks: drawn by the lit passes"
+            )
+        });
+    }
+    let asked = settings.ground;
+    settings.ground = raster_for(asked, samples_read, kind);
+    if asked == Raster::Compute && settings.ground != asked {
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| {
+            log::warn!(
+                "the ground in compute needs shaders reading images of {msaa} samples, which \
+                 {name} lacks: rasterized"
+            )
         });
     }
     settings.skin = raster_for(settings.skin, true, kind);
