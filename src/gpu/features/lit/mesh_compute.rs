@@ -120,7 +120,6 @@ pub fn declare_shade(
         let visibility = r.buffer_info(visibility)?;
         let reads = MeshReads::of(r, &c)?;
         let p = r.pipeline(pipeline)?;
-        let samplers = &r.shared.samplers;
         let crowd = &r.shared.crowd;
         for (m, (model, range)) in crowd.models.iter().zip(crowd.ranges).enumerate() {
             if range.is_empty() {
@@ -128,15 +127,7 @@ pub fn declare_shade(
             }
             let model_reads = ModelReads::of(model);
             for (s, subset) in model.subsets.iter().enumerate() {
-                let texture = |view: Option<usize>, fallback: vk::ImageView| {
-                    PassRecording::fixed_image(
-                        view.and_then(|i| model.textures.get(i))
-                            .map_or(fallback, |t| t.view),
-                        samplers.material,
-                    )
-                };
-                let base = texture(subset.base_color, samplers.white);
-                let normal = texture(subset.normal, samplers.flat_normal);
+                let [base, normal] = r.subset_textures(model, subset);
                 let mut binds = [Bind::buffer("Visibility", &visibility); 20];
                 binds[..12].copy_from_slice(&model_reads.binds(&reads));
                 binds[12] = Bind::image("base_color_map", &base);

@@ -9,6 +9,7 @@ use crate::gpu::device::buffer::whole_buffer;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::frame::culling::data::DrawCommand;
+use crate::gpu::frame::model_buffers::{GpuModel, GpuSubset};
 use crate::gpu::frame::recording::pass::{Bind, PassRecording};
 use crate::gpu::frame::uniforms::DrawConstants;
 use crate::gpu::graph::ResourceId;
@@ -99,6 +100,27 @@ impl PassRecording<'_> {
         Ok(())
     }
 
+    /// Subset `subset` of `model`'s base colour and normal maps, through the material sampler
+    /// (white and a flat normal where it has none).
+    pub fn subset_textures(
+        &self,
+        model: &GpuModel,
+        subset: &GpuSubset,
+    ) -> [[vk::DescriptorImageInfo; 1]; 2] {
+        let samplers = &self.shared.samplers;
+        let texture = |view: Option<usize>, fallback: vk::ImageView| {
+            Self::fixed_image(
+                view.and_then(|i| model.textures.get(i))
+                    .map_or(fallback, |t| t.view),
+                samplers.material,
+            )
+        };
+        [
+            texture(subset.base_color, samplers.white),
+            texture(subset.normal, samplers.flat_normal),
+        ]
+    }
+
     /// Draws what the culling pass kept in `lists` for `view` (`culling::data::VIEW_*`): for
     /// each model and subset, one `vkCmdDrawIndexedIndirectCount` of up to a command per mesh
     /// level, its count written by the GPU, with `pipeline` (skinned vertex input). `lit`
@@ -128,7 +150,6 @@ impl PassRecording<'_> {
         let models = shared.crowd.models.len();
         let subsets = shared.crowd.cull_sizes.subsets;
         let command_size = size_of::<DrawCommand>() as u64;
-        let samplers = &shared.samplers;
         self.bind(pipeline);
         for (m, (model, range)) in shared
             .crowd
@@ -149,15 +170,7 @@ impl PassRecording<'_> {
                 device.cmd_bind_index_buffer(cmd, model.indices.buffer, 0, vk::IndexType::UINT32);
             }
             for (s, subset) in model.subsets.iter().enumerate() {
-                let texture = |view: Option<usize>, fallback: vk::ImageView| {
-                    Self::fixed_image(
-                        view.and_then(|i| model.textures.get(i))
-                            .map_or(fallback, |t| t.view),
-                        samplers.material,
-                    )
-                };
-                let base = texture(subset.base_color, samplers.white);
-                let normal = texture(subset.normal, samplers.flat_normal);
+                let [base, normal] = self.subset_textures(model, subset);
                 let mut binds = [
                     Bind::buffer("Records", &records),
                     Bind::buffer("Palettes", &palettes),
