@@ -33,8 +33,9 @@ pub struct Candidate {
     /// Whether the optional `maintenance4` feature (1.3) is there to enable.
     pub maintenance4: bool,
     /// Whether compute shaders can do 64-bit atomics on storage buffers (`shaderInt64` and
-    /// `shaderBufferInt64Atomics`, turned on when there): what rasterizing impostor cards in
-    /// compute needs (one atomic keeps each pixel's nearest card and its depth together).
+    /// `shaderBufferInt64Atomics`, turned on when there): what rasterizing impostor cards and
+    /// meshes in compute needs (one atomic keeps each sample's nearest surface and its depth
+    /// together).
     pub int64_atomics: bool,
     /// Bytes of the largest memory heap the host can map (where the palette ring lives).
     pub host_visible_heap: u64,

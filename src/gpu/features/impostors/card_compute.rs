@@ -3,13 +3,16 @@
 //! most) costs less found pixel by pixel in a compute shader than rasterized, depth-tested
 //! and shaded as a quad.
 //!
-//! From the camera, after the lit passes have resolved the meshes:
-//! - `card_visibility_clear` empties the visibility buffer (one 64-bit entry per pixel);
+//! From the camera, after the lit passes have drawn the meshes:
+//! - `card_visibility_clear` empties the visibility buffer (one 64-bit entry per pixel and
+//!   sample, which the mesh raster shares: [`visibility`]);
 //! - `card_raster` finds, for every card of every model in the camera's lists, the pixels
-//!   its quad covers and where its picture shows the surface, and keeps per pixel the
-//!   nearest card with its depth (one atomic maximum: `shaders/card_raster.comp`);
-//! - `card_shade` lights each pixel's card once and blends it into the resolved sun, sky and
-//!   normal images by the share of samples at which it is in front of the meshes
+//!   its quad covers and where its picture shows the surface, and keeps at every sample of
+//!   such a pixel the nearest surface with its depth (one atomic maximum:
+//!   `shaders/card_raster.comp`);
+//! - after the ground pass (which leaves the samples the cards claim out of its resolve),
+//!   `card_shade` lights each pixel's card once and merges it into the resolved sun, sky and
+//!   normal images by the samples at which it is in front of the meshes
 //!   (`shaders/card_shade.glsl`), one dispatch per model (each has its own atlas);
 //! - the camera depth pass (`crate::gpu::features::lit::camera_depth`) then puts the cards' depths into the
 //!   depth the ambient occlusion reads.

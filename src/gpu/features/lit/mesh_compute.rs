@@ -5,15 +5,17 @@
 //! camera's lists it takes (`shaders/cull_draws.comp`: the levels from
 //! [`MESH_RASTER_LEVEL`](crate::gpu::frame::culling::inputs::MESH_RASTER_LEVEL) on, of
 //! models without alpha-clipped materials, within one dispatch per model) and leaves them out
-//! of the lit passes' draws; then, after the lit passes and the ground:
-//! - `mesh_raster` finds, for every planned triangle, the pixels whose centres it covers and
-//!   keeps per pixel the nearest surface with its depth in the visibility buffer the cards
-//!   share (one 64-bit atomic maximum: `shaders/mesh_raster.comp`), one indirect dispatch
-//!   per model;
-//! - `mesh_shade` lights each pixel's triangle once, as the lit passes light a fragment, and
-//!   blends it into the resolved sun, sky and normal images by the share of samples at which
-//!   it lies in front of what they drew (`shaders/mesh_shade.glsl`), one dispatch per model
-//!   and subset (each has its own textures and material);
+//! of the lit passes' draws; then, after the lit passes:
+//! - `mesh_raster` finds, for every planned triangle, the samples it covers (at the lit
+//!   passes' sample locations) and keeps at each the nearest surface with its depth in the
+//!   visibility buffer the cards share (one 64-bit atomic maximum: `shaders/mesh_raster.comp`),
+//!   one indirect dispatch per model;
+//! - the ground pass ([`crate::gpu::features::lit::ground`]) leaves the samples a compute
+//!   surface claims out of its resolve of the lit passes' samples;
+//! - `mesh_shade` lights each triangle that claims samples of a pixel once, as the lit passes
+//!   light a fragment, and adds it by its samples into the resolved sun, sky and normal
+//!   images (`shaders/mesh_shade.glsl`), one dispatch per model and subset (each has its own
+//!   textures and material): the pixel is what a multisampled resolve of every surface gives;
 //! - the camera depth pass ([`crate::gpu::features::lit::camera_depth`]) then puts their
 //!   depths into the depth the ambient occlusion reads, as it does the cards'.
 //!
