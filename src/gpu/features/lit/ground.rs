@@ -59,12 +59,13 @@ pub fn declare(
         };
         let shadow = r.shadow_image(shadow_map)?;
         let frame = r.frame_info();
-        let (claims, depth) = match visibility {
-            Some(v) => (
+        // What the compute surfaces' claims are read from, where there are any.
+        let claims = match visibility {
+            Some(v) => Some((
                 r.buffer_info(v)?,
                 r.image_info(mesh_depth, r.shared.samplers.screen)?,
-            ),
-            None => (frame, r.shadow_image(None)?),
+            )),
+            None => None,
         };
         let [sun, sky, normals] = ResolvedLight::binds(&targets);
         let mut binds = [Bind::buffer("Frame", &frame); 10];
@@ -74,9 +75,9 @@ pub fn declare(
             binds[5..8].copy_from_slice(&ResolvedLight::sample_binds(samples));
             count = 8;
         }
-        if visibility.is_some() {
-            binds[count] = Bind::buffer("Visibility", &claims);
-            binds[count + 1] = Bind::image("mesh_depth", &depth);
+        if let Some((keys, depth)) = &claims {
+            binds[count] = Bind::buffer("Visibility", keys);
+            binds[count + 1] = Bind::image("mesh_depth", depth);
             count += 2;
         }
         let binds = &binds[..count];

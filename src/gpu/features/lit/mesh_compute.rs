@@ -72,14 +72,10 @@ pub fn declare_raster(f: &mut FrameDeclaration, culled: &Culled, visibility: Res
     let c = *culled;
     let winding = windings(f.culling);
     let frame = f.frame;
-    let merge = [
-        f.samples().as_raw(),
-        u32::from(f.shape.ground_in_compute),
-        0,
-        0,
-    ];
+    // The raster needs the samples per pixel alone.
+    let merge = [f.samples().as_raw(), 0, 0, 0];
     let mut p = f.pass(RASTER, move |r| {
-        record_raster(r, pipeline, &c, visibility, [winding, merge[0], merge[1]])
+        record_raster(r, pipeline, &c, visibility, winding, merge)
     });
     reads(&mut p, culled, frame.ring, frame.cull_inputs);
     p.read(culled.draws.skin_table, Access::IndirectRead)
@@ -272,7 +268,8 @@ fn record_raster(
     pipeline: PipelineId,
     culled: &Culled,
     visibility: ResourceId,
-    [winding, samples, ground]: [u32; 3],
+    winding: u32,
+    merge: [u32; 4],
 ) -> Result<(), GpuError> {
     let reads = MeshReads::of(r, culled)?;
     let visibility = r.buffer_info(visibility)?;
@@ -291,7 +288,7 @@ fn record_raster(
         let mut binds = [Bind::buffer("Visibility", &visibility); 13];
         binds[..12].copy_from_slice(&model_reads.binds(&reads));
         r.push(p, &binds)?;
-        let constants = mesh_constants(r, m, 0, winding, [samples, ground, 0, 0]);
+        let constants = mesh_constants(r, m, 0, winding, merge);
         r.push_constants(p, bytemuck::bytes_of(&constants))?;
         let args = table_offset + 4 * layout.args(SkinTable::RASTER_PHASE, m) as u64;
         // SAFETY: recording outside rendering; the draws passes the graph ordered before this
