@@ -6,9 +6,9 @@
 // generated vertices, a triangle strip; none when no instance is a card). The CPU never reads the counts.
 // Subset 0's invocation also reserves room in the skinned buffer for each of the view's and
 // model's mesh lists (shaders/skin_table.glsl), and counts the workgroups the skin pass
-// (shaders/skin.comp) then runs for them; and plans the mesh raster (shaders/mesh_raster.comp):
-// which of the camera's lists it draws instead of the lit passes, whose commands then leave
-// them out, and the workgroups it runs for them.
+// (shaders/skin.comp) then runs for them; and plans the mesh raster (shaders/mesh_raster.comp,
+// shaders/mesh_shadow.comp): which of the camera's and the sun's lists it draws instead of the
+// graphics passes, whose commands then leave them out, and the workgroups it runs for them.
 #include "cull.glsl"
 #define SKIN_TABLE_BINDING CULL_SKIN_TABLE
 #define SKIN_TABLE_ACCESS
@@ -89,28 +89,44 @@ void plan_skinning(uint view, uint model_index, CullModel model) {
 }
 
 // The triangles per instance the mesh raster draws of `model`'s lists at `level` in `view`:
-// the camera's, from the first level it takes (`cull.skin.y`, 0: none) on, of a model whose
-// levels it can draw (`level_triangles`); 0 where the lit passes draw them.
+// from the first level it takes in that view (`cull.skin.y` the camera's, `cull.skin.z` the
+// sun's; 0: none) on, of a model whose levels it can draw (`level_triangles`); 0 where the
+// graphics passes draw them.
 uint raster_triangles(CullModel model, uint view, uint level) {
-    if (cull.skin.y == 0u || level < max(cull.skin.y, 1u) || view == VIEW_SHADOW
+    uint first = view == uint(VIEW_SHADOW) ? cull.skin.z : cull.skin.y;
+    if (first == 0u || level < max(first, 1u)
         || level >= min(model.range.w, uint(LOD_LEVELS))) {
         return 0u;
     }
     return model.level_triangles[level - 1u];
 }
 
-// Where the mesh raster's dispatch of `model_index` starts the list of `view` and `level`:
-// its first workgroup, or SKIN_NONE where the lit passes draw it. Every invocation works it
-// out alike from the final counts (the camera's lists before the late one's, levels in
-// order), so the passes that draw and the one that plans agree without talking: a list
-// takes whole workgroups while the dispatch stays within RASTER_MAX_GROUPS.
+// The views whose lists share the raster dispatch `view`'s lists are in: the camera's two
+// (the late list after the early one, when the occlusion test runs) or the sun's alone.
+uint raster_views(uint view) {
+    if (view == uint(VIEW_SHADOW)) {
+        return 1u;
+    }
+    return (cull.counts.z & CULL_OCCLUSION) != 0u ? 2u : 1u;
+}
+
+// The `i`th view of the raster dispatch `view`'s lists are in (raster_views).
+uint raster_view(uint view, uint i) {
+    if (view == uint(VIEW_SHADOW)) {
+        return uint(VIEW_SHADOW);
+    }
+    return i == 0u ? uint(VIEW_CAMERA) : uint(VIEW_CAMERA_LATE);
+}
+
+// Where the mesh raster's dispatch of `model_index` for `view`'s eye starts the list of
+// `view` and `level`: its first workgroup, or SKIN_NONE where the graphics passes draw it.
+// Every invocation works it out alike from the final counts (the camera's lists before the
+// late one's, levels in order), so the passes that draw and the one that plans agree without
+// talking: a list takes whole workgroups while the dispatch stays within RASTER_MAX_GROUPS.
 uint raster_first_group(uint view, uint model_index, CullModel model, uint level) {
     uint groups = 0u;
-    for (uint late = 0u; late < 2u; late++) {
-        uint v = late == 0u ? uint(VIEW_CAMERA) : uint(VIEW_CAMERA_LATE);
-        if (v == uint(VIEW_CAMERA_LATE) && (cull.counts.z & CULL_OCCLUSION) == 0u) {
-            break;
-        }
+    for (uint i = 0u; i < raster_views(view); i++) {
+        uint v = raster_view(view, i);
         for (uint l = 1u; l < uint(LOD_LEVELS); l++) {
             uint triangles = raster_triangles(model, v, l);
             uint n = triangles == 0u ? 0u : counters[counter_index(v, model_index, l)];
@@ -133,7 +149,8 @@ uint raster_first_group(uint view, uint model_index, CullModel model, uint level
 // Writes the mesh raster's words of `view`'s entries for `model` and its dispatch's size
 // (every list of the model planned so far: the late pass's count includes the early ones).
 void plan_raster(uint view, uint model_index, CullModel model) {
-    uint args = skin_args(RASTER_PHASE, model_index);
+    uint phase = view == uint(VIEW_SHADOW) ? SHADOW_RASTER_PHASE : RASTER_PHASE;
+    uint args = skin_args(phase, model_index);
     uint total = view == uint(VIEW_CAMERA_LATE) ? skin_table[args] : 0u;
     for (uint level = 0u; level < uint(LOD_LEVELS); level++) {
         uint e = skin_entry(view, model_index, level);
@@ -196,9 +213,7 @@ void main() {
     draw_counts[id] = written;
     if (subset == 0u) {
         plan_skinning(view, model_index, model);
-        if (view != uint(VIEW_SHADOW)) {
-            plan_raster(view, model_index, model);
-        }
+        plan_raster(view, model_index, model);
         CardCommand c;
         c.vertex_count = 4u;
         c.instance_count = counters[counter_index(view, model_index, CARD_LEVEL)];

@@ -1,8 +1,9 @@
-// What the mesh compute passes share (src/gpu/features/lit/mesh_compute.rs): the mesh raster
-// (mesh_raster.comp) finds the pixels of the triangles of the camera's lists that
-// shaders/cull_draws.comp planned for it (the coarser levels: characters small on screen,
-// whose triangles cover a few pixels each), and the mesh shading (mesh_shade.glsl) lights the
-// triangle each pixel kept. Both name a triangle by its place in its model's raster dispatch:
+// What the mesh compute passes share (src/gpu/features/lit/mesh_compute.rs,
+// src/gpu/features/mesh_shadow.rs): the mesh raster (mesh_raster.comp) finds the pixels of the
+// triangles of the camera's lists that shaders/cull_draws.comp planned for it (the coarser
+// levels: characters small on screen, whose triangles cover a few pixels each), the mesh
+// shading (mesh_shade.glsl) lights the triangle each pixel kept, and the sun's raster
+// (mesh_shadow.comp) keeps the nearest depth of its lists' triangles in the shadow map's. Both name a triangle by its place in its model's raster dispatch:
 // each list owns whole workgroups of RASTER_GROUP_TRIANGLES triangles from its skin table
 // entry's first one, instance after instance, each instance's level triangles subset after
 // subset. Vertices come from the skin pass where it skinned the list, else are skinned here
@@ -50,7 +51,7 @@ uint mesh_key(uint model, uint place) {
     return MESH_KEY | (model << 24) | place;
 }
 
-// One list of the camera's that the mesh raster draws: its skin table entry, view and level.
+// One list the mesh raster draws: its skin table entry, view and level.
 struct MeshList {
     uint e;
     uint view;
@@ -60,10 +61,12 @@ struct MeshList {
     uint count;     // triangles in all
 };
 
-// The list of model `model` whose workgroups hold `group`, if one does.
-bool mesh_list_of_group(uint model, uint group, out MeshList list) {
-    for (uint late = 0u; late < 2u; late++) {
-        uint view = late == 0u ? uint(VIEW_CAMERA) : uint(VIEW_CAMERA_LATE);
+// The list of model `model` whose workgroups hold `group` in the camera's raster dispatch
+// (its early and late lists) or, for the `sun`, the sun's, if one does.
+bool mesh_list_of_group(uint model, uint group, bool sun, out MeshList list) {
+    for (uint i = 0u; i < (sun ? 1u : 2u); i++) {
+        uint view = sun ? uint(VIEW_SHADOW)
+                        : (i == 0u ? uint(VIEW_CAMERA) : uint(VIEW_CAMERA_LATE));
         for (uint level = 1u; level < uint(LOD_LEVELS); level++) {
             uint e = skin_entry(view, model, level);
             uint first_group = skin_table[e + 4u];
@@ -125,13 +128,22 @@ struct MeshCorner {
     vec3 tangent;
 };
 
+// Where the skin pass left mesh vertex `v` of `tri`'s instance in `list`, or SKIN_NONE where it
+// did not skin the list.
+uint mesh_skinned_at(MeshList list, MeshTriangle tri, uint v) {
+    uint base = skin_table[list.e];
+    if (base == SKIN_NONE) {
+        return SKIN_NONE;
+    }
+    uint local = skin_levels[skin_levels[list.level * 4u + 1u] + v];
+    return base + (tri.k * level_vertex_count(list.level) + local) * skin_vec4s(list.view);
+}
+
 // Mesh vertex `v` of `tri`'s instance in `list`, in the world: as the skin pass left it, or
 // skinned here where it did not skin the list.
 MeshCorner mesh_corner(MeshList list, MeshTriangle tri, uint v) {
-    uint base = skin_table[list.e];
-    if (base != SKIN_NONE) {
-        uint local = skin_levels[skin_levels[list.level * 4u + 1u] + v];
-        uint at = base + (tri.k * level_vertex_count(list.level) + local) * SKIN_CAMERA_VEC4S;
+    uint at = mesh_skinned_at(list, tri, v);
+    if (at != SKIN_NONE) {
         return MeshCorner(skinned[at].xyz, skinned[at + 1u].xyz, skinned[at + 2u].xyz);
     }
     uint w = v * VERTEX_WORDS;
@@ -141,12 +153,22 @@ MeshCorner mesh_corner(MeshList list, MeshTriangle tri, uint v) {
                       skinned_world_direction(tri.r, skin, word_vec3(w + 6u)));
 }
 
-// A triangle's corners' positions in pixels (x, y) and depth (z), and their clip w; false
-// where a corner lies behind the eye (the raster leaves such a triangle out: the lists it
-// draws are of characters small on screen, far in front of it).
-bool mesh_screen(vec3 world[3], vec2 size, out vec3 screen[3], out vec3 w) {
+// The position alone of mesh_corner (all the sun's list keeps).
+vec3 mesh_corner_position(MeshList list, MeshTriangle tri, uint v) {
+    uint at = mesh_skinned_at(list, tri, v);
+    if (at != SKIN_NONE) {
+        return skinned[at].xyz;
+    }
+    return skinned_world_position(tri.r, vertex_skin(tri.r, v), word_vec3(v * VERTEX_WORDS));
+}
+
+// A triangle's corners' positions in pixels (x, y) of a `size`-pixel target seen through
+// `view_proj` and depth (z), and their clip w; false where a corner lies behind the eye (the
+// raster leaves such a triangle out: the lists it draws are of characters small on screen,
+// far in front of it).
+bool mesh_screen(mat4 view_proj, vec3 world[3], vec2 size, out vec3 screen[3], out vec3 w) {
     for (int i = 0; i < 3; i++) {
-        vec4 clip = frame.view_proj * vec4(world[i], 1.0);
+        vec4 clip = view_proj * vec4(world[i], 1.0);
         if (clip.w <= 0.0) {
             return false;
         }

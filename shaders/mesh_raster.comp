@@ -33,7 +33,7 @@ void raster(MeshList list, uint place) {
     vec2 size = vec2(mesh.raster.zw);
     vec3 s[3];
     vec3 w;
-    if (!mesh_screen(world, size, s, w)) {
+    if (!mesh_screen(frame.view_proj, world, size, s, w)) {
         return;
     }
     float area = mesh_edge_area(s);
@@ -71,7 +71,7 @@ void raster(MeshList list, uint place) {
 
 void main() {
     MeshList list;
-    if (!mesh_list_of_group(mesh.model.x, gl_WorkGroupID.x, list)) {
+    if (!mesh_list_of_group(mesh.model.x, gl_WorkGroupID.x, false, list)) {
         return;
     }
     uint group_first = gl_WorkGroupID.x * RASTER_GROUP_TRIANGLES;

@@ -30,7 +30,7 @@ void shade(ivec2 pixel, uint name, uint claimed, uint samples) {
     uint place = name & 0x00ffffffu;
     MeshList list;
     MeshTriangle tri;
-    if (!mesh_list_of_group(mesh.model.x, place / RASTER_GROUP_TRIANGLES, list)
+    if (!mesh_list_of_group(mesh.model.x, place / RASTER_GROUP_TRIANGLES, false, list)
         || !mesh_triangle(list, place - list.first, mesh.model.y, mesh.model.z, tri)
         || tri.subset != mesh.model.w) {
         return;
@@ -50,7 +50,7 @@ void shade(ivec2 pixel, uint name, uint claimed, uint samples) {
     }
     vec3 s[3];
     vec3 w;
-    if (!mesh_screen(world, vec2(size), s, w)) {
+    if (!mesh_screen(frame.view_proj, world, vec2(size), s, w)) {
         return;
     }
     float area = mesh_edge_area(s);

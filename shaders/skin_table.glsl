@@ -1,11 +1,11 @@
 // The skin pass's table (src/gpu/frame/skinning.rs): where each visible list's vertices were
 // skinned to. shaders/cull_draws.comp writes it (reserving each list's room in the skinned
 // buffer), shaders/skin.comp fills that room, and the skinned passes' vertex shaders read it.
-// It holds the mesh raster's plan too (shaders/mesh_raster.comp): which of the camera's lists
-// it draws instead of the graphics passes.
+// It holds the mesh raster's plan too (shaders/mesh_raster.comp, shaders/mesh_shadow.comp):
+// which of the camera's and the sun's lists it draws instead of the graphics passes.
 // Words: a header (instance records, models, unused, vec4s reserved so far), then per phase
 // and model an indirect dispatch (x, y, z, unused): phases 0 and 1 the skin pass's (before and
-// after the occlusion test), phase 2 the mesh raster's. Then per [view][model][level] an entry
+// after the occlusion test), phase 2 the camera's mesh raster's, phase 3 the sun's. Then per [view][model][level] an entry
 // of SKIN_ENTRY_WORDS: the list's first vec4 (SKIN_NONE: not skinned), its first slot in the
 // visible lists, its first workgroup in its model's skin dispatch and its instances; then its
 // first workgroup in its model's raster dispatch (SKIN_NONE: the graphics passes draw it),
@@ -34,9 +34,11 @@ const uint SKIN_MODELS = 1u;
 const uint SKIN_USED = 3u;
 // Words per entry, and the phases with a dispatch per model.
 const uint SKIN_ENTRY_WORDS = 8u;
-const uint SKIN_PHASES = 3u;
-// The mesh raster's phase: one dispatch per model after every camera list is known.
+const uint SKIN_PHASES = 4u;
+// The mesh raster's phases: one dispatch per model after every camera list is known, and one
+// per model for the sun's lists.
 const uint RASTER_PHASE = 2u;
+const uint SHADOW_RASTER_PHASE = 3u;
 
 // The skin pass's phases: the lists built before the occlusion test, and the late one.
 uint skin_phase(uint view) {

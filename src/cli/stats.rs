@@ -220,8 +220,12 @@ impl Drawn {
                     d.skinned_bytes as f64 / f64::from(1 << 20)
                 );
             }
-            if d.camera_rasterized > 0 {
-                let _ = write!(text, "{} rasterized in compute, ", d.camera_rasterized);
+            if d.camera_rasterized + d.shadow_rasterized > 0 {
+                let _ = write!(
+                    text,
+                    "{} rasterized in compute (shadow {}), ",
+                    d.camera_rasterized, d.shadow_rasterized
+                );
             }
         }
         let _ = write!(
@@ -260,17 +264,16 @@ impl Drawn {
             d.camera_cards,
             d.camera_skinned,
         );
-        // "rasterized": the camera's meshes among them the mesh raster drew.
+        // "rasterized": the meshes among them the mesh raster drew.
         camera["rasterized"] = d.camera_rasterized.into();
-        doc.drawn.insert(
-            "shadow".into(),
-            pass(
-                &d.shadow,
-                d.shadow_triangles,
-                d.shadow_cards,
-                d.shadow_skinned,
-            ),
+        let mut shadow = pass(
+            &d.shadow,
+            d.shadow_triangles,
+            d.shadow_cards,
+            d.shadow_skinned,
         );
+        shadow["rasterized"] = d.shadow_rasterized.into();
+        doc.drawn.insert("shadow".into(), shadow);
         doc.skinned_bytes = d.skinned_bytes;
         if d.prepass {
             doc.drawn.insert("depth_normal".into(), camera.clone());

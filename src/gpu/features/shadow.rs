@@ -18,7 +18,7 @@ pub const NAME: &str = "shadow";
 
 /// Depth bias (constant, slope): enough that lit surfaces do not shadow themselves at
 /// grazing angles, little enough that feet keep their contact shadows.
-const BIAS: DepthBias = DepthBias {
+pub(crate) const BIAS: DepthBias = DepthBias {
     constant: 1.5,
     slope: 2.0,
 };

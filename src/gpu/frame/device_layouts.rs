@@ -45,7 +45,8 @@ gpu_layouts! {
         /// ([`crate::crowd::visibility::CARD_FADE`]).
         impostor: Vec4,
         /// x: vec4s the skin pass may fill this frame (0: every skinned pass skins in its
-        /// vertex shader); yzw unused.
+        /// vertex shader); y: the first mesh level the camera's mesh raster draws (0: none);
+        /// z: the sun's; w unused.
         skin: [u32; 4],
     }
 
@@ -235,7 +236,8 @@ gpu_layouts! {
         /// on screen faces the eye; zw: the target's width and height.
         raster: [u32; 4],
         /// x: samples per pixel; y: 1 where the ground pass draws the ground (the shading
-        /// tests its depth); zw unused.
+        /// tests its depth); zw unused. The sun's raster: x and y the shadow pass's depth
+        /// bias (constant, slope), as the floats' bits.
         merge: [u32; 4],
     }
 

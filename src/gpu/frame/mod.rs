@@ -30,6 +30,7 @@ pub mod settings;
 /// The numbers the shaders and the Rust side share (flags, views, sizes, and the bindings
 /// of shared includes), which `build.rs` passes to every shader as macros.
 pub mod shader_interface;
+pub mod shape;
 pub mod skin_room;
 pub mod skinning;
 pub mod timings;

@@ -38,7 +38,8 @@ impl RenderSettings {
 
 /// Where the skin table's parts start, in words, for a frame of `models` models: the Rust
 /// statement of `shaders/skin_table.glsl`'s layout (a 4-word header, then 4 words per phase
-/// and model for the indirect dispatches: the skin pass's two and the mesh raster's, then
+/// and model for the indirect dispatches: the skin pass's two and the mesh raster's two (the
+/// camera's and the sun's), then
 /// [`SkinTable::ENTRY_WORDS`] per view, model and mesh level).
 #[derive(Clone, Copy, Debug)]
 pub struct SkinTable {
@@ -54,9 +55,14 @@ impl SkinTable {
     pub const ENTRY_WORDS: usize = 8;
     /// The mesh raster's phase (one dispatch per model after every camera list).
     pub const RASTER_PHASE: usize = 2;
+    /// The sun's mesh raster's phase (one dispatch per model).
+    pub const SHADOW_RASTER_PHASE: usize = 3;
+    /// The phases with an indirect dispatch per model.
+    pub const PHASES: usize = 4;
 
     /// The first word of the indirect dispatch of `phase` (the skin pass's 0: before the
-    /// occlusion test, 1: after it; [`Self::RASTER_PHASE`]) for `model`.
+    /// occlusion test, 1: after it; [`Self::RASTER_PHASE`], [`Self::SHADOW_RASTER_PHASE`]) for
+    /// `model`.
     pub fn args(&self, phase: usize, model: usize) -> usize {
         4 + (phase * self.models + model) * 4
     }
@@ -65,7 +71,8 @@ impl SkinTable {
     /// (`SKIN_NONE`: not skinned), first slot, first workgroup and instances, then the mesh
     /// raster's words.
     pub fn entry(&self, view: usize, model: usize, level: usize) -> usize {
-        self.args(3, 0) + ((view * self.models + model) * LOD_LEVELS + level) * Self::ENTRY_WORDS
+        self.args(Self::PHASES, 0)
+            + ((view * self.models + model) * LOD_LEVELS + level) * Self::ENTRY_WORDS
     }
 
     /// The words the table takes.
@@ -119,8 +126,9 @@ mod tests {
         assert_eq!(table.args(0, 0), 4);
         assert_eq!(table.args(1, 2), 4 + 5 * 4);
         assert_eq!(table.args(SkinTable::RASTER_PHASE, 1), 4 + 7 * 4);
-        assert_eq!(table.entry(0, 0, 0), 4 + 9 * 4);
-        assert_eq!(table.entry(1, 2, 4), 40 + (5 * LOD_LEVELS + 4) * 8);
+        assert_eq!(table.args(SkinTable::SHADOW_RASTER_PHASE, 2), 4 + 11 * 4);
+        assert_eq!(table.entry(0, 0, 0), 4 + 12 * 4);
+        assert_eq!(table.entry(1, 2, 4), 52 + (5 * LOD_LEVELS + 4) * 8);
         for models in [1, 2, 7, 100] {
             let counters = VIEWS * models * LIST_LEVELS + 1;
             assert!(SkinTable { models }.words() * 4 <= 16 + 32 * counters);

@@ -25,7 +25,8 @@ use crate::gpu::features::lit::depth_normal::{self, DepthNormals};
 use crate::gpu::features::lit::forward::{self, Forward};
 use crate::gpu::features::lit::{camera_depth, composite, ground, mesh_compute};
 use crate::gpu::features::{
-    cull, debug_view, occlusion, output, palettes, readback, shadow, ssao, tonemap,
+    cull, debug_view, mesh_shadow, occlusion, output, palettes, readback, shadow, shadow_splat,
+    ssao, tonemap,
 };
 use crate::gpu::frame::declaration::FrameDeclaration;
 use crate::gpu::frame::recording::compiled::CompiledFrame;
@@ -39,6 +40,7 @@ pub mod pass {
     };
     pub use crate::gpu::features::debug_view::NAME as DEBUG_VIEW;
     pub use crate::gpu::features::exposure::pass::{MEASURE as EXPOSURE_MEASURE, NAME as EXPOSURE};
+    pub use crate::gpu::features::mesh_shadow::NAME as MESH_SHADOW;
     pub use crate::gpu::features::occlusion::{
         CULL_LATE, DEPTH as OCCLUSION_DEPTH, DRAWS_LATE as CULL_DRAWS_LATE,
     };
@@ -46,6 +48,9 @@ pub mod pass {
     pub use crate::gpu::features::palettes::NAME as PALETTES;
     pub use crate::gpu::features::readback::NAME as READBACK;
     pub use crate::gpu::features::shadow::NAME as SHADOW;
+    pub use crate::gpu::features::shadow_splat::{
+        CLEAR as SHADOW_SPLAT_CLEAR, COPY as SHADOW_SPLAT_COPY,
+    };
     pub use crate::gpu::features::skin::{LATE as SKIN_LATE, NAME as SKIN};
     pub use crate::gpu::features::ssao::{BLUR as SSAO_BLUR, NAME as SSAO};
     pub use crate::gpu::features::tonemap::NAME as TONEMAP;
@@ -57,7 +62,6 @@ pub mod pass {
     pub use hud::pass::NAME as HUD;
     pub use impostors::card_compute::{
         RASTER as CARD_RASTER, SHADE as CARD_SHADE, SHADOW as CARD_SHADOW,
-        SHADOW_CLEAR as CARD_SHADOW_CLEAR, SHADOW_COPY as CARD_SHADOW_COPY,
         VISIBILITY_CLEAR as CARD_VISIBILITY_CLEAR,
     };
     pub use impostors::cards::{
@@ -87,9 +91,12 @@ pub fn compile(
     crowd_state::declare(&mut f);
     let culled = cull::declare(&mut f);
     // The cards' shadows go into the shadow map before the meshes' (in compute) or after
-    // them (as quads).
+    // them (as quads); the coarser mesh levels' in compute go in before the shadow pass too.
     let shadow_map = shadow::map(&mut f);
-    card_compute::declare_shadow(&mut f, &culled, shadow_map);
+    let splat = shadow_splat::depths(&mut f);
+    card_compute::declare_shadow(&mut f, &culled, splat);
+    mesh_shadow::declare(&mut f, &culled, splat);
+    shadow_splat::declare_copy(&mut f, splat, shadow_map);
     shadow::declare(&mut f, &culled, shadow_map);
     impostors::declare_shadow(&mut f, &culled, shadow_map);
     let depth_normals = depth_normal::images(&mut f);

@@ -186,6 +186,7 @@ impl Renderer {
                 occlusion: graph.shape.occlusion,
                 cards: graph.shape.cards,
                 meshes_in_compute: graph.shape.meshes_in_compute,
+                shadow_meshes_in_compute: graph.shape.shadow_meshes_in_compute,
                 card_clips: &|m| self.features.atlases.atlas(m).map_or(0, |a| a.layout.clips),
                 subsets: sizes.subsets,
             },

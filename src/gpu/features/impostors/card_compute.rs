@@ -17,10 +17,10 @@
 //! - the camera depth pass (`crate::gpu::features::lit::camera_depth`) then puts the cards' depths into the
 //!   depth the ambient occlusion reads.
 //!
-//! From the sun, before the meshes' shadow pass: `card_shadow_clear` fills a buffer of the
-//! shadow map's size with the far depth, `card_shadow` keeps per texel the nearest card depth
-//! (a 32-bit atomic minimum: `shaders/card_shadow.comp`), and `card_shadow_copy` copies it
-//! into the shadow map, which the meshes' shadow pass then loads and draws over.
+//! From the sun, before the meshes' shadow pass: `card_shadow` keeps per texel the nearest
+//! card depth in the shadow map's depths ([`crate::gpu::features::shadow_splat`], a 32-bit
+//! atomic minimum: `shaders/card_shadow.comp`), which are then copied into the shadow map
+//! that the meshes' shadow pass loads and draws over.
 //!
 //! Every barrier between them is the graph's.
 
@@ -47,12 +47,8 @@ pub const VISIBILITY_CLEAR: &str = "card_visibility_clear";
 pub const RASTER: &str = "card_raster";
 /// The visibility buffer's cards lit and merged into the lit frame.
 pub const SHADE: &str = "card_shade";
-/// Fills the cards' shadow depths with the far plane.
-pub const SHADOW_CLEAR: &str = "card_shadow_clear";
 /// The sun's cards into the shadow depths.
 pub const SHADOW: &str = "card_shadow";
-/// The shadow depths copied into the shadow map.
-pub const SHADOW_COPY: &str = "card_shadow_copy";
 
 /// Cards one raster workgroup takes at a time (`CARDS_PER_GROUP` in
 /// shaders/card_raster.glsl).
@@ -64,8 +60,6 @@ const RASTER_GROUP: u32 = 64;
 const MOST_RASTER_GROUPS: u32 = 8192;
 /// `card.draw` of a shading dispatch with no late list.
 const NO_COMMAND: u32 = u32::MAX;
-/// The far plane's depth as the bits the shadow splat compares (1.0f32).
-const FAR_DEPTH_BITS: u32 = 0x3f80_0000;
 
 /// The visibility buffer of a frame of `samples` samples per pixel: per pixel and sample, the
 /// nearest card's or mesh triangle's inverted depth bits above what it is (zero: none;
@@ -149,36 +143,13 @@ fn reads_cards(p: &mut PassBuilder<'_>, culled: &Culled, ring: ResourceId) {
         .read(culled.cards, read);
 }
 
-/// Declares the sun's cards splatted into `shadow_map` before the meshes' shadow pass draws
-/// there; nothing unless the frame's shape asks for it.
-pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId) {
-    if !f.shape.shadow_cards_in_compute {
+/// Declares the sun's cards splatted into the shadow map's `depths`
+/// ([`crate::gpu::features::shadow_splat`]) before the meshes' shadow pass draws there;
+/// nothing unless the frame's shape asks for it.
+pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, depths: Option<ResourceId>) {
+    let Some(depths) = depths.filter(|_| f.shape.shadow_cards_in_compute) else {
         return;
-    }
-    let side = f.settings.shadow_size.max(1);
-    let depths = f.buffer(BufferDesc {
-        name: "card shadow depths",
-        size: BufferSize {
-            fixed: u64::from(side) * u64::from(side) * 4,
-            ..BufferSize::ZERO
-        },
-        usage: vk::BufferUsageFlags::STORAGE_BUFFER
-            | vk::BufferUsageFlags::TRANSFER_DST
-            | vk::BufferUsageFlags::TRANSFER_SRC,
-        host_read: false,
-    });
-    f.pass(SHADOW_CLEAR, move |r| {
-        let (buffer, offset, size) = r.buffer(depths)?;
-        // SAFETY: outside rendering; the graph ordered this after the last frame's reads.
-        unsafe {
-            r.ctx
-                .device
-                .cmd_fill_buffer(r.cmd, buffer, offset, size, FAR_DEPTH_BITS)
-        };
-        Ok(())
-    })
-    .write(depths, Access::TransferDst)
-    .finish();
+    };
     let pipeline = f.pipeline(compute("card shadow", "card_shadow.comp"));
     let (c, ring) = (*culled, f.frame.ring);
     let mut p = f.pass(SHADOW, move |r| {
@@ -195,39 +166,6 @@ pub fn declare_shadow(f: &mut FrameDeclaration, culled: &Culled, shadow_map: Res
     reads_cards(&mut p, culled, ring);
     p.write(depths, Access::StorageReadWrite(Stages::Compute))
         .finish();
-    f.pass(SHADOW_COPY, move |r| {
-        let (buffer, offset, _) = r.buffer(depths)?;
-        let (image, _, layout) = r.image(shadow_map)?;
-        let side = r.shared.shadow_size;
-        let region = vk::BufferImageCopy {
-            buffer_offset: offset,
-            buffer_row_length: 0,
-            buffer_image_height: 0,
-            image_subresource: vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::DEPTH,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: 1,
-            },
-            image_offset: vk::Offset3D::default(),
-            image_extent: vk::Extent3D {
-                width: side,
-                height: side,
-                depth: 1,
-            },
-        };
-        // SAFETY: outside rendering; the buffer holds side x side 32-bit depths and the graph
-        // put the shadow map in `layout` (transfer destination) for this pass.
-        unsafe {
-            r.ctx
-                .device
-                .cmd_copy_buffer_to_image(r.cmd, buffer, image, layout, &[region])
-        };
-        Ok(())
-    })
-    .read(depths, Access::TransferSrc)
-    .write(shadow_map, Access::TransferDst)
-    .finish();
 }
 
 /// Declares the camera's visibility buffer, emptied for this frame, where compute passes find

@@ -19,8 +19,8 @@
 //! - the camera depth pass ([`crate::gpu::features::lit::camera_depth`]) then puts their
 //!   depths into the depth the ambient occlusion reads, as it does the cards'.
 //!
-//! The sun's lists are untouched: the shadow pass draws every level. Every barrier between
-//! them is the graph's.
+//! The sun's coarser levels go the same way into the shadow map's depths
+//! ([`crate::gpu::features::mesh_shadow`]). Every barrier between them is the graph's.
 
 use ash::vk;
 use bytemuck::{Pod, Zeroable};
@@ -53,8 +53,8 @@ struct ShadeConstants {
     mesh: MeshConstants,
 }
 
-/// The windings the lit passes draw under `culling` (1: front, 2: back).
-fn windings(culling: Culling) -> u32 {
+/// The windings a pass drawing under `culling` draws (1: front, 2: back).
+pub(crate) fn windings(culling: Culling) -> u32 {
     match culling {
         Culling::Back => 1,
         Culling::Front => 2,
@@ -75,7 +75,16 @@ pub fn declare_raster(f: &mut FrameDeclaration, culled: &Culled, visibility: Res
     // The raster needs the samples per pixel alone.
     let merge = [f.samples().as_raw(), 0, 0, 0];
     let mut p = f.pass(RASTER, move |r| {
-        record_raster(r, pipeline, &c, visibility, winding, merge)
+        let extent = r.extent();
+        let target = RasterTarget {
+            name: "Visibility",
+            buffer: visibility,
+            phase: SkinTable::RASTER_PHASE,
+            winding,
+            size: [extent.width, extent.height],
+            merge,
+        };
+        record_raster(r, pipeline, &c, target)
     });
     reads(&mut p, culled, frame.ring, frame.cull_inputs);
     p.read(culled.draws.skin_table, Access::IndirectRead)
@@ -133,13 +142,14 @@ pub fn declare_shade(
                 binds[14] = Bind::image("shadow_map", &shadow);
                 binds[15] = Bind::image("mesh_depth", &depth);
                 binds[16..19].copy_from_slice(&ResolvedLight::binds(&targets));
+                let extent = r.extent();
+                let size = [extent.width, extent.height];
                 let constants = ShadeConstants {
                     material: subset.constants,
-                    mesh: mesh_constants(r, m, s, winding, merge),
+                    mesh: mesh_constants(r, m, s, winding, size, merge),
                 };
                 r.push_constants(p, bytemuck::bytes_of(&constants))?;
-                let extent = r.extent();
-                r.dispatch(p, &binds, [extent.width, extent.height])?;
+                r.dispatch(p, &binds, size)?;
             }
         }
         Ok(())
@@ -155,9 +165,14 @@ pub fn declare_shade(
     p.finish();
 }
 
-/// What both passes read through the graph: the ring (records and palettes), the visible
-/// lists, the skin table and the skinned vertices, the culling inputs (draw ranges).
-fn reads(p: &mut PassBuilder<'_>, culled: &Culled, ring: ResourceId, inputs: ResourceId) {
+/// What every mesh compute pass reads through the graph: the ring (records and palettes), the
+/// visible lists, the skin table and the skinned vertices, the culling inputs (draw ranges).
+pub(crate) fn reads(
+    p: &mut PassBuilder<'_>,
+    culled: &Culled,
+    ring: ResourceId,
+    inputs: ResourceId,
+) {
     let read = Access::StorageRead(Stages::Compute);
     p.read(ring, read)
         .read(inputs, read)
@@ -166,18 +181,19 @@ fn reads(p: &mut PassBuilder<'_>, culled: &Culled, ring: ResourceId, inputs: Res
         .read(culled.draws.skinned, read);
 }
 
-/// The push constants of model `m` (and subset `s` for the shading).
+/// The push constants of model `m` (and subset `s` for the shading) for a target of `size`
+/// pixels.
 fn mesh_constants(
     r: &PassRecording<'_>,
     m: usize,
     s: usize,
     winding: u32,
+    size: [u32; 2],
     merge: [u32; 4],
 ) -> MeshConstants {
     let crowd = &r.shared.crowd;
     let subsets = crowd.cull_sizes.subsets;
     let model = &crowd.models[m];
-    let extent = r.extent();
     MeshConstants {
         model: [
             m as u32,
@@ -188,15 +204,15 @@ fn mesh_constants(
         raster: [
             winding,
             u32::from(model.front_face == vk::FrontFace::COUNTER_CLOCKWISE),
-            extent.width,
-            extent.height,
+            size[0],
+            size[1],
         ],
         merge,
     }
 }
 
-/// The descriptors both passes bind whatever the model.
-struct MeshReads {
+/// The descriptors every mesh compute pass binds whatever the model.
+pub(crate) struct MeshReads {
     records: [vk::DescriptorBufferInfo; 1],
     palettes: [vk::DescriptorBufferInfo; 1],
     baked: [vk::DescriptorBufferInfo; 1],
@@ -209,14 +225,14 @@ struct MeshReads {
 }
 
 /// One model's reads beside [`MeshReads`]: its level tables, vertices and indices.
-struct ModelReads {
+pub(crate) struct ModelReads {
     levels: [vk::DescriptorBufferInfo; 1],
     vertices: [vk::DescriptorBufferInfo; 1],
     indices: [vk::DescriptorBufferInfo; 1],
 }
 
 impl MeshReads {
-    fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
+    pub(crate) fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
         let crowd = &r.shared.crowd;
         let (records, palettes) = r.ring_infos()?;
         Ok(Self {
@@ -234,7 +250,7 @@ impl MeshReads {
 }
 
 impl ModelReads {
-    fn of(model: &GpuModel) -> Self {
+    pub(crate) fn of(model: &GpuModel) -> Self {
         Self {
             levels: whole_buffer(model.skin_levels.buffer),
             vertices: whole_buffer(model.vertices.buffer),
@@ -242,8 +258,8 @@ impl ModelReads {
         }
     }
 
-    /// The twelve reads of both passes, by the shaders' names.
-    fn binds<'a>(&'a self, reads: &'a MeshReads) -> [Bind<'a>; 12] {
+    /// The twelve reads of every mesh compute pass, by the shaders' names.
+    pub(crate) fn binds<'a>(&'a self, reads: &'a MeshReads) -> [Bind<'a>; 12] {
         [
             Bind::buffer("Records", &reads.records),
             Bind::buffer("Palettes", &reads.palettes),
@@ -261,18 +277,29 @@ impl ModelReads {
     }
 }
 
+/// Where a mesh raster writes and how: the buffer (by its block's name), the skin table's
+/// phase whose dispatches it runs, the windings drawn, the target's size in pixels and the
+/// rest of its push constants.
+#[derive(Clone, Copy)]
+pub(crate) struct RasterTarget {
+    pub(crate) name: &'static str,
+    pub(crate) buffer: ResourceId,
+    pub(crate) phase: usize,
+    pub(crate) winding: u32,
+    pub(crate) size: [u32; 2],
+    pub(crate) merge: [u32; 4],
+}
+
 /// One indirect dispatch per model with instances, of the workgroups the draws passes
-/// counted (`shaders/cull_draws.comp`, `plan_raster`).
-fn record_raster(
+/// counted for `target.phase` (`shaders/cull_draws.comp`, `plan_raster`).
+pub(crate) fn record_raster(
     r: &PassRecording<'_>,
     pipeline: PipelineId,
     culled: &Culled,
-    visibility: ResourceId,
-    winding: u32,
-    merge: [u32; 4],
+    target: RasterTarget,
 ) -> Result<(), GpuError> {
     let reads = MeshReads::of(r, culled)?;
-    let visibility = r.buffer_info(visibility)?;
+    let written = r.buffer_info(target.buffer)?;
     let (table, table_offset, _) = r.buffer(culled.draws.skin_table)?;
     let layout = SkinTable {
         models: r.shared.crowd.models.len(),
@@ -285,12 +312,12 @@ fn record_raster(
             continue;
         }
         let model_reads = ModelReads::of(model);
-        let mut binds = [Bind::buffer("Visibility", &visibility); 13];
+        let mut binds = [Bind::buffer(target.name, &written); 13];
         binds[..12].copy_from_slice(&model_reads.binds(&reads));
         r.push(p, &binds)?;
-        let constants = mesh_constants(r, m, 0, winding, merge);
+        let constants = mesh_constants(r, m, 0, target.winding, target.size, target.merge);
         r.push_constants(p, bytemuck::bytes_of(&constants))?;
-        let args = table_offset + 4 * layout.args(SkinTable::RASTER_PHASE, m) as u64;
+        let args = table_offset + 4 * layout.args(target.phase, m) as u64;
         // SAFETY: recording outside rendering; the draws passes the graph ordered before this
         // one wrote the dispatch (at most RASTER_MAX_GROUPS workgroups).
         unsafe { r.ctx.device.cmd_dispatch_indirect(r.cmd, table, args) };

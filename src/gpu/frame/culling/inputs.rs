@@ -76,8 +76,11 @@ pub struct CullInputs<'a> {
     /// become cards when short on screen).
     pub cards: bool,
     /// Whether the mesh raster draws the camera's coarser levels
-    /// ([`crate::gpu::frame::settings::FrameShape::meshes_in_compute`]).
+    /// ([`crate::gpu::frame::shape::FrameShape::meshes_in_compute`]).
     pub meshes_in_compute: bool,
+    /// Whether the sun's mesh raster draws the sun's coarser levels
+    /// ([`crate::gpu::frame::shape::FrameShape::shadow_meshes_in_compute`]).
+    pub shadow_meshes_in_compute: bool,
     /// How many clips model `m`'s impostor cards show (0: it has no cards).
     pub card_clips: &'a dyn Fn(usize) -> u32,
     /// Most subsets of one model: draws are numbered `[view][model][subset]`.
@@ -174,7 +177,11 @@ fn write(
             } else {
                 0
             },
-            0,
+            if c.shadow_meshes_in_compute {
+                MESH_RASTER_LEVEL
+            } else {
+                0
+            },
             0,
         ],
     };

@@ -38,6 +38,8 @@ pub struct DrawStats {
     pub skinned_bytes: u64,
     /// Meshes among the camera's the mesh raster drew instead of the lit passes.
     pub camera_rasterized: u64,
+    /// Meshes among the sun's the sun's mesh raster drew instead of the shadow pass.
+    pub shadow_rasterized: u64,
 }
 
 /// Reads the counters; keeps the latest statistics.
@@ -106,6 +108,7 @@ impl DrawStatsReader {
                 stats.shadow_skinned += skinned(VIEW_SHADOW, level);
                 stats.camera_rasterized +=
                     rasterized(VIEW_CAMERA, level) + rasterized(VIEW_CAMERA_LATE, level);
+                stats.shadow_rasterized += rasterized(VIEW_SHADOW, level);
                 stats.camera_triangles += camera * model.level_triangles[level];
                 stats.shadow_triangles += shadow * model.level_triangles[level];
             }

@@ -587,9 +587,9 @@ fn cards_in_compute_go_around_the_lit_passes() {
         assert_order(
             &order,
             &[
-                (pass::CARD_SHADOW_CLEAR, pass::CARD_SHADOW),
-                (pass::CARD_SHADOW, pass::CARD_SHADOW_COPY),
-                (pass::CARD_SHADOW_COPY, pass::SHADOW),
+                (pass::SHADOW_SPLAT_CLEAR, pass::CARD_SHADOW),
+                (pass::CARD_SHADOW, pass::SHADOW_SPLAT_COPY),
+                (pass::SHADOW_SPLAT_COPY, pass::SHADOW),
                 (pass::CARD_VISIBILITY_CLEAR, pass::CARD_RASTER),
                 (pass::CARD_RASTER, pass::CARD_SHADE),
                 (pass::FORWARD_LATE, pass::GROUND),
@@ -604,7 +604,7 @@ fn cards_in_compute_go_around_the_lit_passes() {
         );
         let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
         let map = id(&f, "shadow map");
-        let copied = use_of(pass::CARD_SHADOW_COPY, map);
+        let copied = use_of(pass::SHADOW_SPLAT_COPY, map);
         assert!(copied.writes && copied.stores, "{copied:?}");
         assert_eq!(copied.layout, Some(vk::ImageLayout::TRANSFER_DST_OPTIMAL));
         let meshes = use_of(pass::SHADOW, map);
@@ -939,6 +939,73 @@ fn meshes_in_compute_go_between_the_lit_passes_and_the_ground() {
             pass::CARD_VISIBILITY_CLEAR,
         ] {
             assert!(!order.contains(&absent), "{ground:?} {prepass}: {order:?}");
+        }
+    }
+}
+
+/// The sun's meshes in compute: splatted into the shadow depths after the skin pass skinned
+/// the sun's lists and beside the sun's cards, copied into the shadow map before the shadow
+/// pass, which loads it and draws the rest; with or without the camera's raster, cards or a
+/// debug view showing the map; none of it with `--mesh-raster graphics` or without shadows.
+#[test]
+fn the_suns_meshes_in_compute_go_before_the_shadow_pass() {
+    for (view, ground, skin, impostors) in [
+        (ViewMode::Final, Raster::Compute, Raster::Compute, true),
+        (ViewMode::Final, Raster::Graphics, Raster::Graphics, false),
+        (ViewMode::Shadow, Raster::Graphics, Raster::Compute, true),
+    ] {
+        let settings = RenderSettings {
+            impostors,
+            card_raster: Raster::Compute,
+            ground,
+            skin,
+            mesh_raster: Raster::Compute,
+            ..RenderSettings::default()
+        };
+        let f = frame(view, settings);
+        let order = names(&f);
+        let what = format!("{view:?}, ground {ground:?}, skin {skin:?}, cards {impostors}");
+        let mut pairs = vec![
+            (pass::CULL_DRAWS, pass::MESH_SHADOW),
+            (pass::SHADOW_SPLAT_CLEAR, pass::MESH_SHADOW),
+            (pass::MESH_SHADOW, pass::SHADOW_SPLAT_COPY),
+            (pass::SHADOW_SPLAT_COPY, pass::SHADOW),
+        ];
+        if skin == Raster::Compute {
+            pairs.push((pass::SKIN, pass::MESH_SHADOW));
+        }
+        if impostors {
+            pairs.push((pass::CARD_SHADOW, pass::SHADOW_SPLAT_COPY));
+        }
+        assert_order(&order, &pairs);
+        assert_eq!(
+            order.contains(&pass::MESH_RASTER),
+            view == ViewMode::Final && ground == Raster::Compute,
+            "{what}: {order:?}"
+        );
+        let use_of = |name, id| *declared_use(&f.plan, step(&f, name), id).expect("declared");
+        let depths = id(&f, "shadow depths");
+        assert!(use_of(pass::MESH_SHADOW, depths).writes, "{what}");
+        let map = id(&f, "shadow map");
+        let drawn = use_of(pass::SHADOW, map);
+        assert!(drawn.loads && drawn.writes, "{what}: {drawn:?}");
+    }
+    for (mesh_raster, shadows) in [(Raster::Graphics, true), (Raster::Compute, false)] {
+        let settings = RenderSettings {
+            shadows,
+            mesh_raster,
+            ..RenderSettings::default()
+        };
+        let order = names(&frame(ViewMode::Final, settings));
+        for absent in [
+            pass::MESH_SHADOW,
+            pass::SHADOW_SPLAT_CLEAR,
+            pass::SHADOW_SPLAT_COPY,
+        ] {
+            assert!(
+                !order.contains(&absent),
+                "{mesh_raster:?} {shadows}: {order:?}"
+            );
         }
     }
 }
