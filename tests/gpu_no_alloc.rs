@@ -144,7 +144,10 @@ fn frames_with_the_state_on_the_gpu_do_not_allocate(
     let counts = r.renderer().crowd_state_counts(&crowd).expect("on the GPU");
     assert!(counts.exact > 0 && counts.baked > 0, "{counts:?}");
     let drawn = r.renderer().draw_stats().expect("statistics were read");
-    assert!(drawn.camera_rasterized > 0, "{drawn:?}");
+    assert!(
+        drawn.camera_rasterized > 0 && drawn.shadow_rasterized > 0,
+        "{drawn:?}"
+    );
 }
 
 /// A playback whose pedestrians are placed on the GPU allocates nothing per frame either:

@@ -97,11 +97,13 @@ pub struct PassArgs {
     #[arg(long, value_enum)]
     ground: Option<RasterArg>,
     /// How the characters' coarser mesh levels (those of characters small on screen, a few
-    /// pixels a triangle) are rasterized in the frame without --prepass, with ambient
-    /// occlusion and the ground in compute: `compute`, by a compute pass into the cards'
-    /// visibility buffer at each of the frame's samples, lit once per pixel and resolved with
-    /// what the lit passes drew; `graphics`, by the lit passes. Default: compute on a GPU with 64-bit buffer atomics whose shaders read images
-    /// of the frame's --msaa samples, graphics on a software rasterizer.
+    /// pixels a triangle) are rasterized: `compute`, from the camera (in the frame without
+    /// --prepass, with ambient occlusion and the ground in compute) by a compute pass into the
+    /// cards' visibility buffer at each of the frame's samples, lit once per pixel and resolved
+    /// with what the lit passes drew, and from the sun by a compute pass into the shadow map
+    /// before the shadow pass; `graphics`, by the lit passes and the shadow pass. Default:
+    /// compute on a GPU with 64-bit buffer atomics whose shaders read images of the frame's
+    /// --msaa samples, graphics on a software rasterizer.
     #[arg(long, value_enum)]
     mesh_raster: Option<RasterArg>,
     /// A filmic tone curve over the lit frame, before the heads-up display: a post-process

@@ -249,30 +249,29 @@ impl Drawn {
             return;
         };
         // Instances are meshes and cards together; triangles are the meshes'.
-        // "skinned": the meshes among them the skin pass skinned.
-        let pass = |instances: &[u64], triangles: u64, cards: u64, skinned: u64| {
+        // "skinned": the meshes among them the skin pass skinned; "rasterized": those the
+        // mesh raster drew.
+        let pass = |instances: &[u64], triangles, cards, [skinned, rasterized]: [u64; 2]| {
             serde_json::json!({
                 "instances": instances.iter().sum::<u64>() + cards,
                 "triangles": triangles,
                 "cards": cards,
                 "skinned": skinned,
+                "rasterized": rasterized,
             })
         };
-        let mut camera = pass(
+        let camera = pass(
             &d.camera,
             d.camera_triangles,
             d.camera_cards,
-            d.camera_skinned,
+            [d.camera_skinned, d.camera_rasterized],
         );
-        // "rasterized": the meshes among them the mesh raster drew.
-        camera["rasterized"] = d.camera_rasterized.into();
-        let mut shadow = pass(
+        let shadow = pass(
             &d.shadow,
             d.shadow_triangles,
             d.shadow_cards,
-            d.shadow_skinned,
+            [d.shadow_skinned, d.shadow_rasterized],
         );
-        shadow["rasterized"] = d.shadow_rasterized.into();
         doc.drawn.insert("shadow".into(), shadow);
         doc.skinned_bytes = d.skinned_bytes;
         if d.prepass {

@@ -2,9 +2,11 @@
 """One line per run of the `## LABEL` + `bench frame --json` files beside this script (ab.sh
 writes them): crowd size, frame and GPU milliseconds, the calling thread's processor
 milliseconds, the GPU milliseconds of the mesh passes (the skin pass with its late half,
-shadow, prepass with its late half, forward with its late half, the mesh raster with its
-shading) and of the card passes (shadow, depth or visibility, lit: as quads or in compute), millions of triangles per camera pass and in the shadow
-map, and the cards drawn from the camera."""
+shadow with the sun's mesh raster, prepass with its late half, forward with its late half,
+the camera's mesh raster with its shading) and of the card passes (shadow with the shadow
+depths' clear and copy, depth or visibility, lit: as quads or in compute), millions of
+triangles per camera pass and in the shadow map, the cards drawn from the camera and the
+meshes the compute raster drew (the camera's, the sun's)."""
 import json
 import re
 import sys
@@ -21,16 +23,18 @@ def line(label, r):
     p = r["passes"].get
     mesh = (
         p("skin", 0) + p("skin_late", 0),
-        p("shadow", 0),
+        p("shadow", 0) + p("mesh_shadow", 0),
         p("depth_normal", 0) + p("depth_normal_late", 0),
         p("forward", 0) + p("forward_late", 0),
         p("mesh_raster", 0) + p("mesh_shade", 0),
     )
-    # Cards as quads (impostor_*) or in compute (card_*): into the shadow map, into depth
-    # (and the visibility buffer), lit.
+    # Cards as quads (impostor_*) or in compute (card_*): into the shadow map (with the
+    # shadow depths' clear and copy, named card_shadow_* by builds before the sun's mesh
+    # raster shared them), into depth (and the visibility buffer), lit.
     cards = (
-        p("impostor_shadow", 0) + p("card_shadow_clear", 0) + p("card_shadow", 0)
-        + p("card_shadow_copy", 0),
+        p("impostor_shadow", 0) + p("card_shadow", 0)
+        + sum(p(f"{who}_{step}", 0) for who in ("card_shadow", "shadow_splat")
+              for step in ("clear", "copy")),
         p("impostor_depth_normal", 0) + p("card_visibility_clear", 0) + p("card_raster", 0),
         p("impostor_forward", 0) + p("card_shade", 0) + p("card_depth", 0),
     )
@@ -42,7 +46,8 @@ def line(label, r):
         f"{cards[2]:5.1f} | {drawn['forward']['triangles'] / 1e6:5.1f} M tris "
         f"(shadow {drawn['shadow']['triangles'] / 1e6:4.1f} M), "
         f"{drawn['forward']['cards']:,} cards, "
-        f"{drawn['forward'].get('rasterized', 0):,} meshes in compute"
+        f"{drawn['forward'].get('rasterized', 0):,} meshes in compute "
+        f"(shadow {drawn['shadow'].get('rasterized', 0):,})"
     )
 
 

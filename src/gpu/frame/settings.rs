@@ -80,7 +80,8 @@ pub struct RenderSettings {
     pub card_raster: Raster,
     /// How the ground and the sky are drawn (`--ground`).
     pub ground: Raster,
-    /// How the camera's coarser mesh levels are rasterized (`--mesh-raster`).
+    /// How the coarser mesh levels are rasterized, from the camera and from the sun
+    /// (`--mesh-raster`).
     pub mesh_raster: Raster,
     /// A filmic tone curve over the lit frame (`--tonemap`): a post-process pass between the
     /// lit passes and the output (off by default).
