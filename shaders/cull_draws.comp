@@ -43,24 +43,28 @@ uint level_vertices(CullModel model, uint level) {
     return level == 0u ? model.draws.w : model.level_vertices[level - 1u];
 }
 
-// Reserves `n` instances of `vertices` vertices of `per_vertex` vec4s in the skinned buffer:
-// the first vec4, or SKIN_NONE when they do not fit (nothing is reserved then, so a smaller
-// list may still fit). The running total only grows by what fits, so it cannot wrap.
-uint reserve_skinned(uint n, uint vertices, uint per_vertex) {
+// Reserves room in the skinned buffer for as many of `n` instances of `vertices` vertices of
+// `per_vertex` vec4s as fit, the list's first ones: the first vec4 and how many (`fit`), or
+// SKIN_NONE where not one fits. A list larger than the room left is skinned in part rather
+// than not at all (the rest by the vertex shaders or the mesh raster). The running total only
+// grows by what fits, so it cannot wrap.
+uint reserve_skinned(uint n, uint vertices, uint per_vertex, out uint fit) {
+    fit = 0u;
     uint capacity = cull.skin.x;
-    if (n == 0u || vertices == 0u || vertices > capacity / per_vertex
-        || n > capacity / (vertices * per_vertex)) {
+    if (n == 0u || vertices == 0u || vertices > capacity / per_vertex) {
         return SKIN_NONE;
     }
-    uint want = n * vertices * per_vertex;
+    uint per_instance = vertices * per_vertex;
     uint used = skin_table[SKIN_USED];
     // Each failed exchange means another list's succeeded; a bound keeps the loop finite.
     for (uint attempt = 0u; attempt < 64u; attempt++) {
-        if (used > capacity - want) {
+        uint take = min(n, (capacity - min(used, capacity)) / per_instance);
+        if (take == 0u) {
             return SKIN_NONE;
         }
-        uint seen = atomicCompSwap(skin_table[SKIN_USED], used, used + want);
+        uint seen = atomicCompSwap(skin_table[SKIN_USED], used, used + take * per_instance);
         if (seen == used) {
+            fit = take;
             return used;
         }
         used = seen;
@@ -79,12 +83,14 @@ void plan_skinning(uint view, uint model_index, CullModel model) {
         uint e = skin_entry(view, model_index, level);
         uint n = level < levels ? counters[counter_index(view, model_index, level)] : 0u;
         uint vertices = level_vertices(model, level);
-        uint base = reserve_skinned(n, vertices, skin_vec4s(view));
-        uint groups = base == SKIN_NONE ? 0u : (n * vertices + SKIN_GROUP - 1u) / SKIN_GROUP;
+        uint fit;
+        uint base = reserve_skinned(n, vertices, skin_vec4s(view), fit);
+        uint groups = (fit * vertices + SKIN_GROUP - 1u) / SKIN_GROUP;
         skin_table[e] = base;
         skin_table[e + 1u] = list_start(view, level) + model.range.x;
         skin_table[e + 2u] = atomicAdd(skin_table[args], groups);
         skin_table[e + 3u] = n;
+        skin_table[e + 6u] = fit;
     }
 }
 

@@ -132,7 +132,7 @@ struct MeshCorner {
 // did not skin the list.
 uint mesh_skinned_at(MeshList list, MeshTriangle tri, uint v) {
     uint base = skin_table[list.e];
-    if (base == SKIN_NONE) {
+    if (base == SKIN_NONE || tri.k >= skin_table[list.e + 6u]) {
         return SKIN_NONE;
     }
     uint local = skin_levels[skin_levels[list.level * 4u + 1u] + v];

@@ -45,7 +45,7 @@ void main() {
                 continue;
             }
             uint vertices = level_vertex_count(level);
-            uint n = skin_table[e + 3u] * vertices;
+            uint n = skin_table[e + 6u] * vertices; // the instances it found room for
             if (group >= first_group + (n + SKIN_GROUP - 1u) / SKIN_GROUP) {
                 continue;
             }

@@ -9,7 +9,8 @@
 // of SKIN_ENTRY_WORDS: the list's first vec4 (SKIN_NONE: not skinned), its first slot in the
 // visible lists, its first workgroup in its model's skin dispatch and its instances; then its
 // first workgroup in its model's raster dispatch (SKIN_NONE: the graphics passes draw it),
-// and its triangles per instance.
+// its triangles per instance, and how many of its instances (its first ones) the skin pass
+// skinned: all, or as many as the room left held.
 #ifndef THRONG_SKIN_TABLE_GLSL
 #define THRONG_SKIN_TABLE_GLSL
 

@@ -140,6 +140,9 @@ uint skinned_vertex_at(InstanceRecord r) {
         return SKIN_NONE;
     }
     uint k = uint(gl_InstanceIndex) - skin_table[e + 1u];
+    if (k >= skin_table[e + 6u]) {
+        return SKIN_NONE; // past the instances the room took
+    }
     uint local = uint(gl_VertexIndex);
     if (level > 0u) {
         local = skin_levels[skin_levels[level * 4u + 1u] + local];

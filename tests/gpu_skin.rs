@@ -3,7 +3,7 @@
 //! cards) and the street of 1,000 built-in characters, with exact palettes (`--animation exact`), with
 //! the depth prepass (whose equal depth test needs the two passes' positions to agree to the
 //! bit), with four samples, and with too little room for every list (`--skin-memory`), where
-//! the lists that find none are skinned by the vertex shaders in the same frame. The compute
+//! the instances past the room are skinned by the vertex shaders in the same frame. The compute
 //! run must have run the skin passes and drawn the meshes it skinned, the other neither, and
 //! no run may draw a validation message. The skinning arithmetic is the same statement in
 //! both places, so the frames must agree to within rounding of a level.
@@ -107,8 +107,10 @@ fn skinning_once_draws_what_the_vertex_shaders_draw() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// With room for some lists only, those are skinned once and the others in the vertex
-/// shaders, in the same frame, and the picture is the same.
+/// With room for part of the crowd only, the room is filled (a list larger than what is left
+/// takes as many of its first instances as fit: given to whole lists only, 8 MB held 3.6 MB
+/// of them here), the rest are skinned in the vertex shaders in the same frame, and the
+/// picture is the same.
 #[test]
 fn lists_without_room_are_skinned_in_the_vertex_shaders() {
     let dir = frame_dir("skin", "room");
@@ -128,7 +130,8 @@ fn lists_without_room_are_skinned_in_the_vertex_shaders() {
     eprintln!("8 MB: {done} of {drawn} camera meshes skinned once");
     assert!(done > 0 && done < drawn, "{done} of {drawn}");
     let bytes = stats["skinned_bytes"].as_u64().unwrap_or(0);
-    assert!(bytes > 0 && bytes <= 8 << 20, "{bytes} bytes");
+    // Within one instance of the built-in character (a few hundred kilobytes at most) of full.
+    assert!(bytes > 7 << 20 && bytes <= 8 << 20, "{bytes} bytes");
     assert_same("street, 8 MB", &frames);
     std::fs::remove_dir_all(&dir).ok();
 }

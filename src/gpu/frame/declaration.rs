@@ -10,7 +10,8 @@ use crate::gpu::frame::recording::bindings::FrameResources;
 use crate::gpu::frame::recording::compiled::{CompiledFrame, Recorder};
 use crate::gpu::frame::recording::pass::{PassRecording, PipelineId};
 use crate::gpu::frame::resources::buffers::BufferDesc;
-use crate::gpu::frame::settings::{FrameShape, GraphKey, RenderSettings, sample_count};
+use crate::gpu::frame::settings::{GraphKey, RenderSettings, sample_count};
+use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::graph::{
     Access, Extent, GraphBuilder, ImageDesc, ImageKind, PassBuilder, ResourceId,
 };

@@ -1,6 +1,6 @@
 //! What a frame is asked to be, below every pass: the user's [`RenderSettings`] (which
 //! passes run, samples per pixel, shadow map size), what a frame's graph is compiled for
-//! ([`GraphKey`]), the [`FrameShape`] decided once from both before any pass is declared,
+//! ([`GraphKey`]), the [`FrameShape`](crate::gpu::frame::shape::FrameShape) decided once from both before any pass is declared,
 //! and the image formats several passes share.
 
 use ash::vk;
@@ -237,8 +237,6 @@ pub struct GraphKey {
     /// and the frame declares no card pass (nor leaves the lit passes' colours to one).
     pub cards: bool,
 }
-
-pub use crate::gpu::frame::shape::FrameShape;
 
 /// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).
 pub fn sample_count(msaa: u32) -> vk::SampleCountFlags {

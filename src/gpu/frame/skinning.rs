@@ -9,8 +9,9 @@
 //! matrices per vertex: the shadow and lit passes' vertex stages only fetch, no vertex is
 //! skinned twice for a vertex cache's misses, and the prepass and the lit pass share the
 //! camera's. The culling's draws pass reserves each list's room
-//! (`shaders/cull_draws.comp`); a list that finds none is skinned in the vertex shaders as
-//! before, so a crowd larger than the room still draws, whole, at the old cost.
+//! (`shaders/cull_draws.comp`): all of it, or as many of its first instances as the room left
+//! holds; the instances past it are skinned in the vertex shaders as before, so a crowd larger
+//! than the room still draws, whole, at the old cost for what did not fit.
 //!
 //! Left to the device ([`Raster::Auto`]), a GPU skins in compute and a software rasterizer
 //! (lavapipe) in the vertex shaders: there the skin pass costs more than the vertex shaders
@@ -18,9 +19,10 @@
 
 use crate::crowd::visibility::LOD_LEVELS;
 use crate::gpu::frame::model_buffers::GpuModel;
-use crate::gpu::frame::settings::{FrameShape, Raster, RenderSettings};
+use crate::gpu::frame::settings::{Raster, RenderSettings};
 use crate::gpu::frame::shader_interface::VIEWS;
 use crate::gpu::frame::shader_interface::{SKIN_CAMERA_VEC4S, SKIN_MAX_VEC4S, SKIN_SHADOW_VEC4S};
+use crate::gpu::frame::shape::FrameShape;
 
 impl RenderSettings {
     /// The vec4s the skinned buffer holds: the megabytes asked for, at most what one
@@ -51,7 +53,8 @@ impl SkinTable {
     /// The header's word of the vec4s reserved so far.
     pub const USED: usize = 3;
     /// Words per entry: the skin pass's four, then the mesh raster's first workgroup
-    /// (`SKIN_NONE`: drawn by the graphics passes), triangles per instance and two unused.
+    /// (`SKIN_NONE`: drawn by the graphics passes), triangles per instance, the instances
+    /// skinned (the list's first ones: as many as the room held) and one unused.
     pub const ENTRY_WORDS: usize = 8;
     /// The mesh raster's phase (one dispatch per model after every camera list).
     pub const RASTER_PHASE: usize = 2;

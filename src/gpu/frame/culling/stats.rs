@@ -78,12 +78,13 @@ impl DrawStatsReader {
         let mut stats = DrawStats::default();
         for (m, model) in models.iter().enumerate() {
             let at = |view, level| u64::from(counters[counter_index(stride, view, m, level)]);
-            // Instances of the list the skin pass skinned (its entry's first vec4 set).
+            // Instances of the list the skin pass skinned (its entry's first vec4 set): its
+            // first ones, as many as the room held.
             let skinned = |view: usize, level: usize| {
                 let e = layout.entry(view, m, level);
                 match table[e] {
                     SKIN_NONE => 0,
-                    _ => u64::from(table[e + 3]),
+                    _ => u64::from(table[e + 6].min(table[e + 3])),
                 }
             };
             // Instances of the list the mesh raster drew (its first workgroup set).

@@ -9,7 +9,7 @@ use crate::gpu::device::pipeline::{Pipeline, PipelineCache, PipelineDesc};
 use crate::gpu::frame::recording::bindings::FrameResources;
 use crate::gpu::frame::recording::pass::PassRecording;
 use crate::gpu::frame::resources::buffers::BufferDesc;
-use crate::gpu::frame::settings::FrameShape;
+use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::graph::{Plan, ResourceId, Step};
 
 /// A pass's recording: called by the frame's executor after the step's barriers, with the

@@ -21,7 +21,7 @@ use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::recording::bindings::{FrameBindings, FrameResources, Handle};
 use crate::gpu::frame::recording::features::FeatureFrame;
 use crate::gpu::frame::samplers::Samplers;
-use crate::gpu::frame::settings::FrameShape;
+use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::graph::{ImageKind, Plan, ResourceId, Step, StepUse};
 
 /// Where this frame's records and palettes are within the ring slot, in bytes from the

@@ -5,7 +5,8 @@ use ash::vk;
 use glam::{Vec3, Vec4};
 
 use crate::gpu::frame::frame_io::FrameInputs;
-use crate::gpu::frame::settings::{FrameShape, RenderSettings};
+use crate::gpu::frame::settings::RenderSettings;
+use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::frame::uniforms::data::{FrameData, SSAO_KERNEL};
 use crate::scene::light_view_proj;
 
