@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The picture goal between the frames compute-frame.sh wrote: for each scene and size, the mean
-absolute difference per channel between cards rasterized in compute and drawn as quads, and
-the share of pixels within 8 levels in every channel (goal: at most 1.0 and at least 98%)."""
+absolute difference per channel between the frame in compute (cards, ground, skinning and the
+coarser mesh levels) and the frame the graphics pipelines draw, and the share of pixels within
+8 levels in every channel (goal: at most 1.0 and at least 98%)."""
 import pathlib
 import sys
 
