@@ -132,10 +132,11 @@ pub enum Raster {
     /// passes have resolved, where each pixel's ray meets it, by the share of the pixel's
     /// samples no mesh covers. The coarser mesh levels: their triangles' samples kept in the
     /// same visibility buffer, lit once per pixel and resolved with the rest (with the ground
-    /// in compute). A GPU's few fixed-function units then draw only the near meshes. All
-    /// need the frame without a prepass and with ambient occlusion (the light apart, in
-    /// images a compute pass can write); other frames draw them as [`Raster::Graphics`]
-    /// (the sun's cards excepted). Skinning: once per frame by the skin pass.
+    /// in compute), and from the sun their depths splatted into the shadow map. A GPU's few
+    /// fixed-function units then draw only the near meshes. The camera's parts need the
+    /// frame without a prepass and with ambient occlusion (the light apart, in images a
+    /// compute pass can write); other frames draw them as [`Raster::Graphics`] (the sun's
+    /// cards and meshes stay in compute). Skinning: once per frame by the skin pass.
     Compute,
     /// The graphics pipelines: cards as quads, one indirect draw per model and view; the
     /// ground as a quad under the meshes, at every sample.
@@ -297,7 +298,7 @@ pub fn supported(ctx: &GpuContext, mut settings: RenderSettings) -> RenderSettin
         static SAID: std::sync::Once = std::sync::Once::new();
         SAID.call_once(|| {
             log::warn!(
-                "meshes in compute need {lacks}, which {name} lacks: drawn by the lit passes"
+                "meshes in compute need {lacks}, which {name} lacks: drawn by the graphics passes"
             )
         });
     }

@@ -127,6 +127,8 @@ pub fn declare_shade(
         let visibility = r.buffer_info(visibility)?;
         let reads = MeshReads::of(r, &c)?;
         let p = r.pipeline(pipeline)?;
+        let extent = r.extent();
+        let size = [extent.width, extent.height];
         let crowd = &r.shared.crowd;
         for (m, (model, range)) in crowd.models.iter().zip(crowd.ranges).enumerate() {
             if range.is_empty() {
@@ -142,8 +144,6 @@ pub fn declare_shade(
                 binds[14] = Bind::image("shadow_map", &shadow);
                 binds[15] = Bind::image("mesh_depth", &depth);
                 binds[16..19].copy_from_slice(&ResolvedLight::binds(&targets));
-                let extent = r.extent();
-                let size = [extent.width, extent.height];
                 let constants = ShadeConstants {
                     material: subset.constants,
                     mesh: mesh_constants(r, m, s, winding, size, merge),
@@ -212,7 +212,7 @@ fn mesh_constants(
 }
 
 /// The descriptors every mesh compute pass binds whatever the model.
-pub(crate) struct MeshReads {
+struct MeshReads {
     records: [vk::DescriptorBufferInfo; 1],
     palettes: [vk::DescriptorBufferInfo; 1],
     baked: [vk::DescriptorBufferInfo; 1],
@@ -225,14 +225,14 @@ pub(crate) struct MeshReads {
 }
 
 /// One model's reads beside [`MeshReads`]: its level tables, vertices and indices.
-pub(crate) struct ModelReads {
+struct ModelReads {
     levels: [vk::DescriptorBufferInfo; 1],
     vertices: [vk::DescriptorBufferInfo; 1],
     indices: [vk::DescriptorBufferInfo; 1],
 }
 
 impl MeshReads {
-    pub(crate) fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
+    fn of(r: &PassRecording<'_>, culled: &Culled) -> Result<Self, GpuError> {
         let crowd = &r.shared.crowd;
         let (records, palettes) = r.ring_infos()?;
         Ok(Self {
@@ -250,7 +250,7 @@ impl MeshReads {
 }
 
 impl ModelReads {
-    pub(crate) fn of(model: &GpuModel) -> Self {
+    fn of(model: &GpuModel) -> Self {
         Self {
             levels: whole_buffer(model.skin_levels.buffer),
             vertices: whole_buffer(model.vertices.buffer),
@@ -259,7 +259,7 @@ impl ModelReads {
     }
 
     /// The twelve reads of every mesh compute pass, by the shaders' names.
-    pub(crate) fn binds<'a>(&'a self, reads: &'a MeshReads) -> [Bind<'a>; 12] {
+    fn binds<'a>(&'a self, reads: &'a MeshReads) -> [Bind<'a>; 12] {
         [
             Bind::buffer("Records", &reads.records),
             Bind::buffer("Palettes", &reads.palettes),
