@@ -116,17 +116,18 @@ fn assert_close(
     assert!(close >= limits.1, "{what}: {:.2}% within 8", close * 100.0);
 }
 
+/// The overview of 1,000 with cards in compute against cards as quads: the whole frame, the
+/// characters' pixels alone, and with either depth a card may leave.
 #[test]
-fn the_frame_in_compute_keeps_the_picture() {
-    let dir = frame_dir("compute-picture", "views");
+fn cards_in_compute_keep_the_overview_picture() {
+    let dir = frame_dir("compute-picture", "overview");
     let size = ["640", "360"];
-    let overview = ["--instances", "1000", "--camera", "overview"];
     let goal = (MEAN_LIMIT, CLOSE_LIMIT);
-    let Some(plain) = pair(&dir, "overview", size, &overview, Part::Cards) else {
+    let Some(plain) = pair(&dir, "overview", size, &OVERVIEW, Part::Cards) else {
         return;
     };
     assert_close("overview, cards", &plain, |_| true, goal);
-    let silhouette = [&overview[..], &["--view", "silhouette"]].concat();
+    let silhouette = [&OVERVIEW[..], &["--view", "silhouette"]].concat();
     let (a, _) = run(&dir, "overview-silhouette", size, &silhouette).expect("run");
     let region = characters(&a, &a, 2);
     let character = (CHARACTER_MEAN_LIMIT, CHARACTER_CLOSE_LIMIT);
@@ -137,7 +138,7 @@ fn the_frame_in_compute_keeps_the_picture() {
         character,
     );
     for depth in ["picture", "plane"] {
-        let flags = [&overview[..], &["--card-depth", depth]].concat();
+        let flags = [&OVERVIEW[..], &["--card-depth", depth]].concat();
         let name = format!("overview-{depth}");
         let frames = pair(&dir, &name, size, &flags, Part::Cards).expect("run");
         assert_close(
@@ -147,35 +148,59 @@ fn the_frame_in_compute_keeps_the_picture() {
             goal,
         );
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The overview of 1,000 built-in characters.
+const OVERVIEW: [&str; 4] = ["--instances", "1000", "--camera", "overview"];
+
+/// `part` in compute against the same part rasterized: the street among 4,000 at 640x360
+/// (and the overview, whose cards alone the test above covers), both views at four samples
+/// at 320x180. One test per part, so that the harness runs them side by side.
+fn part_keeps_the_picture(part: Part, what: &str) {
+    let dir = frame_dir("compute-picture", what);
+    let size = ["640", "360"];
+    let goal = (MEAN_LIMIT, CLOSE_LIMIT);
     let street = ["--instances", "4000", "--camera", "street"];
-    let msaa = [&overview[..], &["--msaa", "4"]].concat();
+    let msaa = [&OVERVIEW[..], &["--msaa", "4"]].concat();
     // Mesh edges everywhere: where the ground pass's resolve of the lit passes' samples
     // shows most.
     let street_msaa = [&street[..], &["--msaa", "4"]].concat();
-    for (part, what) in [
-        (Part::Cards, "cards"),
-        (Part::Ground, "ground"),
-        (Part::Both, "both"),
-    ] {
-        if part != Part::Cards {
-            let name = format!("overview-{what}");
-            let frames = pair(&dir, &name, size, &overview, part).expect("run");
-            assert_close(&format!("overview, {what}"), &frames, |_| true, goal);
-        }
-        let frames = pair(&dir, &format!("street-{what}"), size, &street, part).expect("run");
-        assert_close(&format!("street, {what}"), &frames, |_| true, goal);
-        for (view, flags) in [("overview", &msaa), ("street", &street_msaa)] {
-            let name = format!("{view}-msaa-{what}");
-            let frames = pair(&dir, &name, ["320", "180"], flags, part).expect("run");
-            assert_close(
-                &format!("{view}, 4 samples, {what}"),
-                &frames,
-                |_| true,
-                goal,
-            );
-        }
+    let Some(frames) = pair(&dir, &format!("street-{what}"), size, &street, part) else {
+        return;
+    };
+    assert_close(&format!("street, {what}"), &frames, |_| true, goal);
+    if part != Part::Cards {
+        let name = format!("overview-{what}");
+        let frames = pair(&dir, &name, size, &OVERVIEW, part).expect("run");
+        assert_close(&format!("overview, {what}"), &frames, |_| true, goal);
+    }
+    for (view, flags) in [("overview", &msaa), ("street", &street_msaa)] {
+        let name = format!("{view}-msaa-{what}");
+        let frames = pair(&dir, &name, ["320", "180"], flags, part).expect("run");
+        assert_close(
+            &format!("{view}, 4 samples, {what}"),
+            &frames,
+            |_| true,
+            goal,
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn cards_in_compute_keep_the_picture() {
+    part_keeps_the_picture(Part::Cards, "cards");
+}
+
+#[test]
+fn the_ground_in_compute_keeps_the_picture() {
+    part_keeps_the_picture(Part::Ground, "ground");
+}
+
+#[test]
+fn cards_and_ground_in_compute_keep_the_picture() {
+    part_keeps_the_picture(Part::Both, "both");
 }
 
 /// The shadow map holds the same card shadows splatted by compute as drawn as quads, every
