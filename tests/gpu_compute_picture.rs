@@ -25,6 +25,8 @@ const CLOSE_LIMIT: f64 = 0.98;
 /// must keep against the mesh it stands for (tests/gpu_impostor_picture.rs).
 const CHARACTER_MEAN_LIMIT: f64 = 6.5;
 const CHARACTER_CLOSE_LIMIT: f64 = 0.84;
+/// The overview of 1,000 built-in characters.
+const OVERVIEW: [&str; 4] = ["--instances", "1000", "--camera", "overview"];
 
 /// One run with `extra` flags at `size`: the last frame and its statistics, which must show
 /// no validation message; `None` without a Vulkan device (outside CI).
@@ -150,9 +152,6 @@ fn cards_in_compute_keep_the_overview_picture() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
-
-/// The overview of 1,000 built-in characters.
-const OVERVIEW: [&str; 4] = ["--instances", "1000", "--camera", "overview"];
 
 /// `part` in compute against the same part rasterized: the street among 4,000 at 640x360
 /// (and the overview, whose cards alone the test above covers), both views at four samples

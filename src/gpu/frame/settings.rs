@@ -1,7 +1,7 @@
 //! What a frame is asked to be, below every pass: the user's [`RenderSettings`] (which
 //! passes run, samples per pixel, shadow map size), what a frame's graph is compiled for
-//! ([`GraphKey`]), the [`FrameShape`](crate::gpu::frame::shape::FrameShape) decided once from both before any pass is declared,
-//! and the image formats several passes share.
+//! ([`GraphKey`]), from which the [`FrameShape`](crate::gpu::frame::shape::FrameShape) is
+//! decided once before any pass is declared, and the image formats several passes share.
 
 use ash::vk;
 
