@@ -1,8 +1,9 @@
 //! Playing a file back allocates nothing per frame once the playback has reserved its room:
 //! pedestrians entering (spawn) and leaving (despawn), gaits changing, densities counted and
 //! looks changed with them, the crowd's clocks advanced. Counted with a global allocator over
-//! the Jülich corridor, where pedestrians come and go all the time; this file holds a single
-//! test so that no other test allocates concurrently.
+//! the Jülich corridor, where pedestrians come and go all the time. Both tests hold the
+//! counter's lock, so no other test allocates concurrently; the second checks the counter
+//! itself, which every no-allocation test trusts.
 
 mod common;
 #[path = "common/counting_alloc.rs"]
@@ -84,4 +85,33 @@ fn playback_steps_with_spawns_and_despawns_do_not_allocate() {
     assert!(entered > 50 && left > 50, "{entered} entered, {left} left");
     assert!(changes > 0, "no gait changed");
     assert_eq!(allocated, 0, "{allocated} allocations over 2100 steps");
+}
+
+/// The counter sees allocations where frames make them: on the test's own thread and on the
+/// threads of rayon's pool (the crowd's parallel work). A counter that missed either would let
+/// the no-allocation tests pass whatever a frame did. At least as many calls as were made
+/// (another test's thread may still be reporting its result when this one takes the lock).
+#[test]
+fn the_counter_sees_this_thread_and_rayons() {
+    const MADE: usize = 100;
+    let _serial = counting_alloc::serial();
+    let before = counting_alloc::allocations();
+    let here: Vec<Box<u64>> = (0..MADE as u64).map(Box::new).collect();
+    let counted = counting_alloc::allocations() - before;
+    assert!(
+        counted > MADE,
+        "{counted} calls counted for {}",
+        here.len() + 1
+    );
+    let me = std::thread::current().id();
+    // A scope entered from outside the pool runs on one of its workers; this thread waits.
+    let (worker, counted) = rayon::scope(|_| {
+        let before = counting_alloc::allocations();
+        let there: Vec<Box<u64>> = (0..MADE as u64).map(Box::new).collect();
+        let counted = counting_alloc::allocations() - before;
+        drop(std::hint::black_box(there));
+        (std::thread::current().id(), counted)
+    });
+    assert_ne!(worker, me, "the scope ran on this thread, not on a worker");
+    assert!(counted > MADE, "{counted} calls counted for {}", MADE + 1);
 }
