@@ -344,11 +344,15 @@ impl Session {
             .iter()
             .filter_map(|r| {
                 let ((views, frames, clips), seconds) = r.cells.zip(r.baked_seconds)?;
+                let level = match r.level {
+                    Some(0) | None => "the full mesh".to_string(),
+                    Some(k) => format!("mesh level {k}"),
+                };
                 Some(format!(
                     "impostors: {} from {views} directions, {frames} frames of each of {clips} \
                      clips, {:.1} MB of GPU memory (limit {:.0} MB, --impostor-memory), baked \
-                     in {seconds:.2} s; cards under {px:.0} px (--impostor-px), {drawn} \
-                     (--card-raster)",
+                     from {level} in {seconds:.2} s; cards under {px:.0} px (--impostor-px), \
+                     {drawn} (--card-raster)",
                     shown(&r.model),
                     r.bytes as f64 / 1e6,
                     memory as f64 / (1u64 << 20) as f64,

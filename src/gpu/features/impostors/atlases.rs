@@ -8,7 +8,7 @@ use crate::anim::SkinnedModel;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::PipelineCache;
-use crate::gpu::features::impostors::bake::{ModelAtlas, bake, plan};
+use crate::gpu::features::impostors::bake::{ModelAtlas, bake, bake_level, plan};
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::samplers::Samplers;
 
@@ -54,6 +54,8 @@ pub struct AtlasReport {
     pub baked_seconds: Option<f64>,
     /// Views, frames per clip and clips, when baked.
     pub cells: Option<(u32, u32, u32)>,
+    /// The mesh level drawn into it, when baked (0 is the full mesh).
+    pub level: Option<usize>,
 }
 
 impl ImpostorAtlases {
@@ -94,14 +96,16 @@ impl ImpostorAtlases {
         }
     }
 
-    /// Bakes the atlas of every model that has none yet, in model order, within the budget.
+    /// Bakes the atlas of every model that has none yet, in model order, within the budget,
+    /// each from the mesh level whose error covers at most `max_error_px` of a cell's pixels
+    /// (the full mesh when `None`: [`bake_level`]).
     pub fn ensure(
         &mut self,
         ctx: &Arc<GpuContext>,
         pipelines: &mut PipelineCache,
         samplers: &Samplers,
-        models: &[Arc<SkinnedModel>],
-        gpu: &[GpuModel],
+        (models, gpu): (&[Arc<SkinnedModel>], &[GpuModel]),
+        max_error_px: Option<f32>,
     ) -> Result<(), GpuError> {
         self.states
             .resize_with(gpu.len().max(self.states.len()), || AtlasState::Unbaked);
@@ -124,8 +128,11 @@ impl ImpostorAtlases {
                 );
                 AtlasState::Refused(needed)
             } else {
+                let coarser = gpu_model.levels.saturating_sub(1);
+                let errors = &gpu_model.errors[..coarser.min(gpu_model.errors.len())];
+                let level = bake_level(errors, &layout, max_error_px);
                 AtlasState::Baked(Box::new(bake(
-                    ctx, pipelines, samplers, model, gpu_model, layout,
+                    ctx, pipelines, samplers, model, gpu_model, layout, level,
                 )?))
             };
         }
@@ -144,12 +151,14 @@ impl ImpostorAtlases {
                     bytes: a.layout.bytes(),
                     baked_seconds: Some(a.bake_seconds),
                     cells: Some((a.layout.views(), a.layout.frames, a.layout.clips)),
+                    level: Some(a.level),
                 }),
                 AtlasState::Refused(bytes) => Some(AtlasReport {
                     model: m.name().to_string(),
                     bytes: *bytes,
                     baked_seconds: None,
                     cells: None,
+                    level: None,
                 }),
             })
             .collect()
