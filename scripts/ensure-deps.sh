@@ -33,11 +33,8 @@ packages=(
   xdotool         # the window test resizes the window and types Escape
   renderdoc       # renderdoccmd + librenderdoc.so: `run --capture-frame` and tests/gpu_renderdoc.rs
   python3-renderdoc # RenderDoc's replay API for /usr/bin/python3: the test opens the capture
-  libassimp-dev   # the `assimp` feature (on in `make test`): libassimp.so and its headers
-  zlib1g-dev      # russimp-sys links -lz beside libassimp
-  libclang-dev    # bindgen (russimp-sys's build script) parses Assimp's headers with libclang
-  libssl-dev      # russimp-sys's build script depends on reqwest (native-tls -> openssl-sys),
-                  # which must compile although nothing is downloaded with the system Assimp
+  libassimp-dev   # the `assimp` feature (on in `make test`): libassimp.so, and the headers
+                  # src/asset/assimp/ffi_check.rs checks its declarations against
   assimp-utils    # `assimp export`: tests/assimp_loader.rs converts huesitos.fbx to glTF
   ffmpeg          # `throng play --record FILE.mp4` pipes its frames to it (H.264)
 )

@@ -4,8 +4,8 @@
 //! own viewer assumes. Keys are interpolated linearly (slerp for rotations), as Assimp's
 //! evaluator does; channels go through the fold of the nodes above their joint.
 
+use super::ffi as sys;
 use glam::{Quat, Vec3};
-use russimp_sys as sys;
 
 use crate::anim::{AnimationClip, Channel, Interpolation, JointTrack};
 use crate::asset::{ErrorKind, LoadError};

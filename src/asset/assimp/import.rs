@@ -18,7 +18,7 @@ use std::os::raw::{c_char, c_int, c_uint};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use russimp_sys as sys;
+use super::ffi as sys;
 
 use crate::asset::budget::Budget;
 use crate::asset::{ErrorKind, LoadError};

@@ -4,10 +4,8 @@
 //! coordinates to a top-left origin). Materials keep their name and diffuse color; their
 //! textures are not read through Assimp.
 
-use std::os::raw::c_uint;
-
+use super::ffi as sys;
 use glam::Vec3;
-use russimp_sys as sys;
 
 use crate::anim::{Material, Mesh, Subset, Vertex};
 use crate::asset::{ErrorKind, LoadError};
@@ -33,7 +31,7 @@ pub(super) fn build(
         let error = |kind, message: String| {
             LoadError::new(file, kind, message).in_section(section.as_str())
         };
-        if mesh.mPrimitiveTypes & sys::aiPrimitiveType_aiPrimitiveType_TRIANGLE as c_uint == 0 {
+        if mesh.mPrimitiveTypes & sys::PRIMITIVE_TRIANGLE == 0 {
             warn(
                 "not triangles",
                 format!("{section}: holds points or lines, not triangles; such meshes are skipped"),
@@ -221,7 +219,7 @@ pub(super) fn materials(scene: &sys::aiScene) -> Vec<Material> {
             // structures are ours.
             unsafe {
                 if sys::aiGetMaterialString(*material, c"?mat.name".as_ptr(), 0, 0, &mut name)
-                    == sys::aiReturn_aiReturn_SUCCESS
+                    == sys::RETURN_SUCCESS
                 {
                     let text = raw::one_line(&raw::text(&name));
                     if !text.is_empty() {
@@ -235,7 +233,7 @@ pub(super) fn materials(scene: &sys::aiScene) -> Vec<Material> {
                     a: 0.0,
                 };
                 if sys::aiGetMaterialColor(*material, c"$clr.diffuse".as_ptr(), 0, 0, &mut color)
-                    == sys::aiReturn_aiReturn_SUCCESS
+                    == sys::RETURN_SUCCESS
                 {
                     let rgba = [color.r, color.g, color.b, color.a];
                     if rgba.iter().all(|c| c.is_finite()) {

@@ -14,6 +14,9 @@
 //! right-handed conversion of the file (z mirrored), unlike the native `.x` loader.
 
 mod clips;
+mod ffi;
+#[cfg(test)]
+mod ffi_check;
 mod import;
 mod mesh;
 mod raw;
@@ -21,7 +24,7 @@ mod skeleton;
 
 use std::path::Path;
 
-use russimp_sys as sys;
+use ffi as sys;
 
 use crate::anim::SkinnedModel;
 use crate::asset::budget::{Budget, cost, times};
@@ -31,13 +34,13 @@ use crate::asset::{LoadError, LoadOptions, source};
 /// tangents generated where the file has none, texture coordinates flipped to a top-left
 /// origin (what `Vertex::uv` uses), and the scene validated (no null arrays, indices in
 /// range) before anything here reads it.
-const FLAGS: u32 = sys::aiPostProcessSteps_aiProcess_Triangulate
-    | sys::aiPostProcessSteps_aiProcess_SortByPType
-    | sys::aiPostProcessSteps_aiProcess_LimitBoneWeights
-    | sys::aiPostProcessSteps_aiProcess_GenSmoothNormals
-    | sys::aiPostProcessSteps_aiProcess_CalcTangentSpace
-    | sys::aiPostProcessSteps_aiProcess_FlipUVs
-    | sys::aiPostProcessSteps_aiProcess_ValidateDataStructure;
+const FLAGS: u32 = sys::PROCESS_TRIANGULATE
+    | sys::PROCESS_SORT_BY_PTYPE
+    | sys::PROCESS_LIMIT_BONE_WEIGHTS
+    | sys::PROCESS_GEN_SMOOTH_NORMALS
+    | sys::PROCESS_CALC_TANGENT_SPACE
+    | sys::PROCESS_FLIP_UVS
+    | sys::PROCESS_VALIDATE_DATA_STRUCTURE;
 
 /// Loads any file Assimp can read.
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<SkinnedModel, LoadError> {

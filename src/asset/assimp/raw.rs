@@ -4,8 +4,8 @@
 
 use std::os::raw::c_uint;
 
+use super::ffi as sys;
 use glam::{DAffine3, DMat3, DVec3};
-use russimp_sys as sys;
 
 /// The `count` elements at `ptr`, or nothing when `ptr` is null.
 ///

@@ -14,8 +14,8 @@
 
 use std::collections::HashMap;
 
+use super::ffi as sys;
 use glam::{DAffine3, Mat4};
-use russimp_sys as sys;
 
 use crate::anim::{Joint, MAX_JOINTS, Mat3x4, Skeleton};
 use crate::asset::affine::{decompose, nearly_equal};
