@@ -1,16 +1,16 @@
 //! The part of Assimp's C API the loader uses, declared here against the system's
 //! `libassimp` (Debian's 5.2.5: single-precision `ai_real`, bones with their armature
-//! pointers). A binding crate would generate all of it at build time with bindgen, which
-//! pulls libclang and a hundred crates of HTTP client (for prebuilt downloads this build never
-//! makes) into every cold build.
+//! pointers). A bindings crate would generate all of it at build time with bindgen, which
+//! pulls libclang and about a hundred crates of HTTP client and TLS (for prebuilt downloads
+//! this build never makes) into every cold build.
 //!
 //! Structures the loader only reaches through pointers (scene, node, mesh, bone, animation,
 //! channel) declare their fields up to the last one it reads: nothing here ever makes or
 //! copies one, or steps through an array of them. Those it reads in arrays (faces, weights,
 //! keys, vectors) and those it fills (strings, colours) are declared whole. Field names are
-//! Assimp's, so the conversion code reads like its documentation.
-//! `tests/assimp_abi.rs` compiles a C program against the installed headers and checks every
-//! size and offset here against the C compiler's.
+//! Assimp's, so the conversion code reads like its documentation. `ffi_check` (a unit test)
+//! compiles a C program against the installed headers and checks every size, offset and
+//! constant here against the C compiler's.
 
 #![allow(non_snake_case, non_camel_case_types)]
 
