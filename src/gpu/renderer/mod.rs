@@ -439,14 +439,17 @@ impl Renderer {
             return Ok(());
         }
         let samplers = self.samplers.handles();
-        // The frame's own level budget, at a cell's size.
-        let lod = self.settings.lod;
-        let max_error_px = lod.then_some(LOD_ERROR_PX * self.settings.lod_bias);
+        // The frame's own level budget, applied at a cell's size.
+        let max_error_px = self
+            .settings
+            .lod
+            .then_some(LOD_ERROR_PX * self.settings.lod_bias);
         self.features.atlases.ensure(
             &self.ctx,
             &mut self.graphs.pipelines,
             &samplers,
-            (crowd.models(), &self.assets.models),
+            crowd.models(),
+            &self.assets.models,
             max_error_px,
         )
     }

@@ -104,7 +104,8 @@ impl ImpostorAtlases {
         ctx: &Arc<GpuContext>,
         pipelines: &mut PipelineCache,
         samplers: &Samplers,
-        (models, gpu): (&[Arc<SkinnedModel>], &[GpuModel]),
+        models: &[Arc<SkinnedModel>],
+        gpu: &[GpuModel],
         max_error_px: Option<f32>,
     ) -> Result<(), GpuError> {
         self.states
@@ -128,9 +129,8 @@ impl ImpostorAtlases {
                 );
                 AtlasState::Refused(needed)
             } else {
-                let coarser = gpu_model.levels.saturating_sub(1);
-                let errors = &gpu_model.errors[..coarser.min(gpu_model.errors.len())];
-                let level = bake_level(errors, &layout, max_error_px);
+                // Levels the model lacks have infinite errors: never chosen.
+                let level = bake_level(&gpu_model.errors, &layout, max_error_px);
                 AtlasState::Baked(Box::new(bake(
                     ctx, pipelines, samplers, model, gpu_model, layout, level,
                 )?))

@@ -166,10 +166,10 @@ pub fn plan(model: &SkinnedModel) -> AtlasLayout {
 }
 
 /// The mesh level an atlas is drawn from: the coarsest whose error (`errors[k - 1]` model
-/// units for level `k`) covers at most `max_error_px` of a cell's pixels, that is the level a frame would draw a character the
-/// size of a cell with (the same rule, [`lod_level`], at the cell's pixels per model unit; an
-/// instance's scale scales its sphere too, so it does not enter). The full mesh when levels
-/// are off (`None`). Baking costs lavapipe time in proportion to the triangles drawn: the
+/// units for level `k`, infinite for levels the model lacks) covers at most `max_error_px` of
+/// a cell's pixels, that is the level a frame would draw a character the size of a cell with
+/// (the same rule, [`lod_level`], at the cell's pixels per model unit; an instance's scale
+/// scales its sphere too, so it does not enter). The full mesh when levels are off (`None`). Baking costs lavapipe time in proportion to the triangles drawn: the
 /// built-in character's level 1 (half the triangles, 0.11 of a cell's pixels of error) took
 /// its bake from about 2.1 to 1.3 s.
 pub fn bake_level(errors: &[f32], layout: &AtlasLayout, max_error_px: Option<f32>) -> usize {
@@ -253,7 +253,8 @@ pub fn bake(
             cmd,
             &pipeline,
             samplers,
-            (gpu, level),
+            gpu,
+            level,
             &layout,
             model.joint_count() as u32,
             images,
@@ -372,7 +373,8 @@ fn record(
     cmd: vk::CommandBuffer,
     pipeline: &Pipeline,
     samplers: &Samplers,
-    (gpu, level): (&GpuModel, usize),
+    gpu: &GpuModel,
+    level: usize,
     layout: &AtlasLayout,
     joints: u32,
     [color, normal_depth, depth]: [&GpuImage; 3],
