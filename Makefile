@@ -39,7 +39,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked --document-private-items
 
 unit:
-	$(CARGO) test --locked --features assimp
+	CARGO=$(CARGO) scripts/run-tests.sh --locked --features assimp
 
 bench: deps
 	$(CARGO) bench
