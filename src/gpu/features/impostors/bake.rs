@@ -169,9 +169,10 @@ pub fn plan(model: &SkinnedModel) -> AtlasLayout {
 /// units for level `k`, infinite for levels the model lacks) covers at most `max_error_px` of
 /// a cell's pixels, that is the level a frame would draw a character the size of a cell with
 /// (the same rule, [`lod_level`], at the cell's pixels per model unit; an instance's scale
-/// scales its sphere too, so it does not enter). The full mesh when levels are off (`None`). Baking costs lavapipe time in proportion to the triangles drawn: the
-/// built-in character's level 1 (half the triangles, 0.11 of a cell's pixels of error) took
-/// its bake from about 2.1 to 1.3 s.
+/// scales its sphere too, so it does not enter). The full mesh when levels are off (`None`).
+/// Baking costs lavapipe time in proportion to the triangles drawn: the built-in character's
+/// level 1 (half the triangles, 0.11 of a cell's pixels of error) took its bake from about
+/// 2.1 to 1.3 s.
 pub fn bake_level(errors: &[f32], layout: &AtlasLayout, max_error_px: Option<f32>) -> usize {
     let Some(budget) = max_error_px else {
         return 0;
@@ -458,11 +459,10 @@ fn record(
                         }],
                     );
                     let pose = (clip * layout.frames + frame) * joints;
-                    for (s, subset) in gpu.subsets.iter().enumerate() {
-                        let Some(&[first, count]) = gpu.draw_ranges.get(s * LOD_LEVELS + level)
-                        else {
-                            continue;
-                        };
+                    // Every subset has a range at every level (`level` is below the
+                    // model's count, checked in `bake`).
+                    let ranges = gpu.draw_ranges.chunks(LOD_LEVELS).map(|r| r[level]);
+                    for (subset, [first, count]) in gpu.subsets.iter().zip(ranges) {
                         let texture = subset
                             .base_color
                             .and_then(|i| gpu.textures.get(i))
