@@ -144,7 +144,15 @@ fn reference(
     let (lo, hi) = frame.shadow_box;
     let light_matrix = light_view_proj(frame.light_dir, lo, hi);
     let light = Frustum::from_clip(light_matrix);
-    let texel = shadow_texel(light_matrix, RenderSettings::default().shadow_size);
+    // The renderer's map at the frame's size, as it chooses it.
+    let extent = ash::vk::Extent2D {
+        width: WIDTH,
+        height,
+    };
+    let texel = shadow_texel(
+        light_matrix,
+        RenderSettings::default().shadow_size_at(extent),
+    );
     let scale = ViewScale {
         eye: frame.eye,
         pixels_per_unit: 0.5 * height as f32 * frame.proj.y_axis.y.abs(),

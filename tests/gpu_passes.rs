@@ -55,7 +55,7 @@ fn settings(shadows: bool, ssao: bool, prepass: bool) -> RenderSettings {
         shadows,
         ssao,
         prepass,
-        shadow_size: SHADOW_SIZE,
+        shadow_size: Some(SHADOW_SIZE),
         ..RenderSettings::default()
     }
 }

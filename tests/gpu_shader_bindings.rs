@@ -82,6 +82,7 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             hud: true,
                             // Atlases there: the card passes are declared.
                             cards: true,
+                            shadow_size: 2048,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));

@@ -35,9 +35,11 @@ pub struct PassArgs {
     /// occlusion is added after it: the characters go through the vertex shaders once less.
     #[arg(long, value_enum, default_value_t = Switch::Off)]
     prepass: Switch,
-    /// Shadow map side in texels (64 to 8192).
-    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u32).range(64..=8192))]
-    shadow_size: u32,
+    /// Shadow map side in texels (64 to 8192). Default: the frame's longer side rounded up to
+    /// a power of two, from 512 to 2048 (a 1920x1080 frame: 2048, 640x360: 1024), so the
+    /// shadows look the same at any frame size.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(64..=8192))]
+    shadow_size: Option<u32>,
     /// Draw only instances whose bounds (over their whole clip) may be seen by the camera, or
     /// may cast a shadow it sees; off draws every instance in every pass.
     #[arg(long, value_enum, default_value_t = Switch::On)]

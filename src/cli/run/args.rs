@@ -231,7 +231,7 @@ impl RunArgs {
     }
 
     /// The start-up line's words for the anti-aliasing `renderer` draws with, where it
-    /// skins the meshes and who rasterizes their coarser levels.
+    /// skins the meshes, who rasterizes their coarser levels and the shadow map's size.
     pub(super) fn msaa_words(&self, renderer: &throng::gpu::Renderer) -> String {
         let software_default =
             self.passes.msaa_defaulted() && renderer.default_msaa() < throng::gpu::DEFAULT_MSAA;
@@ -244,8 +244,14 @@ impl RunArgs {
             throng::gpu::Raster::Compute => "coarser levels rasterized in compute",
             _ => "every level rasterized by the lit passes",
         };
+        let shadow = if settings.shadows {
+            let side = renderer.shadow_size();
+            format!(", shadow map {side}x{side} (--shadow-size)")
+        } else {
+            String::new()
+        };
         format!(
-            "{}, {skin} (--skin), {raster} (--mesh-raster)",
+            "{}, {skin} (--skin), {raster} (--mesh-raster){shadow}",
             crate::cli::output::msaa_words(settings.msaa, software_default)
         )
     }

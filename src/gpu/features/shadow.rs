@@ -25,7 +25,7 @@ pub(crate) const BIAS: DepthBias = DepthBias {
 
 /// Declares the shadow map (`shadow_size` texels square): what the shadow passes draw into.
 pub fn map(f: &mut FrameDeclaration) -> ResourceId {
-    let side = f.settings.shadow_size.max(1);
+    let side = f.key.shadow_size.max(1);
     f.image(ImageDesc {
         name: "shadow map",
         format: DEPTH_FORMAT,

@@ -26,7 +26,7 @@ pub fn depths(f: &mut FrameDeclaration) -> Option<ResourceId> {
     if !f.shape.shadow_cards_in_compute && !f.shape.shadow_meshes_in_compute {
         return None;
     }
-    let side = f.settings.shadow_size.max(1);
+    let side = f.key.shadow_size.max(1);
     let depths = f.buffer(BufferDesc {
         name: "shadow depths",
         size: BufferSize {

@@ -47,8 +47,9 @@ pub struct RenderSettings {
     /// depth and normals itself (the characters' geometry goes through the vertex shaders
     /// once less) and the ambient occlusion is applied after it.
     pub prepass: bool,
-    /// Shadow map side in texels (`--shadow-size`).
-    pub shadow_size: u32,
+    /// Shadow map side in texels (`--shadow-size`); `None`, the default, follows the frame's
+    /// size ([`RenderSettings::shadow_size_at`]).
+    pub shadow_size: Option<u32>,
     /// Instances are tested against each view and only those that may be seen are drawn
     /// (`--cull`).
     pub cull: bool,
@@ -149,7 +150,7 @@ impl Default for RenderSettings {
             shadows: true,
             ssao: true,
             prepass: false,
-            shadow_size: 2048,
+            shadow_size: None,
             cull: true,
             lod: true,
             lod_bias: 1.0,
@@ -201,6 +202,32 @@ impl RenderSettings {
     }
 }
 
+/// The fewest and the most texels on a side of the shadow map that follows the frame's size
+/// ([`RenderSettings::shadow_size_at`]). The most is the side a 1920x1080 frame gets.
+pub const SHADOW_SIZE_RANGE: (u32, u32) = (512, 2048);
+
+impl RenderSettings {
+    /// The shadow map's side, in texels, for a frame of `extent`:
+    /// [`RenderSettings::shadow_size`] when set, else the frame's longer side rounded up to a
+    /// power of two, within [`SHADOW_SIZE_RANGE`]. The sun's box is fitted to the whole
+    /// crowd whatever the frame, so a map that keeps its texels per pixel keeps the shadows'
+    /// look at any frame size, while a 2048-texel map under a 640x360 frame would cost four
+    /// times the texels of a 1024 one for shadows no one tells apart (on a software
+    /// rasterizer, half the street's frame; docs/architecture.md, the shadow pass).
+    pub fn shadow_size_at(&self, extent: vk::Extent2D) -> u32 {
+        self.shadow_size
+            .unwrap_or_else(|| {
+                let (least, most) = SHADOW_SIZE_RANGE;
+                extent
+                    .width
+                    .max(extent.height)
+                    .clamp(least, most)
+                    .next_power_of_two()
+            })
+            .max(1)
+    }
+}
+
 /// Samples per pixel unless asked otherwise: thin limbs in a crowd shimmer without
 /// anti-aliasing.
 pub const DEFAULT_MSAA: u32 = 4;
@@ -237,6 +264,8 @@ pub struct GraphKey {
     /// Whether some model has an impostor atlas: without one no character can be a card,
     /// and the frame declares no card pass (nor leaves the lit passes' colours to one).
     pub cards: bool,
+    /// The shadow map's side in texels ([`RenderSettings::shadow_size_at`] the frame's size).
+    pub shadow_size: u32,
 }
 
 /// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).
@@ -403,6 +432,28 @@ mod tests {
             ..auto
         };
         assert_eq!(asked.impostor_px_at(2160), 12.0);
+    }
+
+    #[test]
+    fn the_default_shadow_map_follows_the_frames_longer_side_within_its_bounds() {
+        let auto = RenderSettings::default();
+        let at = |width, height| auto.shadow_size_at(vk::Extent2D { width, height });
+        // Full HD keeps the side it always had.
+        assert_eq!(at(1920, 1080), 2048);
+        assert_eq!(at(1080, 1920), 2048);
+        assert_eq!(at(1280, 720), 2048);
+        assert_eq!(at(1024, 768), 1024);
+        assert_eq!(at(640, 360), 1024);
+        assert_eq!(at(320, 180), 512);
+        assert_eq!(at(0, 0), 512);
+        // Never past the most, however large the frame.
+        assert_eq!(at(3840, 2160), 2048);
+        assert_eq!(at(u32::MAX, 1), 2048);
+        let asked = RenderSettings {
+            shadow_size: Some(300),
+            ..auto
+        };
+        assert_eq!(asked.shadow_size_at(vk::Extent2D::default()), 300);
     }
 
     #[test]

@@ -232,7 +232,7 @@ impl Renderer {
             shape: graph.shape,
             samplers: self.samplers.handles(),
             uniforms: in_flight.uniforms.buffer,
-            shadow_size: self.settings.shadow_size.max(1),
+            shadow_size: key.shadow_size,
             crowd: CrowdFrame {
                 models: &self.assets.models,
                 ranges: &self.assets.ranges,

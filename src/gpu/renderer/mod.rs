@@ -165,6 +165,12 @@ impl Renderer {
         self.settings.impostor_px_at(self.target.extent.height)
     }
 
+    /// The shadow map's side, in texels, at the current render size
+    /// ([`RenderSettings::shadow_size_at`]).
+    pub fn shadow_size(&self) -> u32 {
+        self.settings.shadow_size_at(self.target.extent)
+    }
+
     /// The samples per pixel this renderer's device draws with unless asked otherwise
     /// ([`default_msaa`]): the renderer starts with it.
     pub fn default_msaa(&self) -> u32 {
@@ -365,6 +371,7 @@ impl Renderer {
             hud: self.features.hud.is_shown(),
             cards: self.settings.impostors
                 && (0..self.assets.models.len()).any(|m| self.features.atlases.atlas(m).is_some()),
+            shadow_size: self.settings.shadow_size_at(self.target.extent),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;

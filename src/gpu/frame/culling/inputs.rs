@@ -154,7 +154,7 @@ fn write(
             c.subsets as u32,
         ],
         shadow: Vec4::new(
-            shadow_texel(c.light_view_proj, c.settings.shadow_size),
+            shadow_texel(c.light_view_proj, c.settings.shadow_size_at(c.extent)),
             SHADOW_TEXEL_ERROR,
             // For the crowd-state pass's choice of exact palettes (as the CPU's).
             BAKED_ERROR_PX * c.settings.lod_bias,

@@ -21,7 +21,7 @@ pub fn pack_frame(
 ) -> FrameData {
     let (lo, hi) = inputs.shadow_box;
     let light_view_proj = light_view_proj(inputs.light_dir, lo, hi);
-    let size = settings.shadow_size.max(1) as f32;
+    let size = settings.shadow_size_at(extent) as f32;
     // One shadow-map texel, in world units: the normal offset of the lookup.
     let texel_world = (hi - lo).length() / size;
     let (w, h) = (extent.width as f32, extent.height as f32);

@@ -22,6 +22,7 @@ fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> Compil
         tracks: false,
         hud,
         cards: true,
+        shadow_size: 2048,
     };
     match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
@@ -372,6 +373,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         tracks: false,
         hud: false,
         cards: true,
+        shadow_size: 2048,
     };
     let f = compile(
         key,
@@ -668,6 +670,7 @@ fn a_frame_without_atlases_has_no_card_pass() {
             tracks: false,
             hud: false,
             cards: false,
+            shadow_size: 2048,
         };
         let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
             Ok(f) => f,
@@ -854,6 +857,7 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         tracks: true,
         hud: true,
         cards: true,
+        shadow_size: 2048,
     };
     let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
