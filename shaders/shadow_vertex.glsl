@@ -1,7 +1,9 @@
 // The shadow pass's vertex stage (shaders/shadow.vert, shaders/shadow_once.vert): the skinned
 // position only, seen from the light; with SKIN_ONCE as the skin pass left it wherever its
 // list was skinned there. Same skinning as the other passes (skinning.glsl), so shadows
-// match what is drawn.
+// match what is drawn. With SHADOW_CLIP (shadow_clip.vert, shadow_clip_once.vert) it also
+// hands the texture coordinate to shadow_clip.frag, which clips by alpha as the camera's
+// passes do.
 #include "skinning.glsl"
 #include "frame.glsl"
 #include "materials.glsl"
@@ -10,6 +12,10 @@
 layout(location = 0) in vec3 in_position;
 layout(location = 4) in uvec4 in_joints;
 layout(location = 5) in vec4 in_weights;
+#ifdef SHADOW_CLIP
+layout(location = 3) in vec2 in_uv;
+layout(location = 0) out vec2 out_uv;
+#endif
 
 void main() {
     InstanceRecord r = drawn_instance();
@@ -30,4 +36,7 @@ void main() {
             skinned_world_position(r, skin_matrix(r, in_joints, in_weights), in_position);
     }
     gl_Position = frame.light_view_proj * vec4(world_pos, 1.0);
+#ifdef SHADOW_CLIP
+    out_uv = in_uv;
+#endif
 }

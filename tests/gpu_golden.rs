@@ -29,11 +29,9 @@ mod gpu_common;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use glam::Vec3;
 use throng::anim::SkinnedModel;
 use throng::asset;
 use throng::gpu::{HeadlessRenderer, Pixels, RenderSettings, ViewMode};
-use throng::scene::Camera;
 
 use gpu_common::*;
 
@@ -231,15 +229,8 @@ fn crowd9(view: ViewMode) -> Option<Pixels> {
         .clip_index("walk")
         .expect("the builtin has a walk clip");
     hold_pose(&mut crowd, walk, 0.25);
-    let height = bounds.max.y - bounds.min.y;
-    let room = Vec3::new(0.5 * height, 0.0, 0.5 * height);
-    let camera = Camera::framing(bounds.min - room, bounds.max + room, 1.0);
-    let mut frame = inputs(&r, &camera, &bounds, view);
-    frame.shadow_box = (
-        bounds.min - Vec3::splat(height),
-        bounds.max + Vec3::splat(height),
-    );
-    frame.ssao_radius = 0.2 * height;
+    let mut frame = inputs_with_shadows(&r, &bounds, view);
+    frame.ssao_radius = 0.2 * (bounds.max.y - bounds.min.y);
     r.renderer()
         .set_settings(RenderSettings {
             shadow_size: Some(1024),

@@ -472,6 +472,10 @@ fn shaders() -> Vec<Module> {
         Module::parse("skinned_once.vert", compiled("skinned_once.vert")),
         Module::parse("shadow_once.vert", compiled("shadow_once.vert")),
         Module::parse("skin.comp", compiled("skin.comp")),
+        // The shadow pass's casters with alpha-clipped materials.
+        Module::parse("shadow_clip.vert", compiled("shadow_clip.vert")),
+        Module::parse("shadow_clip_once.vert", compiled("shadow_clip_once.vert")),
+        Module::parse("shadow_clip.frag", compiled("shadow_clip.frag")),
     ]
 }
 
@@ -487,8 +491,10 @@ fn compiled(name: &str) -> &'static [u8] {
 }
 
 /// Modules that need no per-frame uniforms (the full-screen triangle is made from
-/// `gl_VertexIndex` alone; the culling passes read their own `CullFrame`).
+/// `gl_VertexIndex` alone; the culling passes read their own `CullFrame`; the shadow pass's
+/// clipping reads only the material).
 const WITHOUT_FRAME: &[&str] = &[
+    "shadow_clip.frag",
     "fullscreen.vert",
     "cull.comp",
     "cull_late.comp",
@@ -706,11 +712,13 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
     ];
     let mesh = [("MeshVertices", BINDING_MESH_VERTICES)];
     type Blocks<'a> = &'a [&'a [(&'a str, u32)]];
-    let shaders: [(&str, Blocks); 5] = [
+    let shaders: [(&str, Blocks); 7] = [
         ("skinned.vert", &[&expected]),
         ("shadow.vert", &[&expected]),
+        ("shadow_clip.vert", &[&expected]),
         ("skinned_once.vert", &[&expected, &skin]),
         ("shadow_once.vert", &[&expected, &skin]),
+        ("shadow_clip_once.vert", &[&expected, &skin]),
         ("skin.comp", &[&expected, &skin, &mesh]),
     ];
     for (name, blocks) in shaders {
@@ -723,7 +731,7 @@ fn the_skinned_buffers_sit_at_the_pushed_bindings() {
         }
     }
     // Skinning in the vertex shaders reads nothing of the skin pass's.
-    for name in ["skinned.vert", "shadow.vert"] {
+    for name in ["skinned.vert", "shadow.vert", "shadow_clip.vert"] {
         for (block, _) in skin {
             assert!(
                 module(name).laid_out_struct(block).is_none(),
@@ -1274,10 +1282,25 @@ fn skinned_vertex_input_matches_the_shader_locations() {
 
 #[test]
 fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does() {
-    // The shadow pipeline binds the same vertex buffers with the same attribute formats, so
-    // each input it reads sits at skinned.vert's location with skinned.vert's type.
+    // The shadow pipelines bind the same vertex buffers with the same attribute formats, so
+    // each input they read sits at skinned.vert's location with skinned.vert's type: the
+    // position-only ones, and those of alpha-clipped materials, which read the texture
+    // coordinate too (`VertexInput::SkinnedPosition`, `SkinnedPositionUv`).
     let skinned = module("skinned.vert");
-    let shadow = module("shadow.vert");
+    let position = ["in_joints", "in_position", "in_weights"];
+    let with_uv = ["in_joints", "in_position", "in_uv", "in_weights"];
+    for (name, expected) in [
+        ("shadow.vert", &position[..]),
+        ("shadow_once.vert", &position[..]),
+        ("shadow_clip.vert", &with_uv[..]),
+        ("shadow_clip_once.vert", &with_uv[..]),
+    ] {
+        shadow_inputs_match(&module(name), &skinned, expected);
+    }
+}
+
+/// Checks that `shadow`'s vertex inputs are `expected` and sit where `skinned`'s do.
+fn shadow_inputs_match(shadow: &Module, skinned: &Module, expected: &[&str]) {
     let mut inputs: Vec<String> = shadow
         .variables
         .iter()
@@ -1286,7 +1309,7 @@ fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does()
         .filter(|n| n.starts_with("in_"))
         .collect();
     inputs.sort();
-    assert_eq!(inputs, ["in_joints", "in_position", "in_weights"]);
+    assert_eq!(inputs, expected, "{}", shadow.name);
     for var in &inputs {
         let location = |m: &Module| {
             let id = variable_id(m, var).unwrap_or_else(|| panic!("{}: no input {var}", m.name));
@@ -1294,12 +1317,17 @@ fn the_shadow_pass_reads_the_skinned_vertex_inputs_where_the_forward_pass_does()
                 .unwrap_or_else(|| panic!("{}: {var} has no Location", m.name))
                 .to_vec()
         };
-        assert_eq!(location(&shadow), location(&skinned), "{var}: Location");
+        assert_eq!(
+            location(shadow),
+            location(skinned),
+            "{}: {var}: Location",
+            shadow.name
+        );
         let ty = |m: &Module| {
             let (ty, _) = m.variable(var).expect("input");
             m.numeric(ty)
         };
-        assert_eq!(ty(&shadow), ty(&skinned), "{var}: type");
+        assert_eq!(ty(shadow), ty(skinned), "{}: {var}: type", shadow.name);
     }
 }
 

@@ -83,6 +83,9 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             // Atlases there: the card passes are declared.
                             cards: true,
                             shadow_size: 2048,
+                            // An alpha-clipped material there: the shadow pass's
+                            // clipping pipeline is declared.
+                            alpha_clip: true,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));

@@ -272,6 +272,20 @@ pub fn inputs(
     )
 }
 
+/// Frame inputs of `view` for a square frame of the crowd in `bounds` with room around it for
+/// the shadows, and the sun's box widened by the crowd's height on every side.
+pub fn inputs_with_shadows(r: &HeadlessRenderer, bounds: &Bounds, view: ViewMode) -> FrameInputs {
+    let height = bounds.max.y - bounds.min.y;
+    let room = Vec3::new(0.5 * height, 0.0, 0.5 * height);
+    let camera = Camera::framing(bounds.min - room, bounds.max + room, 1.0);
+    let mut frame = inputs(r, &camera, bounds, view);
+    frame.shadow_box = (
+        bounds.min - Vec3::splat(height),
+        bounds.max + Vec3::splat(height),
+    );
+    frame
+}
+
 /// Renders one frame and returns it.
 pub fn render(r: &mut HeadlessRenderer, crowd: &mut Crowd, inputs: &FrameInputs) -> Pixels {
     r.render_pixels(crowd, inputs).expect("frame")

@@ -207,6 +207,7 @@ fn graphics(
     ];
     // Position, joints and weights: what a position-only skinned vertex shader reads.
     let position_attributes = [attributes[0], attributes[4], attributes[5]];
+    let position_uv = [attributes[0], attributes[3], attributes[4], attributes[5]];
     let no_tangent = [
         attributes[0],
         attributes[1],
@@ -221,6 +222,9 @@ fn graphics(
         VertexInput::SkinnedPosition => vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&position_attributes),
+        VertexInput::SkinnedPositionUv => vk::PipelineVertexInputStateCreateInfo::default()
+            .vertex_binding_descriptions(&bindings)
+            .vertex_attribute_descriptions(&position_uv),
         VertexInput::SkinnedNoTangent => vk::PipelineVertexInputStateCreateInfo::default()
             .vertex_binding_descriptions(&bindings)
             .vertex_attribute_descriptions(&no_tangent),

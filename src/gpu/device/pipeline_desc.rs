@@ -15,6 +15,9 @@ pub enum VertexInput {
     Skinned,
     /// Skinned positions only (position, joints and weights of [`Vertex`](crate::anim::Vertex)).
     SkinnedPosition,
+    /// Skinned positions and the texture coordinate (what the shadow pass reads to clip an
+    /// alpha-clipped material).
+    SkinnedPositionUv,
     /// [`Vertex`](crate::anim::Vertex) without its tangent (what a shader that maps no normal texture reads).
     SkinnedNoTangent,
     /// None: positions come from the vertex index.

@@ -41,13 +41,12 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
     // Back faces cast (front faces culled, with each model's own front face): half the
     // triangles to rasterize, and the surfaces facing the sun are not in the map to shadow
     // themselves.
-    let vertex = f.shape.shadow_vertex_shader();
-    let pipeline = f.pipeline(PipelineDesc {
-        name: "shadow",
+    let caster = |name, vertex, fragment, input| PipelineDesc {
+        name,
         kind: PipelineKind::Graphics(GraphicsDesc {
             vertex,
-            fragment: None,
-            input: VertexInput::SkinnedPosition,
+            fragment,
+            input,
             color: None,
             more_colors: &[],
             depth: Some(DepthState {
@@ -57,6 +56,20 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
             culling: Culling::Front,
             samples: vk::SampleCountFlags::TYPE_1,
         }),
+    };
+    let vertex = f.shape.shadow_vertex_shader();
+    let pipeline = f.pipeline(caster("shadow", vertex, None, VertexInput::SkinnedPosition));
+    // Alpha-clipped materials need a fragment stage to clip with; the others cast faster
+    // without one.
+    let clip = f.key.alpha_clip.then(|| {
+        let vertex = f.shape.shadow_clip_vertex_shader();
+        let desc = caster(
+            "shadow clip",
+            vertex,
+            Some("shadow_clip.frag"),
+            VertexInput::SkinnedPositionUv,
+        );
+        f.pipeline(desc)
     });
     let lists = culled.draws;
     let ring = f.frame.ring;
@@ -68,8 +81,9 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
         };
         let depth = r.attachment(shadow_map, Some(FAR_DEPTH))?;
         let pipeline = r.pipeline(pipeline)?;
+        let clip = clip.map(|c| r.pipeline(c)).transpose()?;
         r.begin_rendering(extent, &[], Some(&depth));
-        let result = r.draw_characters(pipeline, &lists, None, VIEW_SHADOW);
+        let result = r.draw_characters(pipeline, clip, &lists, None, VIEW_SHADOW);
         r.end_rendering();
         result
     });

@@ -39,6 +39,13 @@ pub struct GpuSubset {
     pub normal: Option<usize>,
 }
 
+impl GpuSubset {
+    /// Whether its material discards texels of low alpha (`Material::alpha_clip`).
+    pub fn alpha_clipped(&self) -> bool {
+        self.constants.params.y > 0.5
+    }
+}
+
 /// A model on the device; see the module documentation.
 pub struct GpuModel {
     /// Name, for labels.

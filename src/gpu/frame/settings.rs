@@ -266,6 +266,9 @@ pub struct GraphKey {
     pub cards: bool,
     /// The shadow map's side in texels ([`RenderSettings::shadow_size_at`] the frame's size).
     pub shadow_size: u32,
+    /// Whether some model has an alpha-clipped material: the shadow pass then declares the
+    /// pipeline that clips its texels as the camera's passes do.
+    pub alpha_clip: bool,
 }
 
 /// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).

@@ -114,6 +114,16 @@ impl FrameShape {
             "shadow.vert"
         }
     }
+
+    /// The shadow pass's vertex shader for alpha-clipped materials: as
+    /// [`Self::shadow_vertex_shader`], handing the texture coordinate on.
+    pub fn shadow_clip_vertex_shader(&self) -> &'static str {
+        if self.skin_pass {
+            "shadow_clip_once.vert"
+        } else {
+            "shadow_clip.vert"
+        }
+    }
 }
 
 #[cfg(test)]

@@ -42,7 +42,7 @@ use crate::gpu::frame::culling::inputs::CullInputWriter;
 use crate::gpu::frame::culling::stats::DrawStats;
 use crate::gpu::frame::frame_io::{FrameInputs, FrameTimes, PassTime};
 use crate::gpu::frame::looks_table::LooksTable;
-use crate::gpu::frame::model_buffers::GpuModel;
+use crate::gpu::frame::model_buffers::{GpuModel, GpuSubset};
 use crate::gpu::frame::resources::images::TransientImages;
 use crate::gpu::frame::ring_memory::{DeviceRingAllocator, Timeline};
 use crate::gpu::frame::samplers::SharedSamplers;
@@ -372,6 +372,11 @@ impl Renderer {
             cards: self.settings.impostors
                 && (0..self.assets.models.len()).any(|m| self.features.atlases.atlas(m).is_some()),
             shadow_size: self.settings.shadow_size_at(self.target.extent),
+            alpha_clip: self
+                .assets
+                .models
+                .iter()
+                .any(|m| m.subsets.iter().any(GpuSubset::alpha_clipped)),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;

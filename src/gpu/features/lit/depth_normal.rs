@@ -203,10 +203,10 @@ fn declare_pass(
         let (characters, ground) = (characters?, ground?);
         r.begin_rendering(r.extent(), &color, Some(&depth));
         let result = if late {
-            r.draw_characters(characters, &lists, None, VIEW_CAMERA_LATE)
+            r.draw_characters(characters, None, &lists, None, VIEW_CAMERA_LATE)
         } else {
             r.draw_ground(ground, &[])
-                .and_then(|()| r.draw_characters(characters, &lists, None, VIEW_CAMERA))
+                .and_then(|()| r.draw_characters(characters, None, &lists, None, VIEW_CAMERA))
         };
         r.end_rendering();
         result

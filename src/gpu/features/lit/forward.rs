@@ -513,7 +513,7 @@ fn declare_pass(
                 r.draw_ground(ground_pipeline, &lit.binds())?;
             }
             for &list in lists {
-                r.draw_characters(characters, &draws, Some(&lit), list)?;
+                r.draw_characters(characters, None, &draws, Some(&lit), list)?;
             }
             Ok(())
         })();

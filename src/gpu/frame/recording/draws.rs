@@ -123,11 +123,14 @@ impl PassRecording<'_> {
 
     /// Draws what the culling pass kept in `lists` for `view` (`culling::data::VIEW_*`): for
     /// each model and subset, one `vkCmdDrawIndexedIndirectCount` of up to a command per mesh
-    /// level, its count written by the GPU, with `pipeline` (skinned vertex input). `lit`
-    /// adds the shadow map and ambient occlusion the forward pass shades with.
+    /// level, its count written by the GPU, with `pipeline` (skinned vertex input), or with
+    /// `clip` where given for the subsets whose material is alpha-clipped (the shadow pass's,
+    /// whose other subsets have no fragment stage to clip with). `lit` adds the shadow map
+    /// and ambient occlusion the forward pass shades with.
     pub fn draw_characters(
         &self,
         pipeline: &Pipeline,
+        clip: Option<&Pipeline>,
         lists: &DrawLists,
         lit: Option<&LitImages>,
         view: usize,
@@ -151,6 +154,7 @@ impl PassRecording<'_> {
         let subsets = shared.crowd.cull_sizes.subsets;
         let command_size = size_of::<DrawCommand>() as u64;
         self.bind(pipeline);
+        let mut bound = pipeline;
         for (m, (model, range)) in shared
             .crowd
             .models
@@ -170,6 +174,14 @@ impl PassRecording<'_> {
                 device.cmd_bind_index_buffer(cmd, model.indices.buffer, 0, vk::IndexType::UINT32);
             }
             for (s, subset) in model.subsets.iter().enumerate() {
+                let pipeline = match clip {
+                    Some(clip) if subset.alpha_clipped() => clip,
+                    _ => pipeline,
+                };
+                if !std::ptr::eq(pipeline, bound) {
+                    self.bind(pipeline);
+                    bound = pipeline;
+                }
                 let [base, normal] = self.subset_textures(model, subset);
                 let mut binds = [
                     Bind::buffer("Records", &records),

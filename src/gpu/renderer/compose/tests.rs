@@ -13,16 +13,25 @@ fn frame(view: ViewMode, settings: RenderSettings) -> CompiledFrame {
     frame_with_hud(view, settings, false)
 }
 
-fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> CompiledFrame {
-    let key = GraphKey {
+/// The key of a headless frame of `view` read back, cards possible, nothing else.
+fn key_of(view: ViewMode) -> GraphKey {
+    GraphKey {
         view,
         readback: true,
         present: false,
         crowd_state: false,
         tracks: false,
-        hud,
+        hud: false,
         cards: true,
         shadow_size: 2048,
+        alpha_clip: false,
+    }
+}
+
+fn frame_with_hud(view: ViewMode, settings: RenderSettings, hud: bool) -> CompiledFrame {
+    let key = GraphKey {
+        hud,
+        ..key_of(view)
     };
     match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
@@ -374,6 +383,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         hud: false,
         cards: true,
         shadow_size: 2048,
+        alpha_clip: false,
     };
     let f = compile(
         key,
@@ -671,6 +681,7 @@ fn a_frame_without_atlases_has_no_card_pass() {
             hud: false,
             cards: false,
             shadow_size: 2048,
+            alpha_clip: false,
         };
         let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
             Ok(f) => f,
@@ -825,6 +836,37 @@ fn the_skin_pass_runs_between_each_culling_and_what_draws_its_lists() {
     assert!(!shaders.contains(&"skinned.vert") && !shaders.contains(&"shadow.vert"));
 }
 
+#[test]
+fn the_shadow_pass_clips_by_alpha_only_where_a_model_needs_it() {
+    for skin in [Raster::Graphics, Raster::Compute] {
+        let settings = RenderSettings {
+            skin,
+            ..RenderSettings::default()
+        };
+        let without = frame(ViewMode::Final, settings);
+        let names =
+            |f: &CompiledFrame| -> Vec<&str> { f.pipeline_descs.iter().map(|d| d.name).collect() };
+        assert!(!names(&without).contains(&"shadow clip"), "{skin:?}");
+        let key = GraphKey {
+            alpha_clip: true,
+            ..key_of(ViewMode::Final)
+        };
+        let with = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        };
+        assert!(names(&with).contains(&"shadow clip"), "{skin:?}");
+        let clip = if skin == Raster::Compute {
+            "shadow_clip_once.vert"
+        } else {
+            "shadow_clip.vert"
+        };
+        assert!(vertex_shaders(&with).contains(&clip), "{skin:?}");
+        // Every other pipeline is the same.
+        assert_eq!(names(&with).len(), names(&without).len() + 1, "{skin:?}");
+    }
+}
+
 /// The vertex shaders of the frame's graphics pipelines.
 fn vertex_shaders(f: &CompiledFrame) -> Vec<&'static str> {
     f.pipeline_descs
@@ -858,6 +900,7 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         hud: true,
         cards: true,
         shadow_size: 2048,
+        alpha_clip: false,
     };
     let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
