@@ -162,6 +162,7 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         "device",
         "width",
         "height",
+        "shadow_size",
         "view_proj",
         "instance_world",
         "camera",
@@ -192,6 +193,8 @@ fn headless_run_writes_a_screenshot_and_complete_stats() {
         (v["width"].as_u64(), v["height"].as_u64()),
         (Some(1280), Some(720))
     );
+    // The shadow map the default gives that frame.
+    assert_eq!(v["shadow_size"], 2048, "{text}");
     assert!(
         v["device"].as_str().is_some_and(|d| !d.is_empty()),
         "device: {}",

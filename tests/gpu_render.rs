@@ -291,6 +291,19 @@ fn resizing_and_a_growing_crowd_keep_rendering() {
     assert_eq!((small.width, small.height), (200, 120));
     assert_eq!(small.rgba8.len(), 200 * 120 * 4);
     assert!(count_white(&small) > 200, "nothing drawn after the resize");
+
+    // The shadow map's side follows the frame's: a larger map after a larger frame, into
+    // which the sun's casters are drawn again.
+    assert_eq!(r.renderer().shadow_size(), 512);
+    r.resize(640, 360).expect("resize");
+    assert_eq!(r.renderer().shadow_size(), 1024);
+    let map = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Shadow);
+    let casters = count_not(&map, [255, 255, 255]);
+    // Measured: 27,560 of 230,400 (the rest is the map's far depth, white).
+    assert!(
+        (1000..640 * 360 / 2).contains(&casters),
+        "{casters} pixels of casters in the new map"
+    );
     assert_no_validation_messages();
 }
 

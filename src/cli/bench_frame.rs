@@ -19,7 +19,7 @@ use super::output::{print_json, say, write_file};
 use super::pass_args::PassArgs;
 use super::plot::{Chart, Series, svg};
 use super::session::{Session, SessionSpec};
-use super::stats::{AnimationJson, Drawn, StatsJson};
+use super::stats::{AnimationJson, Drawn, StatsJson, shadow_side};
 use super::{CliError, parse_instances, parse_threads};
 
 /// Animation step of a benchmark frame, seconds.
@@ -112,6 +112,8 @@ struct FrameReport {
     impostor_px: f32,
     /// Samples per pixel the camera's passes rendered (after the device's limit).
     msaa: u32,
+    /// The shadow map's side in texels at the frame's size (0: no shadows).
+    shadow_size: u32,
     animation_mode: String,
     /// Where the crowd's state was advanced: `cpu` or `gpu`.
     crowd_state: &'static str,
@@ -248,6 +250,7 @@ pub fn run(args: &FrameArgs) -> Result<(), CliError> {
             lod_bias: settings.lod_bias,
             impostor_px: r.renderer().impostor_px(),
             msaa: r.renderer().settings().msaa,
+            shadow_size: shadow_side(r.renderer()),
             animation_mode: format!("{:?}", args.crowd.mode()).to_lowercase(),
             crowd_state: session.state_place(),
             camera: format!("{:?}", args.crowd.camera()).to_lowercase(),

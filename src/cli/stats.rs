@@ -105,6 +105,8 @@ pub struct StatsJson {
     pub width: u32,
     /// Frame height.
     pub height: u32,
+    /// The shadow map's side in texels at that size ([`shadow_side`]; 0: no shadows).
+    pub shadow_size: u32,
     /// World to Vulkan clip space, column-major.
     pub view_proj: [f32; 16],
     /// Instance 0's world transform, 3x4 rows.
@@ -421,6 +423,7 @@ impl Stats {
             device: String::new(),
             width: 0,
             height: 0,
+            shadow_size: 0,
             view_proj: [0.0; 16],
             instance_world: [0.0; 12],
             camera: CameraJson::default(),
@@ -462,6 +465,16 @@ fn line(s: &Sums, seconds: f64) -> String {
 }
 
 /// Writes `doc` to `path` as JSON.
+/// The side of the shadow map `renderer` draws at its current size, 0 without shadows: what
+/// the statistics report, as the default follows the frame's size.
+pub fn shadow_side(renderer: &throng::gpu::Renderer) -> u32 {
+    if renderer.settings().shadows {
+        renderer.shadow_size()
+    } else {
+        0
+    }
+}
+
 pub fn write_json(path: &Path, doc: &StatsJson) -> Result<(), CliError> {
     let io = |source| CliError::Io {
         context: format!("writing {}", shown(&path.display().to_string())),

@@ -11,7 +11,7 @@ use super::capture_report::{report_capture, report_missed_capture};
 use crate::cli::CliError;
 use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};
-use crate::cli::stats::{Drawn, Stats, write_json};
+use crate::cli::stats::{Drawn, Stats, shadow_side, write_json};
 
 /// The animation step of a headless frame, seconds.
 pub const HEADLESS_DT: f32 = 1.0 / 60.0;
@@ -119,8 +119,10 @@ pub fn run(args: &RunArgs, screenshot: Option<PathBuf>) -> Result<(), CliError> 
     }
     if let Some(path) = &args.stats_json {
         let first = session.first_world(r.renderer())?;
+        let shadow_size = shadow_side(r.renderer());
         let doc = stats.json(gpu_ms_avg, &passes, |d| {
-            session.fill_stats(d, &device, (args.width, args.height), first)
+            session.fill_stats(d, &device, (args.width, args.height), first);
+            d.shadow_size = shadow_size;
         });
         write_json(path, &doc)?;
     }

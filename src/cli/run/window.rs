@@ -30,7 +30,7 @@ use crate::cli::crowd_args::CameraArg;
 use crate::cli::hud::{HudComposer, HudScene, hud_scale};
 use crate::cli::output::{say, shown};
 use crate::cli::session::Session;
-use crate::cli::stats::{Drawn, Stats, write_json};
+use crate::cli::stats::{Drawn, Stats, shadow_side, write_json};
 use crate::cli::{CliError, MAX_INSTANCES};
 
 /// "on" or "off".
@@ -446,9 +446,11 @@ impl App<'_> {
         };
         let extent = live.swapchain.extent;
         let first = self.session.first_world(&mut live.renderer)?;
+        let shadow_size = shadow_side(&live.renderer);
         let doc = self.stats.json(self.gpu_ms_avg, &self.pass_times, |d| {
             self.session
-                .fill_stats(d, &live.device, (extent.width, extent.height), first)
+                .fill_stats(d, &live.device, (extent.width, extent.height), first);
+            d.shadow_size = shadow_size;
         });
         write_json(path, &doc)
     }
