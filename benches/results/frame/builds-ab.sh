@@ -4,7 +4,9 @@
 # then the median and worst after/before ratio per camera. ARGS are passed to both (for
 # example ARGS="--msaa 4 --ground compute"), BEFORE_ARGS and AFTER_ARGS to one each (one
 # build against itself: BEFORE=X AFTER=X BEFORE_ARGS="--skin vertex" AFTER_ARGS="--skin
-# compute").
+# compute"). Builds from before the shadow map's side followed the frame's size drew 2048
+# texels at any size (the default now gives 1024 at 640x360): to compare the rest like with
+# like, pass ARGS="--shadow-size 2048".
 #   BEFORE=path/to/old/throng AFTER=target/release/throng N=10000 ROUNDS=3 \
 #     benches/results/frame/builds-ab.sh
 set -euo pipefail
