@@ -189,6 +189,10 @@ pub const IMPOSTOR_REFERENCE_HEIGHT: u32 = 360;
 /// (1080 lines). Beyond it a card would show its 48-pixel picture ever more magnified.
 pub const MAX_SCALED_IMPOSTOR_PX: f32 = 60.0;
 
+/// The fewest and the most texels on a side of the shadow map that follows the frame's size
+/// ([`RenderSettings::shadow_size_at`]). The most is the side a 1920x1080 frame gets.
+pub const SHADOW_SIZE_RANGE: (u32, u32) = (512, 2048);
+
 impl RenderSettings {
     /// The projected height, in pixels, under which a character is a card in a frame
     /// `height` pixels high: [`RenderSettings::impostor_px`] when set, else
@@ -200,20 +204,14 @@ impl RenderSettings {
             scaled.clamp(DEFAULT_IMPOSTOR_PX, MAX_SCALED_IMPOSTOR_PX)
         })
     }
-}
 
-/// The fewest and the most texels on a side of the shadow map that follows the frame's size
-/// ([`RenderSettings::shadow_size_at`]). The most is the side a 1920x1080 frame gets.
-pub const SHADOW_SIZE_RANGE: (u32, u32) = (512, 2048);
-
-impl RenderSettings {
     /// The shadow map's side, in texels, for a frame of `extent`:
     /// [`RenderSettings::shadow_size`] when set, else the frame's longer side rounded up to a
     /// power of two, within [`SHADOW_SIZE_RANGE`]. The sun's box is fitted to the whole
     /// crowd whatever the frame, so a map that keeps its texels per pixel keeps the shadows'
     /// look at any frame size, while a 2048-texel map under a 640x360 frame would cost four
     /// times the texels of a 1024 one for shadows no one tells apart (on a software
-    /// rasterizer, half the street's frame; docs/architecture.md, the shadow pass).
+    /// rasterizer, a third of the street's frame; docs/architecture.md, the shadow pass).
     pub fn shadow_size_at(&self, extent: vk::Extent2D) -> u32 {
         self.shadow_size
             .unwrap_or_else(|| {
