@@ -25,6 +25,7 @@ fn info_json_describes_cesium_man() {
     assert_eq!(v["triangles"], 4672);
     assert_eq!(v["subsets"][0]["material"], "Cesium_Man-effect");
     assert_eq!(v["subsets"][0]["vertices"], 3273);
+    assert_eq!(v["subsets"][0]["alpha_clip"], false);
     // CesiumMan stands along +Z in its bind space, about 1.5 units tall.
     let height =
         v["bounds"]["max"][2].as_f64().expect("z") - v["bounds"]["min"][2].as_f64().expect("z");
@@ -123,6 +124,28 @@ fn pose_json_lists_rigged_figure_joints_in_the_files_order() {
             );
         }
     }
+}
+
+/// A material with `alphaMode: MASK` is an alpha-clipped subset in both forms of `info`.
+#[test]
+fn info_says_which_subsets_clip_by_alpha() {
+    let dir = std::env::temp_dir().join(format!("throng-gltf-cli-mask-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("mask.glb");
+    let mut fx = Fixture::strip([0, 1, 2]);
+    fx.json["materials"][0]["alphaMode"] = "MASK".into();
+    std::fs::write(&path, fx.glb()).expect("write");
+    let path = path.display().to_string();
+    let v = json(&["info", &path, "--json"]);
+    assert_eq!(v["subsets"][0]["alpha_clip"], true, "{v}");
+    let text = throng(&["info", &path]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("triangles") && l.trim_start().starts_with('0'))
+        .unwrap_or_else(|| panic!("no subset line in {text}"));
+    assert!(line.ends_with("alpha clip"), "{line}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

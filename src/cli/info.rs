@@ -19,7 +19,7 @@ pub struct InfoArgs {
     load: LoadArgs,
     /// Print JSON: {"format", "loader", "joints", "clips": [{"name", "duration"}], "vertices",
     /// "triangles", "vertex_reuse": {"vertices_as_read", "vertices", "shaded_per_triangle_as_read",
-    /// "shaded_per_triangle"}, "subsets": [{"material", "vertices", "triangles"}], "lods":
+    /// "shaded_per_triangle"}, "subsets": [{"material", "vertices", "triangles", "alpha_clip"}], "lods":
     /// [{"triangles", "error"}], "bounds": {"min", "max"}}.
     #[arg(long)]
     json: bool,
@@ -36,6 +36,8 @@ struct SubsetInfo {
     material: String,
     vertices: u32,
     triangles: u32,
+    /// Whether its material discards texels of low alpha (in every pass, the shadow's too).
+    alpha_clip: bool,
 }
 
 /// One coarser level of the mesh.
@@ -119,6 +121,7 @@ fn describe(model: &SkinnedModel, reuse: &VertexReuse) -> ModelInfo {
                 material: mesh.materials[s.material].name.clone(),
                 vertices: s.vertex_count,
                 triangles: s.index_count / 3,
+                alpha_clip: mesh.materials[s.material].alpha_clip,
             })
             .collect(),
         lods: model
@@ -174,10 +177,11 @@ pub fn run(args: &InfoArgs) -> Result<(), CliError> {
     say!("subsets    {}", info.subsets.len())?;
     for (i, s) in info.subsets.iter().enumerate() {
         say!(
-            "  {i:>3}  {:<24} {:>7} vertices {:>7} triangles",
+            "  {i:>3}  {:<24} {:>7} vertices {:>7} triangles{}",
             shown(&s.material),
             s.vertices,
-            s.triangles
+            s.triangles,
+            if s.alpha_clip { "  alpha clip" } else { "" }
         )?;
     }
     say!(
