@@ -244,11 +244,9 @@ impl RunArgs {
             throng::gpu::Raster::Compute => "coarser levels rasterized in compute",
             _ => "every level rasterized by the lit passes",
         };
-        let shadow = if settings.shadows {
-            let side = renderer.shadow_size();
-            format!(", shadow map {side}x{side} (--shadow-size)")
-        } else {
-            String::new()
+        let shadow = match crate::cli::stats::shadow_side(renderer) {
+            0 => String::new(),
+            side => format!(", shadow map {side}x{side} (--shadow-size)"),
         };
         format!(
             "{}, {skin} (--skin), {raster} (--mesh-raster){shadow}",
