@@ -48,8 +48,11 @@ void main() {
     uint flags = cull.counts.z;
     bool frustum = (flags & CULL_FRUSTUM) != 0u;
     uint share = mesh_share(r, model, centre, half_size);
+    // Within the near cascade's reach a shadow may land in its square, which is drawn from
+    // the sun's mesh lists alone: a mesh there, never a card.
+    bool near_cascade = nearest_distance(centre, half_size) < cull.near_shadow.x;
     uint shadow_level = 0u;
-    if (share < 128u) {
+    if (share < 128u && !near_cascade) {
         // A card's shadow is a card too (seen from the sun): far characters cast what they
         // show. One or the other, whole: a shadow is not dithered.
         shadow_level = CARD_LEVEL;
@@ -57,7 +60,8 @@ void main() {
         float pixels_per_unit = pixels_per_unit_at(centre, half_size);
         // A shadow forgives more than the surface itself (soft, filtered, often oblique):
         // its level may stray cull.lod.w times as far, and never needs to be finer than
-        // what the shadow map's texels can show.
+        // what the whole box's shadow-map texels can show (the near square's finer texels
+        // show the same levels' shadows as well: src/crowd/visibility.rs, NearShadow).
         float shadow_allowed = max(cull.lod.x * cull.lod.w,
                                    cull.shadow.x * cull.shadow.y * pixels_per_unit);
         shadow_level = choose_level(model, world_scale(r), pixels_per_unit, shadow_allowed);

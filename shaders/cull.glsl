@@ -83,10 +83,14 @@ float world_scale(InstanceRecord r) {
     return max(length(column0), max(length(column1), length(column2)));
 }
 
+// How far the box's nearest point (on its sphere) is from the eye, at least cull.lod.y.
+float nearest_distance(vec3 centre, vec3 half_size) {
+    return max(length(cull.eye.xyz - centre) - length(half_size), cull.lod.y);
+}
+
 // Pixels per world unit at the box's nearest point (on its sphere) to the eye.
 float pixels_per_unit_at(vec3 centre, vec3 half_size) {
-    float distance = max(length(cull.eye.xyz - centre) - length(half_size), cull.lod.y);
-    return cull.eye.w / distance;
+    return cull.eye.w / nearest_distance(centre, half_size);
 }
 
 // The coarsest level whose error covers at most `allowed` pixels.

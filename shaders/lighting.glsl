@@ -17,27 +17,62 @@ vec3 hemisphere_ambient(vec3 n) {
     return mix(frame.ground_color.rgb, frame.sky_color.rgb, n.y * 0.5 + 0.5);
 }
 
-// How much of the sun reaches world_pos (1 lit, 0 shadowed): a 3x3 percentage-closer
-// filter with hardware depth comparison, each tap a bilinear 2x2 comparison. The point is
-// pushed along its normal by about a shadow-map texel so surfaces do not shadow themselves
-// (the shadow pass adds a slope-scaled depth bias too).
-float sun_visibility(vec3 world_pos, vec3 n) {
-    if (frame.shadow.x < 0.5) {
-        return 1.0;
-    }
-    vec4 clip = frame.light_view_proj * vec4(world_pos + n * frame.shadow.z, 1.0);
+// How much of the sun reaches `p` through the cascade `light` draws in the shadow map's
+// square that starts `u0` across it (1 lit, 0 shadowed): a 3x3 percentage-closer filter with
+// hardware depth comparison, each tap a bilinear 2x2 comparison kept inside the square.
+float cascade_visibility(mat4 light, vec3 p, float u0) {
+    vec4 clip = light * vec4(p, 1.0);
     vec3 ndc = clip.xyz / clip.w;
     vec2 uv = ndc.xy * 0.5 + 0.5;
     if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || ndc.z > 1.0) {
         return 1.0; // outside the light's box: nothing there casts
     }
+    float share = frame.shadow_near.w;
+    vec2 texel = vec2(frame.shadow.y * share, frame.shadow.y);
+    vec2 at = vec2(u0 + uv.x * share, uv.y);
     float lit = 0.0;
     for (int y = -1; y <= 1; ++y) {
         for (int x = -1; x <= 1; ++x) {
-            lit += texture(shadow_map, vec3(uv + vec2(x, y) * frame.shadow.y, ndc.z));
+            vec2 tap = at + vec2(x, y) * texel;
+            if (share < 1.0) {
+                // A tap's 2x2 texels stay in its own square, not the one beside it.
+                tap.x = clamp(tap.x, u0 + 0.5 * texel.x, u0 + share - 0.5 * texel.x);
+            }
+            lit += texture(shadow_map, vec3(tap, ndc.z));
         }
     }
-    return mix(1.0, lit / 9.0, frame.shadow.w);
+    return lit / 9.0;
+}
+
+// How much of the sun reaches world_pos (1 lit, 0 shadowed), its normal n: from the near
+// cascade's square inside its receivers' box (giving way to the whole box's over a band at
+// the box's sides), from the whole box's elsewhere. The point is pushed along its normal by
+// about a texel of the map it reads so surfaces do not shadow themselves (the shadow passes
+// add a slope-scaled depth bias too).
+float sun_visibility(vec3 world_pos, vec3 n) {
+    if (frame.shadow.x < 0.5) {
+        return 1.0;
+    }
+    float near = 0.0;
+    if (frame.shadow_near.x > 0.5) {
+        vec3 inside = min(world_pos - frame.near_lo.xyz, frame.near_hi.xyz - world_pos);
+        // Above or below the box (by more than the band: the ground is its floor) the whole
+        // box's map serves.
+        if (inside.y > -frame.shadow_near.z) {
+            near = clamp(min(inside.x, inside.z) / frame.shadow_near.z, 0.0, 1.0);
+        }
+    }
+    float lit = 1.0;
+    if (near > 0.0) {
+        lit = cascade_visibility(frame.light_view_proj_near,
+                                 world_pos + n * frame.shadow_near.y, frame.shadow_near.w);
+    }
+    if (near < 1.0) {
+        float whole = cascade_visibility(frame.light_view_proj,
+                                         world_pos + n * frame.shadow.z, 0.0);
+        lit = mix(whole, lit, near);
+    }
+    return mix(1.0, lit, frame.shadow.w);
 }
 
 #ifndef STAGE_COMPUTE

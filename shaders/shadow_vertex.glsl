@@ -1,5 +1,5 @@
-// The shadow pass's vertex stage (shaders/shadow.vert, shaders/shadow_once.vert): the skinned
-// position only, seen from the light; with SKIN_ONCE as the skin pass left it wherever its
+// The shadow passes' vertex stage (shaders/shadow.vert, shaders/shadow_once.vert): the
+// skinned position only, seen from the light (the whole box's, or the near cascade's); with SKIN_ONCE as the skin pass left it wherever its
 // list was skinned there. Same skinning as the other passes (skinning.glsl), so shadows
 // match what is drawn. With SHADOW_CLIP (shadow_clip.vert, shadow_clip_once.vert) it also
 // hands the texture coordinate to shadow_clip.frag, which clips by alpha as the camera's
@@ -19,8 +19,14 @@ layout(location = 0) out vec2 out_uv;
 
 void main() {
     InstanceRecord r = drawn_instance();
+    // The near cascade's pass draws the sun's lists again for the casters near the eye
+    // (frame.near_lo.w, its copy of the frame's reach; 0 in the frame's own): the others'
+    // vertices stop here, before skinning.
+    float reach = frame.near_lo.w;
+    bool beyond = reach > 0.0
+        && distance(transform_point(world_matrix(r), vec3(0.0)), frame.camera_pos.xyz) > reach;
     // A material the instance's look leaves out casts no shadow either.
-    if (!look_shows(record_look(r), uint(draw.fresnel0.w))) {
+    if (beyond || !look_shows(record_look(r), uint(draw.fresnel0.w))) {
         gl_Position = HIDDEN_POSITION;
         return;
     }

@@ -774,7 +774,7 @@ fn the_looks_block_matches_gpu_look() {
 #[test]
 fn the_culling_blocks_match_cull_data() {
     let frame = rust_layout!(CullFrame; camera_planes, light_planes, eye, light, lod, counts,
-        shadow, view_proj, occlusion, impostor, skin);
+        shadow, view_proj, occlusion, impostor, skin, near_shadow);
     let model = rust_layout!(CullModel; range, errors, draws, level_vertices, level_triangles);
     let bound = rust_layout!(CullBound; lo, hi);
     let command = rust_layout!(DrawCommand; index_count, instance_count, first_index,
@@ -918,12 +918,16 @@ fn the_frame_block_matches_frame_data() {
             ("ground_tile", 416),
             ("target", 432),
             ("shadow", 448),
-            ("ssao", 464),
-            ("view_mode", 480),
-            ("ssao_kernel", 496),
+            ("light_view_proj_near", 464),
+            ("shadow_near", 528),
+            ("near_lo", 544),
+            ("near_hi", 560),
+            ("ssao", 576),
+            ("view_mode", 592),
+            ("ssao_kernel", 608),
         ]
     );
-    assert_eq!(size_of::<FrameData>(), 752);
+    assert_eq!(size_of::<FrameData>(), 864);
     let mut seen = Vec::new();
     for m in shaders() {
         if WITHOUT_FRAME.contains(&m.name) {

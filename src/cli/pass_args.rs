@@ -18,7 +18,7 @@ impl Switch {
     }
 }
 
-/// `--no-shadows`, `--no-ssao`, `--prepass`, `--shadow-size`, `--cull`, `--lod`, `--occlusion`,
+/// `--no-shadows`, `--no-ssao`, `--prepass`, `--shadow-size`, `--shadow-cascade`, `--cull`, `--lod`, `--occlusion`,
 /// `--lod-bias`, `--msaa`, `--impostors`, `--impostor-px`, `--impostor-memory`,
 /// `--card-depth`, `--card-raster`, `--ground`, `--mesh-raster`, `--tonemap`, `--auto-exposure`, `--skin`,
 /// `--skin-memory`.
@@ -40,6 +40,11 @@ pub struct PassArgs {
     /// shadows look the same at any frame size.
     #[arg(long, value_parser = clap::value_parser!(u32).range(64..=8192))]
     shadow_size: Option<u32>,
+    /// A second shadow map square fitted to the view's first 25 crowd heights (45 m of
+    /// 1.8 m figures), used in frames where it is at least twice as fine as the map of the
+    /// whole crowd: near shadows keep their shape in a crowd hundreds of metres wide.
+    #[arg(long, value_enum, default_value_t = Switch::On)]
+    shadow_cascade: Switch,
     /// Draw only instances whose bounds (over their whole clip) may be seen by the camera, or
     /// may cast a shadow it sees; off draws every instance in every pass.
     #[arg(long, value_enum, default_value_t = Switch::On)]
@@ -206,6 +211,7 @@ impl PassArgs {
             ssao: !self.no_ssao,
             prepass: self.prepass.on(),
             shadow_size: self.shadow_size,
+            shadow_cascade: self.shadow_cascade.on(),
             cull: self.cull.on(),
             lod: self.lod.on(),
             lod_bias: self.lod_bias,

@@ -52,7 +52,10 @@ pub use light::{DirectionalLight, HemisphereAmbient, Light};
 pub use placement::{independent_time, spawn_on_grid};
 pub use prop_share::leave_props_off;
 pub use root_motion::{Carrier, RootMotion, in_place_clip, play_in_place, root_motion};
-pub use shadow::{light_view_proj, shadow_casting_box};
+pub use shadow::{
+    NEAR_CASCADE_GAIN, NEAR_CASCADE_HEIGHTS, NearCascade, light_view_proj, near_cascade,
+    shadow_casting_box,
+};
 pub use stance::{StanceProfile, StanceTables};
 pub use stride::{bind_positions, foot_joints, stride_speed};
 pub use variety::{MaterialRole, Variety, material_role, model_looks};

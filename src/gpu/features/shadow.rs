@@ -10,11 +10,16 @@ use crate::gpu::device::pipeline::{
 use crate::gpu::features::cull::Culled;
 use crate::gpu::frame::culling::data::VIEW_SHADOW;
 use crate::gpu::frame::declaration::{FAR_DEPTH, FrameDeclaration};
+use crate::gpu::frame::recording::pass::PipelineId;
 use crate::gpu::frame::settings::{DEPTH_FORMAT, depth_test};
 use crate::gpu::graph::{Access, Extent, ImageDesc, ImageKind, ResourceId};
 
 /// The pass's name in labels, timings and statistics.
 pub const NAME: &str = "shadow";
+
+/// The near cascade's pass ([`crate::scene::NearCascade`]): the sun's casters again, through
+/// the near cascade's matrix, into the square beside the whole box's.
+pub const NEAR_NAME: &str = "shadow_near";
 
 /// Depth bias (constant, slope): enough that lit surfaces do not shadow themselves at
 /// grazing angles, little enough that feet keep their contact shadows.
@@ -23,14 +28,17 @@ pub(crate) const BIAS: DepthBias = DepthBias {
     slope: 2.0,
 };
 
-/// Declares the shadow map (`shadow_size` texels square): what the shadow passes draw into.
+/// Declares the shadow map: what the shadow passes draw into. A square of `shadow_size`
+/// texels, the whole box's, at the image's origin (where every pass but the near cascade's
+/// draws), and where the frame has the near cascade, its square beside it.
 pub fn map(f: &mut FrameDeclaration) -> ResourceId {
     let side = f.key.shadow_size.max(1);
+    let squares = if f.shape.shadow_cascade { 2 } else { 1 };
     f.image(ImageDesc {
         name: "shadow map",
         format: DEPTH_FORMAT,
         kind: ImageKind::Depth,
-        extent: Extent::Fixed(side, side),
+        extent: Extent::Fixed(side * squares, side),
         samples: vk::SampleCountFlags::TYPE_1,
     })
 }
@@ -84,6 +92,54 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
         let clip = clip.map(|c| r.pipeline(c)).transpose()?;
         r.begin_rendering(extent, &[], Some(&depth));
         let result = r.draw_characters(pipeline, clip, &lists, None, VIEW_SHADOW);
+        r.end_rendering();
+        result
+    });
+    culled.reads(&mut p, ring);
+    p.write(shadow_map, Access::DepthAttachmentWrite).finish();
+    if f.shape.shadow_cascade {
+        declare_near(f, culled, shadow_map, (pipeline, clip));
+    }
+}
+
+/// Declares the near cascade's pass: in the frames that use it
+/// ([`FrameShared::shadow_near`](crate::gpu::frame::recording::pass::FrameShared)), the sun's
+/// lists drawn again (the graphics pipelines' share of them: the culling keeps the
+/// instances it may reach at mesh levels those draw) through the near cascade's copy of the
+/// frame's uniforms, into the square beside the whole box's, cleared there first; in the
+/// others, nothing.
+fn declare_near(
+    f: &mut FrameDeclaration,
+    culled: &Culled,
+    shadow_map: ResourceId,
+    (pipeline, clip): (PipelineId, Option<PipelineId>),
+) {
+    let lists = culled.draws;
+    let ring = f.frame.ring;
+    let mut p = f.pass(NEAR_NAME, move |r| {
+        if !r.shared.shadow_near {
+            return Ok(());
+        }
+        let side = r.shared.shadow_size;
+        let area = vk::Rect2D {
+            offset: vk::Offset2D {
+                x: side as i32,
+                y: 0,
+            },
+            extent: vk::Extent2D {
+                width: side,
+                height: side,
+            },
+        };
+        // The map holds the whole box's square, drawn before: loaded, and only this square
+        // cleared.
+        let depth = r.attachment(shadow_map, None)?;
+        let pipeline = r.pipeline(pipeline)?;
+        let clip = clip.map(|c| r.pipeline(c)).transpose()?;
+        let frame = r.near_frame_info();
+        r.begin_rendering_in(area, &[], Some(&depth));
+        r.clear_depth(area);
+        let result = r.draw_characters_seen(&frame, pipeline, clip, &lists, None, VIEW_SHADOW);
         r.end_rendering();
         result
     });

@@ -48,6 +48,9 @@ gpu_layouts! {
         /// vertex shader); y: the first mesh level the camera's mesh raster draws (0: none);
         /// z: the sun's; w unused.
         skin: [u32; 4],
+        /// x: the near shadow cascade's reach ([`crate::scene::NearCascade::reach`]; 0: the
+        /// frame has none), within which an instance's shadow is never a card; yzw unused.
+        near_shadow: Vec4,
     }
 
     /// One model's `CullModel` (80 bytes).
@@ -122,7 +125,7 @@ gpu_layouts! {
         phase: u32,
     }
 
-    /// The `Frame` uniform block (std140, 752 bytes).
+    /// The `Frame` uniform block (std140, 864 bytes).
     FrameData => FrameUniforms {
         /// World to Vulkan clip space.
         view_proj: Mat4,
@@ -150,9 +153,25 @@ gpu_layouts! {
         ground_tile: Vec4,
         /// xy: render size in pixels; zw: their reciprocals.
         target: Vec4,
-        /// x: shadows on (0/1); y: one shadow-map texel in uv; z: normal offset of the lookup
-        /// (world units); w: shadow strength.
+        /// x: shadows on (0/1); y: one texel of a cascade's square of the shadow map, in v
+        /// (and in u where the map holds one square); z: normal offset of the lookup (world
+        /// units); w: shadow strength.
         shadow: Vec4,
+        /// World to the near cascade's clip space
+        /// ([`NearCascade`](crate::scene::NearCascade)).
+        light_view_proj_near: Mat4,
+        /// x: the near cascade serves this frame (0/1); y: its lookup's normal offset (world
+        /// units); z: the band, in world units inside its receivers' box, over which it gives
+        /// way to the whole box's; w: the share of the shadow map's width each cascade's
+        /// square takes (1, or 0.5 where the map holds the near square beside the whole
+        /// box's).
+        shadow_near: Vec4,
+        /// xyz: the near cascade's receivers' box, lower corner; w: in the near cascade's
+        /// copy of the frame only, how far from the eye an instance's origin may stand to be
+        /// drawn into its square (0 in the frame's own: every instance listed).
+        near_lo: Vec4,
+        /// xyz: its upper corner.
+        near_hi: Vec4,
         /// x: ambient occlusion on (0/1); y: radius (world units); z: depth bias; w: power.
         ssao: Vec4,
         /// x: [`crate::gpu::frame::settings::ViewMode::shader_value`].

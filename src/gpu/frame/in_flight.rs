@@ -9,7 +9,7 @@ use gpu_allocator::MemoryLocation;
 use crate::gpu::device::buffer::GpuBuffer;
 use crate::gpu::device::context::GpuContext;
 use crate::gpu::device::error::{GpuError, VkContext};
-use crate::gpu::frame::uniforms::FrameData;
+use crate::gpu::frame::uniforms::FRAME_UNIFORMS_SIZE;
 
 /// Passes timed per frame (each adds a pair of timestamps after the frame's own pair); a
 /// pass past it is recorded but not timed. The fullest frame (every part in compute, the
@@ -25,7 +25,9 @@ pub struct InFlightFrame {
     pool: vk::CommandPool,
     /// Recorded anew every frame.
     pub cmd: vk::CommandBuffer,
-    /// [`FrameData`], written by the CPU before submission.
+    /// The frame's [`FrameData`](crate::gpu::frame::uniforms::FrameData), and the near
+    /// cascade's copy at [`NEAR_FRAME_OFFSET`](crate::gpu::frame::uniforms::NEAR_FRAME_OFFSET),
+    /// written by the CPU before submission.
     pub uniforms: GpuBuffer,
     /// Timestamps (none when the queue cannot write them).
     pub queries: Option<vk::QueryPool>,
@@ -58,7 +60,7 @@ impl InFlightFrame {
             uniforms: GpuBuffer::new(
                 ctx,
                 &format!("frame {index} uniforms"),
-                size_of::<FrameData>() as u64,
+                FRAME_UNIFORMS_SIZE,
                 vk::BufferUsageFlags::UNIFORM_BUFFER,
                 MemoryLocation::CpuToGpu,
                 256,

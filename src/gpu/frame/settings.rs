@@ -50,6 +50,10 @@ pub struct RenderSettings {
     /// Shadow map side in texels (`--shadow-size`); `None`, the default, follows the frame's
     /// size ([`RenderSettings::shadow_size_at`]).
     pub shadow_size: Option<u32>,
+    /// A second shadow map square, beside the first in one image, fitted to what stands near
+    /// the camera where the crowd's box is large enough that the whole box's texels blur near
+    /// shadows (`--shadow-cascade`; [`crate::scene::near_cascade`] decides each frame).
+    pub shadow_cascade: bool,
     /// Instances are tested against each view and only those that may be seen are drawn
     /// (`--cull`).
     pub cull: bool,
@@ -151,6 +155,7 @@ impl Default for RenderSettings {
             ssao: true,
             prepass: false,
             shadow_size: None,
+            shadow_cascade: true,
             cull: true,
             lod: true,
             lod_bias: 1.0,
@@ -267,6 +272,12 @@ pub struct GraphKey {
     /// Whether some model has an alpha-clipped material: the shadow pass then declares the
     /// pipeline that clips its texels as the camera's passes do.
     pub alpha_clip: bool,
+    /// Whether the frame uses the near shadow cascade
+    /// ([`crate::scene::near_cascade`], where the settings and the frame's shape allow it):
+    /// its square is then declared beside the whole box's, with the pass that draws it. A
+    /// frame without one keeps a map of one square (a wider map slows lavapipe's card
+    /// shadows by about 1.8 times even where its second square is not drawn).
+    pub shadow_cascade: bool,
 }
 
 /// The sample count flag for `msaa` samples per pixel (1, 2, 4 or 8; anything else is one).

@@ -26,6 +26,11 @@ pub struct FrameShape {
     pub occlusion: bool,
     /// The shadow view's lists are filled (a pass draws the shadow map).
     pub shadow_lists: bool,
+    /// The shadow map holds the near cascade's square beside the whole box's, drawn by its
+    /// own pass in the frames that use it (those the lit passes read shadows in, with the
+    /// sun's meshes drawn by the graphics passes: the sun's mesh raster draws only the whole
+    /// box's square).
+    pub shadow_cascade: bool,
     /// Characters short on screen are impostor cards (their passes follow the shadow pass,
     /// the prepass and the forward pass).
     pub cards: bool,
@@ -58,16 +63,19 @@ impl FrameShape {
     }
 
     /// The shape of the frame `key` asks for under `settings`: [`FrameShape::new`] without
-    /// cards where no model has an atlas.
+    /// cards where no model has an atlas, and without the near shadow cascade where the key
+    /// has none.
     pub fn for_key(key: &GraphKey, settings: &RenderSettings) -> Self {
         let impostors = settings.impostors && key.cards;
-        Self::new(
+        let mut shape = Self::new(
             key.view,
             &RenderSettings {
                 impostors,
                 ..*settings
             },
-        )
+        );
+        shape.shadow_cascade &= key.shadow_cascade;
+        shape
     }
 
     /// The shape of a frame showing `view` under `settings`.
@@ -89,6 +97,11 @@ impl FrameShape {
             prepass,
             occlusion: settings.occlusion && settings.cull && !silhouette,
             shadow_lists,
+            // The sun's mesh raster fills the whole box's square alone; the near square is the
+            // graphics passes'.
+            shadow_cascade: shadows
+                && settings.shadow_cascade
+                && settings.mesh_raster != Raster::Compute,
             cards: settings.impostors,
             card_plane_depth: settings.card_depth == CardDepth::Plane,
             // The compute passes merge into the sun's and the sky's light apart, which only

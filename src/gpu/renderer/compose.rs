@@ -47,7 +47,7 @@ pub mod pass {
     pub use crate::gpu::features::output::NAME as OUTPUT;
     pub use crate::gpu::features::palettes::NAME as PALETTES;
     pub use crate::gpu::features::readback::NAME as READBACK;
-    pub use crate::gpu::features::shadow::NAME as SHADOW;
+    pub use crate::gpu::features::shadow::{NAME as SHADOW, NEAR_NAME as SHADOW_NEAR};
     pub use crate::gpu::features::shadow_splat::{
         CLEAR as SHADOW_SPLAT_CLEAR, COPY as SHADOW_SPLAT_COPY,
     };

@@ -20,6 +20,8 @@ pub(super) struct FrameSlot {
     pub buffers: PassBuffers,
     /// The models its frame drew, while its statistics buffer holds counts not read yet.
     pub stats_pending: Option<usize>,
+    /// Whether its frame uses the near shadow cascade (its uniforms hold the near copy).
+    pub shadow_near: bool,
 }
 
 impl FrameSlot {
@@ -30,6 +32,7 @@ impl FrameSlot {
             cull_inputs: None,
             buffers: PassBuffers::new(ctx, index),
             stats_pending: None,
+            shadow_near: false,
         })
     }
 }

@@ -22,7 +22,8 @@ use crate::gpu::frame::recording::frame::record_frame;
 use crate::gpu::frame::recording::pass::{CrowdFrame, FrameShared, RingBinding};
 use crate::gpu::frame::settings::GraphKey;
 use crate::gpu::frame::skinning::skin_vec4s_for;
-use crate::gpu::frame::uniforms::packing::pack_frame;
+use crate::gpu::frame::uniforms::packing::{frame_near_cascade, pack_frame};
+use crate::gpu::frame::uniforms::{FrameData, NEAR_FRAME_OFFSET};
 use crate::gpu::renderer::compose::compile;
 
 impl Renderer {
@@ -157,17 +158,30 @@ impl Renderer {
             )));
         }
         let graph = self.graph(key)?;
+        let near = frame_near_cascade(inputs, &graph.shape);
         let data = pack_frame(
             inputs,
             self.target.extent,
             &self.settings,
             &graph.shape,
             &self.kernel,
+            near.as_ref(),
         );
-        self.frames.slots[fi]
-            .frame
-            .uniforms
-            .write(0, bytemuck::bytes_of(&data))?;
+        let uniforms = &self.frames.slots[fi].frame.uniforms;
+        uniforms.write(0, bytemuck::bytes_of(&data))?;
+        let shadow_near = data.shadow_near.x > 0.5;
+        if shadow_near {
+            // The near cascade's pass draws with the same shaders through its own matrix.
+            let near = FrameData {
+                light_view_proj: data.light_view_proj_near,
+                near_lo: data
+                    .near_lo
+                    .with_w(near.as_ref().map_or(0.0, |n| n.origin_reach)),
+                ..data
+            };
+            uniforms.write(NEAR_FRAME_OFFSET as usize, bytemuck::bytes_of(&near))?;
+        }
+        self.frames.slots[fi].shadow_near = shadow_near;
         let sizes = self.cull_sizes(crowd);
         let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
         let slot = &mut self.frames.slots[fi];
@@ -180,6 +194,7 @@ impl Renderer {
                 ranges: &self.assets.ranges,
                 inputs,
                 light_view_proj: data.light_view_proj,
+                near_shadow: near.as_ref(),
                 extent: self.target.extent,
                 settings: &self.settings,
                 shadows: graph.shape.shadow_lists,
@@ -209,6 +224,7 @@ impl Renderer {
             frame: in_flight,
             cull_inputs,
             buffers,
+            shadow_near,
             ..
         } = &mut self.frames.slots[fi];
         let cull = cull_inputs
@@ -233,6 +249,7 @@ impl Renderer {
             samplers: self.samplers.handles(),
             uniforms: in_flight.uniforms.buffer,
             shadow_size: key.shadow_size,
+            shadow_near: *shadow_near,
             crowd: CrowdFrame {
                 models: &self.assets.models,
                 ranges: &self.assets.ranges,

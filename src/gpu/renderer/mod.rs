@@ -47,8 +47,10 @@ use crate::gpu::frame::resources::images::TransientImages;
 use crate::gpu::frame::ring_memory::{DeviceRingAllocator, Timeline};
 use crate::gpu::frame::samplers::SharedSamplers;
 use crate::gpu::frame::settings::{GraphKey, RenderSettings, default_msaa, supported};
+use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::frame::uniforms::{SSAO_KERNEL, ssao_kernel};
 use crate::gpu::graph::BarrierScratch;
+use crate::scene::near_cascade;
 
 pub mod compose;
 mod crowd_state;
@@ -377,6 +379,14 @@ impl Renderer {
                 .models
                 .iter()
                 .any(|m| m.subsets.iter().any(GpuSubset::alpha_clipped)),
+            shadow_cascade: FrameShape::new(inputs.view_mode, &self.settings).shadow_cascade
+                && near_cascade(
+                    inputs.view,
+                    inputs.proj,
+                    inputs.shadow_box,
+                    inputs.light_dir,
+                )
+                .is_some(),
         };
         self.ensure_graph(key)?;
         self.write_inputs(fi, key, crowd, inputs)?;

@@ -28,7 +28,7 @@ pub const OCCLUDER_RADIUS_PX: f32 = 24.0;
 
 pub use crate::gpu::frame::shader_interface::CULL_GROUP;
 
-const _: () = assert!(size_of::<CullFrame>() == 384);
+const _: () = assert!(size_of::<CullFrame>() == 400);
 const _: () = assert!(size_of::<CardCommand>() == 16);
 const _: () = assert!(size_of::<CullModel>() == 80);
 const _: () = assert!(size_of::<CullBound>() == 32);

@@ -29,6 +29,7 @@ use crate::gpu::frame::settings::RenderSettings;
 use crate::gpu::frame::shader_interface::RASTER_MODELS;
 use crate::gpu::frame::skinning::skin_vec4s_for;
 use crate::gpu::graph::Extent;
+use crate::scene::NearCascade;
 
 /// A coarser mesh level is drawn where its error covers at most this many pixels (times
 /// `--lod-bias`). A quarter of a pixel, not one: without anti-aliasing every edge pixel a
@@ -64,6 +65,8 @@ pub struct CullInputs<'a> {
     pub inputs: &'a FrameInputs,
     /// World to the shadow map's clip space.
     pub light_view_proj: Mat4,
+    /// The near shadow cascade, where this frame has one.
+    pub near_shadow: Option<&'a NearCascade>,
     /// The render size.
     pub extent: vk::Extent2D,
     /// Culling, levels and their bias.
@@ -136,6 +139,7 @@ fn write(
     }
     let occlusion = Extent::TargetScaled(OCCLUSION_BLOCK).resolve(c.extent);
     let impostor_px = c.settings.impostor_px_at(c.extent.height);
+    let shadow_size = c.settings.shadow_size_at(c.extent);
     let frame = CullFrame {
         camera_planes: Frustum::from_clip(c.inputs.view_proj).planes,
         light_planes: Frustum::from_clip(c.light_view_proj).planes,
@@ -154,7 +158,7 @@ fn write(
             c.subsets as u32,
         ],
         shadow: Vec4::new(
-            shadow_texel(c.light_view_proj, c.settings.shadow_size_at(c.extent)),
+            shadow_texel(c.light_view_proj, shadow_size),
             SHADOW_TEXEL_ERROR,
             // For the crowd-state pass's choice of exact palettes (as the CPU's).
             BAKED_ERROR_PX * c.settings.lod_bias,
@@ -168,6 +172,7 @@ fn write(
             occlusion.height as f32,
         ),
         impostor: Vec4::new(impostor_px, impostor_px * (1.0 - CARD_FADE), 0.0, 0.0),
+        near_shadow: Vec4::new(c.near_shadow.map_or(0.0, |n| n.reach), 0.0, 0.0, 0.0),
         // What the settings give, at most what the crowd could fill (the skinned buffer's
         // size, src/gpu/features/skin.rs).
         skin: [

@@ -135,6 +135,21 @@ impl PassRecording<'_> {
         lit: Option<&LitImages>,
         view: usize,
     ) -> Result<(), GpuError> {
+        let frame = self.frame_info();
+        self.draw_characters_seen(&frame, pipeline, clip, lists, lit, view)
+    }
+
+    /// [`Self::draw_characters`] with `frame` as the frame's uniforms (the near shadow
+    /// cascade's copy, whose sun matrix is the near square's).
+    pub fn draw_characters_seen(
+        &self,
+        frame: &[vk::DescriptorBufferInfo; 1],
+        pipeline: &Pipeline,
+        clip: Option<&Pipeline>,
+        lists: &DrawLists,
+        lit: Option<&LitImages>,
+        view: usize,
+    ) -> Result<(), GpuError> {
         let shared = self.shared;
         if shared.crowd.ranges.iter().all(|r| r.is_empty()) {
             return Ok(());
@@ -149,7 +164,6 @@ impl PassRecording<'_> {
         let skinned = self.buffer_info(lists.skinned)?;
         let (commands, _, _) = self.buffer(lists.commands)?;
         let (counts, _, _) = self.buffer(lists.draw_counts)?;
-        let frame = self.frame_info();
         let models = shared.crowd.models.len();
         let subsets = shared.crowd.cull_sizes.subsets;
         let command_size = size_of::<DrawCommand>() as u64;
@@ -188,15 +202,15 @@ impl PassRecording<'_> {
                     Bind::buffer("Palettes", &palettes),
                     Bind::buffer("Baked", &baked),
                     Bind::buffer("Visible", &visible),
-                    Bind::buffer("Frame", &frame),
+                    Bind::buffer("Frame", frame),
                     Bind::image("base_color_map", &base),
                     Bind::image("normal_map", &normal),
                     Bind::buffer("Looks", &looks),
                     Bind::buffer("SkinTable", &skin_table),
                     Bind::buffer("Skinned", &skinned),
                     Bind::buffer("SkinLevels", &skin_levels),
-                    Bind::buffer("Frame", &frame),
-                    Bind::buffer("Frame", &frame),
+                    Bind::buffer("Frame", frame),
+                    Bind::buffer("Frame", frame),
                 ];
                 let count = match lit {
                     Some(lit) => {

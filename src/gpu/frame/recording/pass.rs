@@ -17,11 +17,13 @@ use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::frame::culling::inputs::InputsLayout;
 use crate::gpu::frame::culling::sizes::CullSizes;
+use crate::gpu::frame::declaration::FAR_DEPTH;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::recording::bindings::{FrameBindings, FrameResources, Handle};
 use crate::gpu::frame::recording::features::FeatureFrame;
 use crate::gpu::frame::samplers::Samplers;
 use crate::gpu::frame::shape::FrameShape;
+use crate::gpu::frame::uniforms::{FrameData, NEAR_FRAME_OFFSET};
 use crate::gpu::graph::{ImageKind, Plan, ResourceId, Step, StepUse};
 
 /// Where this frame's records and palettes are within the ring slot, in bytes from the
@@ -68,8 +70,12 @@ pub struct FrameShared<'a> {
     pub samplers: Samplers,
     /// The frame's uniform buffer.
     pub uniforms: vk::Buffer,
-    /// Shadow map side in texels.
+    /// Shadow map side in texels (of each cascade's square).
     pub shadow_size: u32,
+    /// Whether this frame uses the near shadow cascade: its pass draws its square, and the
+    /// uniforms hold its copy at
+    /// [`NEAR_FRAME_OFFSET`](crate::gpu::frame::uniforms::NEAR_FRAME_OFFSET).
+    pub shadow_near: bool,
     /// The crowd on the device.
     pub crowd: CrowdFrame<'a>,
     /// What the features that keep state across frames hand this frame (their buffers, by
@@ -324,34 +330,63 @@ impl<'a> PassRecording<'a> {
         color: &[vk::RenderingAttachmentInfo<'_>],
         depth: Option<&vk::RenderingAttachmentInfo<'_>>,
     ) {
+        let area = vk::Rect2D {
+            offset: vk::Offset2D { x: 0, y: 0 },
+            extent,
+        };
+        self.begin_rendering_in(area, color, depth);
+    }
+
+    /// Clears `area` of the depth attachment to the far plane, inside rendering (whatever
+    /// the attachment's load).
+    pub fn clear_depth(&self, area: vk::Rect2D) {
+        let clear = vk::ClearAttachment {
+            aspect_mask: vk::ImageAspectFlags::DEPTH,
+            color_attachment: 0,
+            clear_value: FAR_DEPTH,
+        };
+        let rect = vk::ClearRect {
+            rect: area,
+            base_array_layer: 0,
+            layer_count: 1,
+        };
+        // SAFETY: recording inside rendering that has a depth attachment covering `area`.
+        unsafe {
+            self.ctx
+                .device
+                .cmd_clear_attachments(self.cmd, &[clear], &[rect])
+        };
+    }
+
+    /// Begins dynamic rendering in `area` of the attachments (`color`, `depth`; cleared
+    /// there only, where they clear), and sets viewport and scissor to it.
+    pub fn begin_rendering_in(
+        &self,
+        area: vk::Rect2D,
+        color: &[vk::RenderingAttachmentInfo<'_>],
+        depth: Option<&vk::RenderingAttachmentInfo<'_>>,
+    ) {
         let mut rendering = vk::RenderingInfo::default()
-            .render_area(vk::Rect2D {
-                offset: vk::Offset2D { x: 0, y: 0 },
-                extent,
-            })
+            .render_area(area)
             .layer_count(1)
             .color_attachments(color);
         if let Some(depth) = depth {
             rendering = rendering.depth_attachment(depth);
         }
         let viewport = vk::Viewport {
-            x: 0.0,
-            y: 0.0,
-            width: extent.width as f32,
-            height: extent.height as f32,
+            x: area.offset.x as f32,
+            y: area.offset.y as f32,
+            width: area.extent.width as f32,
+            height: area.extent.height as f32,
             min_depth: 0.0,
             max_depth: 1.0,
-        };
-        let scissor = vk::Rect2D {
-            offset: vk::Offset2D { x: 0, y: 0 },
-            extent,
         };
         // SAFETY: recording inside the graph's step for this pass, outside rendering; the
         // attachments' views live until the frame completes.
         unsafe {
             self.ctx.cmd_begin_rendering(self.cmd, &rendering);
             self.ctx.device.cmd_set_viewport(self.cmd, 0, &[viewport]);
-            self.ctx.device.cmd_set_scissor(self.cmd, 0, &[scissor]);
+            self.ctx.device.cmd_set_scissor(self.cmd, 0, &[area]);
         }
     }
 
@@ -475,6 +510,15 @@ impl<'a> PassRecording<'a> {
     /// The frame uniforms as a descriptor.
     pub fn frame_info(&self) -> [vk::DescriptorBufferInfo; 1] {
         whole_buffer(self.shared.uniforms)
+    }
+
+    /// The near shadow cascade's copy of the frame's uniforms, as a descriptor.
+    pub fn near_frame_info(&self) -> [vk::DescriptorBufferInfo; 1] {
+        [vk::DescriptorBufferInfo {
+            buffer: self.shared.uniforms,
+            offset: NEAR_FRAME_OFFSET,
+            range: size_of::<FrameData>() as u64,
+        }]
     }
 
     /// A view the graph does not track (a default texture) read through `sampler`.

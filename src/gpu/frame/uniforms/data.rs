@@ -7,8 +7,18 @@ use glam::Vec4;
 
 pub use crate::gpu::frame::shader_interface::SSAO_KERNEL;
 
-const _: () = assert!(size_of::<FrameData>() == 752);
+const _: () = assert!(size_of::<FrameData>() == 864);
 const _: () = assert!(size_of::<DrawConstants>() == 48);
+
+/// Where in a frame's uniform buffer the near cascade's pass finds its copy of the frame's
+/// uniforms (the same but for `light_view_proj`, which is the near cascade's, so the shadow
+/// pass's shaders draw either square unchanged): past the frame's own, at a multiple of the
+/// largest uniform-offset alignment Vulkan allows a device (256 bytes).
+pub const NEAR_FRAME_OFFSET: u64 = 1024;
+const _: () = assert!(size_of::<FrameData>() as u64 <= NEAR_FRAME_OFFSET);
+
+/// A frame's uniform buffer: the frame's uniforms, then the near cascade's copy.
+pub const FRAME_UNIFORMS_SIZE: u64 = NEAR_FRAME_OFFSET + size_of::<FrameData>() as u64;
 
 /// The ambient-occlusion kernel: points in the unit hemisphere around +Z, from a fixed
 /// sequence (the same every run, so frames are reproducible), pulled towards the centre so

@@ -5,4 +5,6 @@
 pub mod data;
 pub mod packing;
 
-pub use data::{DrawConstants, FrameData, SSAO_KERNEL, ssao_kernel};
+pub use data::{
+    DrawConstants, FRAME_UNIFORMS_SIZE, FrameData, NEAR_FRAME_OFFSET, SSAO_KERNEL, ssao_kernel,
+};

@@ -25,6 +25,7 @@ fn key_of(view: ViewMode) -> GraphKey {
         cards: true,
         shadow_size: 2048,
         alpha_clip: false,
+        shadow_cascade: false,
     }
 }
 
@@ -384,6 +385,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         cards: true,
         shadow_size: 2048,
         alpha_clip: false,
+        shadow_cascade: false,
     };
     let f = compile(
         key,
@@ -682,6 +684,7 @@ fn a_frame_without_atlases_has_no_card_pass() {
             cards: false,
             shadow_size: 2048,
             alpha_clip: false,
+            shadow_cascade: false,
         };
         let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
             Ok(f) => f,
@@ -901,6 +904,7 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         cards: true,
         shadow_size: 2048,
         alpha_clip: false,
+        shadow_cascade: false,
     };
     let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
@@ -1053,6 +1057,80 @@ fn the_suns_meshes_in_compute_go_before_the_shadow_pass() {
                 !order.contains(&absent),
                 "{mesh_raster:?} {shadows}: {order:?}"
             );
+        }
+    }
+}
+
+/// A frame whose key has the near shadow cascade declares the map two squares wide and the
+/// near square's pass after the whole box's; a frame without one, or whose sun's meshes are
+/// rasterized in compute (which draws the whole box's square alone), neither.
+#[test]
+fn the_near_cascade_declares_its_square_and_pass_only_where_it_is_drawn() {
+    let with_key = GraphKey {
+        shadow_cascade: true,
+        ..key_of(ViewMode::Final)
+    };
+    let graphics = RenderSettings {
+        mesh_raster: Raster::Graphics,
+        ..RenderSettings::default()
+    };
+    let compile_for = |key, settings: &RenderSettings| match compile(
+        key,
+        settings,
+        vk::Format::R8G8B8A8_SRGB,
+        Culling::Back,
+    ) {
+        Ok(f) => f,
+        Err(e) => panic!("{e}"),
+    };
+    let map_width = |f: &CompiledFrame| {
+        let desc = f
+            .plan
+            .transient_desc(id(f, "shadow map"))
+            .expect("the shadow map is the graph's");
+        match desc.extent {
+            crate::gpu::graph::Extent::Fixed(w, h) => {
+                assert_eq!(h, 2048);
+                w
+            }
+            other => panic!("{other:?}"),
+        }
+    };
+    let with = compile_for(with_key, &graphics);
+    assert_eq!(map_width(&with), 4096);
+    assert_order(&names(&with), &[(pass::SHADOW, pass::SHADOW_NEAR)]);
+    assert_order(&names(&with), &[(pass::SHADOW_NEAR, "forward")]);
+    for (why, key, settings) in [
+        ("no cascade in the key", key_of(ViewMode::Final), graphics),
+        (
+            "the sun's meshes in compute",
+            with_key,
+            RenderSettings {
+                mesh_raster: Raster::Compute,
+                ..graphics
+            },
+        ),
+        (
+            "no shadows",
+            with_key,
+            RenderSettings {
+                shadows: false,
+                ..graphics
+            },
+        ),
+        (
+            "the shadow view",
+            GraphKey {
+                view: ViewMode::Shadow,
+                ..with_key
+            },
+            graphics,
+        ),
+    ] {
+        let f = compile_for(key, &settings);
+        assert!(!names(&f).contains(&pass::SHADOW_NEAR), "{why}");
+        if settings.shadows {
+            assert_eq!(map_width(&f), 2048, "{why}");
         }
     }
 }
