@@ -86,6 +86,9 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             // An alpha-clipped material there: the shadow pass's
                             // clipping pipeline is declared.
                             alpha_clip: true,
+                            // The near shadow cascade there: its pass reuses the shadow
+                            // pass's pipelines.
+                            shadow_cascade: true,
                         };
                         let frame = compile(key, &settings, OFFSCREEN_FORMAT, culling)
                             .unwrap_or_else(|e| panic!("{view:?} {msaa} {prepass}: {e}"));
