@@ -16,11 +16,11 @@ use gpu_common::{
 use throng::anim::{Bounds, Mat3x4, SkinnedModel};
 use throng::crowd::visibility::{
     Frustum, LOD_LEVELS, ViewScale, WorldBox, casts_shadow_into, lod_level, max_scale, mesh_share,
-    shadow_allowance, shadow_texel,
+    shadow_allowance, shadow_may_be_card, shadow_texel,
 };
 use throng::crowd::{Crowd, ModelId};
 use throng::gpu::{FrameInputs, HeadlessRenderer, LOD_ERROR_PX, RenderSettings, ViewMode};
-use throng::scene::{OrbitCamera, light_view_proj};
+use throng::scene::{OrbitCamera, light_view_proj, near_cascade};
 
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 180;
@@ -128,6 +128,8 @@ struct Expected {
     cards: (u64, u64),
     /// Instances in the camera's view (each once, whether mesh, card or both).
     in_view: u64,
+    /// Shadows that are meshes, not cards, because the near shadow cascade reaches them.
+    near_meshes: u64,
 }
 
 /// What the CPU statement of the rules says one frame draws, with cards for instances
@@ -164,6 +166,10 @@ fn reference(
         .map(|l| l.error)
         .collect();
     let first = crowd.bounds_range(ModelId(0)).start;
+    // The renderer's near cascade for this frame (shadows on, the sun's meshes drawn by
+    // the graphics passes on lavapipe): within its reach a shadow is never a card.
+    let reach =
+        near_cascade(frame.view, frame.proj, frame.shadow_box, frame.light_dir).map(|n| n.reach);
     let mut e = Expected::default();
     for i in 0..crowd.len() {
         let clip = crowd.instance(i).clip();
@@ -186,9 +192,13 @@ fn reference(
         }
         let sun = frame.light_dir.normalize();
         if casts_shadow_into(&b, &light, &camera, sun, frame.ground_plane.w) {
-            if share < 128 {
+            let may_be_card = shadow_may_be_card(scale.nearest_distance(&b), reach);
+            if share < 128 && may_be_card {
                 e.cards.1 += 1;
             } else {
+                if share < 128 {
+                    e.near_meshes += 1;
+                }
                 e.shadows[level(shadow_allowance(allowed, texel, pixels_per_unit))] += 1;
             }
         }
@@ -264,7 +274,24 @@ fn the_gpu_cards_match_the_cpu_rules() {
     near.zoom(0.35);
     near.rotate(0.5, -0.15);
     let frame = inputs(&r, &near.camera(), &bounds, ViewMode::Final);
-    for px in [12.0, 24.0, 1e6] {
+    // The same frame with the sun's box 30 times as wide (as if the crowd went on out of
+    // view) and a seventh as tall (so the near cascade's reach, 25 of its heights, ends inside
+    // the crowd): the near shadow cascade reaches the nearer instances, whose shadows stay
+    // meshes, and not the farther ones.
+    let (lo, hi) = frame.shadow_box;
+    let (centre, half) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+    let wide = FrameInputs {
+        shadow_box: (
+            (centre - half * 30.0).with_y(lo.y),
+            (centre + half * 30.0).with_y(lo.y + (hi.y - lo.y) / 7.0),
+        ),
+        ..frame
+    };
+    assert!(
+        near_cascade(frame.view, frame.proj, frame.shadow_box, frame.light_dir).is_none(),
+        "the crowd's own box needs no near cascade"
+    );
+    for (px, frame) in [(12.0, frame), (24.0, frame), (1e6, frame), (24.0, wide)] {
         r.renderer()
             .set_settings(RenderSettings {
                 occlusion: false,
@@ -289,6 +316,15 @@ fn the_gpu_cards_match_the_cpu_rules() {
         assert_eq!(got.camera, want.seen, "{px} px: meshes per level");
         assert_eq!(got.shadow, want.shadows, "{px} px: shadow meshes per level");
         let meshes: u64 = want.seen.iter().sum();
+        if frame.shadow_box != wide.shadow_box {
+            assert_eq!(want.near_meshes, 0, "{px} px: no near cascade");
+        } else {
+            assert!(
+                want.near_meshes > 0 && want.cards.1 > 0,
+                "the near cascade should keep some shadows meshes, not all: {want:?}"
+            );
+            continue;
+        }
         if px == 24.0 {
             assert!(
                 want.cards.0 > 0 && meshes > 0 && want.cards.0 + meshes > want.in_view,
