@@ -1,7 +1,8 @@
 #version 460
 // The sun's mesh raster (src/gpu/features/mesh_shadow.rs): the triangles of one model's sun
 // lists that shaders/cull_draws.comp planned for it (the coarser levels), into the shadow
-// map's depths before the shadow pass draws the rest over them. One invocation per triangle,
+// map's depths (the whole box's square, or, dispatched again through the near cascade's copy
+// of the frame, the near square) before the shadow passes draw the rest over them. One invocation per triangle,
 // four per thread a workgroup apart, as mesh_raster.comp; each covered texel centre keeps the
 // nearest depth with a 32-bit atomic minimum on the float's bits (which order as the floats do,
 // all being positive), as card_shadow.comp keeps the sun's cards. What the shadow pass's
@@ -46,6 +47,13 @@ void raster(MeshList list, uint place) {
     if (t >= list.count
         || !mesh_triangle(list, t, mesh.model.y, mesh.model.z, tri)
         || !look_shows(tri.look, tri.material)) {
+        return;
+    }
+    // Into the near cascade's square (its copy of the frame gives its reach), only the
+    // instances that stand near enough to cast there.
+    float reach = frame.near_lo.w;
+    if (reach > 0.0
+        && distance(transform_point(world_matrix(tri.r), vec3(0.0)), frame.camera_pos.xyz) > reach) {
         return;
     }
     vec3 world[3];

@@ -426,17 +426,19 @@ fn an_alpha_clipped_material_casts_only_what_it_shows() {
 /// about as fine as the near one's, and no cascade: the independent path), and so is the
 /// frame of the wide box without the cascade. Measured (320x180, 1,024-texel squares): 49
 /// pixels off by more than 24 levels with the near cascade, 2,701 without (2,515 and 6,268
-/// by more than 8: shadows' edges filtered through texels 8 and 10 cm apart).
+/// by more than 8: shadows' edges filtered through texels 8 and 10 cm apart); the same with
+/// the sun's mesh raster splatting the coarser levels into both squares.
 #[test]
 fn the_near_cascade_gives_a_wide_crowd_its_near_shadows_back() {
     let (width, height) = (320, 180);
     let model = builtin();
-    let render_with = |cascade: bool, half_width: f32| -> Option<(Pixels, bool)> {
+    let render_with = |mesh_raster: Raster, cascade, half_width: f32| -> Option<(Pixels, bool)> {
         let mut r = single_sample_renderer(width, height)?;
         r.renderer()
             .set_settings(RenderSettings {
                 shadow_cascade: cascade,
                 shadow_size: Some(1024),
+                mesh_raster,
                 ..RenderSettings::default()
             })
             .expect("settings");
@@ -461,33 +463,51 @@ fn the_near_cascade_gives_a_wide_crowd_its_near_shadows_back() {
         );
         let near =
             throng::scene::near_cascade(frame.view, frame.proj, frame.shadow_box, frame.light_dir);
-        Some((render(&mut r, &mut crowd, &frame), near.is_some()))
+        let pixels = render(&mut r, &mut crowd, &frame);
+        // The near square's passes ran exactly where the frame has the near cascade.
+        let near = near.filter(|_| cascade);
+        r.renderer().gpu_ms_average().expect("wait");
+        let ran: Vec<&str> = r.renderer().pass_times().iter().map(|p| p.name).collect();
+        let near_passes = match mesh_raster {
+            Raster::Compute => &["shadow_near", "mesh_shadow_near"][..],
+            _ => &["shadow_near"][..],
+        };
+        for pass in near_passes {
+            assert_eq!(ran.contains(pass), near.is_some(), "{pass} in {ran:?}");
+        }
+        Some((pixels, near.is_some()))
     };
-    let Some((reference, reference_near)) = render_with(true, 40.0) else {
-        return;
-    };
-    assert!(!reference_near, "an 80 m box needs no near cascade");
-    let (with, with_near) = render_with(true, 200.0).expect("frame");
-    assert!(with_near, "a 400 m box has a near cascade");
-    let (without, _) = render_with(false, 200.0).expect("frame");
-    // Shadows' edges filtered through texels a little apart differ by a few levels; a
-    // shadow that is there or not, by more (the sun is 85% of the light on the ground).
-    let (near, blurred) = (
-        differing(&with, &reference, 24),
-        differing(&without, &reference, 24),
-    );
-    let frame = (width * height) as usize;
-    eprintln!(
-        "against the 80 m box: the near cascade {near} pixels off by more than 24 levels, one \
-         map of the 400 m box {blurred} (of {frame})"
-    );
-    assert!(
-        blurred > 20 * near.max(1) && blurred > frame / 50,
-        "without the cascade the near shadows should blur away: {blurred} against {near}"
-    );
-    assert!(
-        near < frame / 500,
-        "{near} pixels off with the near cascade"
-    );
+    // The sun's coarser mesh levels drawn by the shadow passes, and splatted by the sun's
+    // mesh raster (into both squares).
+    for mesh_raster in [Raster::Graphics, Raster::Compute] {
+        let Some((reference, reference_near)) = render_with(mesh_raster, true, 40.0) else {
+            return;
+        };
+        assert!(!reference_near, "an 80 m box needs no near cascade");
+        let (with, with_near) = render_with(mesh_raster, true, 200.0).expect("frame");
+        assert!(with_near, "a 400 m box has a near cascade");
+        let (without, off) = render_with(mesh_raster, false, 200.0).expect("frame");
+        assert!(!off, "--shadow-cascade off");
+        // Shadows' edges filtered through texels a little apart differ by a few levels; a
+        // shadow that is there or not, by more (the sun is 85% of the light on the ground).
+        let (near, blurred) = (
+            differing(&with, &reference, 24),
+            differing(&without, &reference, 24),
+        );
+        let frame = (width * height) as usize;
+        eprintln!(
+            "{mesh_raster:?}: against the 80 m box, the near cascade {near} pixels off by \
+             more than 24 levels, one map of the 400 m box {blurred} (of {frame})"
+        );
+        assert!(
+            blurred > 20 * near.max(1) && blurred > frame / 50,
+            "{mesh_raster:?}: without the cascade the near shadows should blur away: \
+             {blurred} against {near}"
+        );
+        assert!(
+            near < frame / 500,
+            "{mesh_raster:?}: {near} pixels off with the near cascade"
+        );
+    }
     assert_no_validation_messages();
 }

@@ -12,7 +12,7 @@
 use crate::gpu::device::pipeline::Culling;
 use crate::gpu::features::cull::Culled;
 use crate::gpu::features::lit::mesh_compute::{self, RasterTarget};
-use crate::gpu::features::shadow;
+use crate::gpu::features::{shadow, shadow_splat};
 use crate::gpu::frame::declaration::{FrameDeclaration, compute};
 use crate::gpu::frame::skinning::SkinTable;
 use crate::gpu::graph::{Access, ResourceId, Stages};
@@ -20,8 +20,13 @@ use crate::gpu::graph::{Access, ResourceId, Stages};
 /// The sun's coarser mesh levels into the shadow depths.
 pub const NAME: &str = "mesh_shadow";
 
-/// Declares the sun's planned lists rasterized into the shadow map's `depths`, after the skin
-/// pass; nothing unless the frame's shape asks for it.
+/// The same levels into the near cascade's square of them, through its matrix, where the
+/// frame has one.
+pub const NEAR_NAME: &str = "mesh_shadow_near";
+
+/// Declares the sun's planned lists rasterized into the shadow map's `depths` (and into its
+/// near cascade's square of them, where the frame has one), after the skin pass; nothing
+/// unless the frame's shape asks for it.
 pub fn declare(f: &mut FrameDeclaration, culled: &Culled, depths: Option<ResourceId>) {
     let Some(depths) = depths.filter(|_| f.shape.shadow_meshes_in_compute) else {
         return;
@@ -37,20 +42,30 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, depths: Option<Resourc
         0,
         0,
     ];
-    let mut p = f.pass(NAME, move |r| {
-        let side = r.shared.shadow_size;
-        let target = RasterTarget {
-            name: "ShadowDepths",
-            buffer: depths,
-            phase: SkinTable::SHADOW_RASTER_PHASE,
-            winding,
-            size: [side, side],
-            merge: bias,
-        };
-        mesh_compute::record_raster(r, pipeline, &c, target)
-    });
-    mesh_compute::reads(&mut p, culled, frame.ring, frame.cull_inputs);
-    p.read(culled.draws.skin_table, Access::IndirectRead)
-        .write(depths, Access::StorageReadWrite(Stages::Compute))
-        .finish();
+    let near_pass = f.shape.shadow_cascade;
+    for (name, near) in [(NAME, false), (NEAR_NAME, true)] {
+        if near && !near_pass {
+            continue;
+        }
+        let mut p = f.pass(name, move |r| {
+            let side = r.shared.shadow_size;
+            if near && !r.shared.shadow_near {
+                return Ok(());
+            }
+            let target = RasterTarget {
+                name: "ShadowDepths",
+                buffer: depths,
+                phase: SkinTable::SHADOW_RASTER_PHASE,
+                winding,
+                size: [side, side],
+                merge: bias,
+                near_square: near.then(|| shadow_splat::near_square_offset(side)),
+            };
+            mesh_compute::record_raster(r, pipeline, &c, target)
+        });
+        mesh_compute::reads(&mut p, culled, frame.ring, frame.cull_inputs);
+        p.read(culled.draws.skin_table, Access::IndirectRead)
+            .write(depths, Access::StorageReadWrite(Stages::Compute))
+            .finish();
+    }
 }

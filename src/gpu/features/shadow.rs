@@ -131,14 +131,16 @@ fn declare_near(
                 height: side,
             },
         };
-        // The map holds the whole box's square, drawn before: loaded, and only this square
-        // cleared.
+        // The map holds the whole box's square, drawn before: loaded, and this square
+        // cleared, unless the sun's mesh raster's depths were copied into it.
         let depth = r.attachment(shadow_map, None)?;
         let pipeline = r.pipeline(pipeline)?;
         let clip = clip.map(|c| r.pipeline(c)).transpose()?;
         let frame = r.near_frame_info();
         r.begin_rendering_in(area, &[], Some(&depth));
-        r.clear_depth(area);
+        if !r.shared.shape.shadow_meshes_in_compute {
+            r.clear_depth(area);
+        }
         let result = r.draw_characters_seen(&frame, pipeline, clip, &lists, None, VIEW_SHADOW);
         r.end_rendering();
         result

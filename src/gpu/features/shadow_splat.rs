@@ -20,6 +20,13 @@ pub const COPY: &str = "shadow_splat_copy";
 /// The far plane's depth as the bits the splats compare (1.0f32).
 const FAR_DEPTH_BITS: u32 = 0x3f80_0000;
 
+/// Where the near cascade's square starts in the shadow depths, in bytes, after the whole
+/// box's square of `side` texels: at a multiple of the largest storage-buffer offset
+/// alignment Vulkan allows a device (256), so it can be bound on its own.
+pub fn near_square_offset(side: u32) -> u64 {
+    (4 * u64::from(side) * u64::from(side)).next_multiple_of(256)
+}
+
 /// Declares the shadow depths, filled with the far depth, where the frame's shape splats
 /// something into the shadow map (the sun's cards or meshes in compute); `None` otherwise.
 pub fn depths(f: &mut FrameDeclaration) -> Option<ResourceId> {
@@ -27,10 +34,17 @@ pub fn depths(f: &mut FrameDeclaration) -> Option<ResourceId> {
         return None;
     }
     let side = f.key.shadow_size.max(1);
+    // The near cascade's square after the whole box's, where the frame has one: the sun's
+    // mesh raster splats into both.
+    let bytes = if f.shape.shadow_cascade && f.shape.shadow_meshes_in_compute {
+        near_square_offset(side) + u64::from(side) * u64::from(side) * 4
+    } else {
+        u64::from(side) * u64::from(side) * 4
+    };
     let depths = f.buffer(BufferDesc {
         name: "shadow depths",
         size: BufferSize {
-            fixed: u64::from(side) * u64::from(side) * 4,
+            fixed: bytes,
             ..BufferSize::ZERO
         },
         usage: vk::BufferUsageFlags::STORAGE_BUFFER
@@ -53,17 +67,18 @@ pub fn depths(f: &mut FrameDeclaration) -> Option<ResourceId> {
     Some(depths)
 }
 
-/// Declares `depths` copied into `shadow_map`, after every splat declared before it; nothing
-/// without them.
+/// Declares `depths` copied into `shadow_map` (both squares where the frame has the near
+/// cascade), after every splat declared before it; nothing without them.
 pub fn declare_copy(f: &mut FrameDeclaration, depths: Option<ResourceId>, shadow_map: ResourceId) {
     let Some(depths) = depths else {
         return;
     };
+    let near = f.shape.shadow_cascade && f.shape.shadow_meshes_in_compute;
     f.pass(COPY, move |r| {
         let (buffer, offset, _) = r.buffer(depths)?;
         let (image, _, layout) = r.image(shadow_map)?;
         let side = r.shared.shadow_size;
-        let region = vk::BufferImageCopy {
+        let whole = vk::BufferImageCopy {
             buffer_offset: offset,
             buffer_row_length: 0,
             buffer_image_height: 0,
@@ -80,12 +95,25 @@ pub fn declare_copy(f: &mut FrameDeclaration, depths: Option<ResourceId>, shadow
                 depth: 1,
             },
         };
-        // SAFETY: outside rendering; the buffer holds side x side 32-bit depths and the graph
-        // put the shadow map in `layout` (transfer destination) for this pass.
+        // The near square beside it in the map, where the buffer holds one.
+        let near_square = vk::BufferImageCopy {
+            buffer_offset: offset + near_square_offset(side),
+            image_offset: vk::Offset3D {
+                x: side as i32,
+                y: 0,
+                z: 0,
+            },
+            ..whole
+        };
+        let regions = [whole, near_square];
+        let regions = if near { &regions[..] } else { &regions[..1] };
+        // SAFETY: outside rendering; the buffer holds side x side 32-bit depths per square
+        // copied, and the map a square for each; the graph put the shadow map in `layout`
+        // (transfer destination) for this pass.
         unsafe {
             r.ctx
                 .device
-                .cmd_copy_buffer_to_image(r.cmd, buffer, image, layout, &[region])
+                .cmd_copy_buffer_to_image(r.cmd, buffer, image, layout, regions)
         };
         Ok(())
     })

@@ -27,9 +27,7 @@ pub struct FrameShape {
     /// The shadow view's lists are filled (a pass draws the shadow map).
     pub shadow_lists: bool,
     /// The shadow map holds the near cascade's square beside the whole box's, drawn by its
-    /// own pass in the frames that use it (those the lit passes read shadows in, with the
-    /// sun's meshes drawn by the graphics passes: the sun's mesh raster draws only the whole
-    /// box's square).
+    /// own passes in the frames that use it (those the lit passes read shadows in).
     pub shadow_cascade: bool,
     /// Characters short on screen are impostor cards (their passes follow the shadow pass,
     /// the prepass and the forward pass).
@@ -97,11 +95,7 @@ impl FrameShape {
             prepass,
             occlusion: settings.occlusion && settings.cull && !silhouette,
             shadow_lists,
-            // The sun's mesh raster fills the whole box's square alone; the near square is the
-            // graphics passes'.
-            shadow_cascade: shadows
-                && settings.shadow_cascade
-                && settings.mesh_raster != Raster::Compute,
+            shadow_cascade: shadows && settings.shadow_cascade,
             cards: settings.impostors,
             card_plane_depth: settings.card_depth == CardDepth::Plane,
             // The compute passes merge into the sun's and the sky's light apart, which only

@@ -83,6 +83,7 @@ pub fn declare_raster(f: &mut FrameDeclaration, culled: &Culled, visibility: Res
             winding,
             size: [extent.width, extent.height],
             merge,
+            near_square: None,
         };
         record_raster(r, pipeline, &c, target)
     });
@@ -288,6 +289,9 @@ pub(crate) struct RasterTarget {
     pub(crate) winding: u32,
     pub(crate) size: [u32; 2],
     pub(crate) merge: [u32; 4],
+    /// The sun's near cascade: its square, this many bytes into the buffer, seen through
+    /// the near cascade's copy of the frame's uniforms (`size` is one square's).
+    pub(crate) near_square: Option<u64>,
 }
 
 /// One indirect dispatch per model with instances, of the workgroups the draws passes
@@ -298,8 +302,13 @@ pub(crate) fn record_raster(
     culled: &Culled,
     target: RasterTarget,
 ) -> Result<(), GpuError> {
-    let reads = MeshReads::of(r, culled)?;
-    let written = r.buffer_info(target.buffer)?;
+    let mut reads = MeshReads::of(r, culled)?;
+    let mut written = r.buffer_info(target.buffer)?;
+    if let Some(offset) = target.near_square {
+        written[0].offset += offset;
+        written[0].range = 4 * u64::from(target.size[0]) * u64::from(target.size[1]);
+        reads.frame = r.near_frame_info();
+    }
     let (table, table_offset, _) = r.buffer(culled.draws.skin_table)?;
     let layout = SkinTable {
         models: r.shared.crowd.models.len(),

@@ -1100,16 +1100,32 @@ fn the_near_cascade_declares_its_square_and_pass_only_where_it_is_drawn() {
     assert_eq!(map_width(&with), 4096);
     assert_order(&names(&with), &[(pass::SHADOW, pass::SHADOW_NEAR)]);
     assert_order(&names(&with), &[(pass::SHADOW_NEAR, "forward")]);
+    assert!(!names(&with).contains(&"mesh_shadow_near"));
+    // The sun's mesh raster splats into both squares of its depths, copied into both of the
+    // map's, before the graphics passes draw the rest over them.
+    let compute = RenderSettings {
+        mesh_raster: Raster::Compute,
+        ..graphics
+    };
+    let splats = compile_for(with_key, &compute);
+    assert_eq!(map_width(&splats), 4096);
+    assert_order(
+        &names(&splats),
+        &[
+            ("mesh_shadow", "mesh_shadow_near"),
+            ("mesh_shadow_near", pass::SHADOW_SPLAT_COPY),
+            (pass::SHADOW_SPLAT_COPY, pass::SHADOW),
+            (pass::SHADOW, pass::SHADOW_NEAR),
+        ],
+    );
+    let (_, depths) = splats
+        .buffers
+        .iter()
+        .find(|(_, b)| b.name == "shadow depths")
+        .expect("the shadow depths");
+    assert_eq!(depths.size.fixed, 2 * 2048 * 2048 * 4);
     for (why, key, settings) in [
         ("no cascade in the key", key_of(ViewMode::Final), graphics),
-        (
-            "the sun's meshes in compute",
-            with_key,
-            RenderSettings {
-                mesh_raster: Raster::Compute,
-                ..graphics
-            },
-        ),
         (
             "no shadows",
             with_key,
