@@ -244,9 +244,14 @@ impl RunArgs {
             throng::gpu::Raster::Compute => "coarser levels rasterized in compute",
             _ => "every level rasterized by the lit passes",
         };
+        let cascade = if settings.shadow_cascade {
+            ", a near square where the crowd's box is wide (--shadow-cascade)"
+        } else {
+            ""
+        };
         let shadow = match crate::cli::stats::shadow_side(renderer) {
             0 => String::new(),
-            side => format!(", shadow map {side}x{side} (--shadow-size)"),
+            side => format!(", shadow map {side}x{side} (--shadow-size){cascade}"),
         };
         format!(
             "{}, {skin} (--skin), {raster} (--mesh-raster){shadow}",

@@ -73,8 +73,7 @@ pub struct FrameShared<'a> {
     /// Shadow map side in texels (of each cascade's square).
     pub shadow_size: u32,
     /// Whether this frame uses the near shadow cascade: its pass draws its square, and the
-    /// uniforms hold its copy at
-    /// [`NEAR_FRAME_OFFSET`](crate::gpu::frame::uniforms::NEAR_FRAME_OFFSET).
+    /// uniforms hold its copy at [`NEAR_FRAME_OFFSET`].
     pub shadow_near: bool,
     /// The crowd on the device.
     pub crowd: CrowdFrame<'a>,
