@@ -92,7 +92,9 @@ void main() {
                                0.5 * (swept_hi - swept_lo));
         }
         if (casts) {
-            uint whole = shadow_level == CARD_LEVEL ? 0u : 255u;
+            // A mesh the near square may need says so in its share (no shadow is dithered).
+            uint whole = shadow_level == CARD_LEVEL ? 0u
+                       : near_cascade ? NEAR_CASCADE_SHARE : 255u;
             append(VIEW_SHADOW, model_index, model, shadow_level, i, whole);
         }
     }

@@ -128,6 +128,11 @@ uint camera_level(InstanceRecord r, CullModel model, vec3 centre, vec3 half_size
     return choose_level(model, world_scale(r), pixels_per_unit_at(centre, half_size), cull.lod.x);
 }
 
+// The share a mesh in the sun's lists has where it stands within the near shadow cascade's
+// reach (the others have 255, cards 0): the near square's passes draw only these. A shadow is
+// not dithered, so the sun's passes read the share for nothing else.
+const uint NEAR_CASCADE_SHARE = 254u;
+
 // A visible list's entry: the record and the mesh's share (VISIBLE_SHARE_SHIFT).
 uint list_entry(uint record, uint share) {
     return record | (share << VISIBLE_SHARE_SHIFT);

@@ -49,11 +49,9 @@ void raster(MeshList list, uint place) {
         || !look_shows(tri.look, tri.material)) {
         return;
     }
-    // Into the near cascade's square (its copy of the frame gives its reach), only the
-    // instances that stand near enough to cast there.
-    float reach = frame.near_lo.w;
-    if (reach > 0.0
-        && distance(transform_point(world_matrix(tri.r), vec3(0.0)), frame.camera_pos.xyz) > reach) {
+    // Into the near cascade's square (frame.near_lo.w is 1 in its copy of the frame), only
+    // the instances the culling found within its reach (their share is not whole).
+    if (frame.near_lo.w > 0.0 && tri.share == 1.0) {
         return;
     }
     vec3 world[3];

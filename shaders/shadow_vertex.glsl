@@ -19,12 +19,11 @@ layout(location = 0) out vec2 out_uv;
 
 void main() {
     InstanceRecord r = drawn_instance();
-    // The near cascade's pass draws the sun's lists again for the casters near the eye
-    // (frame.near_lo.w, its copy of the frame's reach; 0 in the frame's own): the others'
-    // vertices stop here, before skinning.
-    float reach = frame.near_lo.w;
-    bool beyond = reach > 0.0
-        && distance(transform_point(world_matrix(r), vec3(0.0)), frame.camera_pos.xyz) > reach;
+    // The near cascade's pass (frame.near_lo.w is 1 in its copy of the frame's uniforms, 0
+    // in the frame's own) draws the sun's lists again for the casters the culling found
+    // within its reach (their share is not whole, cull.glsl's NEAR_CASCADE_SHARE): the
+    // others' vertices stop here, before skinning.
+    bool beyond = frame.near_lo.w > 0.0 && drawn_share() == 1.0;
     // A material the instance's look leaves out casts no shadow either.
     if (beyond || !look_shows(record_look(r), uint(draw.fresnel0.w))) {
         gl_Position = HIDDEN_POSITION;

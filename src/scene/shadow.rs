@@ -76,10 +76,6 @@ pub struct NearCascade {
     /// The farthest any point of its frustum's box is from the eye: an instance nearer than
     /// this may cast into the near map.
     pub reach: f32,
-    /// [`NearCascade::reach`] plus the shadow box's height: no instance whose origin is
-    /// farther than this from the eye casts into the near map (an instance's box is within
-    /// the box's height of its origin: its feet).
-    pub origin_reach: f32,
     /// The wider of its frustum's two sides, in world units: a map of `n` texels has texels
     /// of `width / n`.
     pub width: f32,
@@ -138,7 +134,6 @@ pub fn near_cascade(
         light_view_proj: near,
         receivers: (lo, hi),
         reach,
-        origin_reach: reach + height,
         width,
     })
 }

@@ -166,9 +166,9 @@ gpu_layouts! {
         /// square takes (1, or 0.5 where the map holds the near square beside the whole
         /// box's).
         shadow_near: Vec4,
-        /// xyz: the near cascade's receivers' box, lower corner; w: in the near cascade's
-        /// copy of the frame only, how far from the eye an instance's origin may stand to be
-        /// drawn into its square (0 in the frame's own: every instance listed).
+        /// xyz: the near cascade's receivers' box, lower corner; w: 1 in the near cascade's
+        /// copy of the frame (its passes draw only the sun's meshes the culling found within
+        /// its reach), 0 in the frame's own.
         near_lo: Vec4,
         /// xyz: its upper corner.
         near_hi: Vec4,

@@ -171,12 +171,11 @@ impl Renderer {
         uniforms.write(0, bytemuck::bytes_of(&data))?;
         let shadow_near = data.shadow_near.x > 0.5;
         if shadow_near {
-            // The near cascade's pass draws with the same shaders through its own matrix.
+            // The near cascade's passes draw with the same shaders through its own matrix,
+            // and only what the culling marked as within its reach.
             let near = FrameData {
                 light_view_proj: data.light_view_proj_near,
-                near_lo: data
-                    .near_lo
-                    .with_w(near.as_ref().map_or(0.0, |n| n.origin_reach)),
+                near_lo: data.near_lo.with_w(1.0),
                 ..data
             };
             uniforms.write(NEAR_FRAME_OFFSET as usize, bytemuck::bytes_of(&near))?;
