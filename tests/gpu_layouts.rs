@@ -897,9 +897,10 @@ fn palette_rows_are_mat3x4_rows() {
 fn the_frame_block_matches_frame_data() {
     let rust = rust_layout!(FrameData; view_proj, view, proj, inv_proj, light_view_proj,
         light_dir, light_color, sky_color, ground_color, camera_pos, ground_plane, ground_tile,
-        target, shadow, ssao, view_mode, ssao_kernel);
-    // The offsets frame.glsl's std140 rules give, independent of both sides: five mat4, ten
-    // vec4, a uvec4, then 16 vec4 of kernel.
+        target, shadow, light_view_proj_near, shadow_near, near_lo, near_hi, ssao, view_mode,
+        ssao_kernel);
+    // The offsets frame.glsl's std140 rules give, independent of both sides: five mat4, nine
+    // vec4, a mat4, four vec4, a uvec4, then 16 vec4 of kernel.
     let offsets: Vec<(&str, u32)> = rust.iter().map(|(n, o, _)| (n.as_str(), *o)).collect();
     assert_eq!(
         offsets,
@@ -944,7 +945,7 @@ fn the_frame_block_matches_frame_data() {
         );
         assert_eq!(m.storage_of_block(frame), STORAGE_UNIFORM, "{}", m.name);
         assert_block_matches(&m, frame, &rust, size_of::<FrameData>());
-        // glam's Mat4 is column-major with 16-byte columns: all five matrices.
+        // glam's Mat4 is column-major with 16-byte columns: all six matrices.
         let layout = m.layout(frame);
         for (i, (name, _, ty)) in layout.iter().enumerate() {
             if !matches!(m.ty(*ty), Type::Matrix { .. }) {
@@ -967,7 +968,7 @@ fn the_frame_block_matches_frame_data() {
             .iter()
             .filter(|(_, _, ty)| matches!(m.ty(*ty), Type::Matrix { .. }))
             .count();
-        assert_eq!(matrices, 5, "{}: mat4 members of Frame", m.name);
+        assert_eq!(matrices, 6, "{}: mat4 members of Frame", m.name);
         // view_mode is compared with unsigned constants: uvec4 on both sides.
         let (_, _, view_mode) = layout
             .iter()

@@ -56,8 +56,8 @@ pub fn light_view_proj(towards_light: Vec3, min: Vec3, max: Vec3) -> Mat4 {
 
 /// How far the near cascade reaches from the eye, in heights of the shadow box (the crowd's
 /// tallest, with its ground): 25 heights of a 1.8 m figure are 45 m, within which a figure
-/// stands taller than about 30 pixels of a 720-line frame, where the shape of a shadow
-/// (legs apart, an arm swinging) can be seen.
+/// stands taller than about 35 pixels of a 720-line frame (45 degrees of view), where the
+/// shape of a shadow (legs apart, an arm swinging) can be seen.
 pub const NEAR_CASCADE_HEIGHTS: f32 = 25.0;
 
 /// The near cascade is used only where its texels are at most this share of the whole

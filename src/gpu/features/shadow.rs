@@ -139,7 +139,7 @@ fn declare_near(
         let frame = r.near_frame_info();
         r.begin_rendering_in(area, &[], Some(&depth));
         if !r.shared.shape.shadow_meshes_in_compute {
-            r.clear_depth(area);
+            r.clear_depth(area, FAR_DEPTH);
         }
         let result = r.draw_characters_seen(&frame, pipeline, clip, &lists, None, VIEW_SHADOW);
         r.end_rendering();

@@ -17,7 +17,6 @@ use crate::gpu::device::error::GpuError;
 use crate::gpu::device::pipeline::Pipeline;
 use crate::gpu::frame::culling::inputs::InputsLayout;
 use crate::gpu::frame::culling::sizes::CullSizes;
-use crate::gpu::frame::declaration::FAR_DEPTH;
 use crate::gpu::frame::model_buffers::GpuModel;
 use crate::gpu::frame::recording::bindings::{FrameBindings, FrameResources, Handle};
 use crate::gpu::frame::recording::features::FeatureFrame;
@@ -336,13 +335,13 @@ impl<'a> PassRecording<'a> {
         self.begin_rendering_in(area, color, depth);
     }
 
-    /// Clears `area` of the depth attachment to the far plane, inside rendering (whatever
-    /// the attachment's load).
-    pub fn clear_depth(&self, area: vk::Rect2D) {
+    /// Clears `area` of the depth attachment to `value`, inside rendering (whatever the
+    /// attachment's load).
+    pub fn clear_depth(&self, area: vk::Rect2D, value: vk::ClearValue) {
         let clear = vk::ClearAttachment {
             aspect_mask: vk::ImageAspectFlags::DEPTH,
             color_attachment: 0,
-            clear_value: FAR_DEPTH,
+            clear_value: value,
         };
         let rect = vk::ClearRect {
             rect: area,

@@ -49,7 +49,6 @@ pub fn pack_frame(
     // One shadow-map texel, in world units (the box's diagonal over the side: at least the
     // texel's width): the normal offset of the lookup.
     let texel_world = (hi - lo).length() / size;
-
     let (w, h) = (extent.width as f32, extent.height as f32);
     FrameData {
         view_proj: inputs.view_proj,
