@@ -903,8 +903,9 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         hud: true,
         cards: true,
         shadow_size: 2048,
-        alpha_clip: false,
-        shadow_cascade: false,
+        alpha_clip: true,
+        // The near shadow square's two passes.
+        shadow_cascade: true,
     };
     let f = match compile(key, &settings, vk::Format::R8G8B8A8_SRGB, Culling::Back) {
         Ok(f) => f,
