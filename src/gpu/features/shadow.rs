@@ -104,10 +104,11 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
 
 /// Declares the near cascade's pass: in the frames that use it
 /// ([`FrameShared::shadow_near`](crate::gpu::frame::recording::pass::FrameShared)), the sun's
-/// lists drawn again (the graphics pipelines' share of them: the culling keeps the
-/// instances it may reach at mesh levels those draw) through the near cascade's copy of the
-/// frame's uniforms, into the square beside the whole box's, cleared there first; in the
-/// others, nothing.
+/// lists drawn again through the near cascade's copy of the frame's uniforms (whose vertex
+/// shaders drop the meshes the culling did not mark as within its reach), into the square
+/// beside the whole box's: cleared there first, or, where the sun's mesh raster splatted
+/// the coarser levels into that square of its depths (`mesh_shadow_near`), loaded as the
+/// copy left it; in the others, nothing.
 fn declare_near(
     f: &mut FrameDeclaration,
     culled: &Culled,
