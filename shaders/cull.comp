@@ -61,7 +61,8 @@ void main() {
         // A shadow forgives more than the surface itself (soft, filtered, often oblique):
         // its level may stray cull.lod.w times as far, and never needs to be finer than
         // what the whole box's shadow-map texels can show (the near square's finer texels
-        // show the same levels' shadows as well: src/crowd/visibility.rs, NearShadow).
+        // show the same levels' shadows as well: src/crowd/visibility.rs,
+        // shadow_may_be_card).
         float shadow_allowed = max(cull.lod.x * cull.lod.w,
                                    cull.shadow.x * cull.shadow.y * pixels_per_unit);
         shadow_level = choose_level(model, world_scale(r), pixels_per_unit, shadow_allowed);

@@ -2,8 +2,8 @@
 // The sun's mesh raster (src/gpu/features/mesh_shadow.rs): the triangles of one model's sun
 // lists that shaders/cull_draws.comp planned for it (the coarser levels), into the shadow
 // map's depths (the whole box's square, or, dispatched again through the near cascade's copy
-// of the frame, the near square) before the shadow passes draw the rest over them. One invocation per triangle,
-// four per thread a workgroup apart, as mesh_raster.comp; each covered texel centre keeps the
+// of the frame, the near square) before the shadow passes draw the rest over them. One
+// invocation per triangle, four per thread a workgroup apart, as mesh_raster.comp; each covered texel centre keeps the
 // nearest depth with a 32-bit atomic minimum on the float's bits (which order as the floats do,
 // all being positive), as card_shadow.comp keeps the sun's cards. What the shadow pass's
 // pipeline does to the same triangle is done here: the winding it culls is culled, a material

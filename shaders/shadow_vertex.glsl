@@ -1,6 +1,6 @@
 // The shadow passes' vertex stage (shaders/shadow.vert, shaders/shadow_once.vert): the
-// skinned position only, seen from the light (the whole box's, or the near cascade's); with SKIN_ONCE as the skin pass left it wherever its
-// list was skinned there. Same skinning as the other passes (skinning.glsl), so shadows
+// skinned position only, seen from the light (the whole box's, or the near cascade's); with
+// SKIN_ONCE as the skin pass left it wherever its list was skinned there. Same skinning as the other passes (skinning.glsl), so shadows
 // match what is drawn. With SHADOW_CLIP (shadow_clip.vert, shadow_clip_once.vert) it also
 // hands the texture coordinate to shadow_clip.frag, which clips by alpha as the camera's
 // passes do.

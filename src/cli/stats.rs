@@ -464,7 +464,6 @@ fn line(s: &Sums, seconds: f64) -> String {
     )
 }
 
-/// Writes `doc` to `path` as JSON.
 /// The side of the shadow map `renderer` draws at its current size, 0 without shadows: what
 /// the statistics report, as the default follows the frame's size.
 pub fn shadow_side(renderer: &throng::gpu::Renderer) -> u32 {
@@ -475,6 +474,7 @@ pub fn shadow_side(renderer: &throng::gpu::Renderer) -> u32 {
     }
 }
 
+/// Writes `doc` to `path` as JSON.
 pub fn write_json(path: &Path, doc: &StatsJson) -> Result<(), CliError> {
     let io = |source| CliError::Io {
         context: format!("writing {}", shown(&path.display().to_string())),

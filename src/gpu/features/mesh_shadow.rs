@@ -42,16 +42,10 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, depths: Option<Resourc
         0,
         0,
     ];
-    let near_pass = f.shape.shadow_cascade;
-    for (name, near) in [(NAME, false), (NEAR_NAME, true)] {
-        if near && !near_pass {
-            continue;
-        }
+    let squares = if f.shape.shadow_cascade { 2 } else { 1 };
+    for (name, near) in [(NAME, false), (NEAR_NAME, true)].into_iter().take(squares) {
         let mut p = f.pass(name, move |r| {
             let side = r.shared.shadow_size;
-            if near && !r.shared.shadow_near {
-                return Ok(());
-            }
             let target = RasterTarget {
                 name: "ShadowDepths",
                 buffer: depths,

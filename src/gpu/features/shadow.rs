@@ -102,13 +102,12 @@ pub fn declare(f: &mut FrameDeclaration, culled: &Culled, shadow_map: ResourceId
     }
 }
 
-/// Declares the near cascade's pass: in the frames that use it
-/// ([`FrameShared::shadow_near`](crate::gpu::frame::recording::pass::FrameShared)), the sun's
-/// lists drawn again through the near cascade's copy of the frame's uniforms (whose vertex
+/// Declares the near cascade's pass (in the frames whose key has it): the sun's lists drawn
+/// again through the near cascade's copy of the frame's uniforms (whose vertex
 /// shaders drop the meshes the culling did not mark as within its reach), into the square
 /// beside the whole box's: cleared there first, or, where the sun's mesh raster splatted
 /// the coarser levels into that square of its depths (`mesh_shadow_near`), loaded as the
-/// copy left it; in the others, nothing.
+/// copy left it.
 fn declare_near(
     f: &mut FrameDeclaration,
     culled: &Culled,
@@ -118,9 +117,6 @@ fn declare_near(
     let lists = culled.draws;
     let ring = f.frame.ring;
     let mut p = f.pass(NEAR_NAME, move |r| {
-        if !r.shared.shadow_near {
-            return Ok(());
-        }
         let side = r.shared.shadow_size;
         let area = vk::Rect2D {
             offset: vk::Offset2D {

@@ -20,11 +20,16 @@ pub const COPY: &str = "shadow_splat_copy";
 /// The far plane's depth as the bits the splats compare (1.0f32).
 const FAR_DEPTH_BITS: u32 = 0x3f80_0000;
 
+/// The bytes of one square of `side` texels of the shadow depths (32 bits each).
+fn square_bytes(side: u32) -> u64 {
+    4 * u64::from(side) * u64::from(side)
+}
+
 /// Where the near cascade's square starts in the shadow depths, in bytes, after the whole
 /// box's square of `side` texels: at a multiple of the largest storage-buffer offset
 /// alignment Vulkan allows a device (256), so it can be bound on its own.
 pub fn near_square_offset(side: u32) -> u64 {
-    (4 * u64::from(side) * u64::from(side)).next_multiple_of(256)
+    square_bytes(side).next_multiple_of(256)
 }
 
 /// Declares the shadow depths, filled with the far depth, where the frame's shape splats
@@ -36,11 +41,8 @@ pub fn depths(f: &mut FrameDeclaration) -> Option<ResourceId> {
     let side = f.key.shadow_size.max(1);
     // The near cascade's square after the whole box's, where the frame has one: the sun's
     // mesh raster splats into both.
-    let bytes = if f.shape.shadow_cascade && f.shape.shadow_meshes_in_compute {
-        near_square_offset(side) + u64::from(side) * u64::from(side) * 4
-    } else {
-        u64::from(side) * u64::from(side) * 4
-    };
+    let near = f.shape.shadow_cascade && f.shape.shadow_meshes_in_compute;
+    let bytes = if near { near_square_offset(side) } else { 0 } + square_bytes(side);
     let depths = f.buffer(BufferDesc {
         name: "shadow depths",
         size: BufferSize {

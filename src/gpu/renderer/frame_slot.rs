@@ -20,8 +20,6 @@ pub(super) struct FrameSlot {
     pub buffers: PassBuffers,
     /// The models its frame drew, while its statistics buffer holds counts not read yet.
     pub stats_pending: Option<usize>,
-    /// Whether its frame uses the near shadow cascade (its uniforms hold the near copy).
-    pub shadow_near: bool,
 }
 
 impl FrameSlot {
@@ -32,7 +30,6 @@ impl FrameSlot {
             cull_inputs: None,
             buffers: PassBuffers::new(ctx, index),
             stats_pending: None,
-            shadow_near: false,
         })
     }
 }

@@ -22,9 +22,10 @@ use crate::gpu::frame::recording::frame::record_frame;
 use crate::gpu::frame::recording::pass::{CrowdFrame, FrameShared, RingBinding};
 use crate::gpu::frame::settings::GraphKey;
 use crate::gpu::frame::skinning::skin_vec4s_for;
-use crate::gpu::frame::uniforms::packing::{frame_near_cascade, pack_frame};
+use crate::gpu::frame::uniforms::packing::pack_frame;
 use crate::gpu::frame::uniforms::{FrameData, NEAR_FRAME_OFFSET};
 use crate::gpu::renderer::compose::compile;
+use crate::scene::NearCascade;
 
 impl Renderer {
     /// Refuses a crowd of other models (a crowd whose state lives on the GPU may have
@@ -140,14 +141,16 @@ impl Renderer {
         }
     }
 
-    /// The CPU's inputs of frame in flight `fi`: its uniforms, its culling inputs, and the
-    /// buffers the graph's passes declared, large enough for the crowd.
+    /// The CPU's inputs of frame in flight `fi`: its uniforms (and the near cascade's copy of
+    /// them, where `key` has the near square), its culling inputs, and the buffers the
+    /// graph's passes declared, large enough for the crowd.
     pub(super) fn write_inputs(
         &mut self,
         fi: usize,
         key: GraphKey,
         crowd: &Crowd,
         inputs: &FrameInputs,
+        near: Option<&NearCascade>,
     ) -> Result<(), GpuError> {
         // A visible list's entry numbers its record in VISIBLE_RECORD_MASK's bits.
         let most = crate::gpu::frame::shader_interface::VISIBLE_RECORD_MASK as usize + 1;
@@ -158,19 +161,17 @@ impl Renderer {
             )));
         }
         let graph = self.graph(key)?;
-        let near = frame_near_cascade(inputs, &graph.shape);
         let data = pack_frame(
             inputs,
             self.target.extent,
             &self.settings,
             &graph.shape,
             &self.kernel,
-            near.as_ref(),
+            near,
         );
         let uniforms = &self.frames.slots[fi].frame.uniforms;
         uniforms.write(0, bytemuck::bytes_of(&data))?;
-        let shadow_near = data.shadow_near.x > 0.5;
-        if shadow_near {
+        if near.is_some() {
             // The near cascade's passes draw with the same shaders through its own matrix,
             // and only what the culling marked as within its reach.
             let near = FrameData {
@@ -180,7 +181,6 @@ impl Renderer {
             };
             uniforms.write(NEAR_FRAME_OFFSET as usize, bytemuck::bytes_of(&near))?;
         }
-        self.frames.slots[fi].shadow_near = shadow_near;
         let sizes = self.cull_sizes(crowd);
         let graph = self.graphs.compiled.get(&key).ok_or_else(gone)?;
         let slot = &mut self.frames.slots[fi];
@@ -193,7 +193,7 @@ impl Renderer {
                 ranges: &self.assets.ranges,
                 inputs,
                 light_view_proj: data.light_view_proj,
-                near_shadow: near.as_ref(),
+                near_shadow: near,
                 extent: self.target.extent,
                 settings: &self.settings,
                 shadows: graph.shape.shadow_lists,
@@ -223,7 +223,6 @@ impl Renderer {
             frame: in_flight,
             cull_inputs,
             buffers,
-            shadow_near,
             ..
         } = &mut self.frames.slots[fi];
         let cull = cull_inputs
@@ -248,7 +247,6 @@ impl Renderer {
             samplers: self.samplers.handles(),
             uniforms: in_flight.uniforms.buffer,
             shadow_size: key.shadow_size,
-            shadow_near: *shadow_near,
             crowd: CrowdFrame {
                 models: &self.assets.models,
                 ranges: &self.assets.ranges,

@@ -359,7 +359,20 @@ impl Renderer {
         self.ensure_looks(crowd)?;
         self.ensure_atlases(crowd)?;
 
-        // 2. The graph for this view, and the CPU's inputs: uniforms and culling inputs.
+        // 2. The graph for this view, and the CPU's inputs: uniforms and culling inputs. The
+        // sun's near square, where the frame's shape allows one and the view needs it, is
+        // part of the graph.
+        let near = FrameShape::new(inputs.view_mode, &self.settings)
+            .shadow_cascade
+            .then(|| {
+                near_cascade(
+                    inputs.view,
+                    inputs.proj,
+                    inputs.shadow_box,
+                    inputs.light_dir,
+                )
+            })
+            .flatten();
         let key = GraphKey {
             view: inputs.view_mode,
             readback: readback.is_some(),
@@ -379,17 +392,10 @@ impl Renderer {
                 .models
                 .iter()
                 .any(|m| m.subsets.iter().any(GpuSubset::alpha_clipped)),
-            shadow_cascade: FrameShape::new(inputs.view_mode, &self.settings).shadow_cascade
-                && near_cascade(
-                    inputs.view,
-                    inputs.proj,
-                    inputs.shadow_box,
-                    inputs.light_dir,
-                )
-                .is_some(),
+            shadow_cascade: near.is_some(),
         };
         self.ensure_graph(key)?;
-        self.write_inputs(fi, key, crowd, inputs)?;
+        self.write_inputs(fi, key, crowd, inputs, near.as_ref())?;
 
         // 3. The graph, recorded with this frame's handles.
         let cmd = self.record(fi, key, crowd, (target, readback), inputs.dt)?;

@@ -71,9 +71,6 @@ pub struct FrameShared<'a> {
     pub uniforms: vk::Buffer,
     /// Shadow map side in texels (of each cascade's square).
     pub shadow_size: u32,
-    /// Whether this frame uses the near shadow cascade: its pass draws its square, and the
-    /// uniforms hold its copy at [`NEAR_FRAME_OFFSET`].
-    pub shadow_near: bool,
     /// The crowd on the device.
     pub crowd: CrowdFrame<'a>,
     /// What the features that keep state across frames hand this frame (their buffers, by
@@ -510,7 +507,8 @@ impl<'a> PassRecording<'a> {
         whole_buffer(self.shared.uniforms)
     }
 
-    /// The near shadow cascade's copy of the frame's uniforms, as a descriptor.
+    /// The near shadow cascade's copy of the frame's uniforms, as a descriptor (written in
+    /// the frames whose graph has the near square's passes).
     pub fn near_frame_info(&self) -> [vk::DescriptorBufferInfo; 1] {
         [vk::DescriptorBufferInfo {
             buffer: self.shared.uniforms,

@@ -8,21 +8,7 @@ use crate::gpu::frame::frame_io::FrameInputs;
 use crate::gpu::frame::settings::RenderSettings;
 use crate::gpu::frame::shape::FrameShape;
 use crate::gpu::frame::uniforms::data::{FrameData, SSAO_KERNEL};
-use crate::scene::{NearCascade, light_view_proj, near_cascade};
-
-/// The near cascade of the frame `inputs` shows, where `shape` has one and the view needs it
-/// ([`near_cascade`]).
-pub fn frame_near_cascade(inputs: &FrameInputs, shape: &FrameShape) -> Option<NearCascade> {
-    if !shape.shadow_cascade {
-        return None;
-    }
-    near_cascade(
-        inputs.view,
-        inputs.proj,
-        inputs.shadow_box,
-        inputs.light_dir,
-    )
-}
+use crate::scene::{NearCascade, light_view_proj};
 
 /// The normal offset of a shadow lookup, in texels of its map: past the texel the surface
 /// itself fell in, so it does not shadow itself.

@@ -1063,8 +1063,9 @@ fn the_suns_meshes_in_compute_go_before_the_shadow_pass() {
 }
 
 /// A frame whose key has the near shadow cascade declares the map two squares wide and the
-/// near square's pass after the whole box's; a frame without one, or whose sun's meshes are
-/// rasterized in compute (which draws the whole box's square alone), neither.
+/// near square's pass after the whole box's (with the sun's mesh raster, its dispatch into a
+/// second square of the shadow depths too); a frame without one, without shadows or showing
+/// the shadow map, neither.
 #[test]
 fn the_near_cascade_declares_its_square_and_pass_only_where_it_is_drawn() {
     let with_key = GraphKey {
