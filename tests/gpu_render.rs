@@ -295,7 +295,7 @@ fn resizing_and_a_growing_crowd_keep_rendering() {
 
     // The shadow map's side follows the frame's: a larger map after a larger frame, into
     // which the sun's casters are drawn again.
-    assert_eq!(r.renderer().shadow_size(), 512);
+    assert_eq!(r.renderer().shadow_size(), 256);
     r.resize(640, 360).expect("resize");
     assert_eq!(r.renderer().shadow_size(), 1024);
     let map = render_view(&mut r, &mut crowd, &camera, &bounds, ViewMode::Shadow);

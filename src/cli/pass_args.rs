@@ -36,7 +36,7 @@ pub struct PassArgs {
     #[arg(long, value_enum, default_value_t = Switch::Off)]
     prepass: Switch,
     /// Shadow map side in texels (64 to 8192). Default: the frame's longer side rounded up to
-    /// a power of two, from 512 to 2048 (a 1920x1080 frame: 2048, 640x360: 1024), so the
+    /// a power of two, from 256 to 2048 (a 1920x1080 frame: 2048, 640x360: 1024), so the
     /// shadows look the same at any frame size.
     #[arg(long, value_parser = clap::value_parser!(u32).range(64..=8192))]
     shadow_size: Option<u32>,

@@ -195,8 +195,11 @@ pub const IMPOSTOR_REFERENCE_HEIGHT: u32 = 360;
 pub const MAX_SCALED_IMPOSTOR_PX: f32 = 60.0;
 
 /// The fewest and the most texels on a side of the shadow map that follows the frame's size
-/// ([`RenderSettings::shadow_size_at`]). The most is the side a 1920x1080 frame gets.
-pub const SHADOW_SIZE_RANGE: (u32, u32) = (512, 2048);
+/// ([`RenderSettings::shadow_size_at`]). The most is the side a 1920x1080 frame gets; the
+/// fewest is what a frame 256 pixels wide or less gets (1.6 texels a pixel at 160x90, as
+/// 1,024 at 640x360): a floor of 512 gave small frames five times the texels per pixel of a
+/// large one, and on a software rasterizer shadow texels are most of a small frame's cost.
+pub const SHADOW_SIZE_RANGE: (u32, u32) = (256, 2048);
 
 impl RenderSettings {
     /// The projected height, in pixels, under which a character is a card in a frame
@@ -457,7 +460,11 @@ mod tests {
         assert_eq!(at(1024, 768), 1024);
         assert_eq!(at(640, 360), 1024);
         assert_eq!(at(320, 180), 512);
-        assert_eq!(at(0, 0), 512);
+        assert_eq!(at(257, 100), 512);
+        // Small frames keep the texels per pixel of larger ones.
+        assert_eq!(at(256, 144), 256);
+        assert_eq!(at(160, 90), 256);
+        assert_eq!(at(0, 0), 256);
         // Never past the most, however large the frame.
         assert_eq!(at(3840, 2160), 2048);
         assert_eq!(at(u32::MAX, 1), 2048);
