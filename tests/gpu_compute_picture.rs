@@ -10,10 +10,12 @@
 //! pixels within 8 levels in every channel), the characters' pixels alone the impostor test's
 //! limits, the compute run must have run the compute passes and the other not, and neither
 //! may draw a validation message. The figures are printed; docs/crowds-at-scale.md keeps them.
+//! Each view's rasterized frame is drawn once and held against every part's compute frame.
 
 mod common;
 
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use common::frames::{Frame, characters, compare, frame_dir, run_frame};
 use serde_json::Value;
@@ -59,7 +61,9 @@ enum Part {
 }
 
 /// The compute and the graphics frame of `flags` at `size` for `part`, checked to have run
-/// the passes they claim; `None` without a Vulkan device.
+/// the passes they claim; `None` without a Vulkan device. The compute frame draws `part` in
+/// compute and the rest rasterized; the graphics frame rasterizes both, and is the same
+/// frame for every part ([`graphics_frame`]).
 fn pair(
     dir: &Path,
     name: &str,
@@ -67,20 +71,21 @@ fn pair(
     flags: &[&str],
     part: Part,
 ) -> Option<[(Frame, Value); 2]> {
-    let with = |raster: &'static str| {
-        let cards = ["--card-raster", raster];
-        let ground = ["--ground", raster];
-        let switches: Vec<&str> = match part {
-            Part::Cards => cards.to_vec(),
-            Part::Ground => ground.to_vec(),
-            Part::Both => [cards, ground].concat(),
-        };
-        [flags, &switches[..]].concat()
+    let (card_raster, ground_raster) = match part {
+        Part::Cards => ("compute", "graphics"),
+        Part::Ground => ("graphics", "compute"),
+        Part::Both => ("compute", "compute"),
     };
-    let compute = run(dir, &format!("{name}-compute"), size, &with("compute"))?;
-    let graphics = run(dir, &format!("{name}-graphics"), size, &with("graphics")).expect("run");
+    let switches = ["--card-raster", card_raster, "--ground", ground_raster];
+    let compute = run(
+        dir,
+        &format!("{name}-compute"),
+        size,
+        &[flags, &switches].concat(),
+    )?;
+    let graphics = graphics_frame(size, flags).expect("run");
     let shadow_view = flags.contains(&"shadow");
-    for (raster, (_, stats)) in [("compute", &compute), ("graphics", &graphics)] {
+    for (raster, (_, stats)) in [("compute", &compute), ("graphics", &*graphics)] {
         let computed = raster == "compute";
         if part != Part::Ground {
             assert_eq!(
@@ -98,7 +103,36 @@ fn pair(
             assert_eq!(ran(stats, "ground"), computed, "{name} {raster}: {stats}");
         }
     }
-    Some([compute, graphics])
+    Some([compute, (*graphics).clone()])
+}
+
+/// The frame of `flags` at `size` with cards and ground both rasterized, rendered once for
+/// all the tests of this file that hold a compute frame against it (the harness runs them
+/// side by side: the first to ask renders it, the others wait for it); `None` without a
+/// Vulkan device.
+fn graphics_frame(size: [&str; 2], flags: &[&str]) -> Option<Arc<(Frame, Value)>> {
+    type Slot = Arc<OnceLock<Option<Arc<(Frame, Value)>>>>;
+    static FRAMES: Mutex<Vec<(String, Slot)>> = Mutex::new(Vec::new());
+    let key = format!("{size:?} {flags:?}");
+    let (index, slot) = {
+        let mut frames = FRAMES.lock().unwrap_or_else(PoisonError::into_inner);
+        let index = match frames.iter().position(|(k, _)| *k == key) {
+            Some(index) => index,
+            None => {
+                frames.push((key, Slot::default()));
+                frames.len() - 1
+            }
+        };
+        (index, frames[index].1.clone())
+    };
+    slot.get_or_init(|| {
+        let dir = frame_dir("compute-picture", &format!("graphics-{index}"));
+        let switches = ["--card-raster", "graphics", "--ground", "graphics"];
+        let frame = run(&dir, "graphics", size, &[flags, &switches].concat());
+        std::fs::remove_dir_all(&dir).ok();
+        frame.map(Arc::new)
+    })
+    .clone()
 }
 
 /// Asserts the picture goal between the frames of `pair` (over the pixels `keep` selects

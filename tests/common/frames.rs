@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::cli::{no_vulkan_device, throng};
 
 /// A frame as RGB rows.
+#[derive(Clone)]
 pub struct Frame {
     pub width: usize,
     pub height: usize,
