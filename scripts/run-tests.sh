@@ -21,8 +21,8 @@ fi
 # Started first, slowest first (as measured on lavapipe), so that no long binary is left to
 # run alone at the end. This only orders them: every test binary runs either way.
 slow_first=(
-  gpu_compute_picture gpu_mesh_raster gpu_soak gpu_play example_steering_crowd gpu_skin
-  gpu_no_alloc gpu_impostor_picture gpu_crowd_state gpu_window gpu_culling gpu_variety
+  gpu_mesh_raster gpu_compute_picture gpu_soak example_steering_crowd gpu_no_alloc gpu_skin
+  gpu_impostor_picture gpu_play gpu_crowd_state gpu_culling gpu_window gpu_variety
 )
 
 # The build, with cargo's own messages (a compile error reads as it always does).
@@ -98,6 +98,7 @@ report() {
 }
 
 echo "run-tests.sh: ${#exes[@]} test binaries, $jobs at a time"
+suite_began=$EPOCHREALTIME
 running=()
 next=0
 while ((next < ${#order[@]} || ${#running[@]} > 0)); do
@@ -118,6 +119,8 @@ while ((next < ${#order[@]} || ${#running[@]} > 0)); do
   running=("${still[@]}")
 done
 wait
+binaries_s=$(awk -v a="$suite_began" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+echo "run-tests.sh: the test binaries took ${binaries_s} s"
 
 # The examples in the documentation.
 "$cargo" test "$@" --doc || failed+=("the documentation tests")
