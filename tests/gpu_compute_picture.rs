@@ -85,7 +85,7 @@ fn pair(
     )?;
     let graphics = graphics_frame(size, flags).expect("run");
     let shadow_view = flags.contains(&"shadow");
-    for (raster, (_, stats)) in [("compute", &compute), ("graphics", &*graphics)] {
+    for (raster, (_, stats)) in [("compute", &compute), ("graphics", &graphics)] {
         let computed = raster == "compute";
         if part != Part::Ground {
             assert_eq!(
@@ -103,15 +103,15 @@ fn pair(
             assert_eq!(ran(stats, "ground"), computed, "{name} {raster}: {stats}");
         }
     }
-    Some([compute, (*graphics).clone()])
+    Some([compute, graphics])
 }
 
 /// The frame of `flags` at `size` with cards and ground both rasterized, rendered once for
 /// all the tests of this file that hold a compute frame against it (the harness runs them
-/// side by side: the first to ask renders it, the others wait for it); `None` without a
-/// Vulkan device.
-fn graphics_frame(size: [&str; 2], flags: &[&str]) -> Option<Arc<(Frame, Value)>> {
-    type Slot = Arc<OnceLock<Option<Arc<(Frame, Value)>>>>;
+/// side by side: the first to ask renders it, the others wait for it and take a copy);
+/// `None` without a Vulkan device.
+fn graphics_frame(size: [&str; 2], flags: &[&str]) -> Option<(Frame, Value)> {
+    type Slot = Arc<OnceLock<Option<(Frame, Value)>>>;
     static FRAMES: Mutex<Vec<(String, Slot)>> = Mutex::new(Vec::new());
     let key = format!("{size:?} {flags:?}");
     let (index, slot) = {
@@ -130,7 +130,7 @@ fn graphics_frame(size: [&str; 2], flags: &[&str]) -> Option<Arc<(Frame, Value)>
         let switches = ["--card-raster", "graphics", "--ground", "graphics"];
         let frame = run(&dir, "graphics", size, &[flags, &switches].concat());
         std::fs::remove_dir_all(&dir).ok();
-        frame.map(Arc::new)
+        frame
     })
     .clone()
 }
