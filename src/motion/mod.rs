@@ -64,7 +64,9 @@ pub use gpu_layouts::{
 };
 pub use heading::{DEFAULT_TURN_RATE, heading_of, turn_towards, wrap};
 pub use locomotion::{Arrival, Locomotion, MemberState, PlayModel, PlaybackSettings};
-pub use playback::{DeviceTrackTables, Playback, PlaybackError, StepCounts, TracksOnDevice};
+pub use playback::{
+    DeviceTrackTables, Follower, Playback, PlaybackError, StepCounts, TracksOnDevice,
+};
 pub use rules::{
     CLIP_CHANGE_INTERVAL, CLIP_FADE, ClipChangeCounts, CrowdMotion, DeviceChanges, DeviceMotion,
     NotOnDevice, WalkPaths, catch_up,

@@ -14,6 +14,7 @@
 mod census;
 mod chunk_reader;
 mod device_tables;
+mod follower;
 mod given;
 mod on_device;
 mod slot_schedule;
@@ -27,6 +28,7 @@ use super::trajectory::{TrackStore, TrackSummary};
 use crate::crowd::{Crowd, CrowdError};
 use census::{MAX_RESERVED_SAMPLES, most_overlapping, most_present, sample_rate};
 pub use device_tables::DeviceTrackTables;
+pub use follower::Follower;
 pub use given::{PlaybackError, StepCounts};
 pub use on_device::TracksOnDevice;
 

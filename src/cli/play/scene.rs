@@ -10,7 +10,7 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd};
 use throng::gpu::{FrameInputs, Renderer, ViewMode};
 use throng::motion::trajectory::TrackStore;
 use throng::motion::{
-    ColorBy, DeviceStep, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings,
+    ColorBy, DeviceStep, Follower, GaitClips, GaitSpeeds, PlayModel, Playback, PlaybackSettings,
     TracksOnDevice, ramp_looks, walkable_areas,
 };
 use throng::scene::{
@@ -52,7 +52,9 @@ pub struct PlayScene {
     /// The box of the area and every sample, world space, up to head height.
     area: (Vec3, Vec3),
     camera: PlayCameraArg,
-    follow: Option<u64>,
+    /// With `--follow`, the pedestrian ridden behind, played on its own (on either path the
+    /// camera reads it there, not among the crowd).
+    follower: Option<Follower>,
 }
 
 impl PlayScene {
@@ -117,13 +119,25 @@ impl PlayScene {
             color_by: args.color_by.map(ColorBy::from),
         };
         let mut playback = Playback::new(file, play_models, settings, base);
+        let follower = match args.follow {
+            Some(id) => Some(
+                Follower::new(&playback, &crowd, id)?
+                    .ok_or_else(|| no_such_pedestrian(id, &playback))?,
+            ),
+            None => None,
+        };
         let (tracks, state_line) = match on_gpu(args).and_then(|()| TracksOnDevice::new(&playback))
         {
             Ok(mut tracks) => {
                 tracks.spawn_pool(&playback, &mut crowd)?;
+                // The followed pedestrian is also played on the CPU, for the camera.
+                let followed = args
+                    .follow
+                    .map(|id| format!("; pedestrian {id} also on the CPU, for --follow"))
+                    .unwrap_or_default();
                 let line = format!(
                     "pedestrians: placed and paced on the GPU, a pool of {} with {} samples \
-                     each held (--crowd-state)",
+                     each held (--crowd-state){followed}",
                     tracks.slots(),
                     tracks.ring()
                 );
@@ -166,7 +180,7 @@ impl PlayScene {
             view: args.view.into(),
             area,
             camera: args.camera,
-            follow: args.follow,
+            follower,
         })
     }
 
@@ -207,6 +221,9 @@ impl PlayScene {
             None => {
                 self.playback.advance_to(&mut self.crowd, t)?;
             }
+        }
+        if let Some(follower) = self.follower.as_mut() {
+            follower.advance_to(t)?;
         }
         Ok(())
     }
@@ -250,9 +267,7 @@ impl PlayScene {
     /// The camera now: riding behind the followed pedestrian while it is present, else the
     /// framing `--camera` asked for.
     pub fn camera(&self, aspect: f32) -> Camera {
-        if let Some(id) = self.follow
-            && let Some(c) = self.behind(id)
-        {
+        if let Some(c) = self.follower.as_ref().and_then(|f| self.behind(f)) {
             return c;
         }
         let (lo, hi) = self.area;
@@ -262,13 +277,11 @@ impl PlayScene {
         }
     }
 
-    /// A camera behind and above pedestrian `id`, looking where it goes; `None` while it is
-    /// not present.
-    fn behind(&self, id: u64) -> Option<Camera> {
-        let k = (0..self.playback.present())
-            .find(|&k| self.playback.member(k).is_some_and(|m| m.id == id))?;
-        let m = self.playback.member(k)?;
-        let at = self.playback.to_world(m.position);
+    /// A camera behind and above the followed pedestrian, looking where it goes; `None`
+    /// while it is not present.
+    fn behind(&self, follower: &Follower) -> Option<Camera> {
+        let m = follower.state()?;
+        let at = follower.playback().to_world(m.position);
         let forward = Vec3::new(m.heading.sin(), 0.0, m.heading.cos());
         let head = Vec3::Y * 1.7;
         let (lo, hi) = self.area;
@@ -314,10 +327,20 @@ fn on_gpu(args: &PlayArgs) -> Result<(), String> {
     if args.export.is_some() {
         return Err("--export reads every pedestrian on the CPU".into());
     }
-    if args.follow.is_some() {
-        return Err("--follow rides behind a pedestrian the CPU places".into());
-    }
     Ok(())
+}
+
+/// `--follow ID` naming nobody in the file, with the ids it has.
+fn no_such_pedestrian(id: u64, playback: &Playback) -> CliError {
+    let ids = playback.store().summaries().iter().map(|s| s.id);
+    let range = match (ids.clone().min(), ids.max()) {
+        (Some(lo), Some(hi)) => format!(" (its ids run from {lo} to {hi})"),
+        _ => String::new(),
+    };
+    CliError::Argument(format!(
+        "--follow {id}: {} has no pedestrian with that id{range}",
+        playback.store().file().display()
+    ))
 }
 
 /// Straight down on `lo..hi`, the file's +y up the picture (the world's -z).

@@ -511,3 +511,66 @@ fn a_long_file_is_held_a_window_at_a_time_and_a_seek_reads_only_around_it() {
         m.position.x
     );
 }
+
+#[test]
+fn a_follower_steps_exactly_as_its_pedestrian_in_the_whole_playback() {
+    let model = model_once();
+    // Walking a circle from 1 s to 6 s, then nothing until 9 s (a gap of chunks), then on.
+    let circling = || Ped {
+        id: 7,
+        samples: (0..=250)
+            .filter(|k| !(126..225).contains(k))
+            .map(|k| {
+                let t = 1.0 + k as f64 * 0.04;
+                let a = t * 0.4;
+                (t, DVec2::new(100.0 + 3.0 * a.cos(), 50.0 + 3.0 * a.sin()))
+            })
+            .collect(),
+        height: Some(1.62),
+    };
+    let peds = || {
+        vec![
+            span(1, 0.0, 4.0, 2.0),
+            stand_walk_run_stop(5),
+            circling(),
+            span(9, 3.0, 12.0, 1.0),
+        ]
+    };
+    let (mut crowd, mut playback) = play(&model, peds(), 1.0);
+    let mut followers: Vec<Follower> = [5, 7]
+        .iter()
+        .map(|&id| {
+            Follower::new(&playback, &crowd, id)
+                .expect("follower")
+                .expect("present in the file")
+        })
+        .collect();
+    assert!(Follower::new(&playback, &crowd, 8).expect("none").is_none());
+    // Forward at 30 frames a second, a seek back into the gap's start, and on again.
+    let times = (0..360)
+        .map(|f| f as f64 / 30.0)
+        .chain((0..90).map(|f| 5.5 + f as f64 / 30.0));
+    let mut seen = [0; 2];
+    for t in times {
+        playback.advance_to(&mut crowd, t).expect("step");
+        for (follower, seen) in followers.iter_mut().zip(&mut seen) {
+            follower.advance_to(t).expect("follower step");
+            let alone = follower.state();
+            let id = follower.playback().store().summaries()[0].id;
+            let whole = (0..playback.present())
+                .filter_map(|k| playback.member(k))
+                .find(|m| m.id == id);
+            assert_eq!(alone.is_some(), whole.is_some(), "{id} at {t}");
+            if let (Some(a), Some(w)) = (alone, whole) {
+                assert_eq!(
+                    (a.position, a.heading, a.speed, a.gait, a.scale),
+                    (w.position, w.heading, w.speed, w.gait, w.scale),
+                    "{id} at {t}"
+                );
+                *seen += 1;
+            }
+        }
+    }
+    // Both were followed through most of their stay.
+    assert!(seen[0] > 300 && seen[1] > 200, "{seen:?}");
+}

@@ -175,6 +175,50 @@ impl TrackStore {
         out.extend_from_slice(&chunk.held);
         Ok(())
     }
+
+    /// The store of pedestrian `p` (an index into [`Self::summaries`]) alone, in memory: its
+    /// records in the chunks they are in here, copies across gaps included, so that a
+    /// playback of it holds what a playback of the whole file holds of it. Reads every chunk
+    /// of its time span once; `None` when there is no such pedestrian.
+    pub fn one(&self, p: usize) -> Result<Option<TrackStore>, TrajectoryError> {
+        let Some(&summary) = self.summaries.get(p) else {
+            return Ok(None);
+        };
+        let mut chunks = BTreeMap::new();
+        let mut records = Vec::new();
+        let mut bounds: Option<([f64; 2], [f64; 2])> = None;
+        for key in self.keys(chunk_of(summary.start)..=chunk_of(summary.end)) {
+            self.load(key, &mut records)?;
+            let held: Vec<StoredSample> = records
+                .iter()
+                .filter(|r| r.ped as usize == p)
+                .map(|r| StoredSample { ped: 0, ..*r })
+                .collect();
+            for r in &held {
+                let (lo, hi) = bounds.get_or_insert((r.position, r.position));
+                for axis in 0..2 {
+                    lo[axis] = lo[axis].min(r.position[axis]);
+                    hi[axis] = hi[axis].max(r.position[axis]);
+                }
+            }
+            if !held.is_empty() {
+                let blocks = Vec::new();
+                chunks.insert(key, Chunk { blocks, held });
+            }
+        }
+        let file = StoreFile {
+            geometry: None,
+            ..self.file.clone()
+        };
+        let parts = StoreParts {
+            summaries: vec![summary],
+            chunks,
+            spill: None,
+            samples: summary.samples,
+            bounds: bounds.unwrap_or_default(),
+        };
+        Ok(Some(Self::new(file, parts)))
+    }
 }
 
 #[cfg(test)]
