@@ -6,7 +6,7 @@
 //! straight along the file's +x at 1.3 m/s and pedestrian 8 walks beside it, 1.2 m to its
 //! right; the same file without 8 (a walker that stood far off early keeps both files'
 //! bounds, so ground and framing match) leaves only 8's pixels differing (no shadows, no
-//! ambient occlusion). Riding 3.2 m behind 7, 8 stays where the ride's own geometry projects
+//! ambient occlusion; no cards either, whose bake would be most of each run's time). Riding 3.2 m behind 7, 8 stays where the ride's own geometry projects
 //! it, in the right half of the frame, at 3 s as at 8 s (6.5 m further on), while the fixed
 //! overview sees it move across the frame. An id the file lacks is one line and exit 2.
 //!
@@ -63,6 +63,8 @@ fn frame(dir: &Path, file: &Path, start: &str, flags: &[&str]) -> Option<(Frame,
         &h,
         "--no-shadows",
         "--no-ssao",
+        "--impostors",
+        "off",
         "--headless",
         "--quiet",
         "--screenshot",
