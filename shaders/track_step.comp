@@ -14,6 +14,7 @@
 #include "crowd_tables.glsl"
 #include "record.glsl"
 #include "track.glsl"
+#include "track_looks.glsl"
 
 layout(local_size_x = TRACK_GROUP) in;
 
@@ -350,20 +351,6 @@ void world_rows(vec2 p, float heading, float scale, vec4 standing[3], out vec4 r
     }
 }
 
-// ColorBy::step for speed.
-uint color_step(float speed) {
-    float x = clamp(speed / step.color_top, 0.0, 1.0);
-    if (isnan(x)) {
-        return 0u;
-    }
-    uint last = TRACK_RAMP_STEPS - 1u;
-    return min(uint(floor(x * float(last) + 0.5)), last);
-}
-
-void wear(inout Walker w, uint look) {
-    w.flags = (w.flags & ~RECORD_LOOK_MASK) | (look << RECORD_LOOK_SHIFT);
-}
-
 void main() {
     uint s = gl_GlobalInvocationID.x;
     if (s >= step.count) {
@@ -442,8 +429,9 @@ void main() {
     float distance = max(dot(position - tr.position, forward), 0.0);
     c.speed = gait == tr.gait ? step_rate(g, gait, distance, speed, tr.scale, c.time)
                               : rate_at(g, gait, speed, tr.scale, c.time);
-    if (step.color_top > 0.0) {
-        uint want = color_step(speed);
+    // Coloured by density, shaders/track_density.comp dresses everyone once all are placed.
+    if (step.color_top > 0.0 && step.density_buckets == 0u) {
+        uint want = color_step(speed, step.color_top);
         if (want != tr.step && want < g.ramp_len) {
             wear(w, g.ramp[want]);
             tr.step = want;

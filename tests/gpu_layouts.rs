@@ -1787,10 +1787,14 @@ fn the_crowd_and_track_tables_match_motions_structs() {
             "Step",
             rust_layout!(DeviceTrackStep; time, dt, count, base, window, turn_rate, fade, ring,
                 walk_above, stand_below, run_above, walk_below, color_top, commands, writes,
-                pad, entry_window, min_velocity_half_window, max_departure, max_pivot,
-                pivot_fade, max_rate, pad2),
+                density_buckets, entry_window, min_velocity_half_window, max_departure,
+                max_pivot, pivot_fade, max_rate, pad2),
             size_of::<DeviceTrackStep>(),
-            &["track_step.comp"],
+            &[
+                "track_step.comp",
+                "track_density_insert.comp",
+                "track_density.comp",
+            ],
         ),
     ];
     for (name, rust, size, shaders) in tables {

@@ -20,8 +20,8 @@ use throng::crowd::{AnimationMode, BakeSettings, Crowd, InstanceRecord};
 use throng::gpu::{FrameInputs, HeadlessRenderer, ViewMode};
 use throng::motion::trajectory::{Format, Sample, Track, TrackStore, Trajectories};
 use throng::motion::{
-    ColorBy, DEFAULT_TURN_RATE, DeviceStep, GaitSpeeds, Playback, PlaybackSettings, TRACK_ENTERED,
-    TracksOnDevice, wrap,
+    ColorBy, DEFAULT_TURN_RATE, DeviceStep, GaitSpeeds, Playback, PlaybackSettings, STEPS,
+    TRACK_ENTERED, TracksOnDevice, wrap,
 };
 use throng::scene::{model_basis, play_models_in_place};
 
@@ -50,8 +50,10 @@ fn track(id: u64, from: f64, to: f64, at: impl Fn(f64) -> DVec2) -> Track {
     }
 }
 
-/// The test's pedestrians: the gaits, turns, sway and comings and goings a file brings.
-fn tracks() -> Vec<Track> {
+/// The test's pedestrians: the gaits, turns, sway and comings and goings a file brings, and
+/// (`group`) nine walking together whose spacing breathes from 0.3 to 1.3 m, so that their
+/// densities sweep the ramp.
+fn tracks(group: bool) -> Vec<Track> {
     // Distance along a stand-walk-run-walk-stop profile (speeds 0, 1.23, 2.93, 1.17, 0; no frame's speed lands on a threshold).
     let profile = |t: f64| {
         let legs = [
@@ -96,21 +98,32 @@ fn tracks() -> Vec<Track> {
             DVec2::new(4.0 - 1.6 * (t - from), -1.0 - 0.3 * k as f64)
         }));
     }
+    for k in 0..9u64 {
+        let (gx, gy) = ((k % 3) as f64 - 1.0, (k / 3) as f64 - 1.0);
+        out.push(track(30 + k, 0.5, 19.0, move |t| {
+            let spacing = 0.8 + 0.5 * (0.45 * t).sin();
+            DVec2::new(-9.0 + 0.9 * t + gx * spacing, 7.0 + gy * spacing)
+        }));
+    }
+    if !group {
+        out.truncate(out.len() - 9);
+    }
     out
 }
 
-fn store() -> TrackStore {
+fn store(group: bool) -> TrackStore {
     TrackStore::from_trajectories(&Trajectories {
         file: "synthetic".into(),
         format: Format::Csv,
         frame_rate: None,
-        tracks: tracks(),
+        tracks: tracks(group),
         geometry: None,
     })
 }
 
-/// A crowd of `models` and the playback of the test's file in it.
-fn playback(models: &[Arc<SkinnedModel>], smooth: f64) -> (Crowd, Playback) {
+/// A crowd of `models` and the playback of the test's file in it, coloured by `color_by`
+/// (by density with the group walking together).
+fn playback(models: &[Arc<SkinnedModel>], smooth: f64, color_by: ColorBy) -> (Crowd, Playback) {
     let mut crowd = Crowd::new(2).expect("crowd");
     let play = models
         .iter()
@@ -124,9 +137,9 @@ fn playback(models: &[Arc<SkinnedModel>], smooth: f64) -> (Crowd, Playback) {
         default_height: 1.75,
         height_variety: 0.04,
         origin: DVec2::new(1.0, -0.5),
-        color_by: Some(ColorBy::Speed),
+        color_by: Some(color_by),
     };
-    let playback = Playback::new(store(), play, settings, 0);
+    let playback = Playback::new(store(color_by == ColorBy::Density), play, settings, 0);
     (crowd, playback)
 }
 
@@ -142,6 +155,13 @@ struct Apart {
     present: usize,
     /// The most pedestrians one slot showed, one after another.
     reused: usize,
+    /// Looks compared, how many of those differed, and how many differed where the value
+    /// shown lies on a boundary between two of the ramp's steps.
+    looks: usize,
+    looks_apart: usize,
+    looks_on_boundaries: usize,
+    /// The ramp's steps seen.
+    steps: std::collections::BTreeSet<u32>,
 }
 
 fn renderer() -> Option<HeadlessRenderer> {
@@ -149,15 +169,16 @@ fn renderer() -> Option<HeadlessRenderer> {
 }
 
 /// Plays the file for [`FRAMES`] frames both ways with a smoothing window of `smooth`
-/// seconds, comparing after every frame; returns the largest differences.
-fn compare(r: &mut HeadlessRenderer, smooth: f64) -> Apart {
+/// seconds, coloured by `color_by`, comparing after every frame; returns the largest
+/// differences.
+fn compare(r: &mut HeadlessRenderer, smooth: f64, color_by: ColorBy) -> Apart {
     let builtin = gpu_common::builtin();
     let models = play_models_in_place(vec![builtin.clone(), builtin])
         .expect("in place")
         .models;
-    let (mut cpu, mut cpu_play) = playback(&models, smooth);
+    let (mut cpu, mut cpu_play) = playback(&models, smooth, color_by);
     cpu_play.reserve(&mut cpu).expect("reserve");
-    let (mut gpu, gpu_play) = playback(&models, smooth);
+    let (mut gpu, gpu_play) = playback(&models, smooth, color_by);
     let mut tracks = TracksOnDevice::new(&gpu_play).expect("tracks");
     tracks.spawn_pool(&gpu_play, &mut gpu).expect("pool");
     gpu.bake(BakeSettings::default());
@@ -256,6 +277,23 @@ fn compare(r: &mut HeadlessRenderer, smooth: f64) -> Apart {
             let dt = (c.time - inst.time()).rem_euclid(duration);
             apart.clock = apart.clock.max(dt.min(duration - dt));
             apart.rate = apart.rate.max((c.speed - inst.speed()).abs());
+            // A value within a thousandth of a step of the ramp's boundary may round either
+            // way (track 6 walks at exactly 1 m/s, on one).
+            let value = match color_by {
+                ColorBy::Speed => m.speed,
+                ColorBy::Density => m.density,
+            };
+            let f = (value / color_by.top()).clamp(0.0, 1.0) * (STEPS - 1) as f32;
+            let on_boundary = (f - f.floor() - 0.5).abs() < 1e-3;
+            apart.looks += 1;
+            if records[s].look() != cpu.look_of(cpu_play.base() + k).0 {
+                if on_boundary {
+                    apart.looks_on_boundaries += 1;
+                } else {
+                    apart.looks_apart += 1;
+                }
+            }
+            apart.steps.insert(g.step);
             let cpu_world = cpu.world(cpu_play.base() + k);
             let gpu_world = records[s].world.rows;
             for (a, b) in cpu_world.rows.iter().zip(gpu_world) {
@@ -273,7 +311,7 @@ fn a_playback_on_the_gpu_moves_as_the_cpus_for_600_frames() {
     let Some(mut r) = renderer() else {
         return;
     };
-    let apart = compare(&mut r, 1.5);
+    let apart = compare(&mut r, 1.5, ColorBy::Speed);
     println!("smoothed over 1.5 s, GPU against CPU: {apart:?}");
     // Measured on lavapipe: 9e-6 m, 3e-5 in the record, 2e-6 rad, 2e-6 m/s, 5e-5 s of clip
     // and 9e-4 in the rate (single precision against double); ten times that is allowed.
@@ -284,6 +322,7 @@ fn a_playback_on_the_gpu_moves_as_the_cpus_for_600_frames() {
     assert!(apart.speed < 1e-4, "{apart:?}");
     assert!(apart.clock < 1e-3, "{apart:?}");
     assert!(apart.rate < 1e-2, "{apart:?}");
+    assert_eq!(apart.looks_apart, 0, "{apart:?}");
 }
 
 #[test]
@@ -291,11 +330,29 @@ fn with_no_smoothing_the_gpu_shows_the_files_places() {
     let Some(mut r) = renderer() else {
         return;
     };
-    let apart = compare(&mut r, 0.0);
+    let apart = compare(&mut r, 0.0, ColorBy::Speed);
     println!("no smoothing, GPU against CPU: {apart:?}");
     // The file's places within a millimetre (the goal), as the CPU path shows them.
     assert!(apart.position < 1e-3, "{apart:?}");
     assert!(apart.world < 1e-3, "{apart:?}");
     assert!(apart.heading < 1e-4, "{apart:?}");
     assert!(apart.clock < 1e-3, "{apart:?}");
+    assert_eq!(apart.looks_apart, 0, "{apart:?}");
+}
+
+#[test]
+fn coloured_by_density_the_gpu_counts_neighbours_as_the_cpu() {
+    let Some(mut r) = renderer() else {
+        return;
+    };
+    let apart = compare(&mut r, 1.5, ColorBy::Density);
+    println!("by density, GPU against CPU: {apart:?}");
+    assert!(apart.position < 1e-4, "{apart:?}");
+    // The group's breathing takes its members through most of the ramp's steps.
+    assert!(apart.steps.len() >= 8, "{apart:?}");
+    assert_eq!(
+        apart.looks_apart + apart.looks_on_boundaries,
+        0,
+        "{apart:?}"
+    );
 }

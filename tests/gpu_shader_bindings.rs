@@ -75,10 +75,12 @@ fn every_pipeline() -> Vec<PipelineDesc> {
                             view,
                             readback: true,
                             present: false,
-                            // The crowd-state and track passes and the heads-up display
-                            // add their pipelines and change no other.
+                            // The crowd-state and track passes (counting neighbours too)
+                            // and the heads-up display add their pipelines and change no
+                            // other.
                             crowd_state: true,
                             tracks: true,
+                            density: true,
                             hud: true,
                             // Atlases there: the card passes are declared.
                             cards: true,

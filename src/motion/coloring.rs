@@ -25,7 +25,7 @@ pub const SPEED_TOP: f32 = 2.0;
 /// The density at the ramp's red end, persons per m² (a jam; free flow is below 1).
 pub const DENSITY_TOP: f32 = 4.0;
 /// The radius density is counted in, metres: a circle of a little over 3 m².
-pub const DENSITY_RADIUS: f64 = 1.0;
+pub const DENSITY_RADIUS: f64 = super::device_codes::DENSITY_RADIUS_MM as f64 / 1000.0;
 
 /// The ramp's stops, linear RGB, low to high. `shaders/hud.frag` draws the legend in the
 /// same colours (a test keeps the two alike).

@@ -63,3 +63,6 @@ pub const TRACK_NO_STEP: u32 = 255;
 /// Steps of the colour ramp ([`STEPS`](crate::motion::STEPS)): a model's ramp looks, which
 /// the tracks' table holds inline.
 pub const RAMP_STEPS: u32 = 16;
+/// The radius a pedestrian's neighbours are counted in for its density, millimetres
+/// ([`DENSITY_RADIUS`](crate::motion::DENSITY_RADIUS) in metres).
+pub const DENSITY_RADIUS_MM: u32 = 1000;

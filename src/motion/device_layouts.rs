@@ -284,14 +284,15 @@ gpu_layouts! {
         run_above: f32,
         /// See `walk_above`.
         walk_below: f32,
-        /// Colouring by speed: the ramp's top (0: no colouring).
+        /// Colouring: the ramp's top, by speed or by density (0: no colouring).
         color_top: f32,
         /// Commands this frame (the apply pass's count).
         commands: u32,
         /// Sample writes this frame.
         writes: u32,
-        /// Unused.
-        pad: u32,
+        /// Colouring by density: the buckets of the hash of cells the neighbours are counted
+        /// in, a power of two (0: not by density; the step pass then colours by speed).
+        density_buckets: u32,
         /// The rules' constants, written once on the Rust side: the window a pedestrian entering
         /// looks ahead over (seconds), [`MIN_VELOCITY_HALF_WINDOW`], [`MAX_DEPARTURE`], the
         /// farthest and the fade of turning about the planted foot, and [`MAX_RATE`].

@@ -219,8 +219,8 @@ pub struct PlayArgs {
     /// Where the pedestrians are placed and paced: gpu (the samples are handed to the GPU in
     /// chunks as the file is read and a compute pass places, turns and paces everyone, so the
     /// CPU's work per frame grows with the pedestrians entering, not the crowd), cpu (every
-    /// pedestrian, every frame), or auto: the GPU unless --export or --color-by density
-    /// needs the pedestrians on the CPU.
+    /// pedestrian, every frame), or auto: the GPU unless --export needs the pedestrians on
+    /// the CPU.
     #[arg(long, value_enum, default_value_t = CrowdStateArg::Auto)]
     pub(super) crowd_state: CrowdStateArg,
     #[command(flatten)]

@@ -265,6 +265,9 @@ pub struct GraphKey {
     pub crowd_state: bool,
     /// Whether that state holds a playback's pedestrians, placed and paced on the GPU.
     pub tracks: bool,
+    /// Whether those are coloured by density: passes after the track step count each one's
+    /// neighbours.
+    pub density: bool,
     /// Whether the heads-up display is drawn over the frame.
     pub hud: bool,
     /// Whether some model has an impostor atlas: without one no character can be a card,

@@ -264,6 +264,9 @@ shader_constants! {
     TRACK_RAMP_STEPS: u32 = crate::motion::RAMP_STEPS;
     /// Invocations per workgroup of the tracks' passes.
     TRACK_GROUP: u32 = 64;
+    /// The radius a pedestrian's neighbours are counted in for its density, millimetres
+    /// (`crate::motion::DENSITY_RADIUS`; also the side of the cells they are hashed by).
+    TRACK_DENSITY_RADIUS_MM: u32 = crate::motion::DENSITY_RADIUS_MM;
 
     // ---- Frame uniforms (src/gpu/uniforms.rs) ----
 

@@ -383,6 +383,11 @@ impl Renderer {
                 .crowd_state
                 .as_ref()
                 .is_some_and(DeviceCrowdState::has_tracks),
+            density: self
+                .features
+                .crowd_state
+                .as_ref()
+                .is_some_and(DeviceCrowdState::tracks_by_density),
             hud: self.features.hud.is_shown(),
             cards: self.settings.impostors
                 && (0..self.assets.models.len()).any(|m| self.features.atlases.atlas(m).is_some()),

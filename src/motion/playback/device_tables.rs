@@ -23,6 +23,9 @@ pub struct DeviceTrackTables {
     /// positive), its x and its z (`NO_FOOT`, 3e38, where none is planted), then the travel at
     /// each bin's start and the cycle's end.
     pub stances: Vec<f32>,
+    /// Colouring by density: the buckets of the hash of cells the neighbours are counted in
+    /// ([`DeviceTrackStep::density_buckets`](crate::motion::DeviceTrackStep)); 0 otherwise.
+    pub density_buckets: u32,
 }
 
 impl DeviceTrackTables {
@@ -56,7 +59,11 @@ impl DeviceTrackTables {
         if stances.is_empty() {
             stances.push(0.0);
         }
-        Self { gaits, stances }
+        Self {
+            gaits,
+            stances,
+            density_buckets: 0,
+        }
     }
 }
 

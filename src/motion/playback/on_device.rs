@@ -61,12 +61,8 @@ pub struct TracksOnDevice {
 
 impl TracksOnDevice {
     /// The pool for `playback`'s pedestrians: per model, the most of its pedestrians whose
-    /// samples are held at once. Refused for a colouring by density (it counts neighbours,
-    /// which only the CPU path does).
+    /// samples are held at once.
     pub fn new(playback: &Playback) -> Result<Self, String> {
-        if playback.settings.color_by == Some(ColorBy::Density) {
-            return Err("colouring by density counts neighbours on the CPU".into());
-        }
         let peds = playback.store.summaries();
         let seeker = ResidentPaths::new(peds.len(), playback.settings.smooth, ENTRY_WINDOW, 0);
         let (behind, ahead) = seeker.window();
@@ -141,7 +137,18 @@ impl TracksOnDevice {
 
     /// The tables the GPU's rules read, for a crowd of `crowd_models` models.
     pub fn tables(&self, playback: &Playback, crowd_models: usize) -> DeviceTrackTables {
-        DeviceTrackTables::new(playback.models(), crowd_models)
+        let mut tables = DeviceTrackTables::new(playback.models(), crowd_models);
+        tables.density_buckets = self.density_buckets(playback);
+        tables
+    }
+
+    /// Colouring by density: the buckets of the hash of cells the GPU counts neighbours in,
+    /// a power of two at least twice the slots (so that few cells share one); 0 otherwise.
+    fn density_buckets(&self, playback: &Playback) -> u32 {
+        if playback.settings.color_by != Some(ColorBy::Density) {
+            return 0;
+        }
+        (2 * self.slots().max(32) as u32).next_power_of_two()
     }
 
     /// Slots in the pool.
@@ -214,13 +221,10 @@ impl TracksOnDevice {
             stand_below: s.speeds.stand_below,
             run_above: s.speeds.run_above,
             walk_below: s.speeds.walk_below,
-            color_top: match s.color_by {
-                Some(by @ ColorBy::Speed) => by.top(),
-                _ => 0.0,
-            },
+            color_top: s.color_by.map_or(0.0, ColorBy::top),
             commands: self.batch.commands.len() as u32,
             writes: self.batch.writes.len() as u32,
-            pad: 0,
+            density_buckets: self.density_buckets(playback),
             entry_window: ENTRY_WINDOW as f32,
             min_velocity_half_window: MIN_VELOCITY_HALF_WINDOW as f32,
             max_departure: MAX_DEPARTURE as f32,

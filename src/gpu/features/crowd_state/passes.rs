@@ -43,8 +43,8 @@ pub const EXACT_LIST: &str = "crowd state exact instances";
 pub const COMMANDS: &str = "crowd state changes";
 
 /// The buffers of `state` by the names the passes import them under (its tracks' too).
-pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 9] {
-    let [a, b, c, d] =
+pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 11] {
+    let [a, b, c, d, e, g] =
         crate::gpu::features::crowd_state::track_passes::imports(state.tracks.as_ref());
     [
         (WALKERS, state.walkers),
@@ -56,6 +56,8 @@ pub fn imports(state: &CrowdStateBinding) -> [(&'static str, vk::Buffer); 9] {
         b,
         c,
         d,
+        e,
+        g,
     ]
 }
 

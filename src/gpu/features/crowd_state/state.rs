@@ -324,6 +324,11 @@ impl DeviceCrowdState {
         self.tracks.is_some()
     }
 
+    /// Whether they are coloured by density (counted among their neighbours on the GPU).
+    pub fn tracks_by_density(&self) -> bool {
+        self.tracks.as_ref().is_some_and(DeviceTracks::by_density)
+    }
+
     /// Reads the near list frame in flight `slot` holds (the caller waited for the frame
     /// that wrote it): how many palette matrices its instances need, of `models`.
     pub fn read_near(

@@ -33,8 +33,21 @@ pub struct TracksBinding {
     pub commands: vk::Buffer,
     /// See `commands`.
     pub writes: vk::Buffer,
+    /// Colouring by density: per bucket of the hash of cells, the first slot in it (then
+    /// `next` from slot to slot); null handles otherwise.
+    pub density_heads: vk::Buffer,
+    /// See `density_heads`: per slot, the next slot in its bucket.
+    pub density_next: vk::Buffer,
     /// The frame's step, its counts those of `commands` and `writes`.
     pub step: DeviceTrackStep,
+}
+
+/// Colouring by density: the hash of cells the neighbours are counted in, refilled every
+/// frame (`shaders/track_density_insert.comp`).
+struct DensityHash {
+    heads: GpuBuffer,
+    next: GpuBuffer,
+    buckets: u32,
 }
 
 /// Per frame in flight: the host's uploads, grown when a frame brings more.
@@ -50,6 +63,7 @@ pub struct DeviceTracks {
     samples: GpuBuffer,
     gaits: GpuBuffer,
     stances: GpuBuffer,
+    density: Option<DensityHash>,
     slots: Vec<Uploads>,
     /// The step the next frame applies, and the uploads it brings (several steps given
     /// before one frame add up).
@@ -61,8 +75,9 @@ pub struct DeviceTracks {
 }
 
 impl DeviceTracks {
-    /// A pool of `slots` slots with rings of `ring` samples, reading `tables`, for `frames`
-    /// frames in flight.
+    /// A pool of `slots` slots with rings of `ring` samples, reading `tables` (and with the
+    /// hash its colouring by density counts in, when it has one), for `frames` frames in
+    /// flight.
     pub fn new(
         ctx: &Arc<GpuContext>,
         slots: usize,
@@ -73,6 +88,26 @@ impl DeviceTracks {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let empty = vec![DeviceTrack::default(); slots.max(1)];
         let samples = (slots.max(1) * ring.max(1) as usize * size_of::<DeviceSample>()) as u64;
+        let density = match tables.density_buckets {
+            0 => None,
+            buckets => {
+                let words = |name: &str, count: usize| {
+                    GpuBuffer::new(
+                        ctx,
+                        name,
+                        (count.max(1) * size_of::<u32>()) as u64,
+                        storage | vk::BufferUsageFlags::TRANSFER_DST,
+                        MemoryLocation::GpuOnly,
+                        16,
+                    )
+                };
+                Some(DensityHash {
+                    heads: words("crowd track density cells", buckets as usize)?,
+                    next: words("crowd track density lists", slots)?,
+                    buckets,
+                })
+            }
+        };
         Ok(Self {
             ctx: ctx.clone(),
             tracks: GpuBuffer::with_data(
@@ -101,6 +136,7 @@ impl DeviceTracks {
                 storage,
                 bytemuck::cast_slice(&tables.stances),
             )?,
+            density,
             slots: (0..frames)
                 .map(|f| uploads(ctx, f, 256, 4096))
                 .collect::<Result<_, _>>()?,
@@ -166,6 +202,10 @@ impl DeviceTracks {
         let mut step = self.step;
         step.commands = commands;
         step.writes = writes;
+        // The hash this pool was made with, whatever the step asked for.
+        step.density_buckets = self.density.as_ref().map_or(0, |d| d.buckets);
+        let density =
+            |f: fn(&DensityHash) -> vk::Buffer| self.density.as_ref().map_or(vk::Buffer::null(), f);
         self.counts[slot] = (0, 0);
         self.step.dt = 0.0;
         Ok(TracksBinding {
@@ -175,8 +215,15 @@ impl DeviceTracks {
             stances: self.stances.buffer,
             commands: buffers.commands.buffer,
             writes: buffers.writes.buffer,
+            density_heads: density(|d| d.heads.buffer),
+            density_next: density(|d| d.next.buffer),
             step,
         })
+    }
+
+    /// Whether the pedestrians are coloured by density (the frame then counts neighbours).
+    pub fn by_density(&self) -> bool {
+        self.density.is_some()
     }
 
     /// The slots' state as the device holds it (the caller waited for every frame).

@@ -21,6 +21,7 @@ fn key_of(view: ViewMode) -> GraphKey {
         present: false,
         crowd_state: false,
         tracks: false,
+        density: false,
         hud: false,
         cards: true,
         shadow_size: 2048,
@@ -381,6 +382,7 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
         present: false,
         crowd_state: true,
         tracks: false,
+        density: false,
         hud: false,
         cards: true,
         shadow_size: 2048,
@@ -429,6 +431,69 @@ fn the_crowd_states_buffers_are_ordered_across_frames_by_the_graph() {
             .any(|b| b.resource == near && b.dst_stage == vk::PipelineStageFlags2::HOST),
         "the host reads the near list after the step's writes"
     );
+}
+
+/// Coloured by density, the neighbours are counted after the track step has placed everyone
+/// and before the crowd-state pass records the looks: the hash emptied, filled, then read;
+/// none of it without the colouring or without tracks.
+#[test]
+fn neighbours_are_counted_between_the_track_step_and_the_crowd_state() {
+    use crate::gpu::features::crowd_state::track_passes as tracks;
+    let key = |tracks: bool, density: bool| GraphKey {
+        crowd_state: true,
+        tracks,
+        density,
+        ..key_of(ViewMode::Final)
+    };
+    let compiled = |key| {
+        compile(
+            key,
+            &RenderSettings::default(),
+            vk::Format::R8G8B8A8_SRGB,
+            Culling::Back,
+        )
+        .expect("the frame compiles")
+    };
+    let f = compiled(key(true, true));
+    let order = names(&f);
+    assert_order(
+        &order,
+        &[
+            (tracks::STEP, tracks::DENSITY_INSERT),
+            (tracks::DENSITY_CLEAR, tracks::DENSITY_INSERT),
+            (tracks::DENSITY_INSERT, tracks::DENSITY),
+            (tracks::DENSITY, pass::CROWD_STATE),
+        ],
+    );
+    // The count reads the lists the insert wrote, and the looks it writes reach the
+    // crowd-state pass.
+    let compute = vk::PipelineStageFlags2::COMPUTE_SHADER;
+    let write = vk::AccessFlags2::SHADER_STORAGE_WRITE;
+    for (pass, resource) in [
+        (tracks::DENSITY, tracks::DENSITY_NEXT),
+        (pass::CROWD_STATE, crowd_state::WALKERS),
+    ] {
+        let res = id(&f, resource);
+        assert!(
+            f.plan
+                .barriers(step(&f, pass))
+                .iter()
+                .any(|b| b.resource == res
+                    && b.src_stage == compute
+                    && b.src_access.contains(write)),
+            "{pass} waits for the writes of {resource}"
+        );
+    }
+    for (has_tracks, density) in [(true, false), (false, false)] {
+        let order = names(&compiled(key(has_tracks, density)));
+        for pass in [
+            tracks::DENSITY_CLEAR,
+            tracks::DENSITY_INSERT,
+            tracks::DENSITY,
+        ] {
+            assert!(!order.contains(&pass), "{pass} in {order:?}");
+        }
+    }
 }
 
 /// One pass writes the target: the output pass, last before the readback, copying the scene
@@ -680,6 +745,7 @@ fn a_frame_without_atlases_has_no_card_pass() {
             present: false,
             crowd_state: false,
             tracks: false,
+            density: false,
             hud: false,
             cards: false,
             shadow_size: 2048,
@@ -900,6 +966,7 @@ fn every_pass_of_the_fullest_frame_is_timed() {
         present: false,
         crowd_state: true,
         tracks: true,
+        density: true,
         hud: true,
         cards: true,
         shadow_size: 2048,
