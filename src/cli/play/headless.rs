@@ -162,6 +162,7 @@ pub fn run(args: &PlayArgs, file: TrackStore, (start, end): (f64, f64)) -> Resul
                 pedestrians,
                 speed: args.speed,
                 paused: false,
+                followed: scene.followed(),
                 color_by,
                 keys: false,
             });

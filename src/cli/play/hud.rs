@@ -1,6 +1,6 @@
 //! What a playback's heads-up display says: the file's time against its end, the pedestrians
-//! present, the playback speed (and, paused, that it is), and with `--color-by` the colour
-//! scale as a legend. Composed through one reused line buffer: once it has grown, composing
+//! present, the playback speed (and, paused, that it is), with `--follow` the pedestrian
+//! ridden behind and its speed, and with `--color-by` the colour scale as a legend. Composed through one reused line buffer: once it has grown, composing
 //! allocates nothing.
 
 use std::fmt::Write as _;
@@ -22,6 +22,8 @@ pub struct PlayHudState {
     pub speed: f64,
     /// Whether playback is paused.
     pub paused: bool,
+    /// With `--follow`: the pedestrian's id, and its speed (m/s) while it is present.
+    pub followed: Option<(u64, Option<f32>)>,
     /// The colouring, if any.
     pub color_by: Option<ColorBy>,
     /// Whether to list the window's keys.
@@ -70,6 +72,14 @@ impl PlayHud {
             state.present, state.pedestrians
         );
         self.text.line(&self.line);
+        if let Some((id, speed)) = state.followed {
+            self.line.clear();
+            let _ = match speed {
+                Some(v) => write!(self.line, "following {id}  {v:.2} m/s"),
+                None => write!(self.line, "following {id}  (not present)"),
+            };
+            self.text.line(&self.line);
+        }
         if let Some(by) = state.color_by {
             self.text.push(by.unit(), HudColor::Yellow);
             self.text.push("  0 ", HudColor::White);
@@ -102,6 +112,7 @@ mod tests {
             pedestrians: 170,
             speed: 2.0,
             paused: true,
+            followed: Some((250, Some(1.3125))),
             color_by: Some(ColorBy::Speed),
             keys: false,
         });
@@ -114,6 +125,7 @@ mod tests {
         assert!(text.contains("12.50 s of 82.00"), "{text}");
         assert!(text.contains("x2.00") && text.contains("paused"), "{text}");
         assert!(text.contains("41 present of 170"), "{text}");
+        assert!(text.contains("following 250  1.31 m/s"), "{text}");
         assert!(text.contains("speed m/s") && text.contains("##########") && text.contains("2+"));
         let ramp: Vec<u32> = hud
             .text

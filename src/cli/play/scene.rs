@@ -277,6 +277,12 @@ impl PlayScene {
         }
     }
 
+    /// With `--follow`: the pedestrian's id, and its speed (m/s) while it is present.
+    pub fn followed(&self) -> Option<(u64, Option<f32>)> {
+        let f = self.follower.as_ref()?;
+        Some((f.id(), f.state().map(|m| m.speed)))
+    }
+
     /// A camera behind and above the followed pedestrian, looking where it goes; `None`
     /// while it is not present.
     fn behind(&self, follower: &Follower) -> Option<Camera> {

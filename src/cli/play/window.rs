@@ -234,6 +234,7 @@ impl App<'_> {
                     pedestrians: live.scene.playback.store().summaries().len(),
                     speed: self.clock.speed,
                     paused: self.clock.paused,
+                    followed: live.scene.followed(),
                     color_by: live.scene.playback.settings().color_by,
                     keys: true,
                 });

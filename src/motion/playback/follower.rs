@@ -13,6 +13,7 @@ use crate::motion::locomotion::{MemberState, PlayModel, PlaybackSettings};
 
 /// See the module documentation.
 pub struct Follower {
+    id: u64,
     playback: Playback,
     crowd: Crowd,
 }
@@ -50,6 +51,7 @@ impl Follower {
         let mut alone = Playback::new(alone, models, settings, 0);
         alone.reserve(&mut own)?;
         Ok(Some(Self {
+            id,
             playback: alone,
             crowd: own,
         }))
@@ -59,6 +61,11 @@ impl Follower {
     /// seek).
     pub fn advance_to(&mut self, t: f64) -> Result<(), PlaybackError> {
         self.playback.advance_to(&mut self.crowd, t).map(|_| ())
+    }
+
+    /// The pedestrian's id in the file.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The pedestrian at the time shown; `None` while it is not present.

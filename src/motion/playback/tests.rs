@@ -556,7 +556,7 @@ fn a_follower_steps_exactly_as_its_pedestrian_in_the_whole_playback() {
         for (follower, seen) in followers.iter_mut().zip(&mut seen) {
             follower.advance_to(t).expect("follower step");
             let alone = follower.state();
-            let id = follower.playback().store().summaries()[0].id;
+            let id = follower.id();
             let whole = (0..playback.present())
                 .filter_map(|k| playback.member(k))
                 .find(|m| m.id == id);
