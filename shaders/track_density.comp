@@ -48,13 +48,17 @@ void main() {
     }
     vec2 p = tracks[s].position;
     ivec2 own = density_cell(p);
+    float area = PI * DENSITY_RADIUS * DENSITY_RADIUS;
+    // Past the ramp's top every count wears its last step: counting stops there, so a crowd
+    // standing on one spot costs each of its members a few neighbours, not all of them.
+    uint enough = uint(ceil(step.color_top * area));
     uint count = 0u;
-    for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
+    for (int dy = -1; dy <= 1 && count < enough; ++dy) {
+        for (int dx = -1; dx <= 1 && count < enough; ++dx) {
             ivec2 cell = own + ivec2(dx, dy);
             uint j = heads[density_bucket(cell, step.density_buckets)];
             // Each slot is listed once, so no list is longer than the slots.
-            for (uint n = 0u; j != TRACK_NONE && n < step.count; ++n) {
+            for (uint n = 0u; j != TRACK_NONE && n < step.count && count < enough; ++n) {
                 vec2 q = tracks[j].position;
                 if (density_cell(q) == cell && length(q - p) <= DENSITY_RADIUS) {
                     count += 1u;
@@ -63,7 +67,7 @@ void main() {
             }
         }
     }
-    float density = float(count) / (PI * DENSITY_RADIUS * DENSITY_RADIUS);
+    float density = float(count) / area;
     uint i = step.base + s;
     Walker w = walkers[i];
     uint want = color_step(density, step.color_top);

@@ -5,8 +5,10 @@
 //! of the pool are given back and taken again, and two models each have a pool of their own.
 //! After every frame the pedestrians present must be the same, each in the same gait, at the
 //! same smoothed place and heading and speed, its clip at the same time and rate, its record
-//! in the same place as the CPU's, and every empty slot's record of no size (culling skips
-//! it). With no smoothing the places are the file's own, as on the CPU path.
+//! in the same place and the same look as the CPU's, and every empty slot's record of no size
+//! (culling skips it). With no smoothing the places are the file's own, as on the CPU path.
+//! Coloured by density, a group walking together and a jam standing still are added, and the
+//! looks the GPU's count of neighbours gives must be the CPU's.
 //!
 //! Without a Vulkan device this prints why and skips, except under `CI=true`, where it fails.
 
@@ -52,7 +54,7 @@ fn track(id: u64, from: f64, to: f64, at: impl Fn(f64) -> DVec2) -> Track {
 
 /// The test's pedestrians: the gaits, turns, sway and comings and goings a file brings, and
 /// (`group`) nine walking together whose spacing breathes from 0.3 to 1.3 m, so that their
-/// densities sweep the ramp.
+/// densities sweep the ramp, and a jam past its top.
 fn tracks(group: bool) -> Vec<Track> {
     // Distance along a stand-walk-run-walk-stop profile (speeds 0, 1.23, 2.93, 1.17, 0; no frame's speed lands on a threshold).
     let profile = |t: f64| {
@@ -105,8 +107,16 @@ fn tracks(group: bool) -> Vec<Track> {
             DVec2::new(-9.0 + 0.9 * t + gx * spacing, 7.0 + gy * spacing)
         }));
     }
+    // And sixteen standing 0.2 m apart (each counts all sixteen: past the ramp's top) from 4 s
+    // to 14 s.
+    for k in 0..16u64 {
+        let (gx, gy) = ((k % 4) as f64 * 0.2, (k / 4) as f64 * 0.2);
+        out.push(track(50 + k, 4.0, 14.0, move |_| {
+            DVec2::new(8.0 + gx, -7.0 + gy)
+        }));
+    }
     if !group {
-        out.truncate(out.len() - 9);
+        out.truncate(out.len() - 25);
     }
     out
 }
@@ -348,8 +358,10 @@ fn coloured_by_density_the_gpu_counts_neighbours_as_the_cpu() {
     let apart = compare(&mut r, 1.5, ColorBy::Density);
     println!("by density, GPU against CPU: {apart:?}");
     assert!(apart.position < 1e-4, "{apart:?}");
-    // The group's breathing takes its members through most of the ramp's steps.
+    // The group's breathing takes its members through most of the ramp's steps, and the jam
+    // to its last.
     assert!(apart.steps.len() >= 8, "{apart:?}");
+    assert!(apart.steps.contains(&(STEPS as u32 - 1)), "{apart:?}");
     assert_eq!(
         apart.looks_apart + apart.looks_on_boundaries,
         0,
