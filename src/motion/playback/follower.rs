@@ -1,11 +1,13 @@
 //! One pedestrian of a playback played on its own on the CPU, for a camera that rides behind
 //! it while the crowd is placed on the GPU (whose places stay there).
 //!
-//! It is the playback of a store holding that pedestrian alone ([`TrackStore::one`](crate::motion::trajectory::TrackStore::one)), in a
-//! crowd of its own: every pedestrian is placed, turned and paced from its own path and its
-//! own clip's clock, so it steps exactly as the same pedestrian steps in the playback of the
-//! whole file (the GPU's rules follow those within micrometres). Its looks and colours are
-//! left out: they move nothing.
+//! It is the playback of a store holding that pedestrian alone (filed again within the file's
+//! memory budget: [`TrackStore::one`]), in a crowd of its own: every pedestrian is placed,
+//! turned and paced from its own path and its own clip's clock, so it steps exactly as the
+//! same pedestrian steps in the playback of the whole file (the GPU's rules follow those
+//! within micrometres). Its looks and colours are left out: they move nothing.
+//!
+//! [`TrackStore::one`]: crate::motion::trajectory::TrackStore::one
 
 use super::{Playback, PlaybackError};
 use crate::crowd::{Crowd, CrowdError};

@@ -29,6 +29,8 @@ pub(crate) struct StoreParts {
     pub(crate) spill: Option<Spill>,
     pub(crate) samples: u64,
     pub(crate) bounds: ([f64; 2], [f64; 2]),
+    /// The budget the store was filed within (`None`: tracks already in memory).
+    pub(crate) budget: Option<Budget>,
 }
 
 impl StoreParts {
@@ -248,6 +250,7 @@ impl StoreBuilder {
         for (summary, &(sum, n)) in self.parts.summaries.iter_mut().zip(&self.heights) {
             summary.height = (n > 0).then(|| (sum / f64::from(n)) as f32);
         }
+        self.parts.budget = self.budget;
         self.parts
     }
 }

@@ -25,6 +25,7 @@ use chunks::Chunk;
 pub use chunks::{CHUNK_SECONDS, StoredSample, TrackSummary, chunk_of};
 use spill::Spill;
 
+use super::budget::Budget;
 use super::{Format, Geometry, Trajectories, TrajectoryError};
 
 /// What the store says of the file it came from.
@@ -45,6 +46,7 @@ pub struct TrackStore {
     spill: Option<Spill>,
     samples: u64,
     bounds: ([f64; 2], [f64; 2]),
+    budget: Option<Budget>,
 }
 
 impl TrackStore {
@@ -56,6 +58,7 @@ impl TrackStore {
             spill: parts.spill,
             samples: parts.samples,
             bounds: parts.bounds,
+            budget: parts.budget,
         }
     }
 
@@ -176,48 +179,44 @@ impl TrackStore {
         Ok(())
     }
 
-    /// The store of pedestrian `p` (an index into [`Self::summaries`]) alone, in memory: its
-    /// records in the chunks they are in here, copies across gaps included, so that a
+    /// The store of pedestrian `p` (an index into [`Self::summaries`]) alone: its samples
+    /// filed again within the budget this store was filed within (spilled past it), so that
+    /// its chunks hold what this store's hold of it, copies across gaps included, and a
     /// playback of it holds what a playback of the whole file holds of it. Reads every chunk
     /// of its time span once; `None` when there is no such pedestrian.
     pub fn one(&self, p: usize) -> Result<Option<TrackStore>, TrajectoryError> {
         let Some(&summary) = self.summaries.get(p) else {
             return Ok(None);
         };
-        let mut chunks = BTreeMap::new();
+        let mut builder = match self.budget {
+            Some(budget) => StoreBuilder::new(budget),
+            None => StoreBuilder::in_memory(),
+        };
+        builder.set_frame_rate_of(self.file.frame_rate);
+        let refused = |e: String| TrajectoryError::file(&self.file.file.display().to_string(), e);
         let mut records = Vec::new();
-        let mut bounds: Option<([f64; 2], [f64; 2])> = None;
         for key in self.keys(chunk_of(summary.start)..=chunk_of(summary.end)) {
             self.load(key, &mut records)?;
-            let held: Vec<StoredSample> = records
+            // Its samples filed here, not the copies across a gap (the builder makes those).
+            let own = records
                 .iter()
-                .filter(|r| r.ped as usize == p)
-                .map(|r| StoredSample { ped: 0, ..*r })
-                .collect();
-            for r in &held {
-                let (lo, hi) = bounds.get_or_insert((r.position, r.position));
-                for axis in 0..2 {
-                    lo[axis] = lo[axis].min(r.position[axis]);
-                    hi[axis] = hi[axis].max(r.position[axis]);
-                }
-            }
-            if !held.is_empty() {
-                let blocks = Vec::new();
-                chunks.insert(key, Chunk { blocks, held });
+                .filter(|r| r.ped as usize == p && chunk_of(r.time) == key);
+            for r in own {
+                builder
+                    .take(super::Row {
+                        id: summary.id,
+                        time: r.time,
+                        position: r.position,
+                        height: summary.height,
+                    })
+                    .map_err(refused)?;
             }
         }
         let file = StoreFile {
             geometry: None,
             ..self.file.clone()
         };
-        let parts = StoreParts {
-            summaries: vec![summary],
-            chunks,
-            spill: None,
-            samples: summary.samples,
-            bounds: bounds.unwrap_or_default(),
-        };
-        Ok(Some(Self::new(file, parts)))
+        Ok(Some(Self::new(file, builder.finish().map_err(refused)?)))
     }
 }
 

@@ -152,3 +152,48 @@ fn heights_are_the_mean_of_the_plausible() {
     let h = store.summaries()[0].height.expect("height");
     assert!((h - 1.75).abs() < 1e-6, "{h}");
 }
+
+#[test]
+fn one_pedestrians_store_holds_its_records_of_the_whole_and_keeps_its_budget() {
+    // Three pedestrians interleaved, one with a gap of several chunks and heights given; a
+    // budget small enough that the whole spills.
+    let mut rows = Vec::new();
+    for k in 0..400 {
+        let t = k as f64 * 0.05;
+        if !(5.0..11.0).contains(&t) {
+            rows.push(Row {
+                height: Some(1.6 + 0.001 * (k % 7) as f32),
+                ..row(9, t, t)
+            });
+        }
+        rows.push(row(4, t + 0.01, -t));
+        if k % 3 == 0 {
+            rows.push(row(6, t + 0.02, 2.0 * t));
+        }
+    }
+    let whole = store_of(&rows, Some(4096));
+    assert!(whole.spilled_bytes() > 0, "the whole spills");
+    for (p, summary) in whole.summaries().iter().enumerate() {
+        let one = whole.one(p).expect("read").expect("present");
+        assert_eq!(one.summaries(), [*summary], "pedestrian {}", summary.id);
+        assert!(
+            one.spilled_bytes() > 0,
+            "pedestrian {} spills too",
+            summary.id
+        );
+        let theirs: Vec<(i64, Vec<StoredSample>)> = contents(&whole)
+            .into_iter()
+            .map(|(key, records)| {
+                let own = records
+                    .into_iter()
+                    .filter(|r| r.ped as usize == p)
+                    .map(|r| StoredSample { ped: 0, ..r })
+                    .collect::<Vec<_>>();
+                (key, own)
+            })
+            .filter(|(_, own)| !own.is_empty())
+            .collect();
+        assert_eq!(contents(&one), theirs, "pedestrian {}", summary.id);
+    }
+    assert!(whole.one(3).expect("read").is_none());
+}
