@@ -1,7 +1,7 @@
 //! What a playback's heads-up display says: the file's time against its end, the pedestrians
 //! present, the playback speed (and, paused, that it is), with `--follow` the pedestrian
-//! ridden behind and its speed, and with `--color-by` the colour scale as a legend. Composed through one reused line buffer: once it has grown, composing
-//! allocates nothing.
+//! ridden behind and its speed, and with `--color-by` the colour scale as a legend. Composed
+//! through one reused line buffer: once it has grown, composing allocates nothing.
 
 use std::fmt::Write as _;
 

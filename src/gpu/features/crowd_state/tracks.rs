@@ -90,6 +90,12 @@ impl DeviceTracks {
         let samples = (slots.max(1) * ring.max(1) as usize * size_of::<DeviceSample>()) as u64;
         let density = match tables.density_buckets {
             0 => None,
+            // The shaders take a bucket by masking the cell's hash.
+            buckets if !buckets.is_power_of_two() => {
+                return Err(GpuError::Other(format!(
+                    "the density hash's {buckets} buckets are not a power of two"
+                )));
+            }
             buckets => {
                 let words = |name: &str, count: usize| {
                     GpuBuffer::new(
