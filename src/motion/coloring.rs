@@ -101,6 +101,13 @@ pub fn ramp_looks(model: &SkinnedModel) -> Vec<Look> {
         .collect()
 }
 
+/// The count of persons within [`DENSITY_RADIUS`] at which the density reaches
+/// [`DENSITY_TOP`], the ramp's last step (13: every count from it on wears that step).
+pub fn top_count() -> u32 {
+    let area = (std::f64::consts::PI * DENSITY_RADIUS * DENSITY_RADIUS) as f32;
+    (DENSITY_TOP * area).ceil() as u32
+}
+
 /// Counts neighbours for densities without allocating after its first use: members sorted
 /// by grid cell, each counted against the nine cells around it.
 #[derive(Clone, Debug, Default)]
@@ -132,6 +139,13 @@ impl DensityGrid {
     /// Each position's density (persons within [`DENSITY_RADIUS`], itself included, over the
     /// circle's area) written to `out` in order.
     pub fn densities(&mut self, positions: &[DVec2], out: &mut [f32]) {
+        self.densities_up_to(positions, out, u32::MAX);
+    }
+
+    /// As [`Self::densities`], each count stopped at `most` persons: past the ramp's top
+    /// ([`top_count`]) every count wears the last step, and a crowd standing on one spot then
+    /// costs each of its members a few neighbours, not all of them (as on the GPU).
+    pub fn densities_up_to(&mut self, positions: &[DVec2], out: &mut [f32], most: u32) {
         self.cells.clear();
         for (k, &p) in positions.iter().enumerate() {
             let (cx, cy) = cell_of(p);
@@ -151,6 +165,7 @@ impl DensityGrid {
                         .iter()
                         .take_while(|c| c.0 == want)
                         .filter(|c| (positions[c.1 as usize] - p).length() <= DENSITY_RADIUS)
+                        .take(most.saturating_sub(count) as usize)
                         .count() as u32;
                 }
             }
@@ -184,6 +199,27 @@ mod tests {
             let written = format!("vec3({r:.2}, {g:.2}, {b:.2})");
             assert!(shader.contains(&written), "hud.frag lacks {written}");
         }
+    }
+
+    #[test]
+    fn counts_stop_at_the_ramps_top_where_its_step_no_longer_changes() {
+        assert_eq!(top_count(), 13);
+        let area = std::f32::consts::PI;
+        assert_eq!(ColorBy::Density.step(12.0 / area), STEPS - 2);
+        assert_eq!(ColorBy::Density.step(13.0 / area), STEPS - 1);
+        // Forty on one spot: each counts 13 up to the top, all forty without.
+        let pts = vec![DVec2::new(3.0, -2.0); 40];
+        let mut grid = DensityGrid::with_capacity(40);
+        let (mut capped, mut all) = ([0.0; 40], [0.0; 40]);
+        grid.densities_up_to(&pts, &mut capped, top_count());
+        grid.densities(&pts, &mut all);
+        assert!(capped.iter().all(|&d| d == 13.0 / area), "{capped:?}");
+        assert!(all.iter().all(|&d| d == 40.0 / area), "{all:?}");
+        assert!(
+            capped
+                .iter()
+                .all(|&d| ColorBy::Density.step(d) == STEPS - 1)
+        );
     }
 
     #[test]

@@ -71,7 +71,8 @@ struct Member {
     velocity: DVec2,
     /// Its step of the colour ramp ([`NO_STEP`] before the first).
     step: u8,
-    /// Its local density, persons per m² (0 unless colouring by density).
+    /// Its local density, persons per m² (0 unless colouring by density; counted up to the
+    /// ramp's top, `coloring::top_count`).
     density: f32,
     /// How far its root stands from where its source says, metres: what turning about the
     /// planted foot instead of the root moved it by.
@@ -267,7 +268,9 @@ impl Locomotion {
         self.densities.clear();
         self.densities.resize(self.members.len(), 0.0);
         if s.color_by == Some(ColorBy::Density) {
-            self.grid.densities(&self.positions, &mut self.densities);
+            let most = super::coloring::top_count();
+            self.grid
+                .densities_up_to(&self.positions, &mut self.densities, most);
         }
         let mut changes = 0;
         for k in 0..self.members.len() {

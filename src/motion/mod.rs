@@ -47,6 +47,7 @@ pub mod trajectory;
 
 pub use coloring::{
     ColorBy, DENSITY_RADIUS, DENSITY_TOP, DensityGrid, RAMP, SPEED_TOP, STEPS, ramp, ramp_looks,
+    top_count,
 };
 pub use device_codes::{
     COMMAND_DESPAWNED, COMMAND_MOVED, COMMAND_PACED, COMMAND_PLAYED, COMMAND_REPLACED,

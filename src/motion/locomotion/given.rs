@@ -101,6 +101,8 @@ pub struct MemberState {
     pub gait: Gait,
     /// Its size relative to its model's file.
     pub scale: f32,
-    /// Its local density, persons per m² (0 unless colouring by density).
+    /// Its local density, persons per m² (0 unless colouring by density). Counted up to the
+    /// ramp's top ([`top_count`](crate::motion::top_count) persons): a denser crowd
+    /// says [`DENSITY_TOP`](crate::motion::DENSITY_TOP) or a little more.
     pub density: f32,
 }
