@@ -49,10 +49,10 @@ void main() {
     vec2 p = tracks[s].position;
     ivec2 own = density_cell(p);
     float area = PI * DENSITY_RADIUS * DENSITY_RADIUS;
-    // Past the ramp's top every count wears its last step: counting stops there (13, as
-    // coloring::top_count on the CPU), so a crowd standing on one spot costs each of its
-    // members a few neighbours, not all of them.
-    uint enough = uint(ceil(step.color_top * area));
+    // Past the ramp's top every count wears its last step: counting stops there (the CPU's
+    // count, coloring::top_count), so a crowd standing on one spot costs each of its members
+    // a few neighbours, not all of them.
+    uint enough = step.density_most;
     uint count = 0u;
     for (int dy = -1; dy <= 1 && count < enough; ++dy) {
         for (int dx = -1; dx <= 1 && count < enough; ++dx) {

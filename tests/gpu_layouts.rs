@@ -1788,7 +1788,7 @@ fn the_crowd_and_track_tables_match_motions_structs() {
             rust_layout!(DeviceTrackStep; time, dt, count, base, window, turn_rate, fade, ring,
                 walk_above, stand_below, run_above, walk_below, color_top, commands, writes,
                 density_buckets, entry_window, min_velocity_half_window, max_departure,
-                max_pivot, pivot_fade, max_rate, pad2),
+                max_pivot, pivot_fade, max_rate, density_most, pad2),
             size_of::<DeviceTrackStep>(),
             &[
                 "track_step.comp",

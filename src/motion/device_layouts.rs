@@ -311,7 +311,10 @@ gpu_layouts! {
         pivot_fade: f32,
         /// See `entry_window`.
         max_rate: f32,
+        /// Colouring by density: the count at which every count wears the ramp's last step
+        /// ([`top_count`](crate::motion::top_count)), where counting stops (0 otherwise).
+        density_most: u32,
         /// Unused.
-        pad2: [u32; 2],
+        pad2: u32,
     }
 }

@@ -22,7 +22,7 @@ use super::slot_schedule::SlotSchedule;
 use super::{ABSENT, ENTRY_WINDOW, Playback, PlaybackError};
 use crate::anim::Mat3x4;
 use crate::crowd::{Crowd, CrowdError};
-use crate::motion::coloring::ColorBy;
+use crate::motion::coloring::{ColorBy, top_count};
 use crate::motion::device_codes::TRACK_CLEAR;
 use crate::motion::gait::MAX_RATE;
 use crate::motion::gpu_layouts::{DeviceSampleWrite, DeviceTrackCommand, DeviceTrackStep};
@@ -231,7 +231,12 @@ impl TracksOnDevice {
             max_pivot: MAX_PIVOT as f32,
             pivot_fade: PIVOT_FADE as f32,
             max_rate: MAX_RATE,
-            pad2: [0; 2],
+            density_most: if s.color_by == Some(ColorBy::Density) {
+                top_count()
+            } else {
+                0
+            },
+            pad2: 0,
         })
     }
 
